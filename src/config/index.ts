@@ -1,0 +1,139 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+/** Every setting of CONTRACT.md §9 plus the lifetimes of §4, read once at start-up. */
+export interface Config {
+  readonly nodeEnv: string;
+  readonly port: number;
+  readonly host: string;
+  readonly baseUrl: string;
+  readonly databaseUrl: string;
+  readonly dataDir: string;
+  readonly redisUrl: string | undefined;
+  readonly ipRateLimits: boolean;
+  readonly jwtSecret: string;
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  readonly centerAppId: string;
+  readonly gameAppId: string;
+  readonly authCodeTtl: number;
+  readonly tokenTtl: number;
+  readonly gameTokenTtl: number;
+  readonly deviceCodeTtl: number;
+  readonly corsCacheTtl: number;
+  readonly registerRequiresEmailCode: boolean;
+  /** Fastify `trustProxy`: false, true, a hop count or a list of addresses/CIDRs. */
+  readonly trustProxy: boolean | number | string;
+  readonly logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+export interface LoadedConfig {
+  config: Config;
+  warnings: string[];
+}
+
+const DEFAULT_DB = 'sqlite:./data/account-center.db';
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  return n;
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be on/off (or true/false), got "${env[name]}"`);
+}
+
+function trustProxy(raw: string | undefined): Config['trustProxy'] {
+  if (raw === undefined || raw === '' || raw === 'false' || raw === 'off') return false;
+  if (raw === 'true' || raw === 'on') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+}
+
+/** The folder that holds the SQLite file and the generated secret. */
+function dataDirFor(databaseUrl: string, env: NodeJS.ProcessEnv): string {
+  if (env.DATA_DIR) return resolve(env.DATA_DIR);
+  if (databaseUrl.startsWith('sqlite:')) {
+    const path = databaseUrl.slice('sqlite:'.length);
+    if (path !== ':memory:') return resolve(dirname(path));
+  }
+  return resolve('./data');
+}
+
+/**
+ * With no JWT_SECRET, a secret is generated once and kept in the data folder so tokens
+ * survive restarts; production refuses that because other instances would not share it.
+ */
+function jwtSecret(env: NodeJS.ProcessEnv, dataDir: string, production: boolean, warnings: string[]): string {
+  const given = env.JWT_SECRET;
+  if (given !== undefined && given !== '') {
+    if (Buffer.byteLength(given) < 32) {
+      if (production) throw new ConfigError('JWT_SECRET must be at least 32 bytes when NODE_ENV=production');
+      warnings.push('JWT_SECRET is shorter than 32 bytes: tokens can be forged by brute force');
+    }
+    return given;
+  }
+  if (production) {
+    throw new ConfigError('JWT_SECRET is required when NODE_ENV=production (at least 32 bytes, e.g. `openssl rand -base64 48`)');
+  }
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (stored.length >= 32) return stored;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  warnings.push(`JWT_SECRET is not set: generated one into ${file}; set JWT_SECRET to share it between instances`);
+  return secret;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  const warnings: string[] = [];
+  const nodeEnv = env.NODE_ENV ?? 'development';
+  const production = nodeEnv === 'production';
+  const port = int(env, 'PORT', 3000, 0);
+  const host = env.HOST || '127.0.0.1';
+  const databaseUrl = env.DATABASE_URL || DEFAULT_DB;
+  if (!databaseUrl.startsWith('sqlite:') && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must be sqlite:PATH or postgres://…, got "${databaseUrl}"`);
+  }
+  const dataDir = dataDirFor(databaseUrl, env);
+  const hostForUrl = host.includes(':') ? `[${host}]` : host;
+  const config: Config = {
+    nodeEnv,
+    port,
+    host,
+    baseUrl: (env.BASE_URL || `http://${hostForUrl}:${port}`).replace(/\/+$/, ''),
+    databaseUrl,
+    dataDir,
+    redisUrl: env.REDIS_URL || undefined,
+    ipRateLimits: bool(env, 'IP_RATE_LIMITS', true),
+    jwtSecret: jwtSecret(env, dataDir, production, warnings),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Account Center <no-reply@localhost>',
+    centerAppId: env.CENTER_APP_ID || 'account-center',
+    gameAppId: env.GAME_APP_ID || 'game',
+    authCodeTtl: int(env, 'AUTH_CODE_TTL', 120),
+    tokenTtl: int(env, 'TOKEN_TTL', 604800),
+    gameTokenTtl: int(env, 'GAME_TOKEN_TTL', 2592000),
+    deviceCodeTtl: int(env, 'DEVICE_CODE_TTL', 600),
+    corsCacheTtl: Math.min(int(env, 'CORS_CACHE_TTL', 60, 0), 60),
+    registerRequiresEmailCode: bool(env, 'REGISTER_REQUIRES_EMAIL_CODE', false),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    logLevel: env.LOG_LEVEL || 'info',
+  };
+  if (!config.smtpUrl) warnings.push('SMTP_URL is not set: e-mails (with their codes) are written to the log');
+  if (production && config.baseUrl.startsWith('http://')) warnings.push('BASE_URL is plain http in production: serve it behind HTTPS');
+  return { config: Object.freeze(config), warnings };
+}

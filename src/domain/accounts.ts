@@ -1,0 +1,41 @@
+/** Account field rules of CONTRACT §1, as pure predicates. */
+
+const USERNAME = /^[A-Za-z0-9_]{3,32}$/;
+// Deliberately simple: one @, no spaces, a dot in the domain; the mailbox proves the rest.
+const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+
+export const EMAIL_CODE_LENGTH = 6;
+export const EMAIL_CODE_TTL_S = 600;
+export const EMAIL_RESEND_AFTER_S = 60;
+export const EMAIL_CODE_MAX_TRIES = 5;
+export const EMAIL_PURPOSES = ['register', 'login', 'verify', 'reset_password'] as const;
+export const DEFAULT_ROLES = ['player'];
+export const DISPLAY_NAME_MAX = 64;
+
+export function isValidUsername(v: string): boolean {
+  return USERNAME.test(v);
+}
+
+/** 8–128 characters, counted as Unicode code points, not UTF-16 units. */
+export function isValidPassword(v: string): boolean {
+  const n = [...v].length;
+  return n >= 8 && n <= 128;
+}
+
+export function isValidEmail(v: string): boolean {
+  return v.length <= 254 && EMAIL.test(v);
+}
+
+export function isEmailPurpose(v: string): v is (typeof EMAIL_PURPOSES)[number] {
+  return (EMAIL_PURPOSES as readonly string[]).includes(v);
+}
+
+export function isValidDisplayName(v: string): boolean {
+  const n = [...v.trim()].length;
+  return n >= 1 && n <= DISPLAY_NAME_MAX && !/[\u0000-\u001f\u007f]/.test(v);
+}
+
+/** Role names: the same alphabet as usernames, 1–32 characters. */
+export function isValidRole(v: string): boolean {
+  return /^[A-Za-z0-9_-]{1,32}$/.test(v);
+}

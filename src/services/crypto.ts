@@ -1,0 +1,30 @@
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+
+/** base64url of `bytes` random bytes: 32 → 43 characters (secrets), 16 → 22 (codes). */
+export function randomToken(bytes: number): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+/** A string of `length` random decimal digits (e-mail and device user codes). */
+export function randomDigits(length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += String(randomInt(10));
+  return out;
+}
+
+/** How secrets, codes and device codes are stored: never the value itself. */
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two stored-form hashes (or any equal-length strings). */
+export function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a, 'utf8');
+  const bb = Buffer.from(b, 'utf8');
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+/** Whether `value` hashes to `storedHash`, compared in constant time. */
+export function matchesHash(value: string, storedHash: string): boolean {
+  return safeEqual(sha256Hex(value), storedHash);
+}

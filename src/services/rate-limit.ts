@@ -1,0 +1,51 @@
+/**
+ * Fixed-window counters. The memory store serves one process; a Redis store (same
+ * interface) shares counts between instances.
+ */
+export interface RateLimitStore {
+  /** Adds one to `key` in a window of `windowMs`; returns the count including this hit. */
+  increment(key: string, windowMs: number): Promise<number>;
+  /** The current count without adding to it. */
+  peek(key: string): Promise<number>;
+  reset(key: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly now: () => number = Date.now) {
+    this.sweeper = setInterval(() => this.sweep(), 60_000);
+    this.sweeper.unref();
+  }
+
+  async increment(key: string, windowMs: number): Promise<number> {
+    const now = this.now();
+    const w = this.windows.get(key);
+    if (!w || w.resetAt <= now) {
+      this.windows.set(key, { count: 1, resetAt: now + windowMs });
+      return 1;
+    }
+    w.count += 1;
+    return w.count;
+  }
+
+  async peek(key: string): Promise<number> {
+    const w = this.windows.get(key);
+    return w && w.resetAt > this.now() ? w.count : 0;
+  }
+
+  async reset(key: string): Promise<void> {
+    this.windows.delete(key);
+  }
+
+  private sweep(): void {
+    const now = this.now();
+    for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+  }
+}

@@ -1,0 +1,109 @@
+import { createSigner, createVerifier } from 'fast-jwt';
+import type { Config } from '../config/index.js';
+import { AppError, MSG, unauthorized } from '../errors/index.js';
+import type { User } from '../storage/types.js';
+import { randomToken } from './crypto.js';
+import type { SessionState } from './session-state.js';
+
+export interface TokenClaims {
+  sub: string;
+  uid: number;
+  roles: string[];
+  app: string;
+  iat: number;
+  exp: number;
+  jti: string;
+}
+
+/** The `user` object of token envelopes: exactly these five keys (CONTRACT §0). */
+export function publicUser(u: User) {
+  return { uid: u.id, username: u.username, display_name: u.displayName, email: u.email, roles: u.roles };
+}
+
+export interface TokenEnvelope {
+  ok: true;
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  user: ReturnType<typeof publicUser>;
+}
+
+export interface Authenticated {
+  claims: TokenClaims;
+  user: User;
+}
+
+/**
+ * The jti carries its issue time in milliseconds, so a logout-all or password reset can
+ * cut off every older token even within the same second as `iat`.
+ */
+function newJti(issuedMs: number): string {
+  return `${issuedMs.toString(36)}.${randomToken(16)}`;
+}
+
+function jtiIssuedMs(jti: string): number {
+  const dot = jti.indexOf('.');
+  const ms = dot > 0 ? parseInt(jti.slice(0, dot), 36) : NaN;
+  return Number.isFinite(ms) ? ms : -1;
+}
+
+const BEARER = /^bearer +([A-Za-z0-9\-_.]+)$/i;
+
+export class TokenService {
+  private readonly sign: (payload: Record<string, unknown>) => string;
+  private readonly verify: (token: string) => TokenClaims;
+
+  constructor(private readonly config: Config, private readonly state: SessionState, private readonly now: () => number = Date.now) {
+    this.sign = createSigner({ key: config.jwtSecret, algorithm: 'HS256', noTimestamp: true });
+    // Only HS256 is accepted: `alg: none` and every other algorithm fail verification.
+    this.verify = createVerifier({ key: config.jwtSecret, algorithms: ['HS256'], cache: 1000, clockTimestamp: undefined });
+  }
+
+  /** Lifetime of tokens issued for `app`: the game application gets game tokens. */
+  ttlFor(app: string): number {
+    return app === this.config.gameAppId ? this.config.gameTokenTtl : this.config.tokenTtl;
+  }
+
+  issue(user: User, app: string, ttl = this.ttlFor(app)): { token: string; claims: TokenClaims } {
+    const ms = this.now();
+    const iat = Math.floor(ms / 1000);
+    const claims: TokenClaims = { sub: user.username, uid: user.id, roles: user.roles, app, iat, exp: iat + ttl, jti: newJti(ms) };
+    return { token: this.sign(claims as unknown as Record<string, unknown>), claims };
+  }
+
+  envelope(user: User, app: string, ttl = this.ttlFor(app)): { body: TokenEnvelope; claims: TokenClaims } {
+    const { token, claims } = this.issue(user, app, ttl);
+    return {
+      body: { ok: true, access_token: token, token_type: 'Bearer', expires_in: ttl, user: publicUser(user) },
+      claims,
+    };
+  }
+
+  /** The claims of a well-formed, correctly signed, unexpired token, or undefined. */
+  decode(authorization: string | undefined): TokenClaims | undefined {
+    const m = authorization ? BEARER.exec(authorization) : null;
+    if (!m) return undefined;
+    try {
+      const c = this.verify(m[1]!);
+      if (typeof c.uid !== 'number' || typeof c.jti !== 'string' || typeof c.app !== 'string' || typeof c.exp !== 'number') return undefined;
+      if (c.exp * 1000 <= this.now()) return undefined;
+      return c;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Verifies a Bearer header against signature, expiry, revocation, cut-off and ban. */
+  async authenticate(authorization: string | undefined): Promise<Authenticated> {
+    const claims = this.decode(authorization);
+    if (!claims || this.state.isRevoked(claims.jti)) throw unauthorized();
+    const user = await this.state.user(claims.uid);
+    if (!user || jtiIssuedMs(claims.jti) < user.tokensValidAfter) throw unauthorized();
+    if (user.banned) throw new AppError(403, MSG.banned);
+    return { claims, user };
+  }
+
+  revoke(claims: TokenClaims): Promise<void> {
+    return this.state.revoke(claims.jti, claims.uid, claims.exp);
+  }
+}

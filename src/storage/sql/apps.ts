@@ -1,0 +1,81 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { AppsTable, Database } from './schema.js';
+import type { App, AppRepo, ClientType, NewApp } from '../types.js';
+import { mapUnique } from './errors.js';
+
+function toApp(r: Selectable<AppsTable>): App {
+  return {
+    clientId: r.client_id,
+    ownerId: Number(r.owner_id),
+    displayName: r.display_name,
+    homepage: r.homepage,
+    scopes: JSON.parse(r.scopes) as string[],
+    redirectUris: JSON.parse(r.redirect_uris) as string[],
+    corsOrigins: JSON.parse(r.cors_origins) as string[],
+    clientType: r.client_type as ClientType,
+    secretHash: r.secret_hash,
+    status: r.status,
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
+}
+
+export class SqlAppRepo implements AppRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(a: NewApp, now: number): Promise<App> {
+    try {
+      const row = await this.db.insertInto('apps').values({
+        client_id: a.clientId,
+        owner_id: a.ownerId,
+        display_name: a.displayName,
+        homepage: a.homepage,
+        scopes: JSON.stringify(a.scopes),
+        redirect_uris: JSON.stringify(a.redirectUris),
+        cors_origins: JSON.stringify(a.corsOrigins),
+        client_type: a.clientType,
+        secret_hash: a.secretHash,
+        status: a.status,
+        created_at: now,
+        updated_at: now,
+      }).returningAll().executeTakeFirstOrThrow();
+      return toApp(row);
+    } catch (err) {
+      return mapUnique(err);
+    }
+  }
+
+  async findById(clientId: string): Promise<App | undefined> {
+    const r = await this.db.selectFrom('apps').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+    return r && toApp(r);
+  }
+
+  async listByOwner(ownerId: number): Promise<App[]> {
+    const rows = await this.db.selectFrom('apps').selectAll().where('owner_id', '=', ownerId).orderBy('created_at').orderBy('client_id').execute();
+    return rows.map(toApp);
+  }
+
+  async listActive(): Promise<App[]> {
+    const rows = await this.db.selectFrom('apps').selectAll().where('status', '=', 'active').execute();
+    return rows.map(toApp);
+  }
+
+  async update(clientId: string, p: Parameters<AppRepo['update']>[1], now: number): Promise<App | undefined> {
+    const row = await this.db.updateTable('apps').set({
+      ...(p.displayName !== undefined && { display_name: p.displayName }),
+      ...(p.homepage !== undefined && { homepage: p.homepage }),
+      ...(p.scopes !== undefined && { scopes: JSON.stringify(p.scopes) }),
+      ...(p.redirectUris !== undefined && { redirect_uris: JSON.stringify(p.redirectUris) }),
+      ...(p.corsOrigins !== undefined && { cors_origins: JSON.stringify(p.corsOrigins) }),
+      ...(p.secretHash !== undefined && { secret_hash: p.secretHash }),
+      ...(p.status !== undefined && { status: p.status }),
+      updated_at: now,
+    }).where('client_id', '=', clientId).returningAll().executeTakeFirst();
+    return row && toApp(row);
+  }
+
+  async changedSince(since: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('apps').select('client_id').where('updated_at', '>=', since).execute();
+    return rows.map((r) => r.client_id);
+  }
+}

@@ -1,0 +1,200 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { AuthCodesTable, Database, DeviceCodesTable, EmailCodesTable } from './schema.js';
+import type {
+  AuthCode, AuthCodeRepo, DeviceCode, DeviceCodeRepo, DeviceStatus, EmailCode, EmailCodeRepo, EmailPurpose,
+} from '../types.js';
+import { mapUnique } from './errors.js';
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+function toAuthCode(r: Selectable<AuthCodesTable>): AuthCode {
+  return {
+    codeHash: r.code_hash,
+    clientId: r.client_id,
+    userId: Number(r.user_id),
+    redirectUri: r.redirect_uri,
+    scope: r.scope,
+    codeChallenge: r.code_challenge,
+    codeChallengeMethod: r.code_challenge_method,
+    expiresAt: Number(r.expires_at),
+    usedAt: num(r.used_at),
+    tokenJti: r.token_jti,
+    tokenExp: num(r.token_exp),
+    replayedAt: num(r.replayed_at),
+    createdAt: Number(r.created_at),
+  };
+}
+
+export class SqlAuthCodeRepo implements AuthCodeRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(c: Parameters<AuthCodeRepo['create']>[0]): Promise<void> {
+    await this.db.insertInto('auth_codes').values({
+      code_hash: c.codeHash,
+      client_id: c.clientId,
+      user_id: c.userId,
+      redirect_uri: c.redirectUri,
+      scope: c.scope,
+      code_challenge: c.codeChallenge,
+      code_challenge_method: c.codeChallengeMethod,
+      expires_at: c.expiresAt,
+      created_at: c.createdAt,
+    }).execute();
+  }
+
+  async findByHash(codeHash: string): Promise<AuthCode | undefined> {
+    const r = await this.db.selectFrom('auth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+    return r && toAuthCode(r);
+  }
+
+  async consume(codeHash: string, now: number): Promise<boolean> {
+    const res = await this.db.updateTable('auth_codes').set({ used_at: now })
+      .where('code_hash', '=', codeHash).where('used_at', 'is', null).where('expires_at', '>', now)
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  async attachToken(codeHash: string, jti: string, exp: number): Promise<AuthCode | undefined> {
+    const r = await this.db.updateTable('auth_codes').set({ token_jti: jti, token_exp: exp })
+      .where('code_hash', '=', codeHash).returningAll().executeTakeFirst();
+    return r && toAuthCode(r);
+  }
+
+  async markReplayed(codeHash: string, now: number): Promise<AuthCode | undefined> {
+    const r = await this.db.updateTable('auth_codes').set({ replayed_at: now })
+      .where('code_hash', '=', codeHash).returningAll().executeTakeFirst();
+    return r && toAuthCode(r);
+  }
+
+  async purgeExpired(before: number): Promise<number> {
+    const res = await this.db.deleteFrom('auth_codes').where('expires_at', '<', before).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+}
+
+function toDevice(r: Selectable<DeviceCodesTable>): DeviceCode {
+  return {
+    deviceCodeHash: r.device_code_hash,
+    userCode: r.user_code,
+    clientId: r.client_id,
+    status: r.status as DeviceStatus,
+    userId: num(r.user_id),
+    interval: Number(r.interval),
+    lastPollAt: num(r.last_poll_at),
+    expiresAt: Number(r.expires_at),
+    createdAt: Number(r.created_at),
+  };
+}
+
+export class SqlDeviceCodeRepo implements DeviceCodeRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(c: Parameters<DeviceCodeRepo['create']>[0]): Promise<void> {
+    try {
+      await this.db.insertInto('device_codes').values({
+        device_code_hash: c.deviceCodeHash,
+        user_code: c.userCode,
+        client_id: c.clientId,
+        status: 'pending',
+        interval: c.interval,
+        expires_at: c.expiresAt,
+        created_at: c.createdAt,
+      }).execute();
+    } catch (err) {
+      mapUnique(err);
+    }
+  }
+
+  async releaseUserCode(userCode: string, now: number): Promise<void> {
+    await this.db.deleteFrom('device_codes').where('user_code', '=', userCode)
+      .where((eb) => eb.or([eb('expires_at', '<=', now), eb('status', 'in', ['used', 'denied'])]))
+      .execute();
+  }
+
+  async findByHash(h: string): Promise<DeviceCode | undefined> {
+    const r = await this.db.selectFrom('device_codes').selectAll().where('device_code_hash', '=', h).executeTakeFirst();
+    return r && toDevice(r);
+  }
+
+  async findLiveByUserCode(userCode: string, now: number): Promise<DeviceCode | undefined> {
+    const r = await this.db.selectFrom('device_codes').selectAll()
+      .where('user_code', '=', userCode).where('expires_at', '>', now).executeTakeFirst();
+    return r && toDevice(r);
+  }
+
+  async transition(h: string, from: DeviceStatus, to: DeviceStatus, userId?: number): Promise<boolean> {
+    const res = await this.db.updateTable('device_codes')
+      .set({ status: to, ...(userId !== undefined && { user_id: userId }) })
+      .where('device_code_hash', '=', h).where('status', '=', from).executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  async recordPoll(h: string, now: number, interval: number): Promise<void> {
+    await this.db.updateTable('device_codes').set({ last_poll_at: now, interval })
+      .where('device_code_hash', '=', h).execute();
+  }
+
+  async purgeExpired(before: number): Promise<number> {
+    const res = await this.db.deleteFrom('device_codes').where('expires_at', '<', before).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+}
+
+function toEmailCode(r: Selectable<EmailCodesTable>): EmailCode {
+  return {
+    id: Number(r.id),
+    email: r.email,
+    purpose: r.purpose as EmailPurpose,
+    codeHash: r.code_hash,
+    attempts: Number(r.attempts),
+    expiresAt: Number(r.expires_at),
+    usedAt: num(r.used_at),
+    createdAt: Number(r.created_at),
+  };
+}
+
+export class SqlEmailCodeRepo implements EmailCodeRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(c: Parameters<EmailCodeRepo['create']>[0]): Promise<void> {
+    await this.db.insertInto('email_codes').values({
+      email: c.email.toLowerCase(),
+      purpose: c.purpose,
+      code_hash: c.codeHash,
+      attempts: 0,
+      expires_at: c.expiresAt,
+      created_at: c.createdAt,
+    }).execute();
+  }
+
+  async findLatest(email: string, purpose: EmailPurpose, now: number): Promise<EmailCode | undefined> {
+    const r = await this.db.selectFrom('email_codes').selectAll()
+      .where('email', '=', email.toLowerCase()).where('purpose', '=', purpose)
+      .where('used_at', 'is', null).where('expires_at', '>', now)
+      .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+    return r && toEmailCode(r);
+  }
+
+  async lastSentAt(email: string): Promise<number | undefined> {
+    const r = await this.db.selectFrom('email_codes').select('created_at')
+      .where('email', '=', email.toLowerCase()).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+    return r ? Number(r.created_at) : undefined;
+  }
+
+  async addAttempt(id: number): Promise<number> {
+    const r = await this.db.updateTable('email_codes').set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', id).returning('attempts').executeTakeFirst();
+    return r ? Number(r.attempts) : Number.MAX_SAFE_INTEGER;
+  }
+
+  async markUsed(id: number, now: number): Promise<boolean> {
+    const res = await this.db.updateTable('email_codes').set({ used_at: now })
+      .where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  async purgeExpired(before: number): Promise<number> {
+    const res = await this.db.deleteFrom('email_codes').where('expires_at', '<', before).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+}

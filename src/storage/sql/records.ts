@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import type { AuditEntry, AuditRepo, RevocationRepo } from '../types.js';
+
+export class SqlRevocationRepo implements RevocationRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async revoke(jti: string, userId: number, exp: number, now: number): Promise<void> {
+    await this.db.insertInto('revoked_tokens').values({ jti, user_id: userId, exp, revoked_at: now })
+      .onConflict((oc) => oc.column('jti').doNothing()).execute();
+  }
+
+  async isRevoked(jti: string): Promise<boolean> {
+    const r = await this.db.selectFrom('revoked_tokens').select('jti').where('jti', '=', jti).executeTakeFirst();
+    return r !== undefined;
+  }
+
+  async revokedSince(since: number, nowSeconds: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('revoked_tokens').select('jti')
+      .where('revoked_at', '>=', since).where('exp', '>', nowSeconds).execute();
+    return rows.map((r) => r.jti);
+  }
+
+  async purgeExpired(nowSeconds: number): Promise<number> {
+    const res = await this.db.deleteFrom('revoked_tokens').where('exp', '<=', nowSeconds).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+}
+
+export class SqlAuditRepo implements AuditRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async append(e: Omit<AuditEntry, 'id'>): Promise<void> {
+    await this.db.insertInto('audit_log').values({
+      at: e.at, actor: e.actor, ip: e.ip, action: e.action, target: e.target, detail: JSON.stringify(e.detail),
+    }).execute();
+  }
+
+  async list(f: { action?: string; actor?: string; target?: string }, offset: number, limit: number) {
+    let q = this.db.selectFrom('audit_log');
+    if (f.action) q = q.where('action', '=', f.action);
+    if (f.actor) q = q.where('actor', '=', f.actor);
+    if (f.target) q = q.where('target', '=', f.target);
+    const [rows, count] = await Promise.all([
+      q.selectAll().orderBy('id', 'desc').offset(offset).limit(limit).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    const entries: AuditEntry[] = rows.map((r) => ({
+      id: Number(r.id), at: Number(r.at), actor: r.actor, ip: r.ip, action: r.action, target: r.target,
+      detail: JSON.parse(r.detail) as Record<string, unknown>,
+    }));
+    return { entries, total: Number(count.n) };
+  }
+}

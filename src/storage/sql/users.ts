@@ -1,0 +1,105 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, UsersTable } from './schema.js';
+import type { NewUser, User, UserRepo } from '../types.js';
+import { mapUnique } from './errors.js';
+
+function toUser(r: Selectable<UsersTable>): User {
+  return {
+    id: Number(r.id),
+    username: r.username,
+    email: r.email,
+    displayName: r.display_name,
+    passwordHash: r.password_hash,
+    emailVerified: Number(r.email_verified) === 1,
+    roles: JSON.parse(r.roles) as string[],
+    banned: Number(r.banned) === 1,
+    tokensValidAfter: Number(r.tokens_valid_after),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
+}
+
+/** LIKE pattern matching `q` literally anywhere. */
+function likePattern(q: string): string {
+  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+}
+
+export class SqlUserRepo implements UserRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async create(u: NewUser, now: number): Promise<User> {
+    try {
+      const row = await this.db.insertInto('users').values({
+        username: u.username,
+        username_lower: u.username.toLowerCase(),
+        email: u.email,
+        email_lower: u.email.toLowerCase(),
+        display_name: u.displayName,
+        password_hash: u.passwordHash,
+        email_verified: u.emailVerified ? 1 : 0,
+        roles: JSON.stringify(u.roles),
+        banned: 0,
+        tokens_valid_after: 0,
+        created_at: now,
+        updated_at: now,
+      }).returningAll().executeTakeFirstOrThrow();
+      return toUser(row);
+    } catch (err) {
+      return mapUnique(err);
+    }
+  }
+
+  async findById(id: number): Promise<User | undefined> {
+    const r = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return r && toUser(r);
+  }
+
+  async findByUsername(username: string): Promise<User | undefined> {
+    const r = await this.db.selectFrom('users').selectAll().where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
+    return r && toUser(r);
+  }
+
+  async findByEmail(email: string): Promise<User | undefined> {
+    const r = await this.db.selectFrom('users').selectAll().where('email_lower', '=', email.toLowerCase()).executeTakeFirst();
+    return r && toUser(r);
+  }
+
+  async findByLogin(login: string): Promise<User | undefined> {
+    return login.includes('@') ? this.findByEmail(login) : this.findByUsername(login);
+  }
+
+  async update(id: number, p: Parameters<UserRepo['update']>[1], now: number): Promise<void> {
+    await this.db.updateTable('users').set({
+      ...(p.displayName !== undefined && { display_name: p.displayName }),
+      ...(p.passwordHash !== undefined && { password_hash: p.passwordHash }),
+      ...(p.emailVerified !== undefined && { email_verified: p.emailVerified ? 1 : 0 }),
+      ...(p.roles !== undefined && { roles: JSON.stringify(p.roles) }),
+      ...(p.banned !== undefined && { banned: p.banned ? 1 : 0 }),
+      ...(p.tokensValidAfter !== undefined && { tokens_valid_after: p.tokensValidAfter }),
+      updated_at: now,
+    }).where('id', '=', id).execute();
+  }
+
+  async search(query: string, offset: number, limit: number): Promise<{ users: User[]; total: number }> {
+    let q = this.db.selectFrom('users');
+    if (query) {
+      const pattern = likePattern(query);
+      q = q.where(sql<boolean>`(username_lower like ${pattern} escape '\\' or email_lower like ${pattern} escape '\\')`);
+    }
+    const [rows, count] = await Promise.all([
+      q.selectAll().orderBy('id').offset(offset).limit(limit).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { users: rows.map(toUser), total: Number(count.n) };
+  }
+
+  async changedSince(since: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('users').select('id').where('updated_at', '>=', since).execute();
+    return rows.map((r) => Number(r.id));
+  }
+
+  async count(): Promise<number> {
+    const r = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+}

@@ -1,0 +1,84 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { loadConfig } from '../../src/config/index.js';
+import { createLogger } from '../../src/log.js';
+import { createRuntime, type Runtime } from '../../src/main.js';
+import type { ServiceOptions } from '../../src/services/index.js';
+import { SmtpSink } from './smtp.js';
+import { testDatabaseUrl } from './db.js';
+
+export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
+
+export interface TestUser {
+  token: string;
+  uid: number;
+  username: string;
+  password: string;
+  email: string;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  runtime: Runtime;
+  smtp: SmtpSink;
+  /** POST JSON (or nothing) with an optional Bearer token. */
+  post(url: string, payload?: unknown, token?: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  get(url: string, token?: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  /** Registers a fresh user and returns its first-party token. */
+  register(overrides?: Partial<{ username: string; password: string; email: string }>): Promise<TestUser>;
+  /** A fresh user holding role admin, with a token issued after the role change. */
+  admin(): Promise<TestUser>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+export const uniqueName = (prefix = 'user') => `${prefix}_${process.pid}_${++counter}_${Math.floor(Math.random() * 1e6)}`;
+
+/**
+ * The whole service in-process on a fresh database (SQLite in memory, or the PostgreSQL
+ * of TEST_DATABASE_URL in a schema of its own), with a real SMTP sink for codes.
+ */
+export async function createTestApp(env: Record<string, string> = {}, opts: ServiceOptions = {}): Promise<TestApp> {
+  const smtp = new SmtpSink();
+  const smtpUrl = await smtp.start();
+  const { url, dispose } = await testDatabaseUrl();
+  const { config } = loadConfig({
+    JWT_SECRET: TEST_SECRET, DATABASE_URL: url, SMTP_URL: smtpUrl, IP_RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ...env,
+  });
+  const runtime = await createRuntime(config, createLogger(config.logLevel), opts);
+  const app = runtime.app;
+  await app.ready();
+
+  const json = (payload: unknown) => (payload === undefined ? {} : { payload: JSON.stringify(payload), headers: { 'content-type': 'application/json' } });
+  const auth = (token?: string) => (token ? { authorization: `Bearer ${token}` } : {});
+  const t: TestApp = {
+    app, runtime, smtp,
+    post(u, payload, token, headers = {}) {
+      const j = json(payload);
+      return app.inject({ method: 'POST', url: u, ...j, headers: { ...(j.headers ?? {}), ...auth(token), ...headers } });
+    },
+    get(u, token, headers = {}) {
+      return app.inject({ method: 'GET', url: u, headers: { ...auth(token), ...headers } });
+    },
+    async register(o = {}) {
+      const username = o.username ?? uniqueName();
+      const password = o.password ?? 'correct horse battery';
+      const email = o.email ?? `${username}@example.com`;
+      const res = await t.post('/api/v1/auth/register', { username, password, email });
+      if (res.statusCode !== 200) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+      const b = res.json();
+      return { token: b.access_token, uid: b.user.uid, username, password, email };
+    },
+    async admin() {
+      const u = await t.register({ username: uniqueName('admin') });
+      await runtime.services.admin.setRoles(u.username, ['player', 'admin'], 'test');
+      const res = await t.post('/api/v1/auth/login', { username: u.username, password: u.password });
+      return { ...u, token: res.json().access_token };
+    },
+    async close() {
+      await runtime.close();
+      await smtp.stop();
+      await dispose();
+    },
+  };
+  return t;
+}
