@@ -14,6 +14,8 @@ export interface SqlStorageOptions {
   pgSchema?: string;
   /** PostgreSQL pool size. */
   pgPoolMax?: number;
+  /** Reports connection errors of idle pooled clients. */
+  onPoolError?: (err: Error) => void;
 }
 
 async function sqliteDialect(url: string): Promise<SqliteDialect> {
@@ -29,32 +31,68 @@ async function sqliteDialect(url: string): Promise<SqliteDialect> {
   return new SqliteDialect({ database: db });
 }
 
-async function postgresDialect(url: string, opts: SqlStorageOptions): Promise<PostgresDialect> {
+/**
+ * Splits the `schema` and `pool_max` query parameters (ours, not libpq's) off a postgres:// URL.
+ * PostgreSQL's own `options=-c search_path=…` is left for the driver to pass on.
+ */
+export function parsePostgresUrl(url: string): { connectionString: string; schema: string | undefined; poolMax: number | undefined } {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema') || undefined;
+  const poolRaw = parsed.searchParams.get('pool_max');
+  const poolMax = poolRaw ? Number(poolRaw) : undefined;
+  if (poolMax !== undefined && (!Number.isInteger(poolMax) || poolMax < 1)) throw new Error(`invalid pool_max in DATABASE_URL: ${poolRaw}`);
+  parsed.searchParams.delete('schema');
+  parsed.searchParams.delete('pool_max');
+  return { connectionString: parsed.toString(), schema, poolMax };
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
+
+async function postgresDialect(url: string, opts: SqlStorageOptions, log: (err: Error) => void): Promise<PostgresDialect> {
   const pg = await import('pg');
   // int8 columns hold millisecond times and ids, all far below 2^53.
   pg.default.types.setTypeParser(20, (v: string) => Number(v));
-  const schema = opts.pgSchema;
-  if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
+  const fromUrl = parsePostgresUrl(url);
+  const schema = opts.pgSchema ?? fromUrl.schema;
+  if (schema && !SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
   if (schema) {
-    const admin = new pg.default.Client({ connectionString: url });
+    const admin = new pg.default.Client({ connectionString: fromUrl.connectionString });
     await admin.connect();
     try {
       await admin.query(`create schema if not exists ${schema}`);
+    } catch (err) {
+      // Several processes starting at once race on the catalogue; the schema exists either way.
+      const code = (err as { code?: string }).code;
+      if (code !== '23505' && code !== '42P06') throw err;
     } finally {
       await admin.end();
     }
   }
   const pool = new pg.default.Pool({
-    connectionString: url,
-    max: opts.pgPoolMax ?? 10,
+    connectionString: fromUrl.connectionString,
+    max: opts.pgPoolMax ?? fromUrl.poolMax ?? 10,
     ...(schema && { options: `-c search_path=${schema}` }),
   });
+  // An idle client whose connection drops must not crash the process; the pool replaces it.
+  pool.on('error', log);
   return new PostgresDialect({ pool });
+}
+
+/**
+ * Kysely looks for its bookkeeping tables in every schema unless told which one; pinning it
+ * to the connection's current schema keeps schemas sharing one database independent.
+ */
+async function migrationSchema(db: Kysely<Database>, kind: Storage['kind']): Promise<string | undefined> {
+  if (kind !== 'postgres') return undefined;
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const schema = rows[0]?.schema;
+  if (!schema) throw new Error('PostgreSQL has no current schema: the search_path names no existing schema');
+  return schema;
 }
 
 export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}): Promise<Storage> {
   const kind = url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
-  const dialect = kind === 'sqlite' ? await sqliteDialect(url) : await postgresDialect(url, opts);
+  const dialect = kind === 'sqlite' ? await sqliteDialect(url) : await postgresDialect(url, opts, opts.onPoolError ?? (() => undefined));
   const db = new Kysely<Database>({ dialect });
   return {
     kind,
@@ -66,7 +104,8 @@ export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}
     emailCodes: new SqlEmailCodeRepo(db),
     audit: new SqlAuditRepo(db),
     async migrate() {
-      const migrator = new Migrator({ db, provider: migrationProvider });
+      const migrationTableSchema = await migrationSchema(db, kind);
+      const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationTableSchema && { migrationTableSchema }) });
       const { error } = await migrator.migrateToLatest();
       if (error) throw error;
     },
