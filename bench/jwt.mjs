@@ -1,0 +1,47 @@
+// HS256 verify micro-benchmark: fast-jwt vs jose vs a hand-rolled node:crypto HMAC check,
+// on a token shaped like the service's own. Run: node bench/jwt.mjs [iterations]
+import { createHmac, randomBytes } from 'node:crypto';
+import { createSigner, createVerifier } from 'fast-jwt';
+import { jwtVerify } from 'jose';
+
+const iterations = Number(process.argv[2] ?? 200_000);
+const secret = randomBytes(48).toString('base64url');
+const key = new TextEncoder().encode(secret);
+const now = Math.floor(Date.now() / 1000);
+const claims = { sub: 'player_000123', uid: 123, roles: ['player'], app: 'account-center', iat: now, exp: now + 604800, jti: `${Date.now().toString(36)}.${randomBytes(16).toString('base64url')}` };
+const sign = createSigner({ key: secret, algorithm: 'HS256', noTimestamp: true });
+// A pool of distinct tokens, so caches see what they would see with many users.
+const tokens = Array.from({ length: 1000 }, (_, i) => sign({ ...claims, uid: i, jti: `${i}.${randomBytes(16).toString('base64url')}` }));
+
+const fastNoCache = createVerifier({ key: secret, algorithms: ['HS256'] });
+const fastCache = createVerifier({ key: secret, algorithms: ['HS256'], cache: 1000 });
+const hmacKey = Buffer.from(secret);
+function manualVerify(token) {
+  const a = token.indexOf('.');
+  const b = token.indexOf('.', a + 1);
+  const mac = createHmac('sha256', hmacKey).update(token.slice(0, b)).digest('base64url');
+  if (mac !== token.slice(b + 1)) throw new Error('bad signature');
+  const header = JSON.parse(Buffer.from(token.slice(0, a), 'base64url').toString());
+  if (header.alg !== 'HS256') throw new Error('bad alg');
+  return JSON.parse(Buffer.from(token.slice(a + 1, b), 'base64url').toString());
+}
+
+async function time(name, fn, isAsync = false) {
+  for (let i = 0; i < 20_000; i++) isAsync ? await fn(tokens[i % tokens.length]) : fn(tokens[i % tokens.length]);
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < iterations; i++) isAsync ? await fn(tokens[i % tokens.length]) : fn(tokens[i % tokens.length]);
+  const ns = Number(process.hrtime.bigint() - start);
+  const perSec = Math.round(iterations / (ns / 1e9));
+  return { name, 'verifies/s': perSec, 'µs/verify': +(ns / iterations / 1000).toFixed(2) };
+}
+
+const cryptoKey = await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+const rows = [];
+for (let round = 0; round < 2; round++) {
+  rows.push(await time('fast-jwt createVerifier (no cache)', fastNoCache));
+  rows.push(await time('fast-jwt createVerifier (cache 1000)', fastCache));
+  rows.push(await time('jose jwtVerify (Uint8Array key)', (t) => jwtVerify(t, key, { algorithms: ['HS256'] }), true));
+  rows.push(await time('jose jwtVerify (CryptoKey imported once)', (t) => jwtVerify(t, cryptoKey, { algorithms: ['HS256'] }), true));
+  rows.push(await time('node:crypto createHmac (hand-rolled)', manualVerify));
+}
+console.table(rows);
