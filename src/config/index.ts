@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { limitPolicyFrom, type LimitPolicy } from '../domain/limits.js';
 
 /** Every setting of CONTRACT.md §9 plus the lifetimes of §4, read once at start-up. */
 export interface Config {
@@ -12,6 +13,8 @@ export interface Config {
   readonly dataDir: string;
   readonly redisUrl: string | undefined;
   readonly ipRateLimits: boolean;
+  /** Rate-limit rules, `LIMIT_<NAME>=<max>/<seconds>` (docs/security.md). */
+  readonly limits: LimitPolicy;
   readonly jwtSecret: string;
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
@@ -58,6 +61,14 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
   if (raw === 'true' || raw === 'on') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
   return raw;
+}
+
+function limits(env: NodeJS.ProcessEnv): LimitPolicy {
+  try {
+    return limitPolicyFrom(env);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
 }
 
 /** The folder that holds the SQLite file and the generated secret. */
@@ -119,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     dataDir,
     redisUrl: env.REDIS_URL || undefined,
     ipRateLimits: bool(env, 'IP_RATE_LIMITS', true),
+    limits: limits(env),
     jwtSecret: jwtSecret(env, dataDir, production, warnings),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Account Center <no-reply@localhost>',
