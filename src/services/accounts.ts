@@ -7,6 +7,7 @@ import {
 import { UniqueViolation, type EmailPurpose, type User } from '../storage/types.js';
 import type { Caller, ServiceContext } from './context.js';
 import { randomDigits, randomToken, safeEqual } from './crypto.js';
+import { limiterOf, loginThrottle } from './limits.js';
 import type { TokenEnvelope } from './tokens.js';
 
 export interface RegisterInput {
@@ -51,6 +52,7 @@ export class AccountService {
     if (!isValidEmail(input.email)) throw new AppError(400, MSG.badEmail);
     if (input.display_name !== undefined && !isValidDisplayName(input.display_name)) throw badParam('display_name');
     if (config.registerRequiresEmailCode && input.email_code === undefined) throw badParam('email_code');
+    await limiterOf(this.ctx).take('registerIp', caller.ip);
     if (await storage.users.findByUsername(input.username)) throw new AppError(409, MSG.usernameTaken);
     if (await storage.users.findByEmail(input.email)) throw new AppError(409, MSG.emailTaken);
     if (input.email_code !== undefined) await this.consumeCode(input.email, 'register', input.email_code);
@@ -69,11 +71,15 @@ export class AccountService {
   /** Same answer and about the same time for an unknown user and a wrong password. */
   async login(login: string, password: string, caller: Caller): Promise<TokenEnvelope> {
     const user = await this.ctx.storage.users.findByLogin(login);
+    const throttle = loginThrottle(this.ctx, login, user?.id, caller.ip);
+    await throttle.begin();
     const ok = await this.ctx.passwords.verify(user?.passwordHash, password);
     if (!user || !ok) {
+      await throttle.failed();
       await this.ctx.audit.record('login.failure', { actor: user?.username ?? null, ip: caller.ip, target: user?.username ?? null, detail: { method: 'password' } });
       throw new AppError(401, MSG.badCredentials);
     }
+    await throttle.succeeded();
     if (user.banned) throw new AppError(403, MSG.banned);
     await this.ctx.audit.record('login.success', { actor: user.username, ip: caller.ip, target: user.username, detail: { method: 'password' } });
     return this.envelope(user);
@@ -83,8 +89,10 @@ export class AccountService {
     const { storage, now } = this.ctx;
     if (!isValidEmail(email)) throw new AppError(400, MSG.badEmail);
     if (!isEmailPurpose(purpose)) throw badParam('purpose');
+    await limiterOf(this.ctx).take('sendCodeIp', caller.ip);
     const last = await storage.emailCodes.lastSentAt(email);
     if (last !== undefined && now() - last < EMAIL_RESEND_AFTER_S * 1000) throw new AppError(429, MSG.rateLimited);
+    await limiterOf(this.ctx).take('sendCodeEmail', email.toLowerCase());
     const user = await storage.users.findByEmail(email);
     if (purpose === 'register' && user) throw new AppError(409, MSG.emailTaken);
     // Unknown e-mails get the same answer and the same throttle row, holding a code nobody can know.
