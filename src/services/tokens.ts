@@ -54,7 +54,8 @@ export class TokenService {
   private readonly verify: (token: string) => TokenClaims;
 
   constructor(private readonly config: Config, private readonly state: SessionState, private readonly now: () => number = Date.now) {
-    this.sign = createSigner({ key: config.jwtSecret, algorithm: 'HS256', noTimestamp: true });
+    // The payload's own `iat` is kept (fast-jwt drops it under `noTimestamp`; SPEC §2.2 requires it).
+    this.sign = createSigner({ key: config.jwtSecret, algorithm: 'HS256' });
     // Only HS256 is accepted: `alg: none` and every other algorithm fail verification.
     this.verify = createVerifier({ key: config.jwtSecret, algorithms: ['HS256'], cache: 1000, clockTimestamp: undefined });
   }
@@ -65,7 +66,8 @@ export class TokenService {
   }
 
   issue(user: User, app: string, ttl = this.ttlFor(app)): { token: string; claims: TokenClaims } {
-    const ms = this.now();
+    // A token issued in the very millisecond of a cut-off, after it, must still count as later.
+    const ms = Math.max(this.now(), user.tokensValidAfter + 1);
     const iat = Math.floor(ms / 1000);
     const claims: TokenClaims = { sub: user.username, uid: user.id, roles: user.roles, app, iat, exp: iat + ttl, jti: newJti(ms) };
     return { token: this.sign(claims as unknown as Record<string, unknown>), claims };
@@ -98,7 +100,8 @@ export class TokenService {
     const claims = this.decode(authorization);
     if (!claims || this.state.isRevoked(claims.jti)) throw unauthorized();
     const user = await this.state.user(claims.uid);
-    if (!user || jtiIssuedMs(claims.jti) < user.tokensValidAfter) throw unauthorized();
+    // The cut-off millisecond itself is included: tokens minted in it before the cut-off must die.
+    if (!user || jtiIssuedMs(claims.jti) <= user.tokensValidAfter) throw unauthorized();
     if (user.banned) throw new AppError(403, MSG.banned);
     return { claims, user };
   }

@@ -1,0 +1,226 @@
+import { createHmac, generateKeyPairSync, sign as rsaSign } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, TEST_SECRET, uniqueName, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+beforeAll(async () => { t = await createTestApp(); });
+afterAll(async () => { await t.close(); });
+
+const A = '/api/v1/auth';
+const INVALID = { ok: false, msg: '令牌无效或已过期' };
+const BANNED = { ok: false, msg: '账号已被封禁' };
+const failure = (res: { statusCode: number; json(): unknown }) => [res.statusCode, res.json()];
+const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
+
+function payloadOf(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
+}
+
+function hmacToken(header: object, payload: object, secret: string, hash = 'sha256'): string {
+  const input = `${b64(header)}.${b64(payload)}`;
+  return `${input}.${createHmac(hash, secret).update(input).digest('base64url')}`;
+}
+
+describe('claims', () => {
+  it('carry sub, uid, roles, app, iat, exp and a unique jti', async () => {
+    const u = await t.register();
+    const p = payloadOf(u.token);
+    expect(Object.keys(p).sort()).toEqual(['app', 'exp', 'iat', 'jti', 'roles', 'sub', 'uid']);
+    expect(p).toMatchObject({ sub: u.username, uid: u.uid, roles: ['player'], app: 'account-center' });
+    expect(p.exp as number - (p.iat as number)).toBe(604800);
+    expect(Math.abs((p.iat as number) - Date.now() / 1000)).toBeLessThan(5);
+    const header = JSON.parse(Buffer.from(u.token.split('.')[0]!, 'base64url').toString());
+    expect(header.alg).toBe('HS256');
+    const again = (await t.post(`${A}/login`, { username: u.username, password: u.password })).json().access_token;
+    expect(payloadOf(again).jti).not.toBe(p.jti);
+    const me = (await t.get(`${A}/me`, u.token)).json().data;
+    expect(me.exp).toBe(p.exp);
+    expect(me.app).toBe('account-center');
+  });
+});
+
+describe('rejected tokens', () => {
+  it('answer 401 for none, tampered, wrong-secret, other-algorithm and garbage tokens', async () => {
+    const u = await t.register();
+    const claims = payloadOf(u.token);
+    const [h, , s] = u.token.split('.');
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const rsInput = `${b64({ alg: 'RS256', typ: 'JWT' })}.${b64(claims)}`;
+    const bad: Record<string, string> = {
+      none: `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}.`,
+      noneNoDot: `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}`,
+      tampered: `${h}.${b64({ ...claims, roles: ['player', 'admin'] })}.${s}`,
+      otherUser: `${h}.${b64({ ...claims, uid: (claims.uid as number) + 1 })}.${s}`,
+      wrongSecret: hmacToken({ alg: 'HS256', typ: 'JWT' }, claims, 'another-secret-another-secret-another-secret'),
+      hs512: hmacToken({ alg: 'HS512', typ: 'JWT' }, claims, TEST_SECRET, 'sha512'),
+      hs384: hmacToken({ alg: 'HS384', typ: 'JWT' }, claims, TEST_SECRET, 'sha384'),
+      rs256: `${rsInput}.${rsaSign('sha256', Buffer.from(rsInput), privateKey).toString('base64url')}`,
+      garbage: 'not-a-token',
+      truncated: u.token.slice(0, -3),
+      noJti: hmacToken({ alg: 'HS256', typ: 'JWT' }, { ...claims, jti: undefined }, TEST_SECRET),
+      noExp: hmacToken({ alg: 'HS256', typ: 'JWT' }, { ...claims, exp: undefined }, TEST_SECRET),
+      expired: hmacToken({ alg: 'HS256', typ: 'JWT' }, { ...claims, iat: 1000, exp: 2000 }, TEST_SECRET),
+    };
+    for (const [name, token] of Object.entries(bad)) {
+      expect(failure(await t.get(`${A}/me`, token)), name).toEqual([401, INVALID]);
+      expect(failure(await t.post(`${A}/refresh`, undefined, token)), name).toEqual([401, INVALID]);
+    }
+    // The genuine token still works, and one signed correctly by hand too.
+    expect((await t.get(`${A}/me`, u.token)).statusCode).toBe(200);
+    expect((await t.get(`${A}/me`, hmacToken({ alg: 'HS256', typ: 'JWT' }, claims, TEST_SECRET))).statusCode).toBe(200);
+  });
+
+  it('answer 401 for a missing or malformed Authorization header', async () => {
+    const u = await t.register();
+    const headers = ['', 'Bearer', 'Bearer ', `Basic ${u.token}`, `Token ${u.token}`, `${u.token}`, `Bearer ${u.token} extra`, `Bearer ${u.token},x`];
+    expect(failure(await t.get(`${A}/me`))).toEqual([401, INVALID]);
+    for (const authorization of headers) {
+      expect(failure(await t.get(`${A}/me`, undefined, { authorization })), authorization.slice(0, 20)).toEqual([401, INVALID]);
+    }
+    for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {
+      expect((await t.get(`${A}/me`, undefined, { authorization: `${scheme} ${u.token}` })).statusCode, scheme).toBe(200);
+    }
+  });
+
+  it('expire after TOKEN_TTL', async () => {
+    const short = await createTestApp({ TOKEN_TTL: '1' });
+    try {
+      const u = await short.register();
+      expect(short.runtime.config.tokenTtl).toBe(1);
+      const p = payloadOf(u.token);
+      expect(p.exp as number - (p.iat as number)).toBe(1);
+      const wait = (p.exp as number) * 1000 - Date.now() + 100;
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      expect(failure(await short.get(`${A}/me`, u.token))).toEqual([401, INVALID]);
+      expect(failure(await short.post(`${A}/refresh`, undefined, u.token))).toEqual([401, INVALID]);
+    } finally {
+      await short.close();
+    }
+  });
+});
+
+describe('refresh', () => {
+  it('returns a new token for the same user and app with the same lifetime class', async () => {
+    const u = await t.register();
+    const res = await t.post(`${A}/refresh`, undefined, u.token);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const body = res.json();
+    expect(body).toMatchObject({ ok: true, token_type: 'Bearer', expires_in: 604800, user: { uid: u.uid, username: u.username } });
+    expect(payloadOf(body.access_token)).toMatchObject({ app: 'account-center', uid: u.uid });
+    expect(body.access_token).not.toBe(u.token);
+
+    const user = await t.runtime.services.storage.users.findById(u.uid);
+    const game = t.runtime.services.tokens.issue(user!, 'game').token;
+    const g = (await t.post(`${A}/refresh`, undefined, game)).json();
+    expect(g.expires_in).toBe(2592000);
+    const gp = payloadOf(g.access_token);
+    expect(gp.app).toBe('game');
+    expect(gp.exp as number - (gp.iat as number)).toBe(2592000);
+
+    const third = t.runtime.services.tokens.issue(user!, 'some-app').token;
+    const th = (await t.post(`${A}/refresh`, undefined, third)).json();
+    expect([th.expires_in, payloadOf(th.access_token).app]).toEqual([604800, 'some-app']);
+  });
+
+  it('carries the roles as stored now', async () => {
+    const u = await t.register();
+    await t.runtime.services.admin.setRoles(u.username, ['player', 'builder'], 'test');
+    const body = (await t.post(`${A}/refresh`, undefined, u.token)).json();
+    expect(body.user.roles).toEqual(['player', 'builder']);
+    expect(payloadOf(body.access_token).roles).toEqual(['player', 'builder']);
+    expect((await t.get(`${A}/me`, u.token)).json().data.roles).toEqual(['player', 'builder']);
+  });
+});
+
+describe('logout', () => {
+  it('revokes that token only', async () => {
+    const u = await t.register();
+    const other = (await t.post(`${A}/login`, { username: u.username, password: u.password })).json().access_token;
+    expect(failure(await t.post(`${A}/logout`, undefined, u.token))).toEqual([200, { ok: true, data: {} }]);
+    expect(failure(await t.get(`${A}/me`, u.token))).toEqual([401, INVALID]);
+    expect(failure(await t.post(`${A}/refresh`, undefined, u.token))).toEqual([401, INVALID]);
+    expect((await t.get(`${A}/me`, other)).statusCode).toBe(200);
+    // Logging out again with the revoked token still answers 200.
+    expect(failure(await t.post(`${A}/logout`, {}, u.token))).toEqual([200, { ok: true, data: {} }]);
+  });
+
+  it('with {all:true} revokes every earlier token; later tokens work', async () => {
+    const u = await t.register();
+    const tokens = [u.token];
+    for (let i = 0; i < 2; i++) tokens.push((await t.post(`${A}/login`, { username: u.username, password: u.password })).json().access_token);
+    const user = await t.runtime.services.storage.users.findById(u.uid);
+    tokens.push(t.runtime.services.tokens.issue(user!, 'game').token);
+    expect(failure(await t.post(`${A}/logout`, { all: true }, tokens[1]))).toEqual([200, { ok: true, data: {} }]);
+    for (const token of tokens) {
+      expect(failure(await t.get(`${A}/me`, token))).toEqual([401, INVALID]);
+      expect(failure(await t.post(`${A}/refresh`, undefined, token))).toEqual([401, INVALID]);
+    }
+    const later = (await t.post(`${A}/login`, { username: u.username, password: u.password })).json().access_token;
+    expect((await t.get(`${A}/me`, later)).statusCode).toBe(200);
+    expect((await t.post(`${A}/refresh`, undefined, later)).statusCode).toBe(200);
+  });
+
+  it('cuts off tokens issued within the same millisecond as a logout-all', async () => {
+    const clock = Date.now();
+    const frozen = await createTestApp({}, { now: () => clock });
+    try {
+      const u = await frozen.register();
+      const user = await frozen.runtime.services.storage.users.findById(u.uid);
+      const sameMs = frozen.runtime.services.tokens.issue(user!, 'account-center').token;
+      expect(failure(await frozen.post(`${A}/logout`, { all: true }, u.token))).toEqual([200, { ok: true, data: {} }]);
+      expect(failure(await frozen.get(`${A}/me`, sameMs))).toEqual([401, INVALID]);
+      const later = await frozen.post(`${A}/login`, { username: u.username, password: u.password });
+      expect((await frozen.get(`${A}/me`, later.json().access_token)).statusCode).toBe(200);
+    } finally {
+      await frozen.close();
+    }
+  });
+
+  it('answers 200 and does nothing without a valid Bearer', async () => {
+    const u = await t.register();
+    expect(failure(await t.post(`${A}/logout`))).toEqual([200, { ok: true, data: {} }]);
+    expect(failure(await t.post(`${A}/logout`, { all: true }))).toEqual([200, { ok: true, data: {} }]);
+    expect(failure(await t.post(`${A}/logout`, { all: true }, 'garbage'))).toEqual([200, { ok: true, data: {} }]);
+    expect(failure(await t.post(`${A}/logout`, { all: 'yes' }, undefined, { authorization: 'Basic abc' }))).toEqual([200, { ok: true, data: {} }]);
+    expect((await t.get(`${A}/me`, u.token)).statusCode).toBe(200);
+  });
+
+  it('revokes only the token when all is not exactly true', async () => {
+    const u = await t.register();
+    const other = (await t.post(`${A}/login`, { username: u.username, password: u.password })).json().access_token;
+    expect((await t.post(`${A}/logout`, { all: 'true' }, u.token)).statusCode).toBe(200);
+    expect((await t.get(`${A}/me`, other)).statusCode).toBe(200);
+  });
+});
+
+describe('bans', () => {
+  it('answer 403 at login, me and refresh; unban restores', async () => {
+    const u = await t.register();
+    await t.runtime.services.admin.setBanned(u.username, true, 'test');
+    expect(failure(await t.post(`${A}/login`, { username: u.username, password: u.password }))).toEqual([403, BANNED]);
+    expect(failure(await t.get(`${A}/me`, u.token))).toEqual([403, BANNED]);
+    expect(failure(await t.post(`${A}/refresh`, undefined, u.token))).toEqual([403, BANNED]);
+    expect(failure(await t.post(`${A}/verify_email`, { code: '123456' }, u.token))).toEqual([403, BANNED]);
+    await t.runtime.services.admin.setBanned(u.username, false, 'test');
+    expect((await t.get(`${A}/me`, u.token)).statusCode).toBe(200);
+    expect((await t.post(`${A}/refresh`, undefined, u.token)).statusCode).toBe(200);
+    expect((await t.post(`${A}/login`, { username: u.username, password: u.password })).statusCode).toBe(200);
+  });
+
+  it('a banned user can still log out (the token is revoked)', async () => {
+    const u = await t.register();
+    await t.runtime.services.admin.setBanned(u.username, true, 'test');
+    expect(failure(await t.post(`${A}/logout`, undefined, u.token))).toEqual([200, { ok: true, data: {} }]);
+    await t.runtime.services.admin.setBanned(u.username, false, 'test');
+    expect(failure(await t.get(`${A}/me`, u.token))).toEqual([401, INVALID]);
+  });
+});
+
+describe('me', () => {
+  it('reflects the stored record of a deleted-or-unknown uid as 401', async () => {
+    const user = { id: 999_999, username: uniqueName(), email: 'x@example.com', displayName: 'x', passwordHash: '', emailVerified: false, roles: [], banned: false, tokensValidAfter: 0, createdAt: 0, updatedAt: 0 };
+    const token = t.runtime.services.tokens.issue(user, 'account-center').token;
+    expect(failure(await t.get(`${A}/me`, token))).toEqual([401, INVALID]);
+  });
+});
