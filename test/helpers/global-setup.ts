@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 
 /**
- * Compiles the service once, so tests that spawn the real CLI run today's code.
+ * Compiles the service and the web bundle once, so tests that spawn the real CLI or a
+ * browser run today's code.
  * A compile error fails the run in CI; locally it is reported and the old build is used.
  */
 export default function setup(): void {
@@ -11,4 +12,6 @@ export default function setup(): void {
     if (process.env.CI) throw err;
     console.warn('tsc failed; tests that spawn the service use the previous build');
   }
+  // The browser pages are served from dist/web; every run gets bundles of today's sources.
+  execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
 }
