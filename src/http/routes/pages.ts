@@ -1,4 +1,110 @@
-import type { FastifyInstance } from 'fastify';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { MSG } from '../../errors/index.js';
 import type { RouteDeps } from '../deps.js';
 
-export async function pagesRoutes(_app: FastifyInstance, _deps: RouteDeps) {}
+/** src/http/routes and dist/http/routes are both three levels under the project root. */
+const WEB_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'dist', 'web');
+
+/** Browser pages: path → [body data-page, title]. The bundle renders each by its name. */
+const PAGES: Record<string, [string, string]> = {
+  '/authorize': ['authorize', '授权登录'],
+  '/login': ['login', '登录'],
+  '/register': ['register', '注册账号'],
+  '/reset_password': ['reset_password', '重置密码'],
+  '/device': ['device', '设备登录'],
+  '/console': ['console', '开发者控制台'],
+  '/account': ['account', '我的账号'],
+  '/admin': ['admin', '用户管理'],
+};
+
+export const PAGE_HEADERS = {
+  'content-security-policy': [
+    "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
+    "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+  ].join('; '),
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  // /authorize carries client_id/state in its URL; no page leaks its address to another site.
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+} as const;
+
+interface Asset {
+  body: Buffer;
+  type: string;
+}
+
+interface Bundle {
+  js: string;
+  css: string;
+  assets: Map<string, Asset>;
+}
+
+const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+
+/** Reads the hashed bundle named by dist/web/manifest.json (built by scripts/build-web.mjs). */
+function loadBundle(): Bundle | undefined {
+  const manifestPath = join(WEB_DIR, 'manifest.json');
+  if (!existsSync(manifestPath)) return undefined;
+  try {
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { js: string; css: string };
+    const assets = new Map<string, Asset>();
+    for (const name of [manifest.js, manifest.css]) {
+      const ext = name.slice(name.lastIndexOf('.'));
+      assets.set(name, { body: readFileSync(join(WEB_DIR, name)), type: TYPES[ext] ?? 'application/octet-stream' });
+    }
+    return { js: manifest.js, css: manifest.css, assets };
+  } catch {
+    // A build in progress: the next request tries again.
+    return undefined;
+  }
+}
+
+function shell(page: string, title: string, bundle: Bundle | undefined): string {
+  const head = bundle
+    ? `<link rel="stylesheet" href="/assets/${bundle.css}">\n<script type="module" src="/assets/${bundle.js}"></script>`
+    : '';
+  const fallback = bundle ? '正在加载…' : '页面资源尚未构建，请运行 npm run build。';
+  return `<!doctype html>
+<html lang="zh-CN">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${title} - 账号中心</title>
+${head}
+</head>
+<body data-page="${page}">
+<div id="app"><noscript>请启用 JavaScript 后使用账号中心。</noscript><p class="loading">${fallback}</p></div>
+</body>
+</html>
+`;
+}
+
+/** The pages of CONTRACT §9 and their static assets, all under a strict CSP. */
+export async function pagesRoutes(app: FastifyInstance, _deps: RouteDeps) {
+  let bundle = loadBundle();
+  const current = () => (bundle ??= loadBundle());
+
+  const sendPage = (reply: FastifyReply, page: string, title: string) => reply
+    .code(200)
+    .headers({ ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' })
+    .send(shell(page, title, current()));
+
+  for (const [path, [page, title]] of Object.entries(PAGES)) {
+    app.get(path, { schema: { hide: true } }, async (_request, reply) => sendPage(reply, page, title));
+  }
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.headers(PAGE_HEADERS).redirect('/account'));
+
+  app.get<{ Params: { name: string } }>('/assets/:name', { schema: { hide: true } }, async (request, reply) => {
+    const asset = current()?.assets.get(request.params.name);
+    if (!asset) return reply.code(404).headers(PAGE_HEADERS).send({ ok: false, msg: MSG.notFound });
+    // Names carry a content hash, so a cached copy is never stale.
+    return reply
+      .headers({ ...PAGE_HEADERS, 'content-type': asset.type, 'cache-control': 'public, max-age=31536000, immutable' })
+      .send(asset.body);
+  });
+}

@@ -1,0 +1,114 @@
+/** Small DOM helpers: elements are built with text nodes only, never from HTML strings. */
+
+type Child = Node | string | null | undefined | false;
+type Attrs = Record<string, string | boolean | undefined | ((ev: Event) => void)>;
+
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === false) continue;
+    if (typeof value === 'function') el.addEventListener(key.replace(/^on/, ''), value);
+    else if (key === 'class') el.className = String(value);
+    else if (value === true) el.setAttribute(key, '');
+    else el.setAttribute(key, value);
+  }
+  append(el, ...children);
+  return el;
+}
+
+export function append(parent: Node, ...children: Child[]): void {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    parent.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+  }
+}
+
+export function clear(el: Element): void {
+  while (el.firstChild) el.removeChild(el.firstChild);
+}
+
+/** A message line under a form: error (red) or success (green); empty hides it. */
+export function notice(): { el: HTMLElement; error(msg: string): void; ok(msg: string): void; hide(): void } {
+  const el = h('p', { class: 'notice', role: 'status', 'aria-live': 'polite', hidden: true });
+  const show = (kind: string, msg: string) => {
+    el.className = `notice ${kind}`;
+    el.textContent = msg;
+    el.hidden = false;
+  };
+  return { el, error: (m) => show('error', m), ok: (m) => show('success', m), hide: () => { el.hidden = true; } };
+}
+
+/** A labelled input; `name` doubles as the input id for the label and for tests. */
+export function field(label: string, input: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, hint?: string): HTMLElement {
+  if (!input.id) input.id = `f-${input.name}`;
+  return h('div', { class: 'field' }, h('label', { for: input.id }, label), input, hint ? h('small', { class: 'hint' }, hint) : null);
+}
+
+export function input(name: string, attrs: Attrs = {}): HTMLInputElement {
+  return h('input', { name, type: 'text', ...attrs });
+}
+
+/** Runs `task` with the button disabled, so double clicks cannot submit twice. */
+export async function busy<T>(button: HTMLButtonElement, task: () => Promise<T>): Promise<T | undefined> {
+  if (button.disabled) return undefined;
+  button.disabled = true;
+  button.setAttribute('aria-busy', 'true');
+  try {
+    return await task();
+  } finally {
+    button.disabled = false;
+    button.removeAttribute('aria-busy');
+  }
+}
+
+/** A form whose submit runs `onSubmit` (no page reload), reporting failures in `msg`. */
+export function form(children: Child[], submit: HTMLButtonElement, onSubmit: () => Promise<void>, report: (e: unknown) => void): HTMLFormElement {
+  const f = h('form', { novalidate: true }, ...children);
+  f.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    void busy(submit, () => onSubmit().catch(report));
+  });
+  return f;
+}
+
+/** Text with a copy button; the text is also selectable for browsers without clipboard access. */
+export function copyBox(value: string, label: string): HTMLElement {
+  const box = h('textarea', { class: 'secret', readonly: true, rows: '3', 'aria-label': label });
+  box.value = value;
+  const button = h('button', { type: 'button', class: 'secondary copy' }, '复制');
+  button.addEventListener('click', async () => {
+    box.select();
+    try {
+      await navigator.clipboard.writeText(value);
+    } catch {
+      document.execCommand('copy');
+    }
+    button.textContent = '已复制';
+    setTimeout(() => { button.textContent = '复制'; }, 1500);
+  });
+  return h('div', { class: 'copy-box' }, box, button);
+}
+
+/** The code-sending button: disabled for the resend interval with a countdown. */
+export function cooldown(button: HTMLButtonElement, seconds: number): void {
+  const label = button.textContent ?? '';
+  let left = seconds;
+  button.disabled = true;
+  const tick = () => {
+    if (left <= 0) {
+      button.disabled = false;
+      button.textContent = label;
+      return;
+    }
+    button.textContent = `${left} 秒后可重发`;
+    left -= 1;
+    setTimeout(tick, 1000);
+  };
+  tick();
+}
+
+export function formatTime(unixSeconds: number): string {
+  const d = new Date(unixSeconds * 1000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}

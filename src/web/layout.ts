@@ -1,0 +1,46 @@
+import { clearToken, getToken, type Me } from './api.js';
+import { clear, h } from './dom.js';
+import { ApiError } from './api.js';
+
+export const root = (): HTMLElement => document.getElementById('app') as HTMLElement;
+
+/** Renders a page: the site header (with links when signed in) and one card of content. */
+export function render(title: string, body: Node[], opts: { me?: Me | null; wide?: boolean } = {}): HTMLElement {
+  document.title = `${title} - 账号中心`;
+  const app = root();
+  clear(app);
+  const nav = h('nav', { class: 'nav' });
+  if (opts.me) {
+    nav.append(
+      h('a', { href: '/account' }, '我的账号'),
+      h('a', { href: '/console' }, '开发者控制台'),
+    );
+    if (opts.me.roles.includes('admin')) nav.append(h('a', { href: '/admin' }, '用户管理'));
+  } else if (!getToken()) {
+    nav.append(h('a', { href: '/login' }, '登录'), h('a', { href: '/register' }, '注册'));
+  }
+  const header = h('header', { class: 'topbar' }, h('a', { class: 'brand', href: '/account' }, '账号中心'), nav);
+  const card = h('main', { class: opts.wide ? 'card wide' : 'card' }, h('h1', {}, title), ...body);
+  app.append(header, card);
+  return card;
+}
+
+/** The text to show for any failure. */
+export function messageOf(err: unknown): string {
+  if (err instanceof ApiError) return err.msg;
+  return '发生未知错误，请刷新页面重试';
+}
+
+/** A failure that means the stored token is unusable: forget it and sign in again. */
+export function needsLogin(err: unknown): boolean {
+  if (err instanceof ApiError && err.status === 401) {
+    clearToken();
+    return true;
+  }
+  return false;
+}
+
+/** A whole-page error (bad links, unknown applications): no way forward from here. */
+export function errorPage(title: string, msg: string, extra: Node[] = []): void {
+  render(title, [h('p', { class: 'notice error', role: 'alert' }, msg), ...extra]);
+}

@@ -1,0 +1,34 @@
+import { accountPage } from './pages/account.js';
+import { adminPage } from './pages/admin.js';
+import { authorizePage } from './pages/authorize.js';
+import { consolePage } from './pages/console.js';
+import { devicePage } from './pages/device.js';
+import { loginPage } from './pages/login.js';
+import { registerPage, resetPasswordPage } from './pages/register.js';
+import { errorPage } from './layout.js';
+
+const pages: Record<string, () => void | Promise<void>> = {
+  authorize: authorizePage,
+  login: loginPage,
+  register: registerPage,
+  reset_password: resetPasswordPage,
+  device: devicePage,
+  console: consolePage,
+  account: accountPage,
+  admin: adminPage,
+};
+
+/** The server names the page on <body data-page>; one bundle serves them all. */
+async function start(): Promise<void> {
+  const name = document.body.dataset.page ?? '';
+  const page = pages[name];
+  try {
+    if (page) await page();
+    else errorPage('页面不存在', '找不到该页面');
+  } catch {
+    errorPage('出错了', '页面加载失败，请刷新重试');
+  }
+  document.body.classList.add('ready');
+}
+
+void start();

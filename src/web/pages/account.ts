@@ -1,0 +1,94 @@
+import { call, clearToken, currentUser, data, loginUrl, type Me, type TokenEnvelope } from '../api.js';
+import { busy, copyBox, field, form, formatTime, h, input, notice } from '../dom.js';
+import { messageOf, needsLogin, render } from '../layout.js';
+import { sendCode } from './login.js';
+
+function profile(me: Me): HTMLElement {
+  const row = (k: string, v: Node | string) => h('div', { class: 'row' }, h('dt', {}, k), h('dd', {}, v));
+  const verified = me.email_verified
+    ? h('span', { class: 'badge ok', id: 'email-status' }, '已验证')
+    : h('span', { class: 'badge warn', id: 'email-status' }, '未验证');
+  return h('dl', { class: 'profile' },
+    row('用户名', h('span', { id: 'profile-username' }, me.username)),
+    row('昵称', me.display_name),
+    row('邮箱', h('span', {}, me.email, ' ', verified)),
+    row('角色', me.roles.join('、') || '无'),
+    row('本次登录有效期至', formatTime(me.exp)),
+  );
+}
+
+function verifyEmail(me: Me): HTMLElement | null {
+  if (me.email_verified) return null;
+  const msg = notice();
+  const code = input('verify_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字' });
+  const send = h('button', { type: 'button', class: 'secondary' }, '发送验证码');
+  send.addEventListener('click', () => void sendCode(me.email, 'verify', send, msg));
+  const submit = h('button', { type: 'submit', class: 'primary' }, '验证邮箱');
+  const f = form([h('div', { class: 'inline' }, field('验证码', code), send), submit], submit, async () => {
+    msg.hide();
+    await data('POST', 'verify_email', { code: code.value.trim() });
+    f.hidden = true;
+    msg.ok('邮箱已验证');
+    const status = document.getElementById('email-status');
+    if (status) {
+      status.textContent = '已验证';
+      status.className = 'badge ok';
+    }
+  }, (e) => msg.error(messageOf(e)));
+  return h('section', {}, h('h2', {}, '验证邮箱'), h('p', { class: 'muted small' }, `验证码将发送到 ${me.email}`), msg.el, f);
+}
+
+function gameToken(): HTMLElement {
+  const msg = notice();
+  const out = h('div', { id: 'game-token' });
+  const mint = h('button', { type: 'button', class: 'secondary', id: 'mint-game-token' }, '生成游戏令牌');
+  mint.addEventListener('click', () => void busy(mint, async () => {
+    msg.hide();
+    try {
+      const env = await call<TokenEnvelope>('POST', 'game_token');
+      out.replaceChildren(
+        copyBox(env.access_token, '游戏令牌'),
+        h('p', { class: 'muted small' }, `有效期 ${Math.round(env.expires_in / 86400)} 天。请像密码一样保管，不要发给他人。`),
+      );
+    } catch (err) {
+      if (needsLogin(err)) return location.replace(loginUrl());
+      msg.error(messageOf(err));
+    }
+  }));
+  return h('section', {}, h('h2', {}, '游戏令牌'),
+    h('p', { class: 'muted small' }, '用于粘贴到游戏中登录的长期令牌（30 天）。'), msg.el, mint, out);
+}
+
+function signOut(): HTMLElement {
+  const msg = notice();
+  const out = h('button', { type: 'button', class: 'secondary', id: 'logout' }, '退出登录');
+  const all = h('button', { type: 'button', class: 'danger', id: 'logout-all' }, '退出所有设备');
+  const leave = (everywhere: boolean) => async () => {
+    try {
+      await call('POST', 'logout', everywhere ? { all: true } : {});
+    } catch (err) {
+      // A token the server no longer accepts is as good as signed out.
+      if (!needsLogin(err)) return msg.error(messageOf(err));
+    }
+    clearToken();
+    location.replace('/login');
+  };
+  out.addEventListener('click', () => void busy(out, leave(false)));
+  all.addEventListener('click', () => void busy(all, leave(true)));
+  return h('section', {}, h('h2', {}, '登录状态'), msg.el, h('div', { class: 'actions' }, out, all));
+}
+
+export async function accountPage(): Promise<void> {
+  let me: Me | null;
+  try {
+    me = await currentUser();
+  } catch (err) {
+    render('我的账号', [h('p', { class: 'notice error' }, messageOf(err))]);
+    return;
+  }
+  if (!me) {
+    location.replace(loginUrl());
+    return;
+  }
+  render('我的账号', [profile(me), verifyEmail(me), gameToken(), signOut()].filter((n): n is HTMLElement => n !== null), { me });
+}

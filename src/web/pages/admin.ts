@@ -1,0 +1,89 @@
+import { currentUser, data, loginUrl } from '../api.js';
+import { busy, form, h, input, notice } from '../dom.js';
+import { messageOf, needsLogin, render } from '../layout.js';
+
+interface UserRow {
+  uid: number;
+  username: string;
+  display_name: string;
+  email: string;
+  email_verified: boolean;
+  roles: string[];
+  banned: boolean;
+}
+
+const PAGE_SIZE = 20;
+
+export async function adminPage(): Promise<void> {
+  const me = await currentUser().catch(() => null);
+  if (!me) {
+    location.replace(loginUrl());
+    return;
+  }
+  if (!me.roles.includes('admin')) {
+    render('用户管理', [h('p', { class: 'notice error', role: 'alert' }, '需要管理员权限')], { me });
+    return;
+  }
+  const msg = notice();
+  const q = input('q', { type: 'search', placeholder: '用户名或邮箱', 'aria-label': '搜索用户' });
+  const search = h('button', { type: 'submit', class: 'primary' }, '搜索');
+  const tbody = h('tbody', {});
+  const pager = h('div', { class: 'pager' });
+  let page = 1;
+  const fail = (err: unknown) => {
+    if (needsLogin(err)) return location.replace(loginUrl());
+    msg.error(messageOf(err));
+  };
+
+  const rowOf = (u: UserRow): HTMLElement => {
+    const ban = h('button', { type: 'button', class: u.banned ? 'secondary' : 'danger', 'data-action': 'ban' }, u.banned ? '解封' : '封禁');
+    ban.addEventListener('click', () => void busy(ban, async () => {
+      await data<UserRow>('POST', 'admin/users/ban', { username: u.username, banned: !u.banned })
+        .then((updated) => tr.replaceWith(rowOf(updated)), fail);
+    }));
+    const roles = input('roles', { value: u.roles.join(','), 'aria-label': `${u.username} 的角色` });
+    const save = h('button', { type: 'button', class: 'secondary', 'data-action': 'roles' }, '保存角色');
+    save.addEventListener('click', () => void busy(save, async () => {
+      const list = roles.value.split(/[\s,，]+/).filter(Boolean);
+      await data<UserRow>('POST', 'admin/users/roles', { username: u.username, roles: list })
+        .then((updated) => { tr.replaceWith(rowOf(updated)); msg.ok(`已更新 ${u.username} 的角色`); }, fail);
+    }));
+    const tr = h('tr', { 'data-username': u.username },
+      h('td', { 'data-label': '用户' }, h('strong', {}, u.username), h('div', { class: 'muted small' }, u.display_name)),
+      h('td', { 'data-label': '邮箱' }, u.email, ' ', h('span', { class: u.email_verified ? 'badge ok' : 'badge' }, u.email_verified ? '已验证' : '未验证')),
+      h('td', { 'data-label': '状态' }, h('span', { class: u.banned ? 'badge warn' : 'badge ok', 'data-status': u.banned ? 'banned' : 'active' }, u.banned ? '已封禁' : '正常')),
+      h('td', { 'data-label': '角色' }, h('div', { class: 'inline tight' }, roles, save)),
+      h('td', { 'data-label': '操作' }, ban),
+    );
+    return tr;
+  };
+
+  const load = async () => {
+    msg.hide();
+    try {
+      const res = await data<{ users: UserRow[]; total: number }>('GET', `admin/users?q=${encodeURIComponent(q.value.trim())}&page=${page}`);
+      tbody.replaceChildren(...(res.users.length ? res.users.map(rowOf) : [h('tr', {}, h('td', { colspan: '5', class: 'muted' }, '没有找到用户'))]));
+      const pages = Math.max(1, Math.ceil(res.total / PAGE_SIZE));
+      const prev = h('button', { type: 'button', class: 'secondary', disabled: page <= 1 }, '上一页');
+      const next = h('button', { type: 'button', class: 'secondary', disabled: page >= pages }, '下一页');
+      prev.addEventListener('click', () => { page -= 1; void load(); });
+      next.addEventListener('click', () => { page += 1; void load(); });
+      pager.replaceChildren(prev, h('span', { class: 'muted small' }, `第 ${page} / ${pages} 页，共 ${res.total} 人`), next);
+    } catch (err) {
+      fail(err);
+    }
+  };
+
+  const searchForm = form([h('div', { class: 'inline' }, q, search)], search, async () => {
+    page = 1;
+    await load();
+  }, fail);
+  render('用户管理', [
+    searchForm, msg.el,
+    h('div', { class: 'table-wrap' }, h('table', { class: 'users' },
+      h('thead', {}, h('tr', {}, h('th', {}, '用户'), h('th', {}, '邮箱'), h('th', {}, '状态'), h('th', {}, '角色'), h('th', {}, '操作'))),
+      tbody)),
+    pager,
+  ], { me, wide: true });
+  await load();
+}

@@ -1,0 +1,125 @@
+import { ApiError, call, currentUser, data, loginUrl, type Me } from '../api.js';
+import { busy, h, notice } from '../dom.js';
+import { errorPage, messageOf, needsLogin, render } from '../layout.js';
+
+interface ClientInfo {
+  client_id: string;
+  display_name: string;
+  homepage: string;
+  scopes: string[];
+  redirect_ok: boolean;
+  client_type: string;
+  pkce_required: boolean;
+}
+
+const TITLE = '授权登录';
+
+/** The scope names the page shows: the requested ones, else everything the app may ask for. */
+function requestedScopes(raw: string | null, info: ClientInfo): string[] {
+  const asked = (raw ?? '').split(/[ +]+/).filter(Boolean);
+  return [...new Set(asked.length ? asked : info.scopes)];
+}
+
+/** Appends query parameters the way the server builds redirect_url (& when a query exists). */
+function withQuery(uri: string, params: Record<string, string | null>): string {
+  const q = Object.entries(params)
+    .filter((e): e is [string, string] => e[1] !== null)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+    .join('&');
+  return uri + (uri.includes('?') ? '&' : '?') + q;
+}
+
+/** Only web links are rendered as links; anything else stays plain text. */
+function homepageNode(homepage: string): Node | null {
+  if (!homepage) return null;
+  if (/^https?:\/\//i.test(homepage)) return h('a', { href: homepage, target: '_blank', rel: 'noopener noreferrer' }, homepage);
+  return document.createTextNode(homepage);
+}
+
+export async function authorizePage(): Promise<void> {
+  const q = new URLSearchParams(location.search);
+  const clientId = q.get('client_id');
+  const redirectUri = q.get('redirect_uri');
+  const state = q.get('state');
+  if (!clientId || !redirectUri) {
+    errorPage(TITLE, `授权链接缺少参数：${!clientId ? 'client_id' : 'redirect_uri'}`);
+    return;
+  }
+  let info: ClientInfo;
+  try {
+    info = await data<ClientInfo>('POST', 'client_info', { client_id: clientId, redirect_uri: redirectUri });
+  } catch (err) {
+    errorPage(TITLE, messageOf(err));
+    return;
+  }
+  // From here on a problem is shown on this page: an unchecked redirect_uri is never visited.
+  if (!info.redirect_ok) return errorPage(TITLE, '回调地址不在白名单内');
+  if (state === null) return errorPage(TITLE, '授权链接缺少参数：state');
+  const challenge = q.get('code_challenge');
+  const method = q.get('code_challenge_method');
+  if (info.pkce_required && !challenge) return errorPage(TITLE, '公开客户端必须提供 code_challenge(PKCE)');
+  if ((challenge || method) && method !== 'S256') return errorPage(TITLE, '仅支持 code_challenge_method=S256');
+
+  let me: Me | null;
+  try {
+    me = await currentUser();
+  } catch (err) {
+    return errorPage(TITLE, messageOf(err));
+  }
+  if (!me) {
+    location.replace(loginUrl());
+    return;
+  }
+  consent(info, me, q);
+}
+
+function consent(info: ClientInfo, me: Me, q: URLSearchParams): void {
+  const redirectUri = q.get('redirect_uri') as string;
+  const state = q.get('state');
+  const scopes = requestedScopes(q.get('scope'), info);
+  const msg = notice();
+  const agree = h('button', { type: 'button', class: 'primary', id: 'agree' }, '同意');
+  const deny = h('button', { type: 'button', class: 'secondary', id: 'deny' }, '拒绝');
+
+  agree.addEventListener('click', () => void busy(agree, async () => {
+    msg.hide();
+    const body: Record<string, string> = { client_id: info.client_id, redirect_uri: redirectUri };
+    for (const key of ['state', 'scope', 'code_challenge', 'code_challenge_method']) {
+      const v = q.get(key);
+      if (v !== null && v !== '') body[key] = v;
+    }
+    try {
+      const res = await call<{ data: { redirect_url: string } }>('POST', 'authorize', body);
+      deny.disabled = true;
+      location.assign(res.data.redirect_url);
+    } catch (err) {
+      if (needsLogin(err)) return location.replace(loginUrl());
+      msg.error(err instanceof ApiError ? err.msg : messageOf(err));
+    }
+  }));
+  deny.addEventListener('click', () => {
+    agree.disabled = true;
+    deny.disabled = true;
+    location.assign(withQuery(redirectUri, { error: 'access_denied', state }));
+  });
+
+  const scopeList = scopes.length
+    ? h('ul', { class: 'scopes' }, ...scopes.map((s) => h('li', {}, h('code', {}, s))))
+    : h('p', { class: 'muted' }, '仅读取你的基本资料（用户名、昵称、邮箱）');
+  render(TITLE, [
+    h('div', { class: 'app-head' },
+      h('div', { class: 'app-icon', 'aria-hidden': 'true' }, (info.display_name || info.client_id).slice(0, 1).toUpperCase()),
+      h('div', {},
+        h('p', { class: 'app-name', id: 'app-name' }, info.display_name || info.client_id),
+        h('p', { class: 'muted small' }, homepageNode(info.homepage) ?? info.client_id),
+      ),
+    ),
+    h('p', {}, `「${info.display_name || info.client_id}」请求使用你的账号登录，并获得以下权限：`),
+    scopeList,
+    h('p', { class: 'muted small' }, '当前账号：', h('strong', { id: 'current-user' }, me.display_name || me.username), `（${me.username}）`),
+    msg.el,
+    h('div', { class: 'actions' }, agree, deny),
+    h('p', { class: 'muted small' }, '同意后你将被带回：', h('code', { class: 'break' }, redirectUri)),
+    h('p', { class: 'links' }, h('a', { href: `/login?switch=1&next=${encodeURIComponent(location.pathname + location.search)}`, id: 'switch-account' }, '切换账号')),
+  ]);
+}

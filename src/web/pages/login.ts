@@ -1,0 +1,90 @@
+import { call, clearToken, currentUser, data, getToken, safeNext, setToken, type TokenEnvelope } from '../api.js';
+import { cooldown, field, form, h, input, notice } from '../dom.js';
+import { messageOf, render } from '../layout.js';
+
+const nextParam = () => new URLSearchParams(location.search).get('next');
+
+/** Keeps the page the user came from (e.g. an /authorize link) across the sign-in pages. */
+export function withNext(path: string): string {
+  const next = nextParam();
+  return next ? `${path}?next=${encodeURIComponent(next)}` : path;
+}
+
+function finish(envelope: TokenEnvelope): void {
+  setToken(envelope.access_token);
+  location.replace(safeNext(nextParam()));
+}
+
+/** Sends an e-mail code for `purpose`, starting the resend countdown on success. */
+export async function sendCode(email: string, purpose: string, button: HTMLButtonElement, msg: ReturnType<typeof notice>): Promise<void> {
+  button.disabled = true;
+  try {
+    const sent = await data<{ resend_after: number }>('POST', 'send_code', { email: email.trim(), purpose });
+    msg.ok('验证码已发送，请查收邮件（10 分钟内有效）');
+    cooldown(button, sent.resend_after || 60);
+  } catch (err) {
+    button.disabled = false;
+    msg.error(messageOf(err));
+  }
+}
+
+function passwordForm(msg: ReturnType<typeof notice>): HTMLFormElement {
+  const username = input('username', { autocomplete: 'username', required: true, placeholder: '用户名或邮箱' });
+  const password = input('password', { type: 'password', autocomplete: 'current-password', required: true });
+  const submit = h('button', { type: 'submit', class: 'primary' }, '登录');
+  return form([field('用户名或邮箱', username), field('密码', password), submit], submit, async () => {
+    msg.hide();
+    finish(await call<TokenEnvelope>('POST', 'login', { username: username.value.trim(), password: password.value }, false));
+  }, (e) => msg.error(messageOf(e)));
+}
+
+function codeForm(msg: ReturnType<typeof notice>): HTMLFormElement {
+  const email = input('email', { type: 'email', autocomplete: 'email', required: true });
+  const code = input('code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字' });
+  const send = h('button', { type: 'button', class: 'secondary' }, '发送验证码');
+  send.addEventListener('click', () => void sendCode(email.value, 'login', send, msg));
+  const submit = h('button', { type: 'submit', class: 'primary' }, '登录');
+  const codeRow = h('div', { class: 'inline' }, field('验证码', code), send);
+  return form([field('邮箱', email), codeRow, submit], submit, async () => {
+    msg.hide();
+    finish(await call<TokenEnvelope>('POST', 'login_by_code', { email: email.value.trim(), code: code.value.trim() }, false));
+  }, (e) => msg.error(messageOf(e)));
+}
+
+export async function loginPage(): Promise<void> {
+  // "Switch account": end the current session before showing the form.
+  if (new URLSearchParams(location.search).get('switch') && getToken()) {
+    await call('POST', 'logout').catch(() => undefined);
+    clearToken();
+  }
+  // Already signed in (and the token still works): go straight on.
+  if (await currentUser().catch(() => null)) {
+    location.replace(safeNext(nextParam()));
+    return;
+  }
+  const msg = notice();
+  const byPassword = passwordForm(msg);
+  const byCode = codeForm(msg);
+  byCode.hidden = true;
+  const tabPassword = h('button', { type: 'button', class: 'tab active', 'aria-pressed': 'true' }, '密码登录');
+  const tabCode = h('button', { type: 'button', class: 'tab', 'aria-pressed': 'false' }, '邮箱验证码登录');
+  const select = (code: boolean) => {
+    byCode.hidden = !code;
+    byPassword.hidden = code;
+    tabCode.classList.toggle('active', code);
+    tabPassword.classList.toggle('active', !code);
+    tabCode.setAttribute('aria-pressed', String(code));
+    tabPassword.setAttribute('aria-pressed', String(!code));
+    msg.hide();
+  };
+  tabPassword.addEventListener('click', () => select(false));
+  tabCode.addEventListener('click', () => select(true));
+  render('登录', [
+    h('div', { class: 'tabs' }, tabPassword, tabCode),
+    msg.el, byPassword, byCode,
+    h('p', { class: 'links' },
+      h('a', { href: withNext('/register') }, '没有账号？注册'),
+      h('a', { href: withNext('/reset_password') }, '忘记密码'),
+    ),
+  ]);
+}
