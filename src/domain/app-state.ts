@@ -1,0 +1,17 @@
+/** The application state machine of SPEC §3.2: active ⇄ disabled; any other status is disabled. */
+import type { AppStatus } from '../storage/types.js';
+
+export function isActive(status: string): boolean {
+  return status === 'active';
+}
+
+/** The status shown in app views: exactly `active` or `disabled`. */
+export function viewStatus(status: string): AppStatus {
+  return isActive(status) ? 'active' : 'disabled';
+}
+
+/** `apps/disable`: `enabled` sets the state; without it the endpoint toggles. */
+export function nextStatus(current: string, enabled?: boolean): AppStatus {
+  if (enabled !== undefined) return enabled ? 'active' : 'disabled';
+  return isActive(current) ? 'disabled' : 'active';
+}

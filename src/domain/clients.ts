@@ -1,0 +1,100 @@
+/** Application (client) rules of CONTRACT §3 as pure functions: ids, field validation, views. */
+import { MSG, badParam } from '../errors/index.js';
+import { isValidDisplayName } from './accounts.js';
+import { isValidOrigin, isValidRedirectUri } from './redirect.js';
+import { isValidScopeName } from './scope.js';
+
+/** What a rule decides: a value, or the status and msg of the refusal. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; status: number; msg: string };
+export const accept = <T>(value: T): Outcome<T> => ({ ok: true, value });
+export const refuse = <T = never>(status: number, msg: string): Outcome<T> => ({ ok: false, status, msg });
+
+export const CLIENT_TYPES = ['confidential', 'public'] as const;
+export type ClientTypeName = (typeof CLIENT_TYPES)[number];
+export const MAX_REDIRECT_URIS = 20;
+export const MAX_CORS_ORIGINS = 20;
+export const MAX_SCOPES = 20;
+export const HOMEPAGE_MAX = 2048;
+
+const CLIENT_ID = /^[a-z0-9][a-z0-9_-]{2,63}$/;
+
+export function isValidClientId(v: string): boolean {
+  return CLIENT_ID.test(v);
+}
+
+export function isClientType(v: string): v is ClientTypeName {
+  return (CLIENT_TYPES as readonly string[]).includes(v);
+}
+
+/**
+ * The service's own ids (CENTER_APP_ID, GAME_APP_ID) are never registrable: an app under
+ * one of them would be handed first-party or game tokens by exchange.
+ */
+export function isReservedClientId(clientId: string, reserved: readonly string[]): boolean {
+  return reserved.includes(clientId);
+}
+
+/** '' (no homepage) or an absolute http(s) address. */
+export function isValidHomepage(v: string): boolean {
+  if (v === '') return true;
+  if (v.length > HOMEPAGE_MAX || /[\s\u0000-\u001f\u007f]/.test(v)) return false;
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const dedupe = (list: readonly string[]): string[] => [...new Set(list)];
+
+export interface AppFieldsInput {
+  display_name?: string;
+  homepage?: string;
+  redirect_uris?: string[];
+  cors_origins?: string[];
+  scopes?: string[];
+}
+
+export interface AppFields {
+  displayName?: string;
+  homepage?: string;
+  redirectUris?: string[];
+  corsOrigins?: string[];
+  scopes?: string[];
+}
+
+/**
+ * Validates the editable fields of an app; on create, display_name and redirect_uris are
+ * required. Lists are de-duplicated keeping their order; display names are trimmed.
+ */
+export function checkAppFields(input: AppFieldsInput, creating: boolean): Outcome<AppFields> {
+  const out: AppFields = {};
+  if (input.display_name !== undefined || creating) {
+    if (input.display_name === undefined || !isValidDisplayName(input.display_name)) return refuse(400, badParam('display_name').msg);
+    out.displayName = input.display_name.trim();
+  }
+  if (input.homepage !== undefined) {
+    if (!isValidHomepage(input.homepage)) return refuse(400, badParam('homepage').msg);
+    out.homepage = input.homepage;
+  }
+  if (input.redirect_uris !== undefined || creating) {
+    const uris = input.redirect_uris;
+    if (!uris || uris.length < 1 || uris.length > MAX_REDIRECT_URIS) return refuse(400, badParam('redirect_uris').msg);
+    if (!uris.every(isValidRedirectUri)) return refuse(400, MSG.badRedirectUriFormat);
+    out.redirectUris = dedupe(uris);
+  }
+  if (input.cors_origins !== undefined) {
+    if (input.cors_origins.length > MAX_CORS_ORIGINS) return refuse(400, badParam('cors_origins').msg);
+    if (!input.cors_origins.every(isValidOrigin)) return refuse(400, MSG.badOriginFormat);
+    out.corsOrigins = dedupe(input.cors_origins);
+  }
+  if (input.scopes !== undefined) {
+    if (input.scopes.length > MAX_SCOPES || !input.scopes.every(isValidScopeName)) return refuse(400, badParam('scopes').msg);
+    out.scopes = dedupe(input.scopes);
+  }
+  return accept(out);
+}
+
+/** Unix seconds from the milliseconds storage keeps. */
+export const toUnixSeconds = (ms: number): number => Math.floor(ms / 1000);

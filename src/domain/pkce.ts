@@ -1,0 +1,57 @@
+/** PKCE (RFC 7636), S256 only (SPEC §4.3–4.4, CONTRACT §4). */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { MSG, badParam } from '../errors/index.js';
+import { accept, refuse, type Outcome } from './clients.js';
+
+export const S256 = 'S256';
+/** base64url of a SHA-256 digest: exactly 43 characters. */
+const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+
+export function isValidVerifier(v: string): boolean {
+  return VERIFIER.test(v);
+}
+
+export function s256(verifier: string): string {
+  return createHash('sha256').update(verifier, 'ascii').digest('base64url');
+}
+
+export interface PkceBinding {
+  challenge: string;
+  method: typeof S256;
+}
+
+/** Empty strings count as absent, so `""` cannot smuggle a challenge or verifier past a check. */
+const given = (v: string | undefined): string | undefined => (v === undefined || v === '' ? undefined : v);
+
+/**
+ * The PKCE binding a code will carry, decided at authorize. Public clients must bind one;
+ * confidential clients may. Only S256 is accepted, and the challenge must look like one.
+ */
+export function pkceForAuthorize(clientType: string, rawChallenge?: string, rawMethod?: string): Outcome<PkceBinding | null> {
+  const challenge = given(rawChallenge);
+  const method = given(rawMethod);
+  if (method !== undefined && method !== S256) return refuse(400, MSG.s256Only);
+  if (challenge === undefined) {
+    if (clientType === 'public') return refuse(400, MSG.pkceRequired);
+    if (method !== undefined) return refuse(400, badParam('code_challenge').msg);
+    return accept(null);
+  }
+  if (method === undefined) return refuse(400, MSG.s256Only);
+  if (!S256_CHALLENGE.test(challenge)) return refuse(400, badParam('code_challenge').msg);
+  return accept({ challenge, method: S256 });
+}
+
+/**
+ * Checks the verifier sent at exchange against the code's challenge. A verifier for a code
+ * without a challenge is refused too: a PKCE downgrade (RFC 9700 §2.1.1).
+ */
+export function verifyPkce(challenge: string | null, rawVerifier?: string): Outcome<void> {
+  const verifier = given(rawVerifier);
+  if (challenge === null) return verifier === undefined ? accept(undefined) : refuse(401, MSG.verifierFailed);
+  if (verifier === undefined) return refuse(400, MSG.verifierMissing);
+  if (!isValidVerifier(verifier)) return refuse(400, badParam('code_verifier').msg);
+  const a = Buffer.from(s256(verifier));
+  const b = Buffer.from(challenge);
+  return a.length === b.length && timingSafeEqual(a, b) ? accept(undefined) : refuse(401, MSG.verifierFailed);
+}
