@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+beforeAll(async () => { t = await createTestApp(); });
+afterAll(async () => { await t.close(); });
+
+describe('health', () => {
+  it('answers /healthz and /readyz', async () => {
+    const health = await t.get('/healthz');
+    expect([health.statusCode, health.json()]).toEqual([200, { ok: true, data: { status: 'ok' } }]);
+    const ready = await t.get('/readyz');
+    expect([ready.statusCode, ready.json()]).toEqual([200, { ok: true, data: { status: 'ready' } }]);
+  });
+
+  it('reports 503 at /readyz when the database is gone', async () => {
+    const broken = await createTestApp();
+    try {
+      await broken.runtime.storage.close();
+      const ready = await broken.get('/readyz');
+      expect([ready.statusCode, ready.json()]).toEqual([503, { ok: false, msg: '数据库不可用' }]);
+      expect((await broken.get('/healthz')).statusCode).toBe(200);
+    } finally {
+      // The storage is closed already; closing the rest must still work.
+      await broken.close().catch(() => undefined);
+    }
+  });
+});
+
+describe('metrics', () => {
+  it('exposes request and sign-in counters in Prometheus text', async () => {
+    const u = await t.register();
+    await t.post('/api/v1/auth/login', { username: u.username, password: u.password });
+    await t.post('/api/v1/auth/login', { username: u.username, password: 'wrong password' });
+    await t.get('/api/v1/auth/me', u.token);
+    await t.get('/no/such/route/12345');
+    const res = await t.get('/metrics');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    const text = res.body;
+    expect(text).toContain('# TYPE http_requests_total counter');
+    expect(text).toMatch(/http_requests_total\{[^}]*route="\/api\/v1\/auth\/me"[^}]*status="200"[^}]*\} 1/);
+    expect(text).toMatch(/http_requests_total\{[^}]*route="\/api\/v1\/auth\/login"[^}]*status="401"[^}]*\} 1/);
+    expect(text).toMatch(/login_attempts_total\{method="password",result="success"\} 1/);
+    expect(text).toMatch(/login_attempts_total\{method="password",result="failure"\} 1/);
+    expect(text).toContain('http_request_duration_seconds_bucket');
+    // Raw URLs never become labels.
+    expect(text).not.toContain('12345');
+  });
+});
+
+describe('docs', () => {
+  it('serves the UI and an OpenAPI document of the API', async () => {
+    const ui = await t.app.inject({ method: 'GET', url: '/docs' });
+    expect([200, 302]).toContain(ui.statusCode);
+    const page = ui.statusCode === 302 ? await t.app.inject({ method: 'GET', url: ui.headers.location!.startsWith('/') ? ui.headers.location! : `/docs/${ui.headers.location}` }) : ui;
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body.toLowerCase()).toContain('swagger');
+    const doc = await t.get('/docs/json');
+    expect(doc.statusCode).toBe(200);
+    const spec = doc.json();
+    expect(spec.openapi).toMatch(/^3\./);
+    for (const path of ['/api/v1/auth/login', '/api/v1/auth/register', '/api/v1/auth/me', '/api/v1/auth/refresh', '/api/v1/auth/logout', '/api/v1/auth/send_code', '/api/v1/auth/admin/users']) {
+      expect(Object.keys(spec.paths), path).toContain(path);
+    }
+    expect(spec.paths['/api/v1/auth/login'].post.requestBody).toBeDefined();
+  });
+});
