@@ -75,7 +75,27 @@ async function userCommand(args: string[]): Promise<void> {
 }
 
 /** Commands that later modules add (e.g. `app`), keyed by their first word. */
-export const extraCommands: Record<string, (args: string[]) => Promise<void>> = {};
+/** `app create --owner U --name N --redirect-uri URI [--public] [--client-id ID]` (CONTRACT §8). */
+async function appCommand(args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub !== 'create') throw new UsageError(`unknown app command: ${sub ?? ''}`);
+  const { values } = parseArgs({
+    args: rest,
+    options: { owner: { type: 'string' }, name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' }, 'client-id': { type: 'string' } },
+  });
+  const { owner, name } = values;
+  const redirectUris = values['redirect-uri'];
+  if (!owner || !name || !redirectUris?.length) throw new UsageError('app create: --owner, --name and --redirect-uri are required');
+  await withServices(async (s) => {
+    const user = await s.storage.users.findByUsername(owner);
+    if (!user) throw new UsageError(`unknown user: ${owner}`);
+    print(await s.apps.create({ user, ip: null }, {
+      display_name: name, redirect_uris: redirectUris, client_type: values.public ? 'public' : 'confidential', client_id: values['client-id'],
+    }));
+  });
+}
+
+export const extraCommands: Record<string, (args: string[]) => Promise<void>> = { app: appCommand };
 
 export async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...args] = argv;
