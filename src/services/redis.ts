@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { LocalChangeBus, type ChangeBus, type ChangeEvent } from './change-bus.js';
+import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit.js';
+
+const KEY_PREFIX = 'account-center:rl:';
+const CHANNEL = 'account-center:changes';
+
+/** Adds one and starts the window on the first hit, in one step so no counter lives forever. */
+const INCREMENT_SCRIPT = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 or redis.call('PTTL', KEYS[1]) < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+return n`;
+
+function connect(url: string, log: Logger, role: string): Redis {
+  // Commands fail fast while Redis is away instead of piling up behind requests.
+  const client = new Redis(url, { maxRetriesPerRequest: 1, enableAutoPipelining: true, lazyConnect: false });
+  let reported = false;
+  client.on('error', (err) => {
+    if (!reported) log.error({ err, role }, 'redis connection error');
+    reported = true;
+  });
+  client.on('ready', () => {
+    if (reported) log.info({ role }, 'redis connection restored');
+    reported = false;
+  });
+  return client;
+}
+
+/**
+ * Fixed-window counters shared by every instance. While Redis is unreachable the counts fall
+ * back to this process alone (logged), so an outage degrades limits instead of failing logins.
+ */
+export class RedisRateLimitStore implements RateLimitStore {
+  private readonly redis: Redis;
+  private readonly fallback: MemoryRateLimitStore;
+
+  constructor(url: string, private readonly log: Logger, now: () => number = Date.now) {
+    this.redis = connect(url, log, 'rate-limit');
+    this.redis.defineCommand('acIncrement', { numberOfKeys: 1, lua: INCREMENT_SCRIPT });
+    this.fallback = new MemoryRateLimitStore(now);
+  }
+
+  async increment(key: string, windowMs: number): Promise<number> {
+    try {
+      const run = (this.redis as unknown as { acIncrement(k: string, ms: number): Promise<number> }).acIncrement;
+      return Number(await run.call(this.redis, KEY_PREFIX + key, Math.max(1, Math.ceil(windowMs))));
+    } catch (err) {
+      this.log.warn({ err }, 'rate limit counted locally: redis unavailable');
+      return this.fallback.increment(key, windowMs);
+    }
+  }
+
+  async peek(key: string): Promise<number> {
+    try {
+      return Number((await this.redis.get(KEY_PREFIX + key)) ?? 0);
+    } catch {
+      return this.fallback.peek(key);
+    }
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.fallback.reset(key);
+    try {
+      await this.redis.del(KEY_PREFIX + key);
+    } catch (err) {
+      this.log.warn({ err }, 'rate limit reset not shared: redis unavailable');
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.fallback.close();
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+/**
+ * Change events go to local listeners at once and to every other instance over a Redis
+ * channel; an instance ignores the copy of its own messages. If Redis is down, the other
+ * instances still converge through their short cache lifetimes and revocation polling.
+ */
+export class RedisChangeBus implements ChangeBus {
+  private readonly local = new LocalChangeBus();
+  private readonly pub: Redis;
+  private readonly sub: Redis;
+  private readonly instanceId = randomUUID();
+
+  constructor(url: string, private readonly log: Logger) {
+    this.pub = connect(url, log, 'change-bus publish');
+    this.sub = connect(url, log, 'change-bus subscribe');
+    this.sub.on('message', (channel: string, message: string) => {
+      if (channel === CHANNEL) this.receive(message);
+    });
+  }
+
+  /** Resolves once the subscription is active, so no event published after it is missed. */
+  async ready(): Promise<void> {
+    await this.sub.subscribe(CHANNEL);
+  }
+
+  private receive(message: string): void {
+    let parsed: { from?: string; event?: ChangeEvent };
+    try {
+      parsed = JSON.parse(message) as typeof parsed;
+    } catch {
+      return;
+    }
+    if (parsed.from === this.instanceId || !parsed.event) return;
+    this.local.deliver(parsed.event);
+  }
+
+  publish(event: ChangeEvent): void {
+    this.local.publish(event);
+    this.pub.publish(CHANNEL, JSON.stringify({ from: this.instanceId, event })).catch((err: unknown) => {
+      this.log.warn({ err, event }, 'change not broadcast: redis unavailable; other instances catch up by polling');
+    });
+  }
+
+  subscribe(listener: (event: ChangeEvent) => void): void {
+    this.local.subscribe(listener);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.pub, this.sub].map((c) => c.quit().catch(() => c.disconnect())));
+  }
+}
