@@ -4,6 +4,11 @@ import { loadConfig, type Config } from './config/index.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './log.js';
 import { createServices, type ServiceOptions, type Services } from './services/index.js';
+import { isClusterWorker } from './cluster.js';
+import type { ChangeBus } from './services/change-bus.js';
+import { ClusterChangeBus, ClusterRateLimitStore } from './services/cluster-ipc.js';
+import type { RateLimitStore } from './services/rate-limit.js';
+import { RedisChangeBus, RedisRateLimitStore } from './services/redis.js';
 import { createSqlStorage } from './storage/sql/index.js';
 import type { Storage } from './storage/types.js';
 
@@ -17,11 +22,32 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+export interface RuntimeOptions extends ServiceOptions {
+  /** False in cluster workers: the primary migrated before forking them. */
+  migrate?: boolean;
+}
+
+/**
+ * What other instances share: with REDIS_URL, counters and change events go through Redis;
+ * in a cluster worker without it, through the primary; otherwise they stay in this process.
+ */
+async function sharedState(config: Config, logger: Logger, opts: RuntimeOptions): Promise<{ bus?: ChangeBus; limits?: RateLimitStore }> {
+  if (config.redisUrl) {
+    const bus = opts.bus ?? new RedisChangeBus(config.redisUrl, logger);
+    if (bus instanceof RedisChangeBus) {
+      await bus.ready().catch((err: unknown) => logger.error({ err }, 'redis subscribe failed: other instances converge by polling'));
+    }
+    return { bus, limits: opts.limits ?? new RedisRateLimitStore(config.redisUrl, logger) };
+  }
+  if (isClusterWorker()) return { bus: opts.bus ?? new ClusterChangeBus(), limits: opts.limits ?? new ClusterRateLimitStore() };
+  return { bus: opts.bus, limits: opts.limits };
+}
+
 /** Composition root: config → storage (migrated) → services → HTTP app. Does not listen. */
-export async function createRuntime(config: Config, logger: Logger, opts: ServiceOptions = {}): Promise<Runtime> {
-  const storage = await createSqlStorage(config.databaseUrl);
-  await storage.migrate();
-  const services = createServices(config, storage, logger, opts);
+export async function createRuntime(config: Config, logger: Logger, opts: RuntimeOptions = {}): Promise<Runtime> {
+  const storage = await createSqlStorage(config.databaseUrl, { onPoolError: (err) => logger.error({ err }, 'database connection lost') });
+  if (opts.migrate !== false) await storage.migrate();
+  const services = createServices(config, storage, logger, { ...opts, ...(await sharedState(config, logger, opts)) });
   await services.start();
   const app = await buildApp({ services, logger });
   let closing: Promise<void> | undefined;
@@ -43,7 +69,7 @@ export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<Runti
   const { config, warnings } = loadConfig(env);
   const logger = createLogger(config.logLevel);
   for (const w of warnings) logger.warn(w);
-  const runtime = await createRuntime(config, logger);
+  const runtime = await createRuntime(config, logger, { migrate: !isClusterWorker() });
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
