@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config/index.js';
 import { createLogger } from './log.js';
 import { serve } from './main.js';
+import { isClusterWorker, runPrimary } from './cluster.js';
 import { createServices } from './services/index.js';
 import { createSqlStorage } from './storage/sql/index.js';
 import { DEFAULT_ROLES, isValidEmail, isValidPassword, isValidUsername } from './domain/accounts.js';
@@ -105,7 +106,8 @@ export async function main(argv: string[]): Promise<void> {
         const { values } = parseArgs({ args, options: { workers: { type: 'string' } } });
         const workers = values.workers === undefined ? 1 : Number(values.workers);
         if (!Number.isInteger(workers) || workers < 1) throw new UsageError('--workers: a positive integer');
-        await serve();
+        if (workers > 1 && !isClusterWorker()) await runPrimary(workers);
+        else await serve();
         return;
       }
       case 'migrate':
