@@ -1,0 +1,60 @@
+// Tables and the pass/miss checks of the performance targets (docs/performance.md).
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+
+/** Averages the rounds of each target; ratios against the baseline runs next to each one. */
+export function summarise(runs) {
+  const out = {};
+  for (const [name, rs] of Object.entries(runs)) {
+    const s = {
+      rps: Math.round(mean(rs.map((r) => r.rps))), p50: round(mean(rs.map((r) => r.p50))), p99: round(mean(rs.map((r) => r.p99))),
+      errors: rs.reduce((a, r) => a + r.errors, 0), rssMb: Math.max(...rs.map((r) => r.rssMb ?? 0)),
+    };
+    if (rs[0].base) {
+      s.baseRps = Math.round(mean(rs.map((r) => r.base.rps)));
+      s.baseP99 = round(mean(rs.map((r) => r.base.p99)));
+      s.rpsRatio = round(mean(rs.map((r) => r.rps / r.base.rps)));
+      s.p99Ratio = round(mean(rs.map((r) => r.p99 / Math.max(r.base.p99, 1))));
+    }
+    out[name] = s;
+  }
+  return out;
+}
+
+export function printTable(title, summary) {
+  console.log(`\n${title}`);
+  const rows = Object.entries(summary).map(([target, s]) => ({
+    target, rps: s.rps, 'p50 ms': s.p50, 'p99 ms': s.p99, errors: s.errors,
+    'base rps': s.baseRps ?? '', 'rps ratio': s.rpsRatio ?? '', 'p99 ratio': s.p99Ratio ?? '', 'RSS MB': s.rssMb || '',
+  }));
+  console.table(rows);
+}
+
+/** Each check: [label, measured, wanted, passed]. Skipped checks are left out. */
+export function checks(db, main, extra) {
+  const list = [];
+  const add = (label, value, wanted, ok) => list.push({ check: label, measured: value, target: wanted, result: ok ? 'pass' : 'MISS' });
+  const me = main.me;
+  if (me?.rpsRatio !== undefined) {
+    if (db === 'postgres') add('me rps ratio (PostgreSQL)', me.rpsRatio, '≥ 0.4', me.rpsRatio >= 0.4);
+    else {
+      add('me rps ratio', me.rpsRatio, '≥ 0.6', me.rpsRatio >= 0.6);
+      add('me p99 ratio', me.p99Ratio, '≤ 2', me.p99Ratio <= 2);
+    }
+  }
+  for (const [t, want] of [['exchange', 0.15], ['refresh', 0.4], ['client_info', 0.5]]) {
+    if (main[t]?.rpsRatio !== undefined) add(`${t} rps ratio`, main[t].rpsRatio, `≥ ${want}`, main[t].rpsRatio >= want);
+  }
+  if (extra.scale) {
+    const { small, big } = extra.scale;
+    const r = round(big.rps / small.rps);
+    add(`me rps, ${big.users.toLocaleString()} vs ${small.users.toLocaleString()} users`, r, '≥ 0.9', r >= 0.9);
+  }
+  const rss = Math.max(0, ...Object.values(main).map((s) => s.rssMb ?? 0), extra.scale?.big.rssMb ?? 0, extra.workers?.w2.rssMb ?? 0);
+  if (rss) add('max RSS MB', rss, '< 300', rss < 300);
+  if (extra.saturation) {
+    const r = round(extra.saturation.meP99 / Math.max(extra.saturation.idleP99, 1));
+    add('me p99 under login load / idle', r, '≤ 3', r <= 3);
+  }
+  return list;
+}

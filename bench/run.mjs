@@ -1,0 +1,160 @@
+// `npm run bench`: the service's hot paths against a bare-Fastify baseline, plus scale checks.
+// Options: --quick, --duration S, --rounds N, --targets a,b, --db sqlite|postgres, --users N,
+// --big-users N, --no-scale, --no-saturation, --no-workers, --connections N, --cpu-prof, --json FILE.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { load } from './lib/load.mjs';
+import { freePort, startProcess } from './lib/proc.mjs';
+import { checks, printTable, summarise } from './lib/report.mjs';
+import { spreadIds, tokenMinter } from './lib/seed.mjs';
+import { clusterSupported, createBenchApp, ensureBuilt, prepareDatabase, serviceEnv } from './lib/setup.mjs';
+import { NEEDS_APP, TARGETS } from './lib/targets.mjs';
+
+const { values: opt } = parseArgs({
+  options: {
+    quick: { type: 'boolean' }, duration: { type: 'string' }, rounds: { type: 'string' }, targets: { type: 'string' },
+    db: { type: 'string', default: 'sqlite' }, users: { type: 'string' }, 'big-users': { type: 'string' },
+    'no-scale': { type: 'boolean' }, 'no-saturation': { type: 'boolean' }, 'no-workers': { type: 'boolean' },
+    connections: { type: 'string' }, 'cpu-prof': { type: 'boolean' }, json: { type: 'string' },
+  },
+});
+const quick = opt.quick ?? false;
+const duration = Number(opt.duration ?? (quick ? 3 : 10));
+const rounds = Number(opt.rounds ?? (quick ? 1 : 2));
+const connections = Number(opt.connections ?? 50);
+const warmup = quick ? 1 : 3;
+const users = Number(opt.users ?? 1000);
+const bigUsers = Number(opt['big-users'] ?? (quick ? 100_000 : 1_000_000));
+const db = opt.db === 'postgres' ? 'postgres' : 'sqlite';
+const ORDER = ['me', 'refresh', 'client_info', 'cors_preflight', 'authorize', 'exchange', 'login'];
+let targets = opt.targets ? opt.targets.split(',') : ORDER;
+if (targets.includes('exchange') && !targets.includes('authorize')) targets.push('authorize');
+targets = ORDER.filter((t) => targets.includes(t));
+
+const log = (m) => console.log(`[bench] ${m}`);
+const tmp = mkdtempSync(join(tmpdir(), 'account-center-bench-'));
+const secret = randomBytes(48).toString('base64url');
+const mint = tokenMinter(secret);
+const stoppers = [];
+
+async function startService(name, url, extraArgs = []) {
+  const nodeFlags = opt['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', join(tmp, `prof-${name}`)] : [];
+  const p = await startProcess({ name, args: ['bin/account-center.js', 'serve', ...extraArgs], env: serviceEnv(url, secret), port: await freePort(), nodeFlags });
+  stoppers.push(() => p.stop());
+  return p;
+}
+
+function context(count) {
+  const userIds = spreadIds(count, 1000);
+  return { userIds, tokens: userIds.map((id) => mint(id, 'bench-app')), centerTokens: userIds.slice(0, 100).map((id) => mint(id, 'account-center')), codes: [] };
+}
+
+/** One run of a target; exchange spends exactly the codes the authorize run before it issued. */
+async function runTarget(server, name, ctx, seconds = duration, conns = connections) {
+  if (name === 'authorize') ctx.codes = [];
+  const amount = name === 'exchange' ? ctx.codes.length : undefined;
+  if (name === 'exchange' && !amount) throw new Error('exchange: no codes were issued');
+  const r = await load({ url: server.url, connections: conns, duration: seconds, amount, requests: TARGETS[name](ctx) });
+  return { ...r, rssMb: server.rssMb() };
+}
+
+const baselineRun = (baseline, seconds = duration) => load({ url: baseline.url, connections, duration: seconds, requests: [{ method: 'GET', path: '/api/v1/auth/me' }] });
+
+async function main() {
+  ensureBuilt(log);
+  log(`${db}, ${users} users, ${connections} connections, ${duration} s × ${rounds} round(s), targets: ${targets.join(', ')}`);
+  const mainDb = await prepareDatabase({ db, tmp, name: 'main', users, secret, log });
+  stoppers.push(mainDb.drop);
+  const ctx = context(users);
+  ctx.app = await createBenchApp(mainDb.url, secret);
+  if (!ctx.app) {
+    log('the CLI has no `app create` yet: skipping ' + targets.filter((t) => NEEDS_APP.has(t)).join(', '));
+    targets = targets.filter((t) => !NEEDS_APP.has(t));
+  }
+  const service = await startService('service', mainDb.url);
+  const meRes = await fetch(`${service.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${ctx.tokens[0]}` } });
+  const meBody = await meRes.text();
+  if (meRes.status !== 200) throw new Error(`me answered ${meRes.status}: ${meBody}`);
+  const baseline = await startProcess({ name: 'baseline', args: ['bench/baseline.mjs'], env: { BASELINE_BODY: meBody }, port: await freePort() });
+  stoppers.push(() => baseline.stop());
+  log(`service pid ${service.pid} (${service.rssMb()} MB), baseline pid ${baseline.pid}; me answer ${meBody.length} bytes`);
+
+  log('warm-up');
+  await baselineRun(baseline, warmup);
+  for (const t of targets) await runTarget(service, t, ctx, warmup);
+
+  const runs = {};
+  for (let r = 1; r <= rounds; r++) {
+    log(`round ${r}/${rounds}`);
+    let before = await baselineRun(baseline);
+    for (const t of targets) {
+      const res = await runTarget(service, t, ctx);
+      const after = await baselineRun(baseline);
+      res.base = { rps: (before.rps + after.rps) / 2, p99: (before.p99 + after.p99) / 2 };
+      (runs[t] ??= []).push(res);
+      log(`  ${t}: ${res.rps} rps, p99 ${res.p99} ms, ${res.errors} errors (baseline ${Math.round(res.base.rps)} rps)`);
+      before = after;
+    }
+  }
+  const summary = summarise(runs);
+  printTable(`Targets vs baseline (${db}, ${users} users, 1 worker)`, summary);
+  const extra = {};
+
+  if (!opt['no-saturation'] && targets.includes('me')) {
+    log('me while logins saturate argon2');
+    const idle = await runTarget(service, 'me', ctx);
+    const [meLoad, loginLoad] = await Promise.all([runTarget(service, 'me', ctx), runTarget(service, 'login', ctx, duration, 16)]);
+    extra.saturation = { idleP99: idle.p99, meP99: meLoad.p99, meRps: meLoad.rps, loginRps: loginLoad.rps, errors: meLoad.errors + loginLoad.errors };
+    printTable('me with and without a concurrent login load (16 connections)', summarise({ 'me idle': [idle], 'me + logins': [meLoad], 'logins beside me': [loginLoad] }));
+  }
+
+  if (!opt['no-scale'] && targets.includes('me')) {
+    const bigDb = await prepareDatabase({ db, tmp, name: 'big', users: bigUsers, secret, log });
+    stoppers.push(bigDb.drop);
+    const big = await startService('service-big', bigDb.url);
+    const bigCtx = context(bigUsers);
+    await runTarget(big, 'me', bigCtx, warmup);
+    const runsScale = {};
+    for (let r = 0; r < rounds; r++) {
+      (runsScale[`me, ${users.toLocaleString()} users`] ??= []).push(await runTarget(service, 'me', ctx));
+      (runsScale[`me, ${bigUsers.toLocaleString()} users`] ??= []).push(await runTarget(big, 'me', bigCtx));
+    }
+    const s = summarise(runsScale);
+    printTable('Scale: me against a small and a big user table', s);
+    const [small, bigS] = Object.values(s);
+    extra.scale = { small: { ...small, users }, big: { ...bigS, users: bigUsers } };
+    await big.stop();
+  }
+
+  if (!opt['no-workers'] && targets.includes('me')) {
+    if (!clusterSupported()) log('serve --workers is not available yet: skipping the worker comparison');
+    else {
+      const w2 = await startService('service-w2', mainDb.url, ['--workers', '2']);
+      await runTarget(w2, 'me', ctx, warmup);
+      const runsW = {};
+      for (let r = 0; r < rounds; r++) {
+        (runsW['me, 1 worker'] ??= []).push(await runTarget(service, 'me', ctx));
+        (runsW['me, 2 workers'] ??= []).push(await runTarget(w2, 'me', ctx));
+      }
+      const s = summarise(runsW);
+      printTable('Workers: me with 1 and 2 workers', s);
+      extra.workers = { w1: s['me, 1 worker'], w2: s['me, 2 workers'] };
+    }
+  }
+
+  const list = checks(db, summary, extra);
+  console.log('\nChecks');
+  console.table(list);
+  if (opt.json) writeFileSync(opt.json, JSON.stringify({ db, users, bigUsers, duration, rounds, connections, summary, extra, checks: list }, null, 2));
+  if (opt['cpu-prof']) log(`CPU profiles are written to ${tmp}/prof-* when the services stop`);
+}
+
+try {
+  await main();
+} finally {
+  for (const stop of stoppers.reverse()) await stop().catch(() => undefined);
+  if (!opt['cpu-prof']) rmSync(tmp, { recursive: true, force: true });
+}
