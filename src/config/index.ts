@@ -40,12 +40,35 @@ export interface LoadedConfig {
 
 const DEFAULT_DB = 'sqlite:./data/account-center.db';
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new ConfigError(`${name} must be an integer ≥ ${min}, got "${raw}"`);
+  if (!/^\s*\d+\s*$/.test(raw) || !Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
   return n;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(raw: string | undefined): string {
+  const level = raw?.trim().toLowerCase() || 'info';
+  if (!LOG_LEVELS.includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return level;
+}
+
+/** An absolute http(s) address without a trailing slash, or the listen address. */
+function baseUrl(raw: string | undefined, fallback: string): string {
+  if (raw === undefined || raw === '') return fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`BASE_URL must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`BASE_URL must be an absolute http(s) URL, got "${raw}"`);
+  return raw.replace(/\/+$/, '');
 }
 
 function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
@@ -100,11 +123,18 @@ function jwtSecret(env: NodeJS.ProcessEnv, dataDir: string, production: boolean,
   const file = join(dataDir, 'jwt-secret');
   if (existsSync(file)) {
     const stored = readFileSync(file, 'utf8').trim();
-    if (stored.length >= 32) return stored;
+    if (stored.length >= 32) {
+      warnings.push(`JWT_SECRET is not set: using the one generated in ${file}; set JWT_SECRET to share it between instances`);
+      return stored;
+    }
   }
-  mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, secret + '\n', { mode: 0o600 });
+  } catch (err) {
+    throw new ConfigError(`JWT_SECRET is not set and ${file} can not be written (${(err as Error).message}); set JWT_SECRET or DATA_DIR`);
+  }
   warnings.push(`JWT_SECRET is not set: generated one into ${file}; set JWT_SECRET to share it between instances`);
   return secret;
 }
@@ -113,10 +143,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const warnings: string[] = [];
   const nodeEnv = env.NODE_ENV ?? 'development';
   const production = nodeEnv === 'production';
-  const port = int(env, 'PORT', 3000, 0);
+  const port = int(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
   const databaseUrl = env.DATABASE_URL || DEFAULT_DB;
-  if (!databaseUrl.startsWith('sqlite:') && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+  if (databaseUrl === 'sqlite:' || (!databaseUrl.startsWith('sqlite:') && !/^postgres(ql)?:\/\//.test(databaseUrl))) {
     throw new ConfigError(`DATABASE_URL must be sqlite:PATH or postgres://…, got "${databaseUrl}"`);
   }
   const dataDir = dataDirFor(databaseUrl, env);
@@ -125,7 +155,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     nodeEnv,
     port,
     host,
-    baseUrl: (env.BASE_URL || `http://${hostForUrl}:${port}`).replace(/\/+$/, ''),
+    baseUrl: baseUrl(env.BASE_URL, `http://${hostForUrl}:${port}`),
     databaseUrl,
     dataDir,
     redisUrl: env.REDIS_URL || undefined,
@@ -143,7 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     corsCacheTtl: Math.min(int(env, 'CORS_CACHE_TTL', 60, 0), 60),
     registerRequiresEmailCode: bool(env, 'REGISTER_REQUIRES_EMAIL_CODE', false),
     trustProxy: trustProxy(env.TRUST_PROXY),
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: logLevel(env.LOG_LEVEL),
   };
   if (!config.smtpUrl) warnings.push('SMTP_URL is not set: e-mails (with their codes) are written to the log');
   if (production && config.baseUrl.startsWith('http://')) warnings.push('BASE_URL is plain http in production: serve it behind HTTPS');
