@@ -1,0 +1,163 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, uniqueName, type TestApp, type TestUser } from '../helpers/app.js';
+import {
+  CONTRACT_POST_PATHS, anyString, assertEnvelope, bodyText, contentTypes, injectWithin, postRoutes, prototypeIsClean, type PostRoute,
+} from './harness.js';
+
+/**
+ * Property: whatever arrives at a POST endpoint — any JSON, wrong types, huge or odd unicode
+ * strings, deep nesting, prototype-pollution keys, broken JSON, other content types, any
+ * Bearer — the answer is a 200 envelope or a 4xx `{ok:false,msg}`, in bounded time, and the
+ * process stays healthy and unpolluted.
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+const ANSWER_WITHIN_MS = 5000;
+
+let t: TestApp;
+let user: TestUser;
+let admin: TestUser;
+let victim: TestUser;
+const apps: string[] = [];
+let routes: PostRoute[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  user = await t.register();
+  admin = await t.admin();
+  victim = await t.register();
+  for (const client_type of ['confidential', 'public']) {
+    const res = await t.post('/api/v1/auth/apps', { display_name: 'Fuzz', redirect_uris: ['https://example.com/cb'], client_type }, user.token);
+    if (res.statusCode === 200) apps.push(res.json().data.client_id);
+  }
+  routes = postRoutes(t.app);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** Believable values for known field names, so the fuzzer also reaches past validation. */
+function plausibleFor(fields: string[]): fc.Arbitrary<Record<string, unknown>> {
+  const known: Record<string, fc.Arbitrary<unknown>> = {
+    // Admin targets are a bystander, never the users whose tokens drive the fuzzing.
+    username: fc.constantFrom(victim.username, victim.email, uniqueName('ghost'), 'ab'),
+    password: fc.constantFrom(victim.password, 'wrong password!', 'short'),
+    new_password: fc.constantFrom('another good password', 'short'),
+    email: fc.constantFrom(victim.email, `${uniqueName()}@example.com`, 'not-an-email'),
+    display_name: fc.oneof(anyString, fc.constant('Fuzz 应用')),
+    purpose: fc.constantFrom('register', 'login', 'verify', 'reset_password', 'other'),
+    code: fc.oneof(fc.constantFrom('123456', '000000'), anyString),
+    email_code: fc.constantFrom('123456', ''),
+    client_id: fc.constantFrom(...apps, 'account-center', 'game', 'no-such-app'),
+    redirect_uri: fc.constantFrom('https://example.com/cb', 'https://example.com/cb/', 'https://evil.example/cb'),
+    redirect_uris: fc.constantFrom(['https://example.com/cb'], ['http://localhost:8080/cb'], ['com.example.app:/cb'], ['ftp://x'], []),
+    cors_origins: fc.constantFrom([], ['https://example.com'], ['null'], ['https://example.com/path']),
+    scopes: fc.constantFrom([], ['profile'], ['bad scope']),
+    scope: fc.constantFrom('profile', 'profile+email', ''),
+    state: anyString,
+    homepage: fc.constantFrom('https://example.com', 'not a url'),
+    client_type: fc.constantFrom('confidential', 'public', 'other'),
+    client_secret: anyString,
+    code_challenge: fc.constantFrom('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', 'x'),
+    code_challenge_method: fc.constantFrom('S256', 'plain'),
+    code_verifier: fc.constantFrom('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', 'short'),
+    enabled: fc.boolean(),
+    banned: fc.boolean(),
+    roles: fc.constantFrom(['player'], ['player', 'builder'], ['bad role!']),
+    all: fc.boolean(),
+    deny: fc.boolean(),
+    user_code: fc.constantFrom('123456', '12345', 'abcdef'),
+    device_code: anyString,
+  };
+  const present = fields.filter((f) => known[f]);
+  return fc.record(Object.fromEntries(present.map((f) => [f, known[f]!])), { requiredKeys: [] }) as fc.Arbitrary<Record<string, unknown>>;
+}
+
+type Who = 'none' | 'user' | 'admin' | 'garbage' | 'third-party' | 'alg-none';
+
+async function bearerFor(who: Who): Promise<string | undefined> {
+  const { services, storage, config } = t.runtime;
+  const mint = async (u: TestUser, app = config.centerAppId) => {
+    const record = await storage.users.findByUsername(u.username);
+    return record ? services.tokens.envelope(record, app).body.access_token : undefined;
+  };
+  switch (who) {
+    case 'none': return undefined;
+    case 'user': return mint(user);
+    case 'admin': return mint(admin);
+    case 'third-party': return mint(user, apps[0] ?? 'game');
+    case 'garbage': return 'not.a.jwt';
+    case 'alg-none': return `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: admin.username, uid: 1, roles: ['admin'], app: 'account-center', exp: 9e9 })).toString('base64url')}.`;
+  }
+}
+
+const request = (route: PostRoute) => fc.record({
+  text: bodyText(route.fields, plausibleFor(route.fields)),
+  contentType: contentTypes,
+  who: fc.constantFrom<Who>('none', 'user', 'admin', 'garbage', 'third-party', 'alg-none'),
+  scheme: fc.constantFrom('Bearer', 'bearer', 'Basic'),
+});
+
+async function hit(route: PostRoute, r: fc.RecordValue<{ text: string; contentType: string | undefined; who: Who; scheme: string }>): Promise<void> {
+  const token = await bearerFor(r.who);
+  const headers: Record<string, string> = {};
+  if (r.contentType) headers['content-type'] = r.contentType;
+  if (token) headers.authorization = `${r.scheme} ${token}`;
+  const res = await injectWithin(t.app, ANSWER_WITHIN_MS, { method: 'POST', url: route.path, payload: r.text, headers });
+  assertEnvelope(res, `${route.path} ${r.contentType} ${r.text.slice(0, 120)}`);
+  if (!prototypeIsClean()) throw new Error(`${route.path}: Object.prototype was polluted`);
+}
+
+describe('fuzzing every POST endpoint', () => {
+  it('finds every contract POST route registered, plus any newer ones', () => {
+    const found = new Set(routes.map((r) => r.path));
+    for (const p of CONTRACT_POST_PATHS) expect(found.has(p)).toBe(true);
+    expect(routes.length).toBeGreaterThanOrEqual(CONTRACT_POST_PATHS.length);
+  });
+
+  it('answers every arbitrary request with an envelope, never a 5xx or a hang', { timeout: 240_000 }, async () => {
+    for (const route of routes) {
+      await fc.assert(fc.asyncProperty(request(route), (r) => hit(route, r)), { numRuns: RUNS, interruptAfterTimeLimit: 30_000 });
+    }
+  });
+
+  it('answers the hand-picked worst cases on every route', { timeout: 120_000 }, async () => {
+    const worst = [
+      '['.repeat(32_000) + ']'.repeat(32_000),
+      '{"a":'.repeat(12_000) + '1' + '}'.repeat(12_000),
+      '{"__proto__":{"fuzzPolluted":"yes","roles":["admin"]},"constructor":{"prototype":{"isAdmin":true}}}',
+      `{"username":"${'\\u0000'.repeat(2000)}","password":"${'😀'.repeat(2000)}"}`,
+      '{"client_id":{"toString":"x"},"redirect_uri":["https://example.com/cb"]}',
+      '{"a":"\\ud800","code":1e999}',
+      JSON.stringify({ x: 'y'.repeat(65_400) }),
+    ];
+    for (const route of routes) {
+      for (const text of worst) {
+        for (const who of ['none', 'admin'] as const) await hit(route, { text, contentType: 'application/json', who, scheme: 'Bearer' });
+      }
+    }
+  });
+
+  it('the checks themselves catch a server error, a non-envelope and pollution', () => {
+    const res = (statusCode: number, body: string) => ({ statusCode, body }) as never;
+    expect(() => assertEnvelope(res(500, '{"ok":false,"msg":"x"}'), 't')).toThrow(/server error/);
+    expect(() => assertEnvelope(res(400, 'oops'), 't')).toThrow(/not JSON/);
+    expect(() => assertEnvelope(res(400, '{"error":"x"}'), 't')).toThrow(/ok:false/);
+    expect(() => assertEnvelope(res(400, '{"ok":false,"msg":"参数错误：x"}'), 't')).not.toThrow();
+    (Object.prototype as Record<string, unknown>).fuzzPolluted = 'yes';
+    try {
+      expect(prototypeIsClean()).toBe(false);
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).fuzzPolluted;
+    }
+  });
+
+  it('stays healthy and unpolluted afterwards', async () => {
+    const health = await t.get('/healthz');
+    expect(health.statusCode).toBe(200);
+    expect(prototypeIsClean()).toBe(true);
+    // The users that drove the fuzzing still sign in.
+    const login = await t.post('/api/v1/auth/login', { username: user.username, password: user.password });
+    expect(login.statusCode).toBe(200);
+  });
+});
