@@ -1,12 +1,52 @@
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { postgresReachable } from './test/helpers/db.js';
+
+/**
+ * Two projects: "default" runs everything on SQLite; "postgres" runs the API and storage
+ * suites again on PostgreSQL (a fresh schema per test app). Without a reachable PostgreSQL
+ * the second project is skipped with a warning, except in CI where that is a failure.
+ */
+const PG_URL = process.env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const inCi = !!process.env.CI && !['0', 'false'].includes(process.env.CI.toLowerCase());
+const pgUp = process.env.TEST_SKIP_POSTGRES === '1' ? false : await postgresReachable(PG_URL);
+
+if (!pgUp) {
+  const line = '!'.repeat(78);
+  const why = process.env.TEST_SKIP_POSTGRES === '1' ? 'TEST_SKIP_POSTGRES=1' : `PostgreSQL is not reachable at ${PG_URL}`;
+  const text = `\n${line}\n!! ${why}\n!! The "postgres" test project and the multi-instance tests are SKIPPED.\n${line}\n`;
+  if (inCi) throw new Error(`${text}CI=true: PostgreSQL is required (set TEST_PG_URL or start it).`);
+  console.warn(text);
+}
+
+const projects: TestProjectInlineConfiguration[] = [
+  {
+    extends: true,
+    test: {
+      name: 'default',
+      include: ['test/**/*.test.ts'],
+      // Tests that start real processes or a browser read this to find the compiled service.
+      globalSetup: ['test/helpers/global-setup.ts'],
+      // Multi-instance tests need a shared PostgreSQL; empty means skip (or fail in CI).
+      env: { TEST_PG_URL: pgUp ? PG_URL : '' },
+    },
+  },
+];
+if (pgUp) {
+  projects.push({
+    extends: true,
+    test: {
+      name: 'postgres',
+      include: ['test/api/**/*.test.ts', 'test/storage/**/*.test.ts'],
+      env: { TEST_DATABASE_URL: PG_URL },
+    },
+  });
+}
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Tests that start real processes or a browser read this to find the compiled service.
-    globalSetup: ['test/helpers/global-setup.ts'],
+    projects,
   },
 });

@@ -8,7 +8,11 @@ import pg from 'pg';
 export async function testDatabaseUrl(): Promise<{ url: string; schema?: string; dispose: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base || base.startsWith('sqlite:')) return { url: base ?? 'sqlite::memory:', dispose: async () => undefined };
-  return freshPostgresSchema(base);
+  const fresh = await freshPostgresSchema(base);
+  // Small pools: many test apps run side by side on two cores against one server.
+  const url = new URL(fresh.url);
+  url.searchParams.set('pool_max', '4');
+  return { ...fresh, url: url.toString() };
 }
 
 export const isPostgresUrl = (url: string | undefined): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
