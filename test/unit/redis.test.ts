@@ -1,0 +1,82 @@
+import { Socket } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log.js';
+import type { ChangeEvent } from '../../src/services/change-bus.js';
+import { RedisChangeBus, RedisRateLimitStore } from '../../src/services/redis.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+const inCi = !!process.env.CI && !['0', 'false'].includes(process.env.CI.toLowerCase());
+
+async function redisUp(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const s = new Socket();
+    s.setTimeout(1000);
+    s.once('connect', () => { s.destroy(); resolve(true); });
+    s.once('error', () => resolve(false));
+    s.once('timeout', () => { s.destroy(); resolve(false); });
+    s.connect(Number(port || 6379), hostname);
+  });
+}
+
+const up = await redisUp(REDIS_URL);
+if (!up) {
+  if (inCi) throw new Error(`CI=true: Redis is required at ${REDIS_URL}`);
+  console.warn(`\n!!! Redis is not reachable at ${REDIS_URL}: Redis tests are SKIPPED !!!\n`);
+}
+
+const log = createLogger('silent');
+const waitFor = async (check: () => boolean, ms = 3000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe.skipIf(!up)('redis', () => {
+  const closers: Array<() => Promise<void>> = [];
+  afterAll(async () => { for (const c of closers) await c(); });
+
+  it('rate limit counts atomically across stores, expires its window, peeks and resets', async () => {
+    const a = new RedisRateLimitStore(REDIS_URL, log);
+    const b = new RedisRateLimitStore(REDIS_URL, log);
+    closers.push(() => a.close(), () => b.close());
+    const key = `test:${process.pid}:${Math.random()}`;
+    const counts = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).increment(key, 400)));
+    expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(await b.peek(key)).toBe(40);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await a.peek(key)).toBe(0);
+    expect(await a.increment(key, 10_000)).toBe(1);
+    await b.reset(key);
+    expect(await a.peek(key)).toBe(0);
+  });
+
+  it('change bus delivers locally at once and to other instances, never back to the sender', async () => {
+    const a = new RedisChangeBus(REDIS_URL, log);
+    const b = new RedisChangeBus(REDIS_URL, log);
+    closers.push(() => a.close(), () => b.close());
+    await Promise.all([a.ready(), b.ready()]);
+    const atA: ChangeEvent[] = [];
+    const atB: ChangeEvent[] = [];
+    const mark = `jti-${process.pid}-${Math.random()}`;
+    a.subscribe((e) => { if (JSON.stringify(e).includes(mark)) atA.push(e); });
+    b.subscribe((e) => { if (JSON.stringify(e).includes(mark)) atB.push(e); });
+    a.publish({ type: 'revoked', jti: mark });
+    expect(atA).toEqual([{ type: 'revoked', jti: mark }]);
+    await waitFor(() => atB.length === 1);
+    b.publish({ type: 'app', clientId: mark });
+    await waitFor(() => atA.length === 2);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(atA).toEqual([{ type: 'revoked', jti: mark }, { type: 'app', clientId: mark }]);
+    expect(atB).toEqual([{ type: 'revoked', jti: mark }, { type: 'app', clientId: mark }]);
+  });
+
+  it('an unreachable Redis degrades to local counting instead of failing', async () => {
+    const dead = new RedisRateLimitStore('redis://127.0.0.1:1', log);
+    closers.push(() => dead.close());
+    expect(await dead.increment('k', 10_000)).toBe(1);
+    expect(await dead.increment('k', 10_000)).toBe(2);
+  });
+});
