@@ -22,7 +22,9 @@ export interface LimitPolicy {
   readonly sendCodeIp: LimitRule;
   /** Accounts created from one client address. */
   readonly registerIp: LimitRule;
-  /** Failed code exchanges of one client_id (wrong secret, verifier or code). */
+  /** Failed code exchanges (wrong secret, verifier or code) of one client_id from one address. */
+  readonly exchangePair: LimitRule;
+  /** Failed code exchanges of one client_id from all addresses: a far higher ceiling. */
   readonly exchangeClient: LimitRule;
   /** Failed code exchanges from one client address. */
   readonly exchangeIp: LimitRule;
@@ -36,6 +38,7 @@ export const LIMIT_ENV: Record<keyof LimitPolicy, string> = {
   sendCodeEmail: 'LIMIT_SEND_CODE_EMAIL',
   sendCodeIp: 'LIMIT_SEND_CODE_IP',
   registerIp: 'LIMIT_REGISTER_IP',
+  exchangePair: 'LIMIT_EXCHANGE_PAIR',
   exchangeClient: 'LIMIT_EXCHANGE_CLIENT',
   exchangeIp: 'LIMIT_EXCHANGE_IP',
 };
@@ -47,6 +50,7 @@ export const DEFAULT_LIMITS: LimitPolicy = {
   sendCodeEmail: { max: 10, windowS: 60 * 60 },
   sendCodeIp: { max: 30, windowS: 60 * 60 },
   registerIp: { max: 20, windowS: 60 * 60 },
+  exchangePair: { max: 20, windowS: 5 * 60 },
   exchangeClient: { max: 200, windowS: 5 * 60 },
   exchangeIp: { max: 50, windowS: 5 * 60 },
 };

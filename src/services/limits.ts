@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { IP_ONLY_RULES, type LimitPolicy } from '../domain/limits.js';
-import { rateLimited } from '../errors/index.js';
+import { AppError, rateLimited } from '../errors/index.js';
 import type { ServiceContext } from './context.js';
 import type { RateLimitStore } from './rate-limit.js';
 
@@ -96,4 +96,28 @@ export class LoginThrottle {
 
 export function loginThrottle(ctx: ServiceContext, login: string, userId: number | undefined, ip: string): LoginThrottle {
   return new LoginThrottle(limiterOf(ctx), login, userId, ip);
+}
+
+/**
+ * Code-exchange throttling, shaped like the sign-in one: failures (wrong secret, verifier or
+ * code) count per (client, address), with a ten times higher per-client ceiling that a
+ * blocked address no longer feeds, so one noisy address cannot stop a client's own back end.
+ */
+export async function throttledExchange<T>(ctx: ServiceContext, clientId: unknown, ip: string, run: () => Promise<T>): Promise<T> {
+  if (typeof clientId !== 'string' || clientId === '') return run();
+  const limiter = limiterOf(ctx);
+  const pair = `${clientId}\u0000${ip}`;
+  await limiter.check('exchangeIp', ip);
+  await limiter.check('exchangeClient', clientId);
+  await limiter.check('exchangePair', pair);
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof AppError && err.status !== 429) {
+      await limiter.hit('exchangePair', pair);
+      await limiter.hit('exchangeClient', clientId);
+      await limiter.hit('exchangeIp', ip);
+    }
+    throw err;
+  }
 }

@@ -172,3 +172,44 @@ describe('register', () => {
     expect((await reg('10.8.0.2')).statusCode).toBe(429);
   });
 });
+
+describe('exchange', () => {
+  async function setup(env: Record<string, string>) {
+    const { app } = await limitedApp(env);
+    const owner = await app.register();
+    const created = await app.post('/api/v1/auth/apps', { display_name: 'Limited', redirect_uris: ['https://example.com/cb'] }, owner.token);
+    expect(created.statusCode).toBe(200);
+    const { client_id, client_secret } = created.json().data;
+    const code = async () => {
+      const res = await app.post('/api/v1/auth/authorize', { client_id, redirect_uri: 'https://example.com/cb', state: 's' }, owner.token);
+      return res.json().data.code as string;
+    };
+    const exchange = async (secret: string, ip: string, c?: string) =>
+      app.post('/api/v1/auth/exchange', { client_id, client_secret: secret, code: c ?? (await code()) }, undefined, from(ip));
+    return { client_secret: client_secret as string, exchange };
+  }
+
+  it('blocks a (client, address) pair after repeated failures; the client works from its own address', async () => {
+    const { client_secret, exchange } = await setup({ LIMIT_EXCHANGE_PAIR: '3/300', IP_RATE_LIMITS: 'off' });
+    for (let i = 0; i < 3; i++) expect((await exchange('wrong-secret', '10.9.0.1')).statusCode).toBe(401);
+    const blocked = await exchange(client_secret, '10.9.0.1');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json()).toEqual(RATE_LIMITED);
+    expect((await exchange(client_secret, '10.9.0.2')).statusCode).toBe(200);
+  });
+
+  it('a per-client ceiling stops a distributed guesser; one address cannot reach it alone', async () => {
+    const { client_secret, exchange } = await setup({ LIMIT_EXCHANGE_PAIR: '2/300', LIMIT_EXCHANGE_CLIENT: '5/300', IP_RATE_LIMITS: 'off' });
+    for (let i = 0; i < 10; i++) await exchange('wrong-secret', '10.9.1.1');
+    expect((await exchange(client_secret, '10.9.1.2')).statusCode).toBe(200);
+    for (const ip of ['10.9.1.3', '10.9.1.4']) for (let i = 0; i < 2; i++) await exchange('wrong-secret', ip);
+    expect((await exchange(client_secret, '10.9.1.99')).statusCode).toBe(429);
+  });
+
+  it('limits failed exchanges per address only while IP_RATE_LIMITS is on', async () => {
+    const { exchange } = await setup({ LIMIT_EXCHANGE_IP: '2/300' });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await exchange('wrong-secret', '10.9.2.1', 'no-such-code')).statusCode);
+    expect(statuses).toEqual([401, 401, 429]);
+  });
+});
