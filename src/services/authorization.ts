@@ -8,6 +8,7 @@ import { grantScope } from '../domain/scope.js';
 import type { App, AuthCode, User } from '../storage/types.js';
 import type { Caller, ServiceContext } from './context.js';
 import { matchesHash, randomToken, sha256Hex } from './crypto.js';
+import { throttledExchange } from './limits.js';
 import type { TokenEnvelope } from './tokens.js';
 
 export interface ClientInfo {
@@ -109,6 +110,10 @@ export class AuthorizationService {
    * A wrong verifier or secret never burns the code; a replay burns the token issued from it.
    */
   async exchange(input: ExchangeInput, caller: Caller): Promise<TokenEnvelope & { scope: string }> {
+    return throttledExchange(this.ctx, input.client_id, caller.ip, () => this.exchangeOnce(input, caller));
+  }
+
+  private async exchangeOnce(input: ExchangeInput, caller: Caller): Promise<TokenEnvelope & { scope: string }> {
     if (blank(input.client_id)) throw new AppError(400, MSG.confidentialFields);
     const app = await this.activeApp(input.client_id!);
     if (app.clientType === 'confidential') {
