@@ -1,0 +1,71 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'e2e');
+
+/** Headless Chromium from the system; a missing browser is a clear failure, never a skip. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium not found at ${CHROMIUM}: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
+      '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export const DESKTOP = { width: 1280, height: 860 };
+export const PHONE = { width: 390, height: 844 };
+
+/** A fresh browser profile (own localStorage) with a zh-CN locale. */
+export async function newPage(browser: Browser, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, locale: 'zh-CN', deviceScaleFactor: 1, isMobile: viewport === PHONE, hasTouch: viewport === PHONE });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  return { context, page };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** A port that was free a moment ago: for servers whose address must be known before they start. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Center extends TestApp {
+  baseUrl: string;
+}
+
+/** The whole service listening on loopback, with BASE_URL set to its real address. */
+export async function startCenter(env: Record<string, string> = {}): Promise<Center> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const t = await createTestApp({ PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, ...env });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  return Object.assign(t, { baseUrl });
+}
+
+/** Signs `page` in through the login form and waits for the account page. */
+export async function signIn(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.fill('#f-username', username);
+  await page.fill('#f-password', password);
+  await page.click('form:not([hidden]) button[type=submit]');
+  await page.waitForURL(`${baseUrl}/account`);
+}
