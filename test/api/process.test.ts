@@ -1,0 +1,201 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
+
+const BIN = join(process.cwd(), 'bin', 'account-center.js');
+const dir = mkdtempSync(join(tmpdir(), 'ac-process-'));
+// On the postgres project the server and the CLI share a fresh schema instead of a file.
+const PG_BASE = isPostgresUrl(process.env.TEST_DATABASE_URL) ? process.env.TEST_DATABASE_URL : undefined;
+const env: Record<string, string> = {
+  PATH: process.env.PATH ?? '',
+  HOST: '127.0.0.1',
+  DATABASE_URL: `sqlite:${join(dir, 'ac.db')}`,
+  JWT_SECRET: 'process-test-secret-process-test-secret-0123',
+  LOG_LEVEL: 'warn',
+  IP_RATE_LIMITS: 'off',
+};
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Run { code: number | null; stdout: string; stderr: string }
+function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...env, ...extraEnv }, timeout: 30_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : null) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+let server: ChildProcess;
+let base: string;
+let serverLog = '';
+let exited: Promise<number | null>;
+let disposeSchema: () => Promise<void> = async () => undefined;
+
+beforeAll(async () => {
+  if (PG_BASE) {
+    const fresh = await freshPostgresSchema(PG_BASE);
+    env.DATABASE_URL = fresh.url;
+    disposeSchema = fresh.dispose;
+  }
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  server = spawn(process.execPath, [BIN, 'serve'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stdout!.on('data', (c: Buffer) => { serverLog += c.toString(); });
+  server.stderr!.on('data', (c: Buffer) => { serverLog += c.toString(); });
+  exited = new Promise((resolve) => server.once('exit', (code) => resolve(code)));
+  await until('healthz', 20_000, async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined)).catch((err) => {
+    throw new Error(`${(err as Error).message}\n${serverLog}`);
+  });
+});
+
+afterAll(async () => {
+  if (server.exitCode === null) server.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+  await disposeSchema();
+});
+
+const post = (path: string, body: unknown, token?: string) => fetch(`${base}${path}`, {
+  method: 'POST',
+  headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
+  body: JSON.stringify(body),
+});
+const me = (token: string) => fetch(`${base}/api/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+
+describe('the real process', () => {
+  let token = '';
+  const username = `proc_${process.pid}`;
+
+  it('registers and answers me over HTTP', async () => {
+    const res = await post('/api/v1/auth/register', { username, password: 'password123', email: `${username}@example.com` });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    token = (await res.json()).access_token;
+    const m = await me(token);
+    expect(m.status).toBe(200);
+    expect((await m.json()).data).toMatchObject({ username, roles: ['player'], app: 'account-center' });
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+  });
+
+  it('answers a body without a content type with 415', async () => {
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const payload = Buffer.from(JSON.stringify({ username, password: 'password123' }));
+      const req = request(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-length': payload.length } }, (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => { text += c.toString(); });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+    expect([status, JSON.parse(body)]).toEqual([415, { ok: false, msg: '请求体必须是 JSON' }]);
+  });
+
+  it('runs the CLI against the same database; the server sees its changes within 5 s', async () => {
+    const created = await cli(['user', 'create', '--username', `cli_${process.pid}`, '--password', 'password123', '--email', `cli_${process.pid}@example.com`, '--roles', 'player,admin']);
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({ username: `cli_${process.pid}`, roles: ['player', 'admin'] });
+    const login = await post('/api/v1/auth/login', { username: `cli_${process.pid}`, password: 'password123' });
+    expect(login.status).toBe(200);
+    const adminToken = (await login.json()).access_token;
+    expect((await fetch(`${base}/api/v1/auth/admin/users?q=${username}`, { headers: { authorization: `Bearer ${adminToken}` } })).status).toBe(200);
+
+    const duplicate = await cli(['user', 'create', '--username', `cli_${process.pid}`, '--password', 'password123', '--email', `other_${process.pid}@example.com`]);
+    expect(duplicate.code).toBe(2);
+    expect(duplicate.stderr).toMatch(/username/);
+
+    const roles = await cli(['user', 'roles', username, 'a,b']);
+    expect(roles.code, roles.stderr).toBe(0);
+    expect(JSON.parse(roles.stdout)).toMatchObject({ username, roles: ['a', 'b'] });
+    const started = Date.now();
+    await until('roles at me', 5_000, async () => {
+      const body = await (await me(token)).json();
+      return JSON.stringify(body.data?.roles) === '["a","b"]' ? true : undefined;
+    });
+
+    const ban = await cli(['user', 'ban', username]);
+    expect(ban.code, ban.stderr).toBe(0);
+    expect(JSON.parse(ban.stdout)).toMatchObject({ username, banned: true });
+    const banStarted = Date.now();
+    await until('ban at me', 5_000, async () => ((await me(token)).status === 403 ? true : undefined));
+    expect(Date.now() - banStarted).toBeLessThan(5_000);
+    expect(await (await me(token)).json()).toEqual({ ok: false, msg: '账号已被封禁' });
+    expect(Date.now() - started).toBeLessThan(12_000);
+
+    const unban = await cli(['user', 'unban', username]);
+    expect(unban.code, unban.stderr).toBe(0);
+    await until('unban at me', 5_000, async () => ((await me(token)).status === 200 ? true : undefined));
+
+    const unknown = await cli(['user', 'ban', 'nobody_at_all']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('用户不存在');
+  });
+
+  it('migrate is idempotent on a live database', async () => {
+    const res = await cli(['migrate']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain('migrations applied');
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+  });
+
+  it('stops on SIGTERM with exit code 0', async () => {
+    server.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+  });
+});
+
+// Database-independent: run once, on the default project.
+describe.skipIf(PG_BASE !== undefined)('the CLI', () => {
+  it('exits 2 with usage on an unknown command', async () => {
+    const res = await cli(['frobnicate']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('unknown command: frobnicate');
+    expect(res.stderr).toContain('usage: account-center');
+  });
+
+  it('exits 2 with usage on bad arguments', async () => {
+    for (const args of [['user', 'create', '--username', 'x'], ['user', 'roles', 'someone'], ['user', 'frob', 'x'], ['user']]) {
+      const res = await cli(args);
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr, args.join(' ')).toContain('usage: account-center');
+    }
+  });
+
+  it('exits 2 on a configuration error', async () => {
+    const res = await cli(['migrate'], { NODE_ENV: 'production', JWT_SECRET: '' });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('JWT_SECRET is required');
+  });
+
+  it('prints usage on help', async () => {
+    const res = await cli(['help']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain('usage: account-center');
+  });
+});
