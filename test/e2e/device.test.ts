@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchBrowser, newPage, PHONE, screenshot, signIn, startCenter, type Center } from './browser.js';
+
+const EXAMPLE = 'examples/device-login/index.mjs';
+let center: Center;
+let browser: Browser;
+
+beforeAll(async () => {
+  [center, browser] = await Promise.all([startCenter(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await center?.close();
+});
+
+/** The device client from examples/, run as a real process; resolves when it prints the code. */
+function runDeviceExample(clientId: string) {
+  const child = spawn(process.execPath, [EXAMPLE, '--base', center.baseUrl, '--client-id', clientId], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+  child.stderr.on('data', (c: Buffer) => { out += c.toString(); });
+  const exited = new Promise<{ code: number | null; out: string }>((resolve) => child.once('exit', (code) => resolve({ code, out })));
+  const link = new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const m = /\(or open (\S+)\)/.exec(out);
+      if (m) { clearInterval(timer); resolve(m[1]!); }
+      if (child.exitCode !== null) { clearInterval(timer); reject(new Error(out)); }
+    }, 50);
+  });
+  return { link, exited, kill: () => child.kill('SIGTERM') };
+}
+
+describe('e2e: device login', () => {
+  it('the device example polls while the user approves in the browser (phone screen)', async () => {
+    expect(existsSync(EXAMPLE)).toBe(true);
+    const dev = await center.register();
+    const created = await center.post('/api/v1/auth/apps', { display_name: '星海启动器', redirect_uris: ['com.example.launcher:/cb'], client_type: 'public' }, dev.token);
+    expect(created.statusCode, created.body).toBe(200);
+    const device = runDeviceExample(created.json().data.client_id);
+    try {
+      const link = await device.link;
+      expect(link).toMatch(new RegExp(`^${center.baseUrl}/device\\?user_code=\\d{6}$`));
+      const player = await center.register();
+      const { context, page } = await newPage(browser, PHONE);
+      await signIn(page, center.baseUrl, player.username, player.password);
+      await page.goto(link);
+      expect(await page.inputValue('#f-user_code')).toBe(new URL(link).searchParams.get('user_code'));
+      await screenshot(page, 'device-approve');
+      await page.click('#approve');
+      await page.waitForSelector('#device-result:has-text("星海启动器")');
+      await screenshot(page, 'device-approved');
+      const { code, out } = await device.exited;
+      expect(out).toContain(`signed in as ${player.username}`);
+      expect(code).toBe(0);
+      await context.close();
+    } finally {
+      device.kill();
+    }
+  }, 40_000);
+
+  it('deny makes the poll answer access_denied; a wrong code shows the server message', async () => {
+    const started = (await center.post('/api/v1/auth/device/start', {})).json().data;
+    const player = await center.register();
+    const { context, page } = await newPage(browser);
+    // Signed out: the page signs the user in first and comes back with the code kept.
+    await page.goto(`${center.baseUrl}/device`);
+    await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('next') === '/device');
+    await page.fill('#f-username', player.username);
+    await page.fill('#f-password', player.password);
+    await page.click('form:not([hidden]) button[type=submit]');
+    await page.waitForURL(`${center.baseUrl}/device`);
+
+    const wrong = started.user_code === '000000' ? '000001' : '000000';
+    await page.fill('#f-user_code', wrong);
+    await page.click('#approve');
+    await page.waitForSelector('.notice.error:has-text("设备码无效或已过期")');
+    await page.fill('#f-user_code', started.user_code);
+    await page.click('#deny');
+    await page.waitForSelector('#device-result:has-text("已拒绝")');
+    const poll = await center.post('/api/v1/auth/device/poll', { device_code: started.device_code });
+    expect(poll.statusCode).toBe(400);
+    expect(poll.json()).toMatchObject({ ok: false, error: 'access_denied' });
+    await context.close();
+  });
+});
