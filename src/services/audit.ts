@@ -1,4 +1,17 @@
-import type { AuditRepo } from '../storage/types.js';
+import type { AuditEntry, AuditRepo } from '../storage/types.js';
+
+export const AUDIT_PAGE_SIZE = 50;
+
+export interface AuditFilter {
+  action?: string;
+  actor?: string;
+  target?: string;
+}
+
+/** The public view of an entry: times in unix seconds, like every other time of the API. */
+export function auditView(e: AuditEntry) {
+  return { id: e.id, at: Math.floor(e.at / 1000), actor: e.actor, ip: e.ip, action: e.action, target: e.target, detail: e.detail };
+}
 
 export interface AuditContext {
   actor?: string | null;
@@ -23,5 +36,12 @@ export class AuditLog {
     } catch (err) {
       this.onError(err);
     }
+  }
+
+  /** Newest first, AUDIT_PAGE_SIZE a page; empty filter values match everything. */
+  async search(filter: AuditFilter, page: number) {
+    const clean = Object.fromEntries(Object.entries(filter).filter(([, v]) => typeof v === 'string' && v !== '')) as AuditFilter;
+    const { entries, total } = await this.repo.list(clean, (page - 1) * AUDIT_PAGE_SIZE, AUDIT_PAGE_SIZE);
+    return { entries: entries.map(auditView), total };
   }
 }
