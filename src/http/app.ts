@@ -12,6 +12,7 @@ import { systemRoutes } from './routes/system.js';
 import { sessionRoutes } from './routes/session.js';
 import { accountRoutes } from './routes/accounts.js';
 import { adminRoutes } from './routes/admin.js';
+import { auditRoutes } from './routes/audit.js';
 import { appsRoutes } from './routes/apps.js';
 import { authorizeRoutes } from './routes/authorize.js';
 import { deviceRoutes } from './routes/device.js';
@@ -54,7 +55,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
 
   await registerCors(app, services);
   const deps: RouteDeps = { services, guards: authGuards(services.tokens, config.centerAppId), metrics };
-  for (const routes of [systemRoutes, sessionRoutes, accountRoutes, adminRoutes, appsRoutes, authorizeRoutes, deviceRoutes, pagesRoutes]) {
+  for (const routes of [systemRoutes, sessionRoutes, accountRoutes, adminRoutes, auditRoutes, appsRoutes, authorizeRoutes, deviceRoutes, pagesRoutes]) {
     await app.register(async (scope) => routes(scope, deps));
   }
   return app;
