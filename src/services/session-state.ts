@@ -1,8 +1,16 @@
 import type { Storage, User } from '../storage/types.js';
 import type { ChangeBus } from './change-bus.js';
 
-/** How long another instance's change may stay unseen here; CONTRACT §2 allows 5 s. */
+/** A cached user younger than this is served as is. */
 export const USER_CACHE_TTL_MS = 2000;
+/**
+ * Up to this age a cached user is still served while a reload runs in the background, so a
+ * request never waits on the database for a user it has seen recently. Another instance's
+ * change is thus seen here within this bound (CONTRACT §2 allows 5 s); local changes at once.
+ */
+export const USER_CACHE_MAX_AGE_MS = 4000;
+/** Returned by cachedUser() when the caller has to wait for the database. */
+export const NOT_CACHED = Symbol('not cached');
 const REVOCATION_POLL_MS = 1000;
 /** Overlap of successive polls so a row committed late, or a skewed clock, is not missed. */
 const POLL_OVERLAP_MS = 3000;
@@ -15,13 +23,16 @@ const MAX_CACHED_USERS = 100_000;
  */
 export class SessionState {
   private readonly users = new Map<number, { user: User | undefined; loadedAt: number }>();
+  private readonly loading = new Map<number, Promise<User | undefined>>();
+  /** Bumped by every user change, so a load that raced with a change never caches its stale row. */
+  private generation = 0;
   private readonly revoked = new Map<string, number>();
   private lastPoll = 0;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly storage: Storage, private readonly bus: ChangeBus, private readonly now: () => number = Date.now) {
     bus.subscribe((e) => {
-      if (e.type === 'user') this.users.delete(e.id);
+      if (e.type === 'user') this.forget(e.id);
       else if (e.type === 'revoked') this.revoked.set(e.jti, 0);
     });
   }
@@ -52,16 +63,52 @@ export class SessionState {
     return this.revoked.has(jti);
   }
 
-  /** The user as stored now (at most USER_CACHE_TTL_MS old when changed elsewhere). */
-  async user(id: number): Promise<User | undefined> {
-    const now = this.now();
+  /**
+   * The user without waiting, when a recent enough copy is cached (undefined: no such user);
+   * an older copy also starts a background reload. NOT_CACHED: call user() and wait.
+   */
+  cachedUser(id: number): User | undefined | typeof NOT_CACHED {
     const hit = this.users.get(id);
-    if (hit && now - hit.loadedAt < USER_CACHE_TTL_MS) return hit.user;
-    const user = await this.storage.users.findById(id);
-    if (this.users.size >= MAX_CACHED_USERS) this.users.delete(this.users.keys().next().value as number);
+    if (hit === undefined) return NOT_CACHED;
+    const age = this.now() - hit.loadedAt;
+    if (age < USER_CACHE_TTL_MS) return hit.user;
+    if (age >= USER_CACHE_MAX_AGE_MS) return NOT_CACHED;
+    void this.load(id).catch(() => undefined);
+    return hit.user;
+  }
+
+  /** The user as stored now (at most USER_CACHE_MAX_AGE_MS old when changed elsewhere). */
+  async user(id: number): Promise<User | undefined> {
+    const cached = this.cachedUser(id);
+    return cached === NOT_CACHED ? this.load(id) : cached;
+  }
+
+  /** One database read per user at a time, however many requests ask for it. */
+  private load(id: number): Promise<User | undefined> {
+    let pending = this.loading.get(id);
+    if (pending !== undefined) return pending;
+    const startedAt = this.now();
+    const generation = this.generation;
+    pending = this.storage.users.findById(id).then((user) => {
+      if (this.loading.get(id) === pending) this.loading.delete(id);
+      if (generation === this.generation) {
+        if (this.users.size >= MAX_CACHED_USERS) this.users.delete(this.users.keys().next().value as number);
+        this.users.delete(id);
+        this.users.set(id, { user, loadedAt: startedAt });
+      }
+      return user;
+    }, (err: unknown) => {
+      if (this.loading.get(id) === pending) this.loading.delete(id);
+      throw err;
+    });
+    this.loading.set(id, pending);
+    return pending;
+  }
+
+  private forget(id: number): void {
+    this.generation += 1;
     this.users.delete(id);
-    this.users.set(id, { user, loadedAt: now });
-    return user;
+    this.loading.delete(id);
   }
 
   /** Records a revocation durably, applies it here at once and tells other instances. */
@@ -73,7 +120,7 @@ export class SessionState {
 
   /** Call after any write to a user row (ban, roles, password, cut-off, profile). */
   userChanged(id: number): void {
-    this.users.delete(id);
+    this.forget(id);
     this.bus.publish({ type: 'user', id });
   }
 }
