@@ -41,7 +41,7 @@ async function post(path: string, body: unknown, token?: string) {
     headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
 /** Runs the example; `onCode` gets the user code as soon as the example prints it. */
