@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { LocalChangeBus } from '../../src/services/change-bus.js';
+import { NOT_CACHED, SessionState, USER_CACHE_MAX_AGE_MS, USER_CACHE_TTL_MS } from '../../src/services/session-state.js';
+import type { Storage, User } from '../../src/storage/types.js';
+
+const user = (over: Partial<User> = {}): User => ({
+  id: 1, username: 'alice', email: 'a@example.com', displayName: 'alice', passwordHash: 'x', emailVerified: true,
+  roles: ['player'], banned: false, tokensValidAfter: 0, createdAt: 0, updatedAt: 0, ...over,
+});
+
+/** A user table of one row whose reads can be held back, with a hand-driven clock. */
+function fixture() {
+  let row = user();
+  let reads = 0;
+  let hold: Promise<void> | undefined;
+  const storage = {
+    users: {
+      async findById() {
+        reads += 1;
+        const seen = row;
+        if (hold) await hold;
+        return seen;
+      },
+    },
+    revocations: { async revokedSince() { return []; } },
+  } as unknown as Storage;
+  const clock = { now: 1_000_000 };
+  const bus = new LocalChangeBus();
+  const state = new SessionState(storage, bus, () => clock.now);
+  return {
+    state, clock, bus,
+    reads: () => reads,
+    setRow: (u: User) => { row = u; },
+    holdReads: () => {
+      let release!: () => void;
+      hold = new Promise((r) => { release = r; });
+      return () => { hold = undefined; release(); };
+    },
+  };
+}
+
+const flush = () => new Promise((r) => setImmediate(r));
+
+describe('SessionState user cache', () => {
+  it('serves a fresh copy without reading, and makes the caller wait when it has none', async () => {
+    const f = fixture();
+    expect(f.state.cachedUser(1)).toBe(NOT_CACHED);
+    expect((await f.state.user(1))?.banned).toBe(false);
+    expect(f.reads()).toBe(1);
+    f.clock.now += USER_CACHE_TTL_MS - 1;
+    expect(f.state.cachedUser(1)).toMatchObject({ id: 1 });
+    expect(f.reads()).toBe(1);
+  });
+
+  it('past the TTL serves the copy while reloading once in the background; past the max age it waits', async () => {
+    const f = fixture();
+    await f.state.user(1);
+    f.setRow(user({ banned: true }));
+    f.clock.now += USER_CACHE_TTL_MS;
+    expect(f.state.cachedUser(1)).toMatchObject({ banned: false });
+    expect(f.state.cachedUser(1)).toMatchObject({ banned: false });
+    await flush();
+    expect(f.reads()).toBe(2);
+    expect(f.state.cachedUser(1)).toMatchObject({ banned: true });
+    f.clock.now += USER_CACHE_MAX_AGE_MS;
+    expect(f.state.cachedUser(1)).toBe(NOT_CACHED);
+  });
+
+  it('never serves a copy older than the max age, which stays inside the 5 s of CONTRACT §2', () => {
+    expect(USER_CACHE_MAX_AGE_MS).toBeLessThan(5000);
+  });
+
+  it('a local change is seen at once, even by a read that was already under way', async () => {
+    const f = fixture();
+    const release = f.holdReads();
+    const stale = f.state.user(1);
+    f.setRow(user({ banned: true }));
+    f.state.userChanged(1);
+    release();
+    expect((await stale)?.banned).toBe(false);
+    // The read that raced with the change was not kept.
+    expect(f.state.cachedUser(1)).toBe(NOT_CACHED);
+    expect((await f.state.user(1))?.banned).toBe(true);
+  });
+
+  it('concurrent misses share one read', async () => {
+    const f = fixture();
+    const release = f.holdReads();
+    const all = Promise.all([f.state.user(1), f.state.user(1), f.state.user(1)]);
+    release();
+    await all;
+    expect(f.reads()).toBe(1);
+  });
+
+  it('a change announced on the bus drops the cached copy', async () => {
+    const f = fixture();
+    await f.state.user(1);
+    f.bus.deliver({ type: 'user', id: 1 });
+    expect(f.state.cachedUser(1)).toBe(NOT_CACHED);
+  });
+});
