@@ -81,7 +81,8 @@ export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<Runti
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
-  await runtime.app.listen({ port: config.port, host: config.host });
-  logger.info({ url: config.baseUrl, database: runtime.storage.kind }, 'account center listening');
+  const address = await runtime.app.listen({ port: config.port, host: config.host });
+  // `address` is the real one (PORT=0 picks a free port); `url` is the public BASE_URL.
+  logger.info({ address, url: config.baseUrl, database: runtime.storage.kind }, 'account center listening');
   return runtime;
 }
