@@ -28,6 +28,8 @@ const USER_CODE_ATTEMPTS = 20;
 /** Per-IP cap on `start` (when IP limits are on): each start holds a user code for its lifetime. */
 const START_PER_IP = 30;
 const START_WINDOW_MS = 60_000;
+/** Dead rows answer polls exactly like missing ones, so they are dropped from time to time. */
+const PURGE_EVERY_MS = 60_000;
 
 const MSG_FOR_POLL_ERROR: Record<PollError, string> = {
   authorization_pending: MSG.devicePending,
@@ -42,6 +44,8 @@ function pollFailure(error: PollError, status = 400, msg = MSG_FOR_POLL_ERROR[er
 
 /** Device login (SPEC §4.7, CONTRACT §6) and the game token (CONTRACT §7). */
 export class DeviceService {
+  private lastPurge = 0;
+
   constructor(private readonly ctx: ServiceContext) {}
 
   /** Starts a device login for `clientId` (omitted → the center itself). */
@@ -53,6 +57,10 @@ export class DeviceService {
     const client = await this.activeClient(clientId ?? config.centerAppId);
     const deviceCode = randomToken(32);
     const now = this.ctx.now();
+    if (now - this.lastPurge >= PURGE_EVERY_MS) {
+      this.lastPurge = now;
+      await storage.devices.purgeExpired(now);
+    }
     const row = {
       deviceCodeHash: sha256Hex(deviceCode),
       clientId: client.clientId,

@@ -227,6 +227,11 @@ describe('device code lifetime', () => {
       expect((await short.post('/api/v1/auth/device/poll', { device_code: b.device_code })).json()).toEqual(expired);
       const late = await short.post('/api/v1/auth/device/approve', { user_code: a.user_code }, u.token);
       expect([late.statusCode, late.json().msg]).toEqual([400, '设备码无效或已过期']);
+      // Dead rows are dropped by a later start and keep answering the same way.
+      now += 60_000;
+      await short.post('/api/v1/auth/device/start');
+      expect(await short.runtime.storage.devices.findByHash(sha256Hex(a.device_code))).toBeUndefined();
+      expect((await short.post('/api/v1/auth/device/poll', { device_code: a.device_code })).json()).toEqual(expired);
     } finally {
       await short.close();
     }
