@@ -211,6 +211,20 @@ describe('device/approve', () => {
   });
 });
 
+describe('per-address limit on start', () => {
+  it('with IP_RATE_LIMITS on, more than 30 starts a minute from one address → 429', async () => {
+    const limited = await createTestApp({ IP_RATE_LIMITS: 'on' });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 31; i++) statuses.push((await limited.post('/api/v1/auth/device/start')).statusCode);
+      expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
+      expect(statuses[30]).toBe(429);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('device code lifetime', () => {
   it('DEVICE_CODE_TTL=1: a code past its lifetime can neither be approved nor polled', async () => {
     let now = Date.now();
