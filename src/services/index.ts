@@ -9,6 +9,7 @@ import { AuthorizationService } from './authorization.js';
 import { LocalChangeBus, type ChangeBus } from './change-bus.js';
 import type { ServiceContext } from './context.js';
 import { DeviceService } from './device.js';
+import { Housekeeping } from './housekeeping.js';
 import { createMailer, type Mailer } from './mail.js';
 import { Passwords } from './passwords.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit.js';
@@ -46,6 +47,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     audit: new AuditLog(storage.audit, now, (err) => log.error({ err }, 'audit write failed')),
     limits: opts.limits ?? new MemoryRateLimitStore(now),
   };
+  const housekeeping = new Housekeeping(storage, state, now, log);
   return {
     ...ctx,
     accounts: new AccountService(ctx),
@@ -55,10 +57,12 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     device: new DeviceService(ctx),
     async start() {
       await state.start();
+      housekeeping.start();
       await ctx.passwords.warmUp();
     },
     async stop() {
       state.stop();
+      housekeeping.stop();
       ctx.mailer.close();
       await ctx.limits.close();
       await bus.close();

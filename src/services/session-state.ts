@@ -26,6 +26,7 @@ export class SessionState {
   private readonly loading = new Map<number, Promise<User | undefined>>();
   /** Bumped by every user change, so a load that raced with a change never caches its stale row. */
   private generation = 0;
+  /** Revoked token ids, with the time each was added here. */
   private readonly revoked = new Map<string, number>();
   private lastPoll = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -33,7 +34,7 @@ export class SessionState {
   constructor(private readonly storage: Storage, private readonly bus: ChangeBus, private readonly now: () => number = Date.now) {
     bus.subscribe((e) => {
       if (e.type === 'user') this.forget(e.id);
-      else if (e.type === 'revoked') this.revoked.set(e.jti, 0);
+      else if (e.type === 'revoked') this.revoked.set(e.jti, this.now());
     });
   }
 
@@ -54,9 +55,22 @@ export class SessionState {
     const started = this.now();
     const since = this.lastPoll === 0 ? 0 : this.lastPoll - POLL_OVERLAP_MS;
     for (const jti of await this.storage.revocations.revokedSince(since, Math.floor(started / 1000))) {
-      this.revoked.set(jti, 0);
+      if (!this.revoked.has(jti)) this.revoked.set(jti, started);
     }
     this.lastPoll = started;
+  }
+
+  /**
+   * Replaces the revoked set with the revocations still live in the database, dropping ids
+   * of expired tokens; ids added while the reload ran are kept.
+   */
+  async reloadRevocations(): Promise<void> {
+    const started = this.now();
+    const live = await this.storage.revocations.revokedSince(0, Math.floor(started / 1000));
+    const next = new Map<string, number>(live.map((jti) => [jti, started]));
+    for (const [jti, addedAt] of this.revoked) if (addedAt >= started) next.set(jti, addedAt);
+    this.revoked.clear();
+    for (const [jti, addedAt] of next) this.revoked.set(jti, addedAt);
   }
 
   isRevoked(jti: string): boolean {
@@ -114,7 +128,7 @@ export class SessionState {
   /** Records a revocation durably, applies it here at once and tells other instances. */
   async revoke(jti: string, userId: number, exp: number): Promise<void> {
     await this.storage.revocations.revoke(jti, userId, exp, this.now());
-    this.revoked.set(jti, 0);
+    this.revoked.set(jti, this.now());
     this.bus.publish({ type: 'revoked', jti });
   }
 

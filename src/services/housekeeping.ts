@@ -1,0 +1,43 @@
+import type { Logger } from 'pino';
+import type { Storage } from '../storage/types.js';
+import type { SessionState } from './session-state.js';
+
+export const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
+/** Expired authorization codes stay a day, so a late replay still reads as expired or used, not unknown. */
+const AUTH_CODE_GRACE_MS = 24 * 3600_000;
+const EMAIL_CODE_GRACE_MS = 3600_000;
+
+/**
+ * Deletes rows nobody can use any more (revocations of expired tokens, old one-time codes)
+ * so tables and the in-memory revoked set stay bounded however long the service runs.
+ */
+export class Housekeeping {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly state: SessionState,
+    private readonly now: () => number,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      void this.run().catch((err: unknown) => this.log.warn({ err }, 'housekeeping failed; retried next round'));
+    }, HOUSEKEEPING_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  async run(): Promise<void> {
+    const now = this.now();
+    await this.storage.revocations.purgeExpired(Math.floor(now / 1000));
+    await this.storage.emailCodes.purgeExpired(now - EMAIL_CODE_GRACE_MS);
+    await this.storage.codes.purgeExpired(now - AUTH_CODE_GRACE_MS);
+    await this.state.reloadRevocations();
+  }
+}

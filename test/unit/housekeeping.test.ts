@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log.js';
+import { Housekeeping } from '../../src/services/housekeeping.js';
+import { createTestApp } from '../helpers/app.js';
+
+describe('housekeeping', () => {
+  it('purges revocations of expired tokens and old e-mail codes, keeping live ones', async () => {
+    let clock = Date.now();
+    const t = await createTestApp({ TOKEN_TTL: '100' }, { now: () => clock });
+    try {
+      const { storage, state } = t.runtime.services;
+      const keeper = new Housekeeping(storage, state, () => clock, createLogger('silent'));
+      const u = await t.register();
+      const user = await storage.users.findById(u.uid);
+      const longLived = t.runtime.services.tokens.issue(user!, 'game').token;
+      expect((await t.post('/api/v1/auth/logout', undefined, u.token)).statusCode).toBe(200);
+      expect((await t.post('/api/v1/auth/logout', undefined, longLived)).statusCode).toBe(200);
+      await t.post('/api/v1/auth/send_code', { email: u.email, purpose: 'login' });
+      const jtiOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).jti as string;
+      expect(await storage.revocations.isRevoked(jtiOf(u.token))).toBe(true);
+
+      clock += 2 * 3600_000;
+      await keeper.run();
+      // The 100-second token's revocation is gone; the 30-day one's stays, here and in the database.
+      expect(await storage.revocations.isRevoked(jtiOf(u.token))).toBe(false);
+      expect(state.isRevoked(jtiOf(u.token))).toBe(false);
+      expect(await storage.revocations.isRevoked(jtiOf(longLived))).toBe(true);
+      expect(state.isRevoked(jtiOf(longLived))).toBe(true);
+      expect(await storage.emailCodes.lastSentAt(u.email)).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  });
+});
