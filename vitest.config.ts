@@ -37,6 +37,7 @@ if (pgUp) {
     test: {
       name: 'postgres',
       include: ['test/api/**/*.test.ts', 'test/storage/**/*.test.ts'],
+      globalSetup: ['test/helpers/global-setup.ts'],
       env: { TEST_DATABASE_URL: PG_URL },
     },
   });
