@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { uniqueName } from '../helpers/app.js';
-import { launchBrowser, newPage, PHONE, screenshot, signIn, startCenter, type Center } from './browser.js';
+import { horizontalOverflow, launchBrowser, newPage, PHONE, screenshot, signIn, startCenter, storedKeys, type Center } from './browser.js';
 
 let center: Center;
 let browser: Browser;
@@ -64,13 +64,13 @@ describe('pages: sign up, sign in, account', () => {
     await expect(page.textContent('#profile-username')).resolves.toBe(username);
     await expect(page.textContent('#email-status')).resolves.toBe('已验证');
     // The token lives in localStorage, never in an address.
-    expect(await page.evaluate(() => Object.keys(localStorage))).toHaveLength(1);
+    expect(await storedKeys(page)).toHaveLength(1);
     expect(page.url()).not.toMatch(/token|eyJ/);
     await screenshot(page, 'account');
 
     await page.click('#logout');
     await page.waitForURL(`${center.baseUrl}/login`);
-    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    expect(await storedKeys(page)).toHaveLength(0);
     await page.fill('#f-username', username);
     await page.fill('#f-password', 'wrong password!');
     await page.click('form:not([hidden]) button[type=submit]');
@@ -152,7 +152,7 @@ describe('pages: sign up, sign in, account', () => {
     await page.goto(`${center.baseUrl}/login`);
     await screenshot(page, 'phone-login');
     await signIn(page, center.baseUrl, user.username, user.password);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await horizontalOverflow(page);
     expect(overflow).toBeLessThanOrEqual(0);
     await screenshot(page, 'phone-account');
     await context.close();

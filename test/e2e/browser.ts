@@ -69,3 +69,13 @@ export async function signIn(page: Page, baseUrl: string, username: string, pass
   await page.click('form:not([hidden]) button[type=submit]');
   await page.waitForURL(`${baseUrl}/account`);
 }
+
+/** How far the page is wider than the viewport (0 or less: no horizontal scrolling). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+}
+
+/** The keys the page keeps in localStorage. */
+export function storedKeys(page: Page): Promise<string[]> {
+  return page.evaluate<string[]>('Object.keys(localStorage)');
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, PHONE, screenshot, signIn, startCenter, type Center } from './browser.js';
+import type { Browser } from 'playwright-core';
+import { horizontalOverflow, launchBrowser, newPage, PHONE, screenshot, signIn, startCenter, type Center } from './browser.js';
 
 let center: Center;
 let browser: Browser;
@@ -13,7 +13,7 @@ afterAll(async () => {
   await center?.close();
 });
 
-const card = (page: Page, clientId: string) => `article.app[data-client-id="${clientId}"]`;
+const card = (clientId: string) => `article.app[data-client-id="${clientId}"]`;
 
 describe('e2e: developer console', () => {
   it('creates an app (secret shown once), edits it, rotates the secret, disables and enables it', async () => {
@@ -35,41 +35,41 @@ describe('e2e: developer console', () => {
     await page.fill('#create-app [name=redirect_uris]', 'https://my-site.example/callback\nhttp://localhost:8080/cb');
     await page.fill('#create-app [name=scopes]', 'profile email');
     await page.click('#create-app button[type=submit]');
-    await page.waitForSelector(card(page, 'my-site'));
+    await page.waitForSelector(card('my-site'));
     const secret = await page.inputValue('#new-secret textarea');
     expect(secret.length).toBeGreaterThanOrEqual(43);
     await screenshot(page, 'console-created');
 
     // Listing never shows the secret again.
     await page.reload();
-    await page.waitForSelector(card(page, 'my-site'));
+    await page.waitForSelector(card('my-site'));
     expect(await page.$('#new-secret')).toBeNull();
     expect(await page.content()).not.toContain(secret);
 
     // Edit the whitelists.
-    await page.click(`${card(page, 'my-site')} details.edit summary`);
-    await page.fill(`${card(page, 'my-site')} [name=redirect_uris]`, 'https://my-site.example/callback2');
-    await page.fill(`${card(page, 'my-site')} [name=cors_origins]`, 'https://spa.my-site.example');
-    await page.click(`${card(page, 'my-site')} details.edit button[type=submit]`);
-    await page.waitForSelector(`${card(page, 'my-site')} code:has-text("https://my-site.example/callback2")`);
+    await page.click(`${card('my-site')} details.edit summary`);
+    await page.fill(`${card('my-site')} [name=redirect_uris]`, 'https://my-site.example/callback2');
+    await page.fill(`${card('my-site')} [name=cors_origins]`, 'https://spa.my-site.example');
+    await page.click(`${card('my-site')} details.edit button[type=submit]`);
+    await page.waitForSelector(`${card('my-site')} code:has-text("https://my-site.example/callback2")`);
     const listed = (await center.get('/api/v1/auth/apps', dev.token)).json().data.apps[0];
     expect(listed).toMatchObject({ client_id: 'my-site', redirect_uris: ['https://my-site.example/callback2'], cors_origins: ['https://spa.my-site.example'], scopes: ['profile', 'email'] });
 
     // Rotate: a new secret is shown once and it is different.
-    await page.click(`${card(page, 'my-site')} [data-action=rotate]`);
+    await page.click(`${card('my-site')} [data-action=rotate]`);
     await page.waitForSelector('#new-secret');
     const rotated = await page.inputValue('#new-secret textarea');
     expect(rotated).not.toBe(secret);
     expect(rotated.length).toBeGreaterThanOrEqual(43);
 
     // Disable: the app is refused at once; enable brings it back.
-    await page.click(`${card(page, 'my-site')} [data-action=toggle]`);
-    await page.waitForSelector(`${card(page, 'my-site')} [data-status=disabled]`);
+    await page.click(`${card('my-site')} [data-action=toggle]`);
+    await page.waitForSelector(`${card('my-site')} [data-status=disabled]`);
     const info = () => center.post('/api/v1/auth/client_info', { client_id: 'my-site', redirect_uri: 'https://my-site.example/callback2' });
     expect((await info()).statusCode).toBe(403);
     await screenshot(page, 'console-disabled');
-    await page.click(`${card(page, 'my-site')} [data-action=toggle]`);
-    await page.waitForSelector(`${card(page, 'my-site')} [data-status=active]`);
+    await page.click(`${card('my-site')} [data-action=toggle]`);
+    await page.waitForSelector(`${card('my-site')} [data-status=active]`);
     expect((await info()).statusCode).toBe(200);
     await context.close();
   });
@@ -81,7 +81,7 @@ describe('e2e: developer console', () => {
     await signIn(page, center.baseUrl, dev.username, dev.password);
     await page.goto(`${center.baseUrl}/console`);
     await page.waitForSelector('article.app');
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await screenshot(page, 'phone-console');
     await context.close();
   });
