@@ -129,9 +129,11 @@ export async function main(argv: string[]): Promise<void> {
       }
     }
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ConfigError || err instanceof AppError) {
-      process.stderr.write(`account-center: ${err instanceof AppError ? err.msg : err.message}\n`);
-      if (err instanceof UsageError) process.stderr.write(USAGE + '\n');
+    // node:util parseArgs rejects unknown options and missing values with these codes.
+    const badArgs = String((err as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS_');
+    if (err instanceof UsageError || err instanceof ConfigError || err instanceof AppError || badArgs) {
+      process.stderr.write(`account-center: ${err instanceof AppError ? err.msg : (err as Error).message}\n`);
+      if (err instanceof UsageError || badArgs) process.stderr.write(USAGE + '\n');
       process.exitCode = 2;
       return;
     }

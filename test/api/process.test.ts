@@ -180,7 +180,8 @@ describe.skipIf(PG_BASE !== undefined)('the CLI', () => {
   });
 
   it('exits 2 with usage on bad arguments', async () => {
-    for (const args of [['user', 'create', '--username', 'x'], ['user', 'roles', 'someone'], ['user', 'frob', 'x'], ['user']]) {
+    const cases = [['user', 'create', '--username', 'x'], ['user', 'roles', 'someone'], ['user', 'create', '--bogus', 'x'], ['serve', '--port', '1']];
+    for (const args of cases) {
       const res = await cli(args);
       expect(res.code, args.join(' ')).toBe(2);
       expect(res.stderr, args.join(' ')).toContain('usage: account-center');
