@@ -20,6 +20,11 @@ describe('health', () => {
       const ready = await broken.get('/readyz');
       expect([ready.statusCode, ready.json()]).toEqual([503, { ok: false, msg: '数据库不可用' }]);
       expect((await broken.get('/healthz')).statusCode).toBe(200);
+      // A database fault is a bare 500: no stack, no SQL, no driver text.
+      const login = await broken.post('/api/v1/auth/login', { username: 'someone', password: 'password1' });
+      expect([login.statusCode, login.json()]).toEqual([500, { ok: false, msg: '服务器内部错误' }]);
+      const register = await broken.post('/api/v1/auth/register', { username: 'someone', password: 'password1', email: 'someone@example.com' });
+      expect([register.statusCode, register.json()]).toEqual([500, { ok: false, msg: '服务器内部错误' }]);
     } finally {
       // The storage is closed already; closing the rest must still work.
       await broken.close().catch(() => undefined);
