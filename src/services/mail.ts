@@ -12,12 +12,19 @@ export interface Mailer {
   close(): void;
 }
 
-/** Delivers through SMTP_URL; without it the message is written to the log (development). */
-export function createMailer(smtpUrl: string | undefined, from: string, log: Logger): Mailer {
+/**
+ * Delivers through SMTP_URL. Without it the message is written to the log so a developer can
+ * read the code; in production (`revealText` false) only the envelope is logged, never the code.
+ */
+export function createMailer(smtpUrl: string | undefined, from: string, log: Logger, revealText = true): Mailer {
   if (!smtpUrl) {
     return {
       async send(m) {
-        // Codes appear here only because no SMTP server is configured; `mail` is not redacted on purpose.
+        if (!revealText) {
+          log.warn({ mail: { to: m.to, subject: m.subject } }, 'e-mail dropped: SMTP_URL is not set (text withheld in production)');
+          return;
+        }
+        // Development only: the code is shown on purpose; `mail` is not a redacted path.
         log.info({ mail: { to: m.to, subject: m.subject, text: m.text } }, 'e-mail (SMTP_URL not set, not sent)');
       },
       close() {},
