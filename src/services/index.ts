@@ -43,7 +43,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     config, storage, log, now, bus, state,
     tokens: new TokenService(config, state, now),
     passwords: new Passwords(),
-    mailer: opts.mailer ?? createMailer(config.smtpUrl, config.mailFrom, log),
+    mailer: opts.mailer ?? createMailer(config.smtpUrl, config.mailFrom, log, config.nodeEnv !== 'production'),
     audit: new AuditLog(storage.audit, now, (err) => log.error({ err }, 'audit write failed')),
     limits: opts.limits ?? new MemoryRateLimitStore(now),
   };
