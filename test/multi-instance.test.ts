@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresSchema } from './helpers/db.js';
+import { redisAvailable, TEST_REDIS_URL } from './helpers/redis.js';
 import { call, runCli, startServer, within, type RunningServer } from './helpers/server.js';
 
 /**
@@ -7,7 +8,8 @@ import { call, runCli, startServer, within, type RunningServer } from './helpers
  * when PostgreSQL is reachable (without it these tests are skipped; in CI the run fails).
  */
 const PG = process.env.TEST_PG_URL;
-const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
+const redisUp = PG ? await redisAvailable() : false;
 const PASSWORD = 'correct horse battery';
 const AUTH = '/api/v1/auth';
 
@@ -103,7 +105,7 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
   });
 });
 
-describe.skipIf(!PG)('two instances sharing Redis', () => {
+describe.skipIf(!PG || !redisUp)('two instances sharing Redis', () => {
   let db: Awaited<ReturnType<typeof freshPostgresSchema>>;
   let A: RunningServer;
   let B: RunningServer;

@@ -1,29 +1,11 @@
-import { Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import type { ChangeEvent } from '../../src/services/change-bus.js';
 import { RedisChangeBus, RedisRateLimitStore } from '../../src/services/redis.js';
+import { redisAvailable, TEST_REDIS_URL } from '../helpers/redis.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
-const inCi = !!process.env.CI && !['0', 'false'].includes(process.env.CI.toLowerCase());
-
-async function redisUp(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const s = new Socket();
-    s.setTimeout(1000);
-    s.once('connect', () => { s.destroy(); resolve(true); });
-    s.once('error', () => resolve(false));
-    s.once('timeout', () => { s.destroy(); resolve(false); });
-    s.connect(Number(port || 6379), hostname);
-  });
-}
-
-const up = await redisUp(REDIS_URL);
-if (!up) {
-  if (inCi) throw new Error(`CI=true: Redis is required at ${REDIS_URL}`);
-  console.warn(`\n!!! Redis is not reachable at ${REDIS_URL}: Redis tests are SKIPPED !!!\n`);
-}
+const REDIS_URL = TEST_REDIS_URL;
+const up = await redisAvailable();
 
 const log = createLogger('silent');
 const waitFor = async (check: () => boolean, ms = 3000) => {
