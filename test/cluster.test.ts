@@ -25,7 +25,7 @@ describe('cluster mode (serve --workers 2)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ac-cluster-'));
     env = { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` };
-    server = await startServer(env, ['--workers', '2'], 2);
+    server = await startServer({ ...env, LIMIT_LOGIN_PAIR: '3/60' }, ['--workers', '2'], 2);
   });
   afterAll(async () => {
     await server?.stop();
@@ -60,6 +60,13 @@ describe('cluster mode (serve --workers 2)', () => {
     for (let i = 0; i < 10; i++) {
       expect((await call(server.url, 'GET', `${AUTH}/me`, undefined, user.token)).status).toBe(403);
     }
+  });
+
+  it('counts the login rate limit once for all workers', async () => {
+    const login = { username: `nobody_${process.pid}_${Math.floor(Math.random() * 1e6)}`, password: 'wrong password!' };
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await call(server.url, 'POST', `${AUTH}/login`, login)).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429, 429]);
   });
 
   it('replaces a worker that dies and drains on SIGTERM', async () => {
