@@ -4,6 +4,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Database } from './schema.js';
 import type { Storage } from '../types.js';
 import { migrationProvider } from './migrations/index.js';
+import { withStatementCache } from './statement-cache.js';
 import { SqlUserRepo } from './users.js';
 import { SqlAppRepo } from './apps.js';
 import { SqlAuthCodeRepo, SqlDeviceCodeRepo, SqlEmailCodeRepo } from './codes.js';
@@ -28,7 +29,7 @@ async function sqliteDialect(url: string): Promise<SqliteDialect> {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
-  return new SqliteDialect({ database: db });
+  return new SqliteDialect({ database: withStatementCache(db) });
 }
 
 /**

@@ -1,0 +1,31 @@
+import type { Database as BetterSqlite3Database, Statement } from 'better-sqlite3';
+import type { SqliteDatabase } from 'kysely';
+
+const MAX_STATEMENTS = 500;
+
+/**
+ * Kysely prepares every query anew; compiling the SQL is most of what a primary-key
+ * read costs on SQLite. Kysely's queries are parameterised, so their texts are few and
+ * each is prepared once here. A statement still being iterated (a streamed query) is busy,
+ * and then a fresh one is prepared for the caller.
+ */
+export function withStatementCache(db: BetterSqlite3Database): SqliteDatabase {
+  const statements = new Map<string, Statement>();
+  return {
+    close: () => {
+      statements.clear();
+      db.close();
+    },
+    prepare(sql: string) {
+      let stmt = statements.get(sql);
+      if (stmt === undefined) {
+        stmt = db.prepare(sql);
+        if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value as string);
+        statements.set(sql, stmt);
+      } else if (stmt.busy) {
+        return db.prepare(sql) as never;
+      }
+      return stmt as never;
+    },
+  };
+}
