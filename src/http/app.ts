@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Logger } from 'pino';
 import type { Services } from '../services/index.js';
+import { lazyChildLoggerFactory } from './lazy-logger.js';
 import { authGuards } from './plugins/auth.js';
 import { registerCors } from './plugins/cors.js';
 import { registerErrorHandling, registerJsonBody } from './plugins/errors.js';
@@ -34,6 +35,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
     trustProxy: config.trustProxy as never,
     // Per-request log lines would dominate the cost of `me`; /metrics counts requests instead.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLoggerFactory,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
