@@ -1,0 +1,54 @@
+import Database from 'better-sqlite3';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+/**
+ * A copy of the database is worth nothing to a thief: every password, client secret,
+ * authorization code, e-mail code and device code is there only as a hash.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'ac-stored-'));
+let t: TestApp | undefined;
+afterAll(async () => {
+  await t?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('secrets at rest', () => {
+  it('the database file holds none of the secrets handed out', async () => {
+    const file = join(dir, 'db.sqlite');
+    t = await createTestApp({ DATABASE_URL: `sqlite:${file}` });
+    const password = `Pw-${randomBytes(9).toString('base64url')}`;
+    const u = await t.register({ password });
+    const secrets: string[] = [password];
+
+    expect((await t.post('/api/v1/auth/send_code', { email: u.email, purpose: 'verify' })).statusCode).toBe(200);
+    const emailCode = await t.smtp.codeFor(u.email);
+    secrets.push(emailCode);
+
+    const created = await t.post('/api/v1/auth/apps', { display_name: 'At rest', redirect_uris: ['https://example.com/cb'] }, u.token);
+    const { client_id, client_secret } = created.json().data;
+    secrets.push(client_secret);
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const authz = await t.post('/api/v1/auth/authorize', { client_id, redirect_uri: 'https://example.com/cb', code_challenge: challenge, code_challenge_method: 'S256' }, u.token);
+    secrets.push(authz.json().data.code);
+    const device = await t.post('/api/v1/auth/device/start', {});
+    secrets.push(device.json().data.device_code);
+
+    const db = new Database(file, { readonly: true });
+    try {
+      const tables = db.prepare("select name from sqlite_master where type = 'table'").all() as Array<{ name: string }>;
+      const dump = tables.map(({ name }) => JSON.stringify(db.prepare(`select * from "${name}"`).all())).join('\n');
+      expect(dump).toContain(u.username);
+      for (const s of secrets) expect(dump.includes(s), `${s.slice(0, 6)}… stored in clear`).toBe(false);
+      const row = db.prepare('select password_hash from users where username = ?').get(u.username) as { password_hash: string };
+      expect(row.password_hash).toMatch(/^\$argon2id\$/);
+    } finally {
+      db.close();
+    }
+  });
+});
