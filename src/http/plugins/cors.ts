@@ -111,16 +111,16 @@ export async function registerCors(app: FastifyInstance, services: Services) {
   });
 
   // Actual requests are always processed; only a whitelisted Origin is echoed, errors included.
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method === 'OPTIONS' || !CORS_PATHS.has(pathOf(request))) return payload;
+  // Callback style: a request without Origin (a back end calling `me`) costs no promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.method === 'OPTIONS' || !CORS_PATHS.has(pathOf(request))) return done(null, payload);
     addVary(reply);
     const origin = request.headers.origin;
-    if (origin === undefined) return payload;
-    try {
-      if (await whitelist.allows(origin, namedClientId(request))) void reply.header('access-control-allow-origin', origin);
-    } catch (err) {
+    if (origin === undefined) return done(null, payload);
+    whitelist.allows(origin, namedClientId(request)).then((allowed) => {
+      if (allowed) void reply.header('access-control-allow-origin', origin);
+    }, (err: unknown) => {
       request.log.warn({ err }, 'CORS whitelist lookup failed');
-    }
-    return payload;
+    }).then(() => done(null, payload));
   });
 }

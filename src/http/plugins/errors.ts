@@ -61,7 +61,8 @@ export function registerJsonBody(app: FastifyInstance): void {
     if (text.trim() === '') return done(null, {});
     parseJson(request, text, (err, value) => (err ? done(new AppError(400, MSG.badJson)) : done(null, value)));
   });
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (request.method === 'POST' && request.body === undefined) request.body = {};
+    done();
   });
 }
