@@ -57,11 +57,18 @@ async function runTarget(server, name, ctx, seconds = duration, conns = connecti
   if (name === 'authorize') ctx.codes = [];
   const amount = name === 'exchange' ? ctx.codes.length : undefined;
   if (name === 'exchange' && !amount) throw new Error('exchange: no codes were issued');
-  const r = await load({ url: server.url, connections: conns, duration: seconds, amount, requests: TARGETS[name](ctx) });
-  return { ...r, rssMb: server.rssMb() };
+  return measured(server, { url: server.url, connections: conns, duration: seconds, amount, requests: TARGETS[name](ctx) });
 }
 
-const baselineRun = (baseline, seconds = duration) => load({ url: baseline.url, connections, duration: seconds, requests: [{ method: 'GET', path: '/api/v1/auth/me' }] });
+/** A load run plus the server's CPU time per request, which the machine's noise barely moves. */
+async function measured(server, loadOptions) {
+  const cpuBefore = server.cpuMs();
+  const r = await load(loadOptions);
+  return { ...r, cpuUs: r.total ? Math.round(((server.cpuMs() - cpuBefore) * 1000) / r.total) : 0, rssMb: server.rssMb() };
+}
+
+const baselineRun = (baseline, seconds = duration) =>
+  measured(baseline, { url: baseline.url, connections, duration: seconds, requests: [{ method: 'GET', path: '/api/v1/auth/me' }] });
 
 async function main() {
   ensureBuilt(log);
@@ -93,9 +100,9 @@ async function main() {
     for (const t of targets) {
       const res = await runTarget(service, t, ctx);
       const after = await baselineRun(baseline);
-      res.base = { rps: (before.rps + after.rps) / 2, p99: (before.p99 + after.p99) / 2 };
+      res.base = { rps: (before.rps + after.rps) / 2, p99: (before.p99 + after.p99) / 2, cpuUs: (before.cpuUs + after.cpuUs) / 2 };
       (runs[t] ??= []).push(res);
-      log(`  ${t}: ${res.rps} rps, p99 ${res.p99} ms, ${res.errors} errors (baseline ${Math.round(res.base.rps)} rps)`);
+      log(`  ${t}: ${res.rps} rps, p99 ${res.p99} ms, ${res.errors} errors, ${res.cpuUs} µs CPU/req (baseline ${Math.round(res.base.rps)} rps, ${res.base.cpuUs} µs)`);
       before = after;
     }
   }

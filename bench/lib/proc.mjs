@@ -31,6 +31,22 @@ export function rssMb(pid) {
   return Math.round(kb / 1024);
 }
 
+/** CPU time (user + system) a process and its children have used so far, in ms. */
+export function cpuMs(pid) {
+  const read = (p) => {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in 10 ms ticks
+    } catch {
+      return 0;
+    }
+  };
+  let ms = read(pid);
+  for (const child of childPids(pid)) ms += read(child);
+  return ms;
+}
+
 function childPids(pid) {
   try {
     return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
@@ -81,6 +97,7 @@ export async function startProcess({ name, args, env, port, readyPath = '/health
     url,
     pid: child.pid,
     rssMb: () => rssMb(child.pid),
+    cpuMs: () => cpuMs(child.pid),
     stderr: () => stderr,
     stop() {
       if (child.exitCode !== null) return Promise.resolve();

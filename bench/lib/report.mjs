@@ -9,12 +9,17 @@ export function summarise(runs) {
     const s = {
       rps: Math.round(mean(rs.map((r) => r.rps))), p50: round(mean(rs.map((r) => r.p50))), p99: round(mean(rs.map((r) => r.p99))),
       errors: rs.reduce((a, r) => a + r.errors, 0), rssMb: Math.max(...rs.map((r) => r.rssMb ?? 0)),
+      cpuUs: Math.round(mean(rs.map((r) => r.cpuUs ?? 0))),
     };
     if (rs[0].base) {
       s.baseRps = Math.round(mean(rs.map((r) => r.base.rps)));
       s.baseP99 = round(mean(rs.map((r) => r.base.p99)));
       s.rpsRatio = round(mean(rs.map((r) => r.rps / r.base.rps)));
       s.p99Ratio = round(mean(rs.map((r) => r.p99 / Math.max(r.base.p99, 1))));
+      // CPU per request of the baseline over the target's: the rps ratio two CPU-bound
+      // servers would show on an otherwise idle machine.
+      s.baseCpuUs = Math.round(mean(rs.map((r) => r.base.cpuUs)));
+      s.cpuRatio = round(mean(rs.map((r) => r.base.cpuUs / Math.max(r.cpuUs, 1))));
     }
     out[name] = s;
   }
@@ -25,7 +30,8 @@ export function printTable(title, summary) {
   console.log(`\n${title}`);
   const rows = Object.entries(summary).map(([target, s]) => ({
     target, rps: s.rps, 'p50 ms': s.p50, 'p99 ms': s.p99, errors: s.errors,
-    'base rps': s.baseRps ?? '', 'rps ratio': s.rpsRatio ?? '', 'p99 ratio': s.p99Ratio ?? '', 'RSS MB': s.rssMb || '',
+    'base rps': s.baseRps ?? '', 'rps ratio': s.rpsRatio ?? '', 'p99 ratio': s.p99Ratio ?? '',
+    'CPU µs/req': s.cpuUs, 'base CPU µs': s.baseCpuUs ?? '', 'CPU ratio': s.cpuRatio ?? '', 'RSS MB': s.rssMb || '',
   }));
   console.table(rows);
 }

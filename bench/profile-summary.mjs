@@ -1,0 +1,31 @@
+// Summarises a .cpuprofile (node --cpu-prof): self time by function and by package/file.
+// Run: node bench/profile-summary.mjs <file.cpuprofile> [top]
+import { readFileSync } from 'node:fs';
+
+const [file, topArg] = process.argv.slice(2);
+const top = Number(topArg ?? 30);
+const prof = JSON.parse(readFileSync(file, 'utf8'));
+const byId = new Map(prof.nodes.map((n) => [n.id, n]));
+const self = new Map();
+for (let i = 0; i < prof.samples.length; i++) {
+  const dt = prof.timeDeltas[i] ?? 0;
+  self.set(prof.samples[i], (self.get(prof.samples[i]) ?? 0) + dt);
+}
+// Shares are of the busy time: idle samples are left out.
+const idleIds = new Set(prof.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+for (const id of idleIds) self.delete(id);
+const total = [...self.values()].reduce((a, b) => a + b, 0);
+const fnTime = new Map();
+const fileTime = new Map();
+for (const [id, t] of self) {
+  const { functionName, url, lineNumber } = byId.get(id).callFrame;
+  const where = url.replace(/^file:\/\//, '').replace(/.*node_modules\//, '').replace(/.*\/dist\//, 'dist/');
+  const fnKey = `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`;
+  fnTime.set(fnKey, (fnTime.get(fnKey) ?? 0) + t);
+  const pkg = where.startsWith('dist/') ? where : where.split('/').slice(0, where.startsWith('@') ? 2 : 1).join('/') || functionName;
+  fileTime.set(pkg, (fileTime.get(pkg) ?? 0) + t);
+}
+const show = (m) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, t]) => ({ '%': +((100 * t) / total).toFixed(1), what: k.slice(0, 110) }));
+console.log(`busy ${(total / 1e6).toFixed(1)} s sampled`);
+console.table(show(fnTime));
+console.table(show(fileTime));
