@@ -7,6 +7,7 @@ import { pino, type Logger } from 'pino';
 export const REDACT_PATHS = [
   'password', 'new_password', 'client_secret', 'code', 'code_verifier', 'device_code', 'email_code', 'access_token', 'token', 'secret',
   '*.password', '*.new_password', '*.client_secret', '*.code', '*.code_verifier', '*.device_code', '*.email_code', '*.access_token', '*.token', '*.secret',
+  '*.*.password', '*.*.new_password', '*.*.client_secret', '*.*.code_verifier', '*.*.device_code', '*.*.access_token',
   'req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.headers.authorization',
 ];
 
