@@ -137,8 +137,9 @@ describe('secrets never reach the log', () => {
     log.info({ body: { password: 'p1-secret', client_secret: 'cs-secret', code_verifier: 'cv-secret', device_code: 'dc-secret', access_token: 'at-secret', new_password: 'np-secret' } }, 'careless');
     log.info({ req: { headers: { authorization: 'Bearer hdr-secret', cookie: 'ck-secret' } } }, 'careless');
     log.info({ password: 'top-secret', token: 'tk-secret' }, 'careless');
+    log.info({ req: { body: { password: 'deep-pw', client_secret: 'deep-cs', device_code: 'deep-dc' } } }, 'careless');
     const text = lines.join('');
-    for (const s of ['p1-secret', 'cs-secret', 'cv-secret', 'dc-secret', 'at-secret', 'np-secret', 'hdr-secret', 'ck-secret', 'top-secret', 'tk-secret']) {
+    for (const s of ['p1-secret', 'cs-secret', 'cv-secret', 'dc-secret', 'at-secret', 'np-secret', 'hdr-secret', 'ck-secret', 'top-secret', 'tk-secret', 'deep-pw', 'deep-cs', 'deep-dc']) {
       expect(text).not.toContain(s);
     }
     expect(text).toContain('[redacted]');
