@@ -85,6 +85,8 @@ const post = (path: string, body: unknown, token?: string) => fetch(`${base}${pa
   headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
   body: JSON.stringify(body),
 });
+// Every JSON body here is an envelope; tests read it loosely.
+const json = (res: Response): Promise<any> => res.json();
 const me = (token: string) => fetch(`${base}/api/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } });
 
 describe('the real process', () => {
@@ -95,10 +97,10 @@ describe('the real process', () => {
     const res = await post('/api/v1/auth/register', { username, password: 'password123', email: `${username}@example.com` });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    token = (await res.json()).access_token;
+    token = (await json(res)).access_token;
     const m = await me(token);
     expect(m.status).toBe(200);
-    expect((await m.json()).data).toMatchObject({ username, roles: ['player'], app: 'account-center' });
+    expect((await json(m)).data).toMatchObject({ username, roles: ['player'], app: 'account-center' });
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
   });
 
@@ -122,7 +124,7 @@ describe('the real process', () => {
     expect(JSON.parse(created.stdout)).toMatchObject({ username: `cli_${process.pid}`, roles: ['player', 'admin'] });
     const login = await post('/api/v1/auth/login', { username: `cli_${process.pid}`, password: 'password123' });
     expect(login.status).toBe(200);
-    const adminToken = (await login.json()).access_token;
+    const adminToken = (await json(login)).access_token;
     expect((await fetch(`${base}/api/v1/auth/admin/users?q=${username}`, { headers: { authorization: `Bearer ${adminToken}` } })).status).toBe(200);
 
     const duplicate = await cli(['user', 'create', '--username', `cli_${process.pid}`, '--password', 'password123', '--email', `other_${process.pid}@example.com`]);
@@ -134,7 +136,7 @@ describe('the real process', () => {
     expect(JSON.parse(roles.stdout)).toMatchObject({ username, roles: ['a', 'b'] });
     const started = Date.now();
     await until('roles at me', 5_000, async () => {
-      const body = await (await me(token)).json();
+      const body = await json(await me(token));
       return JSON.stringify(body.data?.roles) === '["a","b"]' ? true : undefined;
     });
 
@@ -144,7 +146,7 @@ describe('the real process', () => {
     const banStarted = Date.now();
     await until('ban at me', 5_000, async () => ((await me(token)).status === 403 ? true : undefined));
     expect(Date.now() - banStarted).toBeLessThan(5_000);
-    expect(await (await me(token)).json()).toEqual({ ok: false, msg: '账号已被封禁' });
+    expect(await json(await me(token))).toEqual({ ok: false, msg: '账号已被封禁' });
     expect(Date.now() - started).toBeLessThan(12_000);
 
     const unban = await cli(['user', 'unban', username]);
