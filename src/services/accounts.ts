@@ -130,7 +130,10 @@ export class AccountService {
     if (!isValidEmail(email)) throw new AppError(400, MSG.badEmail);
     const user = await this.ctx.storage.users.findByEmail(email);
     if (!user) throw new AppError(400, MSG.badEmailCode);
-    await this.consumeCode(email, 'login', code);
+    await this.consumeCode(email, 'login', code).catch(async (err: unknown) => {
+      await this.ctx.audit.record('login.failure', { actor: user.username, ip: caller.ip, target: user.username, detail: { method: 'email_code' } });
+      throw err;
+    });
     if (user.banned) throw new AppError(403, MSG.banned);
     await this.ctx.audit.record('login.success', { actor: user.username, ip: caller.ip, target: user.username, detail: { method: 'email_code' } });
     return this.envelope(user);
