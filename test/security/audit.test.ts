@@ -39,6 +39,9 @@ describe('GET /api/v1/auth/admin/audit', () => {
     expect((await t.post('/api/v1/auth/login', { username: dev.username, password: 'wrong password!' }, undefined, ip)).statusCode).toBe(401);
     const signedIn = await t.post('/api/v1/auth/login', { username: dev.username, password: dev.password }, undefined, ip);
     expect(signedIn.statusCode).toBe(200);
+    // An e-mail code guessed wrong.
+    expect((await t.post('/api/v1/auth/send_code', { email: dev.email, purpose: 'login' })).statusCode).toBe(200);
+    expect((await t.post('/api/v1/auth/login_by_code', { email: dev.email, code: '000000' }, undefined, ip)).statusCode).toBe(400);
     // The application life cycle.
     const created = await t.post('/api/v1/auth/apps', { display_name: 'Audited', redirect_uris: ['https://example.com/cb'] }, dev.token, ip);
     expect(created.statusCode).toBe(200);
@@ -70,6 +73,8 @@ describe('GET /api/v1/auth/admin/audit', () => {
       ['user.ban', admin.username, victim.username],
       ['user.unban', admin.username, victim.username],
     ];
+    const codeFailure = entries.find((e) => e.action === 'login.failure' && e.detail.method === 'email_code');
+    expect(codeFailure).toMatchObject({ target: dev.username, ip: '203.0.113.7' });
     for (const [action, actor, target] of expected) {
       const e = find(action, target);
       expect(e, `${action} → ${target}`).toBeDefined();
