@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { hash, verify, Algorithm } from '@node-rs/argon2';
 
 /**
@@ -6,22 +7,50 @@ import { hash, verify, Algorithm } from '@node-rs/argon2';
  */
 const OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
+/**
+ * Hashes running at once. Each one keeps a core busy for tens of milliseconds; with one
+ * per core a login burst would starve the event loop, and every `me` would wait behind it.
+ * One core is left to the event loop; logins beyond the limit queue (FIFO) instead.
+ */
+const MAX_CONCURRENT_HASHES = Math.max(1, availableParallelism() - 1);
+
+class Limiter {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly max: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running += 1;
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+}
+
 export class Passwords {
   /** A hash of a password nobody knows, verified for unknown users so both cases cost the same. */
   private dummy: Promise<string> | undefined;
+  private readonly limiter = new Limiter(MAX_CONCURRENT_HASHES);
 
   hash(password: string): Promise<string> {
-    return hash(password, OPTIONS);
+    return this.limiter.run(() => hash(password, OPTIONS));
   }
 
   async verify(storedHash: string | undefined, password: string): Promise<boolean> {
     if (storedHash === undefined) {
       this.dummy ??= this.hash('dummy-password-for-timing-only');
-      await verify(await this.dummy, password).catch(() => false);
+      const dummy = await this.dummy;
+      await this.limiter.run(() => verify(dummy, password)).catch(() => false);
       return false;
     }
     try {
-      return await verify(storedHash, password);
+      return await this.limiter.run(() => verify(storedHash, password));
     } catch {
       return false;
     }
