@@ -11,7 +11,7 @@ import {
  * Bearer — the answer is a 200 envelope or a 4xx `{ok:false,msg}`, in bounded time, and the
  * process stays healthy and unpolluted.
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 const ANSWER_WITHIN_MS = 5000;
 
 let t: TestApp;
