@@ -95,6 +95,14 @@ function plausibleFor(fields: string[]): fc.Arbitrary<Record<string, unknown>> {
   return fc.oneof(fc.record(validModel), fc.record(model), fc.record(model, { requiredKeys: [] })) as fc.Arbitrary<Record<string, unknown>>;
 }
 
+/** Short valid values, so a long value in one field is the only thing wrong with a body. */
+const SHORT_VALID: Record<string, unknown> = {
+  username: 'fz_short', password: 'correct horse battery', new_password: 'correct horse battery', email: 'fz@example.com',
+  display_name: 'Fuzz', purpose: 'login', code: '123456', client_id: 'account-center', redirect_uri: 'https://example.com/cb',
+  redirect_uris: ['https://example.com/cb'], cors_origins: [], scopes: [], homepage: 'https://example.com', client_secret: 'x',
+  code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', user_code: '123456', device_code: 'x', roles: ['player'],
+};
+
 type Who = 'none' | 'user' | 'admin' | 'garbage' | 'third-party' | 'alg-none';
 
 async function bearerFor(who: Who): Promise<string | undefined> {
@@ -156,8 +164,12 @@ describe('fuzzing every POST endpoint', () => {
       '{"a":"\\ud800","code":1e999}',
       JSON.stringify({ x: 'y'.repeat(65_400) }),
     ];
+    // Long adversarial strings in every field of the route (regular-expression blow-ups).
+    const longValues = ['a'.repeat(60_000), 'a-'.repeat(30_000) + '!', 'a.'.repeat(30_000) + '@', `${'a'.repeat(200)}@${'b-'.repeat(29_000)}.c`, 'https://' + 'a.'.repeat(29_000)];
     for (const route of routes) {
-      for (const text of worst) {
+      const base = Object.fromEntries(route.fields.filter((f) => f in SHORT_VALID).map((f) => [f, SHORT_VALID[f]]));
+      const perField = route.fields.flatMap((f) => longValues.map((v) => JSON.stringify({ ...base, [f]: Array.isArray(SHORT_VALID[f]) ? [v] : v })));
+      for (const text of [...worst, ...perField]) {
         for (const who of ['none', 'admin'] as const) await hit(route, { text, contentType: 'application/json', who, scheme: 'Bearer' });
       }
     }
