@@ -20,6 +20,7 @@ import { deviceRoutes } from './routes/device.js';
 import { pagesRoutes } from './routes/pages.js';
 
 export const BODY_LIMIT = 64 * 1024;
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface BuildAppOptions {
   services: Services;
@@ -32,6 +33,8 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: BODY_LIMIT,
+    // A client that trickles its request (slowloris) is cut off instead of holding a socket.
+    requestTimeout: REQUEST_TIMEOUT_MS,
     trustProxy: config.trustProxy as never,
     // Per-request log lines would dominate the cost of `me`; /metrics counts requests instead.
     logController: new LogController({ disableRequestLogging: true }),
