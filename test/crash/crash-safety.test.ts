@@ -47,7 +47,7 @@ describe('crash safety', () => {
           const res = await call(first.base, 'POST', '/api/v1/auth/register', { username, password: 'load password 1', email: `${username}@example.com` });
           if (res.status === 200) accounts.push({ username, password: 'load password 1' });
           if (res.status === 200 && res.body.access_token) {
-            const out = await call(first.base, 'POST', '/api/v1/auth/logout', {}, res.body.access_token as string);
+            const out = await call(first.base, 'POST', '/api/v1/auth/logout', { all: i % 2 === 0 }, res.body.access_token as string);
             if (out.status === 200) revoked.push(res.body.access_token as string);
           }
         } else {
