@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 
 /** Every POST path CONTRACT.md and SPEC.md name; routes found in the running app are added to these. */
 export const CONTRACT_POST_PATHS = [
@@ -94,13 +94,13 @@ export const contentTypes: fc.Arbitrary<string | undefined> = fc.oneof(
 );
 
 /** Resolves with the response, or rejects when the service does not answer in time (a hang). */
-export async function injectWithin(app: FastifyInstance, ms: number, opts: Parameters<FastifyInstance['inject']>[0]): Promise<LightMyRequestResponse> {
+export async function injectWithin(app: FastifyInstance, ms: number, opts: InjectOptions): Promise<LightMyRequestResponse> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
   });
   try {
-    return await Promise.race([app.inject(opts as never) as unknown as Promise<LightMyRequestResponse>, timeout]);
+    return await Promise.race([app.inject(opts), timeout]);
   } finally {
     clearTimeout(timer);
   }

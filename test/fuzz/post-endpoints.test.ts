@@ -131,7 +131,9 @@ const request = (route: PostRoute) => fc.record({
   scheme: fc.constantFrom('Bearer', 'bearer', 'Basic'),
 });
 
-async function hit(route: PostRoute, r: fc.RecordValue<{ text: string; contentType: string | undefined; who: Who; scheme: string }>): Promise<void> {
+interface FuzzRequest { text: string; contentType: string | undefined; who: Who; scheme: string }
+
+async function hit(route: PostRoute, r: FuzzRequest): Promise<void> {
   const token = await bearerFor(r.who);
   const headers: Record<string, string> = {};
   if (r.contentType) headers['content-type'] = r.contentType;
