@@ -29,3 +29,22 @@ const show = (m) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, t]
 console.log(`busy ${(total / 1e6).toFixed(1)} s sampled`);
 console.table(show(fnTime));
 console.table(show(fileTime));
+
+// Inclusive time of named functions (BENCH_INCLUSIVE=name,name): samples with it on the stack.
+if (process.env.BENCH_INCLUSIVE) {
+  const parent = new Map();
+  for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const names = process.env.BENCH_INCLUSIVE.split(',');
+  const incl = new Map(names.map((n) => [n, 0]));
+  for (const [id, t] of self) {
+    const seen = new Set();
+    for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+      const fn = byId.get(cur).callFrame.functionName;
+      if (incl.has(fn) && !seen.has(fn)) {
+        seen.add(fn);
+        incl.set(fn, incl.get(fn) + t);
+      }
+    }
+  }
+  console.table([...incl].map(([fn, t]) => ({ function: fn, 'inclusive %': +((100 * t) / total).toFixed(1) })));
+}
