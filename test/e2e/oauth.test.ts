@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { uniqueName, type TestUser } from '../helpers/app.js';
-import { freePort, launchBrowser, newPage, screenshot, startCenter, type Center } from './browser.js';
+import { freePort, launchBrowser, newPage, screenshot, signIn, startCenter, type Center } from './browser.js';
 import { startExample, spaRedirect, webBackendRedirect, type ExampleServer } from './examples.js';
 
 let center: Center;
@@ -88,11 +88,7 @@ describe('e2e: sign in to the example clients through the consent page', () => {
     spa = await startWithApp('spa');
     const user = await center.register();
     const { context, page } = await newPage(browser);
-    await page.goto(`${center.baseUrl}/login`);
-    await page.fill('#f-username', user.username);
-    await page.fill('#f-password', user.password);
-    await page.click('form:not([hidden]) button[type=submit]');
-    await page.waitForURL(`${center.baseUrl}/account`);
+    await signIn(page, center.baseUrl, user.username, user.password);
 
     await page.goto(spa.url);
     await page.click('#login');
@@ -112,11 +108,7 @@ describe('e2e: sign in to the example clients through the consent page', () => {
   it('deny lands on the redirect URI with error=access_denied and the state', async () => {
     const user = await center.register();
     const { context, page } = await newPage(browser);
-    await page.goto(`${center.baseUrl}/login`);
-    await page.fill('#f-username', user.username);
-    await page.fill('#f-password', user.password);
-    await page.click('form:not([hidden]) button[type=submit]');
-    await page.waitForURL(`${center.baseUrl}/account`);
+    await signIn(page, center.baseUrl, user.username, user.password);
 
     await page.goto(spa.url);
     await page.click('#login');
@@ -135,11 +127,7 @@ describe('e2e: sign in to the example clients through the consent page', () => {
   it('bad links get an error page and never leave /authorize', async () => {
     const user = await center.register();
     const { context, page } = await newPage(browser);
-    await page.goto(`${center.baseUrl}/login`);
-    await page.fill('#f-username', user.username);
-    await page.fill('#f-password', user.password);
-    await page.click('form:not([hidden]) button[type=submit]');
-    await page.waitForURL(`${center.baseUrl}/account`);
+    await signIn(page, center.baseUrl, user.username, user.password);
 
     const cases: Array<[string, string]> = [
       [`client_id=${spaClientId}&redirect_uri=${encodeURIComponent('http://evil.example/cb')}&state=s1&code_challenge=x&code_challenge_method=S256`, '回调地址不在白名单内'],
