@@ -5,7 +5,7 @@ import { codeStateOf, exchangeFailureMsg, transition } from '../domain/code-stat
 import { pkceForAuthorize, verifyPkce } from '../domain/pkce.js';
 import { composeRedirectUrl, isRegisteredRedirect } from '../domain/redirect.js';
 import { grantScope } from '../domain/scope.js';
-import type { App, AuthCode, User } from '../storage/types.js';
+import type { App, User } from '../storage/types.js';
 import type { Caller, ServiceContext } from './context.js';
 import { matchesHash, randomToken, sha256Hex } from './crypto.js';
 import { throttledExchange } from './limits.js';
@@ -133,24 +133,18 @@ export class AuthorizationService {
     if (outcome !== 'token') throw new AppError(400, exchangeFailureMsg(outcome));
     unwrap(verifyPkce(code.codeChallenge, input.code_verifier));
 
-    // Exactly one concurrent caller wins this conditional UPDATE; the others are replays.
-    if (!(await this.ctx.storage.codes.consume(codeHash, this.ctx.now()))) {
+    const user = await this.ctx.state.user(code.userId);
+    if (!user) throw new AppError(400, MSG.codeInvalid);
+    if (user.banned) throw new AppError(403, MSG.banned);
+    // The token is minted first so the one conditional UPDATE that uses up the code also
+    // records its jti: exactly one concurrent caller wins, and every replay, however it
+    // interleaves, finds the jti to revoke.
+    const { body, claims } = this.ctx.tokens.envelope(user, app.clientId);
+    if (!(await this.ctx.storage.codes.consume(codeHash, this.ctx.now(), { jti: claims.jti, exp: claims.exp }))) {
       const now = await this.ctx.storage.codes.findByHash(codeHash);
       if (now?.usedAt != null) return this.replayed(codeHash, caller);
       throw new AppError(400, exchangeFailureMsg(transition(codeStateOf(now, this.ctx.now()), 'exchange').outcome));
     }
-    return this.issue(app, code);
-  }
-
-  private async issue(app: App, code: AuthCode): Promise<TokenEnvelope & { scope: string }> {
-    const user = await this.ctx.storage.users.findById(code.userId);
-    if (!user) throw new AppError(400, MSG.codeInvalid);
-    if (user.banned) throw new AppError(403, MSG.banned);
-    const { body, claims } = this.ctx.tokens.envelope(user, app.clientId);
-    const row = await this.ctx.storage.codes.attachToken(code.codeHash, claims.jti, claims.exp);
-    // A replay that raced in before the token was attached could not revoke it: do it here.
-    // The winner still answers 200, so the outcome does not depend on the interleaving.
-    if (row?.replayedAt != null) await this.ctx.state.revoke(claims.jti, claims.uid, claims.exp);
     return { ...body, scope: code.scope };
   }
 

@@ -94,10 +94,10 @@ export interface AuthCode {
   codeChallengeMethod: string | null;
   expiresAt: number;
   usedAt: number | null;
-  /** jti of the token issued from this code, so a replay can revoke it. */
+  /** jti of the token issued from this code (set by the consuming UPDATE), so a replay can revoke it. */
   tokenJti: string | null;
   tokenExp: number | null;
-  /** Set when a replay arrived; the winner revokes its token if this is set after issuing. */
+  /** When a replay of the used code arrived (kept for the audit trail). */
   replayedAt: number | null;
   createdAt: number;
 }
@@ -106,12 +106,11 @@ export interface AuthCodeRepo {
   create(code: Omit<AuthCode, 'usedAt' | 'tokenJti' | 'tokenExp' | 'replayedAt'>): Promise<void>;
   findByHash(codeHash: string): Promise<AuthCode | undefined>;
   /**
-   * Atomically marks the code used if, and only if, it is unused and unexpired
-   * (a conditional UPDATE). Exactly one concurrent caller gets true.
+   * Atomically marks the code used and records the token issued from it, if, and only if,
+   * the code is unused and unexpired (one conditional UPDATE). Exactly one concurrent
+   * caller gets true; a later replay finds the token's jti already on the row to revoke.
    */
-  consume(codeHash: string, now: number): Promise<boolean>;
-  /** Records the issued token; returns the row as it now stands (to see a racing replay). */
-  attachToken(codeHash: string, jti: string, exp: number): Promise<AuthCode | undefined>;
+  consume(codeHash: string, now: number, token: { jti: string; exp: number }): Promise<boolean>;
   markReplayed(codeHash: string, now: number): Promise<AuthCode | undefined>;
   purgeExpired(before: number): Promise<number>;
 }

@@ -125,21 +125,23 @@ export function storageSuite(name: string, factory: StorageFactory): void {
       expect(await s.apps.changedSince(4000)).toEqual(['my-app_1']);
     });
 
-    it('auth codes: create, find, consume once under 20 concurrent callers, attach, replay, purge', async () => {
+    it('auth codes: create, find, consume once under 20 concurrent callers, recording the winning token, replay, purge', async () => {
       const base = { clientId: 'c', userId: 7, redirectUri: 'https://a/cb', scope: 'a b', codeChallenge: 'ch', codeChallengeMethod: 'S256', createdAt: 1000 };
       await s.codes.create({ ...base, codeHash: 'code-1', expiresAt: 100_000 });
       expect(await s.codes.findByHash('code-1')).toEqual({ ...base, codeHash: 'code-1', expiresAt: 100_000, usedAt: null, tokenJti: null, tokenExp: null, replayedAt: null });
       expect(await s.codes.findByHash('nope')).toBeUndefined();
-      const results = await Promise.all(Array.from({ length: 20 }, () => s.codes.consume('code-1', 2000)));
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => s.codes.consume('code-1', 2000, { jti: `jti-${i}`, exp: 99 })));
       expect(results.filter(Boolean)).toHaveLength(1);
-      expect((await s.codes.findByHash('code-1'))?.usedAt).toBe(2000);
-      expect(await s.codes.consume('code-1', 2001)).toBe(false);
+      const winner = results.indexOf(true);
+      // The winner's token, and only the winner's, is recorded by the same UPDATE.
+      expect(await s.codes.findByHash('code-1')).toMatchObject({ usedAt: 2000, tokenJti: `jti-${winner}`, tokenExp: 99, replayedAt: null });
+      expect(await s.codes.consume('code-1', 2001, { jti: 'late', exp: 99 })).toBe(false);
+      expect((await s.codes.findByHash('code-1'))?.tokenJti).toBe(`jti-${winner}`);
       await s.codes.create({ ...base, codeHash: 'code-exp', expiresAt: 3000, codeChallenge: null, codeChallengeMethod: null });
-      expect(await s.codes.consume('code-exp', 3000)).toBe(false);
-      expect(await s.codes.consume('nope', 1)).toBe(false);
-      expect(await s.codes.attachToken('code-1', 'jti-1', 99)).toMatchObject({ tokenJti: 'jti-1', tokenExp: 99, replayedAt: null });
-      expect(await s.codes.markReplayed('code-1', 2500)).toMatchObject({ tokenJti: 'jti-1', replayedAt: 2500 });
-      expect(await s.codes.attachToken('nope', 'j', 1)).toBeUndefined();
+      expect(await s.codes.consume('code-exp', 3000, { jti: 'j', exp: 1 })).toBe(false);
+      expect((await s.codes.findByHash('code-exp'))?.tokenJti).toBeNull();
+      expect(await s.codes.consume('nope', 1, { jti: 'j', exp: 1 })).toBe(false);
+      expect(await s.codes.markReplayed('code-1', 2500)).toMatchObject({ tokenJti: `jti-${winner}`, replayedAt: 2500 });
       expect(await s.codes.markReplayed('nope', 1)).toBeUndefined();
       expect(await s.codes.purgeExpired(3001)).toBe(1);
       expect(await s.codes.findByHash('code-exp')).toBeUndefined();

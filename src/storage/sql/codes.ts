@@ -47,17 +47,11 @@ export class SqlAuthCodeRepo implements AuthCodeRepo {
     return r && toAuthCode(r);
   }
 
-  async consume(codeHash: string, now: number): Promise<boolean> {
-    const res = await this.db.updateTable('auth_codes').set({ used_at: now })
+  async consume(codeHash: string, now: number, token: { jti: string; exp: number }): Promise<boolean> {
+    const res = await this.db.updateTable('auth_codes').set({ used_at: now, token_jti: token.jti, token_exp: token.exp })
       .where('code_hash', '=', codeHash).where('used_at', 'is', null).where('expires_at', '>', now)
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
-  }
-
-  async attachToken(codeHash: string, jti: string, exp: number): Promise<AuthCode | undefined> {
-    const r = await this.db.updateTable('auth_codes').set({ token_jti: jti, token_exp: exp })
-      .where('code_hash', '=', codeHash).returningAll().executeTakeFirst();
-    return r && toAuthCode(r);
   }
 
   async markReplayed(codeHash: string, now: number): Promise<AuthCode | undefined> {
