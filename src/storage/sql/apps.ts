@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AppsTable, Database } from './schema.js';
 import type { App, AppRepo, ClientType, NewApp } from '../types.js';
+import { compileOnce } from './compiled.js';
 import { mapUnique } from './errors.js';
 
 function toApp(r: Selectable<AppsTable>): App {
@@ -21,7 +22,11 @@ function toApp(r: Selectable<AppsTable>): App {
 }
 
 export class SqlAppRepo implements AppRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly byId;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.byId = compileOnce(db, db.selectFrom('apps').selectAll().where('client_id', '=', ''));
+  }
 
   async create(a: NewApp, now: number): Promise<App> {
     try {
@@ -46,7 +51,7 @@ export class SqlAppRepo implements AppRepo {
   }
 
   async findById(clientId: string): Promise<App | undefined> {
-    const r = await this.db.selectFrom('apps').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+    const r = (await this.byId(clientId)).rows[0];
     return r && toApp(r);
   }
 

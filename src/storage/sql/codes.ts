@@ -3,6 +3,7 @@ import type { AuthCodesTable, Database, DeviceCodesTable, EmailCodesTable } from
 import type {
   AuthCode, AuthCodeRepo, DeviceCode, DeviceCodeRepo, DeviceStatus, EmailCode, EmailCodeRepo, EmailPurpose,
 } from '../types.js';
+import { compileOnce } from './compiled.js';
 import { mapUnique } from './errors.js';
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
@@ -26,7 +27,15 @@ function toAuthCode(r: Selectable<AuthCodesTable>): AuthCode {
 }
 
 export class SqlAuthCodeRepo implements AuthCodeRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly byHash;
+  private readonly consumeUpdate;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.byHash = compileOnce(db, db.selectFrom('auth_codes').selectAll().where('code_hash', '=', ''));
+    // Parameters in builder order: used_at, token_jti, token_exp, code_hash, expires_at.
+    this.consumeUpdate = compileOnce(db, db.updateTable('auth_codes').set({ used_at: 0, token_jti: '', token_exp: 0 })
+      .where('code_hash', '=', '').where('used_at', 'is', null).where('expires_at', '>', 0));
+  }
 
   async create(c: Parameters<AuthCodeRepo['create']>[0]): Promise<void> {
     await this.db.insertInto('auth_codes').values({
@@ -43,15 +52,13 @@ export class SqlAuthCodeRepo implements AuthCodeRepo {
   }
 
   async findByHash(codeHash: string): Promise<AuthCode | undefined> {
-    const r = await this.db.selectFrom('auth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+    const r = (await this.byHash(codeHash)).rows[0];
     return r && toAuthCode(r);
   }
 
   async consume(codeHash: string, now: number, token: { jti: string; exp: number }): Promise<boolean> {
-    const res = await this.db.updateTable('auth_codes').set({ used_at: now, token_jti: token.jti, token_exp: token.exp })
-      .where('code_hash', '=', codeHash).where('used_at', 'is', null).where('expires_at', '>', now)
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows) === 1;
+    const res = await this.consumeUpdate(now, token.jti, token.exp, codeHash, now);
+    return Number(res.numAffectedRows) === 1;
   }
 
   async markReplayed(codeHash: string, now: number): Promise<AuthCode | undefined> {

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, UsersTable } from './schema.js';
 import type { NewUser, User, UserRepo } from '../types.js';
+import { compileOnce } from './compiled.js';
 import { mapUnique } from './errors.js';
 
 function toUser(r: Selectable<UsersTable>): User {
@@ -25,7 +26,11 @@ function likePattern(q: string): string {
 }
 
 export class SqlUserRepo implements UserRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly byId;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.byId = compileOnce(db, db.selectFrom('users').selectAll().where('id', '=', 0));
+  }
 
   async create(u: NewUser, now: number): Promise<User> {
     try {
@@ -50,7 +55,7 @@ export class SqlUserRepo implements UserRepo {
   }
 
   async findById(id: number): Promise<User | undefined> {
-    const r = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    const r = (await this.byId(id)).rows[0];
     return r && toUser(r);
   }
 
