@@ -1,11 +1,12 @@
 import { AppError, MSG, badParam } from '../errors/index.js';
 import { isValidRole } from '../domain/accounts.js';
 import type { User } from '../storage/types.js';
+import type { AdminUserView } from '../domain/wire.js';
 import type { Caller, ServiceContext } from './context.js';
 
 const PAGE_SIZE = 20;
 
-export function adminUserView(u: User) {
+export function adminUserView(u: User): AdminUserView {
   return {
     uid: u.id, username: u.username, display_name: u.displayName, email: u.email,
     email_verified: u.emailVerified, roles: u.roles, banned: u.banned,

@@ -2,24 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { AppError, MSG, badParam } from '../errors/index.js';
 import { nextStatus, viewStatus } from '../domain/app-state.js';
 import { checkAppFields, isClientType, isReservedClientId, isValidClientId, toUnixSeconds, type AppFieldsInput } from '../domain/clients.js';
-import { UniqueViolation, type App, type AppStatus, type ClientType, type User } from '../storage/types.js';
+import { UniqueViolation, type App, type AppStatus, type User } from '../storage/types.js';
+import type { AppView } from '../domain/wire.js';
 import type { ServiceContext } from './context.js';
 import { randomToken, sha256Hex } from './crypto.js';
-
-/** The public view of an app (CONTRACT §3): never the secret, only `has_secret`. */
-export interface AppView {
-  client_id: string;
-  display_name: string;
-  homepage: string;
-  scopes: string[];
-  redirect_uris: string[];
-  cors_origins: string[];
-  client_type: ClientType;
-  status: AppStatus;
-  has_secret: boolean;
-  created_at: number;
-  updated_at: number;
-}
 
 export function appView(a: App): AppView {
   return {

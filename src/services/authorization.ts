@@ -6,20 +6,11 @@ import { pkceForAuthorize, verifyPkce } from '../domain/pkce.js';
 import { composeRedirectUrl, isRegisteredRedirect } from '../domain/redirect.js';
 import { grantScope } from '../domain/scope.js';
 import type { App, User } from '../storage/types.js';
+import type { ClientInfo } from '../domain/wire.js';
 import type { Caller, ServiceContext } from './context.js';
 import { matchesHash, randomToken, sha256Hex } from './crypto.js';
 import { throttledExchange } from './limits.js';
 import type { TokenEnvelope } from './tokens.js';
-
-export interface ClientInfo {
-  client_id: string;
-  display_name: string;
-  homepage: string;
-  scopes: string[];
-  redirect_ok: boolean;
-  client_type: string;
-  pkce_required: boolean;
-}
 
 export interface AuthorizeInput {
   client_id: string;

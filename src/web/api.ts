@@ -1,4 +1,5 @@
 /** Talks to /api/v1/auth; every failure surfaces as an ApiError carrying the server's msg. */
+import type { MeData } from '../domain/wire.js';
 
 const TOKEN_KEY = 'account_center_token';
 const PREFIX = '/api/v1/auth/';
@@ -15,17 +16,6 @@ export interface TokenEnvelope {
   token_type: string;
   expires_in: number;
   user: { uid: number; username: string; display_name: string; email: string; roles: string[] };
-}
-
-export interface Me {
-  uid: number;
-  username: string;
-  display_name: string;
-  email: string;
-  email_verified: boolean;
-  roles: string[];
-  app: string;
-  exp: number;
 }
 
 export function getToken(): string | null {
@@ -109,3 +99,6 @@ export function safeNext(raw: string | null, fallback = '/account'): string {
 export function loginUrl(back = location.pathname + location.search): string {
   return `/login?next=${encodeURIComponent(back)}`;
 }
+
+/** The signed-in user as `me` describes them. */
+export type Me = MeData;

@@ -1,16 +1,7 @@
 import { currentUser, data, loginUrl } from '../api.js';
 import { busy, form, h, input, notice } from '../dom.js';
 import { messageOf, needsLogin, render } from '../layout.js';
-
-interface UserRow {
-  uid: number;
-  username: string;
-  display_name: string;
-  email: string;
-  email_verified: boolean;
-  roles: string[];
-  banned: boolean;
-}
+import type { AdminUserView as UserRow } from '../../domain/wire.js';
 
 const PAGE_SIZE = 20;
 

@@ -1,16 +1,7 @@
 import { ApiError, call, currentUser, data, loginUrl, type Me } from '../api.js';
 import { busy, h, notice } from '../dom.js';
 import { errorPage, messageOf, needsLogin, render } from '../layout.js';
-
-interface ClientInfo {
-  client_id: string;
-  display_name: string;
-  homepage: string;
-  scopes: string[];
-  redirect_ok: boolean;
-  client_type: string;
-  pkce_required: boolean;
-}
+import type { ClientInfo } from '../../domain/wire.js';
 
 const TITLE = '授权登录';
 

@@ -1,20 +1,7 @@
 import { currentUser, data, loginUrl, type Me } from '../api.js';
 import { busy, copyBox, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf, needsLogin, render } from '../layout.js';
-
-export interface AppView {
-  client_id: string;
-  display_name: string;
-  homepage: string;
-  scopes: string[];
-  redirect_uris: string[];
-  cors_origins: string[];
-  client_type: 'confidential' | 'public';
-  status: string;
-  has_secret: boolean;
-  created_at: number;
-  updated_at: number;
-}
+import type { AppView } from '../../domain/wire.js';
 
 const lines = (text: string) => text.split(/[\r\n]+/).map((s) => s.trim()).filter(Boolean);
 const words = (text: string) => text.split(/[\s,，]+/).map((s) => s.trim()).filter(Boolean);
