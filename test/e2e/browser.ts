@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -78,4 +79,30 @@ export function horizontalOverflow(page: Page): Promise<number> {
 /** The keys the page keeps in localStorage. */
 export function storedKeys(page: Page): Promise<string[]> {
   return page.evaluate<string[]>('Object.keys(localStorage)');
+}
+
+/** One service and one browser shared by a test file's tests, closed after them. */
+export function centerAndBrowser(): { center: Center; browser: Browser } {
+  const env = {} as { center: Center; browser: Browser };
+  beforeAll(async () => {
+    [env.center, env.browser] = await Promise.all([startCenter(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.center?.close();
+  });
+  return env;
+}
+
+/** Fills and submits the sign-up form, reading the e-mailed code from the SMTP sink. */
+export async function registerThroughForm(page: Page, center: Center, username: string, shot?: string): Promise<void> {
+  const email = `${username}@example.com`;
+  await page.fill('#f-username', username);
+  await page.fill('#f-email', email);
+  await page.click('text=发送验证码');
+  await page.waitForSelector('text=验证码已发送');
+  await page.fill('#f-email_code', await center.smtp.codeFor(email));
+  await page.fill('#f-password', 'correct horse battery');
+  if (shot) await screenshot(page, shot);
+  await page.click('button:has-text("注册")');
 }

@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { horizontalOverflow, launchBrowser, newPage, PHONE, screenshot, signIn, startCenter, type Center } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { centerAndBrowser, horizontalOverflow, newPage, PHONE, screenshot, signIn } from './browser.js';
 
-let center: Center;
-let browser: Browser;
-
-beforeAll(async () => {
-  [center, browser] = await Promise.all([startCenter(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await center?.close();
-});
+const env = centerAndBrowser();
 
 const card = (clientId: string) => `article.app[data-client-id="${clientId}"]`;
 
 describe('e2e: developer console', () => {
   it('creates an app (secret shown once), edits it, rotates the secret, disables and enables it', async () => {
-    const dev = await center.register();
-    const { context, page } = await newPage(browser);
+    const dev = await env.center.register();
+    const { context, page } = await newPage(env.browser);
     page.on('dialog', (d) => void d.accept());
-    await signIn(page, center.baseUrl, dev.username, dev.password);
+    await signIn(page, env.center.baseUrl, dev.username, dev.password);
     await page.click('nav >> text=开发者控制台');
     await page.waitForSelector('text=还没有应用。');
 
@@ -52,7 +42,7 @@ describe('e2e: developer console', () => {
     await page.fill(`${card('my-site')} [name=cors_origins]`, 'https://spa.my-site.example');
     await page.click(`${card('my-site')} details.edit button[type=submit]`);
     await page.waitForSelector(`${card('my-site')} code:has-text("https://my-site.example/callback2")`);
-    const listed = (await center.get('/api/v1/auth/apps', dev.token)).json().data.apps[0];
+    const listed = (await env.center.get('/api/v1/auth/apps', dev.token)).json().data.apps[0];
     expect(listed).toMatchObject({ client_id: 'my-site', redirect_uris: ['https://my-site.example/callback2'], cors_origins: ['https://spa.my-site.example'], scopes: ['profile', 'email'] });
 
     // Rotate: a new secret is shown once and it is different.
@@ -65,7 +55,7 @@ describe('e2e: developer console', () => {
     // Disable: the app is refused at once; enable brings it back.
     await page.click(`${card('my-site')} [data-action=toggle]`);
     await page.waitForSelector(`${card('my-site')} [data-status=disabled]`);
-    const info = () => center.post('/api/v1/auth/client_info', { client_id: 'my-site', redirect_uri: 'https://my-site.example/callback2' });
+    const info = () => env.center.post('/api/v1/auth/client_info', { client_id: 'my-site', redirect_uri: 'https://my-site.example/callback2' });
     expect((await info()).statusCode).toBe(403);
     await screenshot(page, 'console-disabled');
     await page.click(`${card('my-site')} [data-action=toggle]`);
@@ -75,11 +65,11 @@ describe('e2e: developer console', () => {
   });
 
   it('renders the console on a phone-sized screen', async () => {
-    const dev = await center.register();
-    await center.post('/api/v1/auth/apps', { display_name: '手机上的应用', redirect_uris: ['https://phone.example/cb'], client_type: 'public' }, dev.token);
-    const { context, page } = await newPage(browser, PHONE);
-    await signIn(page, center.baseUrl, dev.username, dev.password);
-    await page.goto(`${center.baseUrl}/console`);
+    const dev = await env.center.register();
+    await env.center.post('/api/v1/auth/apps', { display_name: '手机上的应用', redirect_uris: ['https://phone.example/cb'], client_type: 'public' }, dev.token);
+    const { context, page } = await newPage(env.browser, PHONE);
+    await signIn(page, env.center.baseUrl, dev.username, dev.password);
+    await page.goto(`${env.center.baseUrl}/console`);
     await page.waitForSelector('article.app');
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await screenshot(page, 'phone-console');
@@ -89,12 +79,12 @@ describe('e2e: developer console', () => {
 
 describe('e2e: user administration', () => {
   it('an admin bans a user (their me gets 403), unbans and changes roles', async () => {
-    const admin = await center.admin();
-    const target = await center.register();
-    const { context, page } = await newPage(browser);
-    await signIn(page, center.baseUrl, admin.username, admin.password);
+    const admin = await env.center.admin();
+    const target = await env.center.register();
+    const { context, page } = await newPage(env.browser);
+    await signIn(page, env.center.baseUrl, admin.username, admin.password);
     await page.click('nav >> text=用户管理');
-    await page.waitForURL(`${center.baseUrl}/admin`);
+    await page.waitForURL(`${env.center.baseUrl}/admin`);
     await page.fill('[name=q]', target.username);
     await page.click('button:has-text("搜索")');
     const row = `tr[data-username="${target.username}"]`;
@@ -103,26 +93,26 @@ describe('e2e: user administration', () => {
 
     await page.click(`${row} [data-action=ban]`);
     await page.waitForSelector(`${row} [data-status=banned]`);
-    expect((await center.get('/api/v1/auth/me', target.token)).statusCode).toBe(403);
+    expect((await env.center.get('/api/v1/auth/me', target.token)).statusCode).toBe(403);
     await screenshot(page, 'admin-banned');
 
     await page.click(`${row} [data-action=ban]`);
     await page.waitForSelector(`${row} [data-status=active]`);
-    expect((await center.get('/api/v1/auth/me', target.token)).statusCode).toBe(200);
+    expect((await env.center.get('/api/v1/auth/me', target.token)).statusCode).toBe(200);
 
     await page.fill(`${row} [name=roles]`, 'player, builder');
     await page.click(`${row} [data-action=roles]`);
     await page.waitForSelector('.notice.success:has-text("角色")');
-    expect((await center.get('/api/v1/auth/me', target.token)).json().data.roles).toEqual(['player', 'builder']);
+    expect((await env.center.get('/api/v1/auth/me', target.token)).json().data.roles).toEqual(['player', 'builder']);
     await context.close();
   });
 
   it('a user without role admin is told so', async () => {
-    const user = await center.register();
-    const { context, page } = await newPage(browser);
-    await signIn(page, center.baseUrl, user.username, user.password);
+    const user = await env.center.register();
+    const { context, page } = await newPage(env.browser);
+    await signIn(page, env.center.baseUrl, user.username, user.password);
     expect(await page.$('nav >> text=用户管理')).toBeNull();
-    await page.goto(`${center.baseUrl}/admin`);
+    await page.goto(`${env.center.baseUrl}/admin`);
     await page.waitForSelector('.notice.error:has-text("需要管理员权限")');
     await context.close();
   });

@@ -1,24 +1,14 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, newPage, PHONE, screenshot, signIn, startCenter, type Center } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { centerAndBrowser, newPage, PHONE, screenshot, signIn } from './browser.js';
 
 const EXAMPLE = 'examples/device-login/index.mjs';
-let center: Center;
-let browser: Browser;
-
-beforeAll(async () => {
-  [center, browser] = await Promise.all([startCenter(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await center?.close();
-});
+const env = centerAndBrowser();
 
 /** The device client from examples/, run as a real process; resolves when it prints the code. */
 function runDeviceExample(clientId: string) {
-  const child = spawn(process.execPath, [EXAMPLE, '--base', center.baseUrl, '--client-id', clientId], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [EXAMPLE, '--base', env.center.baseUrl, '--client-id', clientId], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
   child.stderr.on('data', (c: Buffer) => { out += c.toString(); });
@@ -34,18 +24,18 @@ function runDeviceExample(clientId: string) {
 }
 
 describe('e2e: device login', () => {
-  it('the device example polls while the user approves in the browser (phone screen)', async () => {
+  it('the device example polls while the user approves in the env.browser (phone screen)', async () => {
     expect(existsSync(EXAMPLE)).toBe(true);
-    const dev = await center.register();
-    const created = await center.post('/api/v1/auth/apps', { display_name: '星海启动器', redirect_uris: ['com.example.launcher:/cb'], client_type: 'public' }, dev.token);
+    const dev = await env.center.register();
+    const created = await env.center.post('/api/v1/auth/apps', { display_name: '星海启动器', redirect_uris: ['com.example.launcher:/cb'], client_type: 'public' }, dev.token);
     expect(created.statusCode, created.body).toBe(200);
     const device = runDeviceExample(created.json().data.client_id);
     try {
       const link = await device.link;
-      expect(link).toMatch(new RegExp(`^${center.baseUrl}/device\\?user_code=\\d{6}$`));
-      const player = await center.register();
-      const { context, page } = await newPage(browser, PHONE);
-      await signIn(page, center.baseUrl, player.username, player.password);
+      expect(link).toMatch(new RegExp(`^${env.center.baseUrl}/device\\?user_code=\\d{6}$`));
+      const player = await env.center.register();
+      const { context, page } = await newPage(env.browser, PHONE);
+      await signIn(page, env.center.baseUrl, player.username, player.password);
       await page.goto(link);
       expect(await page.inputValue('#f-user_code')).toBe(new URL(link).searchParams.get('user_code'));
       await screenshot(page, 'device-approve');
@@ -62,16 +52,16 @@ describe('e2e: device login', () => {
   }, 40_000);
 
   it('deny makes the poll answer access_denied; a wrong code shows the server message', async () => {
-    const started = (await center.post('/api/v1/auth/device/start', {})).json().data;
-    const player = await center.register();
-    const { context, page } = await newPage(browser);
+    const started = (await env.center.post('/api/v1/auth/device/start', {})).json().data;
+    const player = await env.center.register();
+    const { context, page } = await newPage(env.browser);
     // Signed out: the page signs the user in first and comes back with the code kept.
-    await page.goto(`${center.baseUrl}/device`);
+    await page.goto(`${env.center.baseUrl}/device`);
     await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('next') === '/device');
     await page.fill('#f-username', player.username);
     await page.fill('#f-password', player.password);
     await page.click('form:not([hidden]) button[type=submit]');
-    await page.waitForURL(`${center.baseUrl}/device`);
+    await page.waitForURL(`${env.center.baseUrl}/device`);
 
     const wrong = started.user_code === '000000' ? '000001' : '000000';
     await page.fill('#f-user_code', wrong);
@@ -80,7 +70,7 @@ describe('e2e: device login', () => {
     await page.fill('#f-user_code', started.user_code);
     await page.click('#deny');
     await page.waitForSelector('#device-result:has-text("已拒绝")');
-    const poll = await center.post('/api/v1/auth/device/poll', { device_code: started.device_code });
+    const poll = await env.center.post('/api/v1/auth/device/poll', { device_code: started.device_code });
     expect(poll.statusCode).toBe(400);
     expect(poll.json()).toMatchObject({ ok: false, error: 'access_denied' });
     await context.close();

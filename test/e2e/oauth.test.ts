@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { uniqueName, type TestUser } from '../helpers/app.js';
-import { freePort, launchBrowser, newPage, screenshot, signIn, startCenter, type Center } from './browser.js';
+import { freePort, launchBrowser, newPage, registerThroughForm, screenshot, signIn, startCenter, type Center } from './browser.js';
 import { startExample, spaRedirect, webBackendRedirect, type ExampleServer } from './examples.js';
 
 let center: Center;
@@ -46,17 +46,6 @@ afterAll(async () => {
   await center?.close();
 });
 
-async function registerThroughForm(page: Page, username: string): Promise<void> {
-  const email = `${username}@example.com`;
-  await page.fill('#f-username', username);
-  await page.fill('#f-email', email);
-  await page.click('text=发送验证码');
-  await page.waitForSelector('text=验证码已发送');
-  await page.fill('#f-email_code', await center.smtp.codeFor(email));
-  await page.fill('#f-password', 'correct horse battery');
-  await page.click('button:has-text("注册")');
-}
-
 describe('e2e: sign in to the example clients through the consent page', () => {
   it('confidential web back end: sign up on the way, consent, callback shows the user', async () => {
     webBackend = await startWithApp('web-backend');
@@ -68,7 +57,7 @@ describe('e2e: sign in to the example clients through the consent page', () => {
     await page.click('text=没有账号？注册');
     await page.waitForURL((u) => u.pathname === '/register');
     const username = uniqueName('player');
-    await registerThroughForm(page, username);
+    await registerThroughForm(page, center, username);
 
     await page.waitForURL((u) => u.pathname === '/authorize');
     await page.waitForSelector('#agree');
