@@ -16,9 +16,6 @@ export const SLOW_DOWN_STEP_S = 5;
  * network jitter between two well-behaved polls does not earn a `slow_down`.
  */
 export const POLL_GRACE_MS = 250;
-/** Wrong user codes one user may submit to approve within the window (CONTRACT §6). */
-export const APPROVE_MAX_WRONG = 10;
-export const APPROVE_WINDOW_MS = 10 * 60 * 1000;
 
 export type DeviceState = 'pending' | 'approved' | 'denied' | 'used';
 

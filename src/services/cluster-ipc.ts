@@ -9,8 +9,10 @@ import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit.js';
  */
 export type ClusterMessage =
   | { kind: 'ac:change'; event: ChangeEvent }
-  | { kind: 'ac:limit'; id: string; op: 'increment' | 'peek' | 'reset'; key: string; windowMs?: number }
+  | { kind: 'ac:limit'; id: string; op: LimitOp; key: string; windowMs?: number }
   | { kind: 'ac:limit-result'; id: string; value?: number; error?: string };
+
+type LimitOp = 'increment' | 'decrement' | 'peek' | 'reset';
 
 export function isClusterMessage(m: unknown): m is ClusterMessage {
   return typeof m === 'object' && m !== null && typeof (m as { kind?: unknown }).kind === 'string' && (m as { kind: string }).kind.startsWith('ac:');
@@ -65,7 +67,7 @@ export class ClusterRateLimitStore implements RateLimitStore {
     channel.on('message', this.onMessage);
   }
 
-  private ask(op: 'increment' | 'peek' | 'reset', key: string, windowMs?: number): Promise<number> {
+  private ask(op: LimitOp, key: string, windowMs?: number): Promise<number> {
     const id = randomUUID();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -80,6 +82,10 @@ export class ClusterRateLimitStore implements RateLimitStore {
 
   increment(key: string, windowMs: number): Promise<number> {
     return this.ask('increment', key, windowMs);
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.ask('decrement', key);
   }
 
   peek(key: string): Promise<number> {
@@ -97,11 +103,15 @@ export class ClusterRateLimitStore implements RateLimitStore {
   }
 }
 
-/** Primary side: answers a worker's counter request from one store shared by all workers. */
+/**
+ * Primary side: answers a worker's counter request from one store shared by all workers.
+ * The primary handles one message at a time, so each increment is atomic across workers.
+ */
 export async function answerLimitRequest(store: MemoryRateLimitStore, m: Extract<ClusterMessage, { kind: 'ac:limit' }>): Promise<ClusterMessage> {
   try {
     let value = 0;
     if (m.op === 'increment') value = await store.increment(m.key, m.windowMs ?? 1000);
+    else if (m.op === 'decrement') await store.decrement(m.key);
     else if (m.op === 'peek') value = await store.peek(m.key);
     else await store.reset(m.key);
     return { kind: 'ac:limit-result', id: m.id, value };

@@ -1,59 +1,46 @@
 import {
-  APPROVE_MAX_WRONG, APPROVE_WINDOW_MS, DEFAULT_POLL_INTERVAL_S, USER_CODE_LENGTH,
+  DEFAULT_POLL_INTERVAL_S, USER_CODE_LENGTH,
   canDecide, decidePoll, normalizeUserCode, verificationUris, type PollError,
 } from '../domain/device.js';
-import { AppError, MSG, rateLimited } from '../errors/index.js';
-import { UniqueViolation, type User } from '../storage/types.js';
-import type { Caller, ServiceContext } from './context.js';
+import { fail, rateLimited, type AppError, type Reason } from '../errors/index.js';
+import { UniqueViolation, type DeviceCode, type User } from '../storage/types.js';
+import type { ResolvedClient } from './clients.js';
+import type { Caller, Uses } from './context.js';
 import { randomDigits, randomToken, sha256Hex } from './crypto.js';
-import type { TokenEnvelope } from './tokens.js';
-
-export interface DeviceStart {
-  device_code: string;
-  user_code: string;
-  verification_uri: string;
-  verification_uri_complete: string;
-  expires_in: number;
-  interval: number;
-}
-
-/** An application a device code may be issued for. */
-interface DeviceClient {
-  clientId: string;
-  displayName: string;
-}
+import type { RateLimiter } from './limits.js';
+import type { DeviceApproved, DeviceRequest, DeviceStart, TokenEnvelope } from '../contracts/index.js';
 
 /** Fresh user codes tried before giving up; with a million codes, collisions are rare. */
 const USER_CODE_ATTEMPTS = 20;
-/** Per-IP cap on `start` (when IP limits are on): each start holds a user code for its lifetime. */
-const START_PER_IP = 30;
-const START_WINDOW_MS = 60_000;
 /** Dead rows answer polls exactly like missing ones, so they are dropped from time to time. */
 const PURGE_EVERY_MS = 60_000;
 
-const MSG_FOR_POLL_ERROR: Record<PollError, string> = {
-  authorization_pending: MSG.devicePending,
-  slow_down: MSG.deviceSlowDown,
-  access_denied: MSG.deviceDenied,
-  expired_token: MSG.deviceInvalid,
+const REASON_FOR_POLL_ERROR: Record<PollError, Reason> = {
+  authorization_pending: 'devicePending',
+  slow_down: 'deviceSlowDown',
+  access_denied: 'deviceDenied',
+  expired_token: 'deviceInvalid',
 };
 
-function pollFailure(error: PollError, status = 400, msg = MSG_FOR_POLL_ERROR[error]): AppError {
-  return new AppError(status, msg, { error });
+function pollFailure(error: PollError, reason = REASON_FOR_POLL_ERROR[error]): AppError {
+  return fail(reason, { error });
 }
+
+export type DeviceDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'sessionCache' | 'clients' | 'signIns', 'devices'>;
 
 /** Device login (SPEC §4.7, CONTRACT §6) and the game token (CONTRACT §7). */
 export class DeviceService {
   private lastPurge = 0;
 
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(private readonly ctx: DeviceDeps, private readonly limiter: RateLimiter) {}
 
-  /** Starts a device login for `clientId` (omitted → the center itself). */
-  async start(clientId: string | undefined, caller: Caller): Promise<DeviceStart> {
-    const { config, storage, limits } = this.ctx;
-    if (config.ipRateLimits && (await limits.increment(`device-start:${caller.ip}`, START_WINDOW_MS)) > START_PER_IP) {
-      throw rateLimited();
-    }
+  /**
+   * Starts a device login for `clientId` (omitted → the center itself). `scope` is set only by
+   * the OpenID Connect device authorization endpoint; such codes are redeemed at /oauth/token only.
+   */
+  async start(clientId: string | undefined, caller: Caller, scope?: string): Promise<DeviceStart> {
+    const { config, storage } = this.ctx;
+    await this.limiter.takeOrRefuse('deviceStartIp', caller.ip);
     const client = await this.activeClient(clientId ?? config.centerAppId);
     const deviceCode = randomToken(32);
     const now = this.ctx.now();
@@ -67,6 +54,7 @@ export class DeviceService {
       interval: DEFAULT_POLL_INTERVAL_S,
       expiresAt: now + config.deviceCodeTtl * 1000,
       createdAt: now,
+      scope: scope ?? null,
     };
     for (let attempt = 0; attempt < USER_CODE_ATTEMPTS; attempt++) {
       const userCode = randomDigits(USER_CODE_LENGTH);
@@ -90,23 +78,42 @@ export class DeviceService {
     throw rateLimited();
   }
 
-  /** The signed-in user approves (or denies) the device showing `userCode`. */
-  async approve(user: User, userCode: string, deny: boolean, caller: Caller): Promise<{ client_id: string; display_name: string }> {
-    const { storage, limits } = this.ctx;
-    const wrongKey = `device-approve-wrong:${user.id}`;
-    // Once over the limit every try is refused, a correct code too, until the window passes.
-    if ((await limits.peek(wrongKey)) >= APPROVE_MAX_WRONG) throw rateLimited();
+  /**
+   * The pending device login behind `userCode`, counted like a wrong approval until it is
+   * found: every look-up is taken from the user's wrong-code budget first and given back
+   * only when the code turns out to be live, so neither approve nor inspect is an oracle
+   * for guessing codes, however many are sent at once. Over the budget every try is
+   * refused, a correct code too, until the window passes.
+   */
+  private async pendingCode(user: User, userCode: string): Promise<{ code: DeviceCode; client: ResolvedClient }> {
+    const subject = String(user.id);
+    await this.limiter.takeOrRefuse('deviceApproveWrong', subject);
     const now = this.ctx.now();
     const normalized = normalizeUserCode(userCode);
-    const code = normalized === undefined ? undefined : await storage.devices.findLiveByUserCode(normalized, now);
-    if (!code || !canDecide(code, now)) {
-      await limits.increment(wrongKey, APPROVE_WINDOW_MS);
-      throw new AppError(400, MSG.deviceInvalid);
-    }
+    const code = normalized === undefined ? undefined : await this.ctx.storage.devices.findLiveByUserCode(normalized, now);
+    if (!code || !canDecide(code, now)) throw fail('deviceInvalid');
     const client = await this.activeClient(code.clientId);
-    const decided = await storage.devices.transition(code.deviceCodeHash, 'pending', deny ? 'denied' : 'approved', user.id);
+    await this.limiter.giveBack('deviceApproveWrong', subject);
+    return { code, client };
+  }
+
+  /** Who asks, for the approval page to show before the user decides (RFC 8628 §5.4). */
+  async inspect(user: User, userCode: string): Promise<DeviceRequest> {
+    const { code, client } = await this.pendingCode(user, userCode);
+    return {
+      client_id: client.clientId,
+      display_name: client.displayName,
+      first_party: client.clientId === this.ctx.config.centerAppId,
+      created_at: Math.floor(code.createdAt / 1000),
+    };
+  }
+
+  /** The signed-in user approves (or denies) the device showing `userCode`. */
+  async approve(user: User, userCode: string, deny: boolean, caller: Caller): Promise<DeviceApproved> {
+    const { code, client } = await this.pendingCode(user, userCode);
+    const decided = await this.ctx.storage.devices.transition(code.deviceCodeHash, 'pending', deny ? 'denied' : 'approved', user.id);
     // Someone else decided it between the read and the write.
-    if (!decided) throw new AppError(400, MSG.deviceInvalid);
+    if (!decided) throw fail('deviceInvalid');
     await this.ctx.audit.record(deny ? 'device.deny' : 'device.approve', { actor: user.username, ip: caller.ip, target: client.clientId });
     return { client_id: client.clientId, display_name: client.displayName };
   }
@@ -115,10 +122,15 @@ export class DeviceService {
   async poll(deviceCode: string, caller: Caller): Promise<TokenEnvelope> {
     const { storage } = this.ctx;
     const hash = sha256Hex(deviceCode);
+    // Counted before the look-up; a known code gives its try back, so only unknown ones add up.
+    if (!(await this.limiter.take('devicePollUnknownIp', caller.ip))) {
+      throw fail('rateLimited', { error: 'slow_down' });
+    }
     const code = await storage.devices.findByHash(hash);
+    if (code) await this.limiter.giveBack('devicePollUnknownIp', caller.ip);
     const now = this.ctx.now();
     const decision = decidePoll(code, now);
-    if (decision.kind === 'fail' || !code) throw pollFailure(decision.kind === 'fail' ? decision.error : 'expired_token');
+    if (decision.kind === 'fail' || !code || code.scope !== null) throw pollFailure(decision.kind === 'fail' ? decision.error : 'expired_token');
 
     await this.activeClient(code.clientId, 'access_denied');
     if (decision.kind === 'wait') {
@@ -126,35 +138,33 @@ export class DeviceService {
       throw pollFailure(decision.error);
     }
 
-    const user = await this.ctx.state.user(decision.userId);
+    const user = await this.ctx.sessionCache.user(decision.userId);
     if (!user) throw pollFailure('expired_token');
-    if (user.banned) throw pollFailure('access_denied', 403, MSG.banned);
+    if (user.banned) throw pollFailure('access_denied', 'banned');
     // Single use: of concurrent polls only the one that moves approved → used gets a token.
     if (!(await storage.devices.transition(hash, 'approved', 'used'))) throw pollFailure('expired_token');
     await this.ctx.audit.record('device.token', { actor: user.username, ip: caller.ip, target: code.clientId });
-    return this.ctx.tokens.envelope(user, code.clientId).body;
+    const issued = this.ctx.tokens.envelope(user, code.clientId);
+    await this.ctx.signIns.record(issued.claims, user, caller);
+    return issued.body;
   }
 
   /** A 30-day token for the game application, for the signed-in user. */
   async gameToken(user: User, caller: Caller): Promise<TokenEnvelope> {
     const { config } = this.ctx;
     await this.ctx.audit.record('game_token.issue', { actor: user.username, ip: caller.ip, target: config.gameAppId });
-    return this.ctx.tokens.envelope(user, config.gameAppId, config.gameTokenTtl).body;
+    const issued = this.ctx.tokens.envelope(user, config.gameAppId, config.gameTokenTtl);
+    await this.ctx.signIns.record(issued.claims, user, caller);
+    return issued.body;
   }
 
   /**
-   * The application behind `clientId`, if usable. The center and the game are built-in
-   * first-party applications without a row; any other id must be a registered, active app.
-   * `pollError` keeps the RFC 8628 `error` key on failures seen by a polling device.
+   * The client behind `clientId`, if usable for device login (the built-in center and game
+   * included). `pollError` keeps the RFC 8628 `error` key on failures seen by a polling device.
    */
-  private async activeClient(clientId: string, pollError?: PollError): Promise<DeviceClient> {
-    const { config, storage } = this.ctx;
-    if (clientId === config.centerAppId) return { clientId, displayName: 'Account Center' };
-    if (clientId === config.gameAppId) return { clientId, displayName: 'Game' };
-    const extra = pollError && { error: pollError };
-    const app = await storage.apps.findById(clientId);
-    if (!app) throw new AppError(404, MSG.unknownApp, extra);
-    if (app.status !== 'active') throw new AppError(403, MSG.appDisabled, extra);
-    return { clientId: app.clientId, displayName: app.displayName };
+  private async activeClient(clientId: string, pollError?: PollError): Promise<ResolvedClient> {
+    const resolved = await this.ctx.clients.resolveClient(clientId, 'device');
+    if (!resolved.ok) throw fail(resolved.reason, pollError && { error: pollError });
+    return resolved.client;
   }
 }

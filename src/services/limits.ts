@@ -1,123 +1,148 @@
 import { createHash } from 'node:crypto';
 import { IP_ONLY_RULES, type LimitPolicy } from '../domain/limits.js';
-import { AppError, rateLimited } from '../errors/index.js';
-import type { ServiceContext } from './context.js';
+import { AppError, rateLimited, type Reason } from '../errors/index.js';
 import type { RateLimitStore } from './rate-limit.js';
 
-type RuleName = keyof LimitPolicy;
+export type LimitRuleName = keyof LimitPolicy;
 
 /**
- * Applies the rate-limit policy over a RateLimitStore (memory or Redis, shared by every
- * instance). Rules keyed only by client address are skipped when IP_RATE_LIMITS=off;
- * per-account, per-e-mail and per-client rules always apply.
+ * Applies the rate-limit policy over a RateLimitStore (memory, the cluster primary, or Redis,
+ * shared by every instance). Every try is counted before it is judged, in one atomic
+ * increment, so N parallel tries never get more than `max` through: there is no read, compare,
+ * then write. A try that turns out not to count (a success, a known code) is given back.
+ * Rules keyed only by client address are skipped when IP_RATE_LIMITS=off; per-account,
+ * per-e-mail, per-user and per-client rules always apply.
  */
-export class Limiter {
+export class RateLimiter {
   constructor(private readonly store: RateLimitStore, private readonly policy: LimitPolicy, private readonly ipLimits: boolean) {}
 
-  private applies(rule: RuleName): boolean {
+  private applies(rule: LimitRuleName): boolean {
     return this.ipLimits || !IP_ONLY_RULES.has(rule);
   }
 
   /** Keys are hashed: unbounded user input never becomes a store key verbatim. */
-  private key(rule: RuleName, subject: string): string {
+  private key(rule: LimitRuleName, subject: string): string {
     return `rl:${rule}:${createHash('sha256').update(subject).digest('base64url').slice(0, 32)}`;
   }
 
-  /** Refuses with 429 when the counter is already at its maximum; counts nothing. */
-  async check(rule: RuleName, subject: string): Promise<void> {
-    if (!this.applies(rule)) return;
-    if ((await this.store.peek(this.key(rule, subject))) >= this.policy[rule].max) throw rateLimited();
-  }
-
-  /** Counts one hit (a failure, usually) without refusing. */
-  async hit(rule: RuleName, subject: string): Promise<void> {
-    if (!this.applies(rule)) return;
-    await this.store.increment(this.key(rule, subject), this.policy[rule].windowS * 1000);
-  }
-
-  /** Counts one hit and refuses with 429 when it goes over the maximum. */
-  async take(rule: RuleName, subject: string): Promise<void> {
-    if (!this.applies(rule)) return;
+  /** Counts one try; true when it is within the rule, false when it is over. */
+  async take(rule: LimitRuleName, subject: string): Promise<boolean> {
+    if (!this.applies(rule)) return true;
     const n = await this.store.increment(this.key(rule, subject), this.policy[rule].windowS * 1000);
-    if (n > this.policy[rule].max) throw rateLimited();
+    return n <= this.policy[rule].max;
   }
 
-  async reset(rule: RuleName, subject: string): Promise<void> {
+  /** Counts one try and refuses it with 429 when it is over the rule. */
+  async takeOrRefuse(rule: LimitRuleName, subject: string): Promise<void> {
+    if (!(await this.take(rule, subject))) throw rateLimited();
+  }
+
+  /** Returns a try counted by take() that turned out not to count against the rule. */
+  async giveBack(rule: LimitRuleName, subject: string): Promise<void> {
+    if (!this.applies(rule)) return;
+    await this.store.decrement(this.key(rule, subject));
+  }
+
+  async reset(rule: LimitRuleName, subject: string): Promise<void> {
     await this.store.reset(this.key(rule, subject));
   }
 }
 
-const limiters = new WeakMap<ServiceContext, Limiter>();
-
-/** The limiter of a service context (one per context, so services share it). */
-export function limiterOf(ctx: ServiceContext): Limiter {
-  let l = limiters.get(ctx);
-  if (!l) {
-    l = new Limiter(ctx.limits, ctx.config.limits, ctx.config.ipRateLimits);
-    limiters.set(ctx, l);
-  }
-  return l;
-}
-
 /**
- * Password sign-in throttling. The tight counter is per (account, address), so an attacker
- * on one address can lock only their own address out of that account, for one window, and a
- * success from the real owner's address clears it. The per-account ceiling is ten times
- * higher and stops counting from an address once its pair is blocked, so only an attacker
- * with many addresses can reach it. The pair counter is bumped before the (slow) password
- * check, so concurrent guesses from one address cannot overshoot it.
+ * Password sign-in throttling. Every try is counted before the (slow) password hash: the
+ * tight counter per (account, address), then the address, then the account. The account
+ * ceiling is ten times higher and is not fed by an address already blocked on the pair, so
+ * only an attacker with many addresses can reach it. A success gives its try back and clears
+ * the pair, so the owner's own sign-ins never use up a limit.
  */
 export class LoginThrottle {
   private readonly account: string;
   private readonly pair: string;
 
-  constructor(private readonly limiter: Limiter, login: string, userId: number | undefined, private readonly ip: string) {
+  /**
+   * `loginKey` is the name as typed, folded (ASCII) by the caller; a known account uses its id.
+   * `rules` are the pair, address and account rules: the password ones, or the second factor's.
+   */
+  constructor(
+    private readonly limiter: RateLimiter, loginKey: string, userId: number | undefined, private readonly ip: string,
+    private readonly rules: ThrottleRules = PASSWORD_RULES,
+  ) {
     // A known account is one counter whichever name (username or e-mail) the attempt used.
-    this.account = userId === undefined ? `login:${login.toLowerCase()}` : `uid:${userId}`;
+    this.account = userId === undefined ? `login:${loginKey}` : `uid:${userId}`;
     this.pair = `${this.account}\u0000${ip}`;
   }
 
-  /** Refuses with 429 before any password work when a counter is exhausted. */
+  /** Counts this try on every counter; 429 before any password work when one is exhausted. */
   async begin(): Promise<void> {
-    await this.limiter.check('loginIp', this.ip);
-    await this.limiter.check('loginAccount', this.account);
-    await this.limiter.take('loginPair', this.pair);
+    await this.limiter.takeOrRefuse(this.rules.pair, this.pair);
+    await this.limiter.takeOrRefuse(this.rules.ip, this.ip);
+    await this.limiter.takeOrRefuse(this.rules.account, this.account);
   }
 
-  async failed(): Promise<void> {
-    await this.limiter.hit('loginAccount', this.account);
-    await this.limiter.hit('loginIp', this.ip);
-  }
-
+  /** The try was the owner's: it does not count against the address or the account. */
   async succeeded(): Promise<void> {
-    await this.limiter.reset('loginPair', this.pair);
+    await this.limiter.reset(this.rules.pair, this.pair);
+    await this.limiter.giveBack(this.rules.ip, this.ip);
+    await this.limiter.giveBack(this.rules.account, this.account);
   }
 }
 
-export function loginThrottle(ctx: ServiceContext, login: string, userId: number | undefined, ip: string): LoginThrottle {
-  return new LoginThrottle(limiterOf(ctx), login, userId, ip);
+export interface ThrottleRules {
+  readonly pair: LimitRuleName;
+  readonly ip: LimitRuleName;
+  readonly account: LimitRuleName;
 }
+
+const PASSWORD_RULES: ThrottleRules = { pair: 'loginPair', ip: 'loginIp', account: 'loginAccount' };
+/** Second-factor codes: counted like passwords, on rules of their own. */
+export const OTP_RULES: ThrottleRules = { pair: 'otpPair', ip: 'otpIp', account: 'otpAccount' };
+
+/** Exchange failures that only a holder of the real code (and secret) can reach: no guess to slow down. */
+const HELD_THE_REAL_CODE: ReadonlySet<Reason> = new Set<Reason>(['codeUsed', 'codeExpired', 'banned']);
 
 /**
- * Code-exchange throttling, shaped like the sign-in one: failures (wrong secret, verifier or
- * code) count per (client, address), with a ten times higher per-client ceiling that a
- * blocked address no longer feeds, so one noisy address cannot stop a client's own back end.
+ * Code-exchange throttling. Codes and secrets carry at least 128 bits, so nothing is there to
+ * guess; the limit only stops a flood of failures from getting detailed answers. Each
+ * exchange is counted first on (client, address), client and address; it is then run in
+ * full, and a success (or a failure that needed the real code, such as a replay) gives its
+ * try back. Only a failure over a rule is answered 429: a valid code with the valid secret or
+ * verifier is never refused because of earlier failures (CONTRACT §4).
  */
-export async function throttledExchange<T>(ctx: ServiceContext, clientId: unknown, ip: string, run: () => Promise<T>): Promise<T> {
+/** How a failed exchange counts: a guess (counted), a failure only the real holder reaches, or a fault. */
+export type ExchangeFailure = 'guess' | 'held' | 'fault';
+
+/** The seed's exchange: replays, expired codes and banned users need the real code. */
+function seedFailure(err: unknown): ExchangeFailure {
+  if (!(err instanceof AppError)) return 'fault';
+  return HELD_THE_REAL_CODE.has(err.reason) ? 'held' : 'guess';
+}
+
+export async function throttledExchange<T>(
+  limiter: RateLimiter, clientId: unknown, ip: string, run: () => Promise<T>, judge: (err: unknown) => ExchangeFailure = seedFailure,
+): Promise<T> {
   if (typeof clientId !== 'string' || clientId === '') return run();
-  const limiter = limiterOf(ctx);
-  const pair = `${clientId}\u0000${ip}`;
-  await limiter.check('exchangeIp', ip);
-  await limiter.check('exchangeClient', clientId);
-  await limiter.check('exchangePair', pair);
-  try {
-    return await run();
-  } catch (err) {
-    if (err instanceof AppError && err.status !== 429) {
-      await limiter.hit('exchangePair', pair);
-      await limiter.hit('exchangeClient', clientId);
-      await limiter.hit('exchangeIp', ip);
+  // In this order, stopping at the first exhausted rule: an address blocked on its pair no
+  // longer feeds the client's ceiling.
+  const rules: Array<[LimitRuleName, string]> = [['exchangePair', `${clientId}\u0000${ip}`], ['exchangeClient', clientId], ['exchangeIp', ip]];
+  const counted: Array<[LimitRuleName, string]> = [];
+  let within = true;
+  for (const [rule, subject] of rules) {
+    counted.push([rule, subject]);
+    if (!(await limiter.take(rule, subject))) {
+      within = false;
+      break;
     }
+  }
+  const giveBack = () => Promise.all(counted.map(([rule, subject]) => limiter.giveBack(rule, subject)));
+  let result: T;
+  try {
+    result = await run();
+  } catch (err) {
+    const failure = judge(err);
+    if (failure === 'held') await giveBack();
+    else if (failure === 'guess' && !within) throw rateLimited();
     throw err;
   }
+  await giveBack();
+  return result;
 }

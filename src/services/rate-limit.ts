@@ -3,9 +3,11 @@
  * interface) shares counts between instances.
  */
 export interface RateLimitStore {
-  /** Adds one to `key` in a window of `windowMs`; returns the count including this hit. */
+  /** Adds one to `key` in a window of `windowMs`, atomically; returns the count including this hit. */
   increment(key: string, windowMs: number): Promise<number>;
-  /** The current count without adding to it. */
+  /** Takes back one hit of a live window (never below zero): a try that turned out not to count. */
+  decrement(key: string): Promise<void>;
+  /** The current count without adding to it: for inspection only, never to decide a limit (read, then compare, races). */
   peek(key: string): Promise<number>;
   reset(key: string): Promise<void>;
   close(): Promise<void>;
@@ -29,6 +31,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
     w.count += 1;
     return w.count;
+  }
+
+  async decrement(key: string): Promise<void> {
+    const w = this.windows.get(key);
+    if (w && w.resetAt > this.now() && w.count > 0) w.count -= 1;
   }
 
   async peek(key: string): Promise<number> {

@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 import { LocalChangeBus, type ChangeBus, type ChangeEvent } from './change-bus.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit.js';
 
-const KEY_PREFIX = 'account-center:rl:';
-const CHANNEL = 'account-center:changes';
+/** Keys and channel are named after the deployment's REDIS_PREFIX (default `account-center`). */
+const DEFAULT_PREFIX = 'account-center';
 
 /** Adds one and starts the window on the first hit, in one step so no counter lives forever. */
 const INCREMENT_SCRIPT = `
@@ -14,6 +14,14 @@ if n == 1 or redis.call('PTTL', KEYS[1]) < 0 then
   redis.call('PEXPIRE', KEYS[1], ARGV[1])
 end
 return n`;
+
+/** Takes one back from a live counter, never below zero and never creating one. */
+const DECREMENT_SCRIPT = `
+local n = tonumber(redis.call('GET', KEYS[1]) or '0')
+if n > 0 then
+  return redis.call('DECR', KEYS[1])
+end
+return 0`;
 
 function connect(url: string, log: Logger, role: string): Redis {
   // Commands fail fast while Redis is away instead of piling up behind requests.
@@ -37,26 +45,39 @@ function connect(url: string, log: Logger, role: string): Redis {
 export class RedisRateLimitStore implements RateLimitStore {
   private readonly redis: Redis;
   private readonly fallback: MemoryRateLimitStore;
+  private readonly keyPrefix: string;
 
-  constructor(url: string, private readonly log: Logger, now: () => number = Date.now) {
+  constructor(url: string, private readonly log: Logger, now: () => number = Date.now, prefix = DEFAULT_PREFIX) {
+    this.keyPrefix = `${prefix}:rl:`;
     this.redis = connect(url, log, 'rate-limit');
     this.redis.defineCommand('acIncrement', { numberOfKeys: 1, lua: INCREMENT_SCRIPT });
+    this.redis.defineCommand('acDecrement', { numberOfKeys: 1, lua: DECREMENT_SCRIPT });
     this.fallback = new MemoryRateLimitStore(now);
   }
 
   async increment(key: string, windowMs: number): Promise<number> {
     try {
       const run = (this.redis as unknown as { acIncrement(k: string, ms: number): Promise<number> }).acIncrement;
-      return Number(await run.call(this.redis, KEY_PREFIX + key, Math.max(1, Math.ceil(windowMs))));
+      return Number(await run.call(this.redis, this.keyPrefix + key, Math.max(1, Math.ceil(windowMs))));
     } catch (err) {
       this.log.warn({ err }, 'rate limit counted locally: redis unavailable');
       return this.fallback.increment(key, windowMs);
     }
   }
 
+  async decrement(key: string): Promise<void> {
+    try {
+      const run = (this.redis as unknown as { acDecrement(k: string): Promise<number> }).acDecrement;
+      await run.call(this.redis, this.keyPrefix + key);
+    } catch (err) {
+      this.log.warn({ err }, 'rate limit counted locally: redis unavailable');
+      await this.fallback.decrement(key);
+    }
+  }
+
   async peek(key: string): Promise<number> {
     try {
-      return Number((await this.redis.get(KEY_PREFIX + key)) ?? 0);
+      return Number((await this.redis.get(this.keyPrefix + key)) ?? 0);
     } catch {
       return this.fallback.peek(key);
     }
@@ -65,7 +86,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   async reset(key: string): Promise<void> {
     await this.fallback.reset(key);
     try {
-      await this.redis.del(KEY_PREFIX + key);
+      await this.redis.del(this.keyPrefix + key);
     } catch (err) {
       this.log.warn({ err }, 'rate limit reset not shared: redis unavailable');
     }
@@ -88,17 +109,20 @@ export class RedisChangeBus implements ChangeBus {
   private readonly sub: Redis;
   private readonly instanceId = randomUUID();
 
-  constructor(url: string, private readonly log: Logger) {
+  private readonly channel: string;
+
+  constructor(url: string, private readonly log: Logger, prefix = DEFAULT_PREFIX) {
+    this.channel = `${prefix}:changes`;
     this.pub = connect(url, log, 'change-bus publish');
     this.sub = connect(url, log, 'change-bus subscribe');
     this.sub.on('message', (channel: string, message: string) => {
-      if (channel === CHANNEL) this.receive(message);
+      if (channel === this.channel) this.receive(message);
     });
   }
 
   /** Resolves once the subscription is active, so no event published after it is missed. */
   async ready(): Promise<void> {
-    await this.sub.subscribe(CHANNEL);
+    await this.sub.subscribe(this.channel);
   }
 
   private receive(message: string): void {
@@ -114,7 +138,7 @@ export class RedisChangeBus implements ChangeBus {
 
   publish(event: ChangeEvent): void {
     this.local.publish(event);
-    this.pub.publish(CHANNEL, JSON.stringify({ from: this.instanceId, event })).catch((err: unknown) => {
+    this.pub.publish(this.channel, JSON.stringify({ from: this.instanceId, event })).catch((err: unknown) => {
       this.log.warn({ err, event }, 'change not broadcast: redis unavailable; other instances catch up by polling');
     });
   }

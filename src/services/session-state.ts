@@ -1,39 +1,42 @@
-import type { Storage, User } from '../storage/types.js';
+import type { RevocationRepo, User, UserRepo } from '../storage/types.js';
 import type { ChangeBus } from './change-bus.js';
 
+import { CACHE_FRESH_MS, CACHE_MAX_AGE_MS, NOT_CACHED, ReloadingCache } from './reloading-cache.js';
+
+export { NOT_CACHED };
 /** A cached user younger than this is served as is. */
-export const USER_CACHE_TTL_MS = 2000;
-/**
- * Up to this age a cached user is still served while a reload runs in the background, so a
- * request never waits on the database for a user it has seen recently. Another instance's
- * change is thus seen here within this bound (CONTRACT §2 allows 5 s); local changes at once.
- */
-export const USER_CACHE_MAX_AGE_MS = 4000;
-/** Returned by cachedUser() when the caller has to wait for the database. */
-export const NOT_CACHED = Symbol('not cached');
+export const USER_CACHE_TTL_MS = CACHE_FRESH_MS;
+/** Up to this age a cached user is served while it reloads; another instance's change is seen within it. */
+export const USER_CACHE_MAX_AGE_MS = CACHE_MAX_AGE_MS;
 const REVOCATION_POLL_MS = 1000;
 /** Overlap of successive polls so a row committed late, or a skewed clock, is not missed. */
 const POLL_OVERLAP_MS = 3000;
 const MAX_CACHED_USERS = 100_000;
 
+/** What the cache reads: users by id and the revocation table. */
+export interface SessionSources {
+  readonly users: Pick<UserRepo, 'findById'>;
+  readonly revocations: Pick<RevocationRepo, 'revoke' | 'revokedSince'>;
+}
+
 /**
- * Per-instance view of the state every Bearer request checks: the user record (ban,
- * roles, token cut-off) and the set of revoked token ids. Local writes apply at once;
- * other instances' writes arrive through the bus or, without one, within the TTL/poll.
+ * Per-instance cache of what every Bearer request checks: the user record (ban, roles,
+ * token cut-off) and the set of revoked token ids. Every user write is announced on the
+ * change bus (services/publishing-repos.ts), which delivers here at once and to other
+ * instances through Redis or the cluster primary; without a bus they catch up within the
+ * max age / poll.
  */
-export class SessionState {
-  private readonly users = new Map<number, { user: User | undefined; loadedAt: number }>();
-  private readonly loading = new Map<number, Promise<User | undefined>>();
-  /** Bumped by every user change, so a load that raced with a change never caches its stale row. */
-  private generation = 0;
+export class SessionCache {
+  private readonly users: ReloadingCache<number, User | undefined>;
   /** Revoked token ids, with the time each was added here. */
   private readonly revoked = new Map<string, number>();
   private lastPoll = 0;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly storage: Storage, private readonly bus: ChangeBus, private readonly now: () => number = Date.now) {
+  constructor(private readonly storage: SessionSources, private readonly bus: ChangeBus, private readonly now: () => number = Date.now) {
+    this.users = new ReloadingCache((id) => storage.users.findById(id), MAX_CACHED_USERS, now);
     bus.subscribe((e) => {
-      if (e.type === 'user') this.forget(e.id);
+      if (e.type === 'user') this.users.forget(e.id);
       else if (e.type === 'revoked') this.revoked.set(e.jti, this.now());
     });
   }
@@ -82,47 +85,12 @@ export class SessionState {
    * an older copy also starts a background reload. NOT_CACHED: call user() and wait.
    */
   cachedUser(id: number): User | undefined | typeof NOT_CACHED {
-    const hit = this.users.get(id);
-    if (hit === undefined) return NOT_CACHED;
-    const age = this.now() - hit.loadedAt;
-    if (age < USER_CACHE_TTL_MS) return hit.user;
-    if (age >= USER_CACHE_MAX_AGE_MS) return NOT_CACHED;
-    void this.load(id).catch(() => undefined);
-    return hit.user;
+    return this.users.cached(id);
   }
 
   /** The user as stored now (at most USER_CACHE_MAX_AGE_MS old when changed elsewhere). */
-  async user(id: number): Promise<User | undefined> {
-    const cached = this.cachedUser(id);
-    return cached === NOT_CACHED ? this.load(id) : cached;
-  }
-
-  /** One database read per user at a time, however many requests ask for it. */
-  private load(id: number): Promise<User | undefined> {
-    let pending = this.loading.get(id);
-    if (pending !== undefined) return pending;
-    const startedAt = this.now();
-    const generation = this.generation;
-    pending = this.storage.users.findById(id).then((user) => {
-      if (this.loading.get(id) === pending) this.loading.delete(id);
-      if (generation === this.generation) {
-        if (this.users.size >= MAX_CACHED_USERS) this.users.delete(this.users.keys().next().value as number);
-        this.users.delete(id);
-        this.users.set(id, { user, loadedAt: startedAt });
-      }
-      return user;
-    }, (err: unknown) => {
-      if (this.loading.get(id) === pending) this.loading.delete(id);
-      throw err;
-    });
-    this.loading.set(id, pending);
-    return pending;
-  }
-
-  private forget(id: number): void {
-    this.generation += 1;
-    this.users.delete(id);
-    this.loading.delete(id);
+  user(id: number): Promise<User | undefined> {
+    return this.users.get(id);
   }
 
   /** Records a revocation durably, applies it here at once and tells other instances. */
@@ -130,11 +98,5 @@ export class SessionState {
     await this.storage.revocations.revoke(jti, userId, exp, this.now());
     this.revoked.set(jti, this.now());
     this.bus.publish({ type: 'revoked', jti });
-  }
-
-  /** Call after any write to a user row (ban, roles, password, cut-off, profile). */
-  userChanged(id: number): void {
-    this.forget(id);
-    this.bus.publish({ type: 'user', id });
   }
 }

@@ -3,18 +3,13 @@ import { createLogger } from '../../src/log.js';
 import type { ChangeEvent } from '../../src/services/change-bus.js';
 import { RedisChangeBus, RedisRateLimitStore } from '../../src/services/redis.js';
 import { redisAvailable, TEST_REDIS_URL } from '../helpers/redis.js';
+import { waitFor } from '../helpers/wait.js';
 
 const REDIS_URL = TEST_REDIS_URL;
 const up = await redisAvailable();
 
 const log = createLogger('silent');
-const waitFor = async (check: () => boolean, ms = 3000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+const until = (what: string, check: () => boolean) => waitFor(what, 3000, check, 10);
 
 describe.skipIf(!up)('redis', () => {
   const closers: Array<() => Promise<void>> = [];
@@ -28,7 +23,8 @@ describe.skipIf(!up)('redis', () => {
     const counts = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).increment(key, 400)));
     expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     expect(await b.peek(key)).toBe(40);
-    await new Promise((r) => setTimeout(r, 500));
+    // The 400 ms window runs out in Redis's own time.
+    await waitFor('the window to expire', 3000, async () => (await a.peek(key)) === 0);
     expect(await a.peek(key)).toBe(0);
     expect(await a.increment(key, 10_000)).toBe(1);
     await b.reset(key);
@@ -47,10 +43,16 @@ describe.skipIf(!up)('redis', () => {
     b.subscribe((e) => { if (JSON.stringify(e).includes(mark)) atB.push(e); });
     a.publish({ type: 'revoked', jti: mark });
     expect(atA).toEqual([{ type: 'revoked', jti: mark }]);
-    await waitFor(() => atB.length === 1);
+    await until('B to hear A', () => atB.length === 1);
     b.publish({ type: 'app', clientId: mark });
-    await waitFor(() => atA.length === 2);
-    await new Promise((r) => setTimeout(r, 200));
+    await until('A to hear B', () => atA.length === 2);
+    // One channel delivers in publish order: once each bus hears the other's later event, an
+    // echo of its own earlier one would already be here.
+    const barrier = `barrier-${process.pid}-${Math.random()}`;
+    const barrierAtB: ChangeEvent[] = [];
+    b.subscribe((e) => { if (JSON.stringify(e).includes(barrier)) barrierAtB.push(e); });
+    a.publish({ type: 'revoked', jti: barrier });
+    await until('B to hear the barrier', () => barrierAtB.length === 1);
     expect(atA).toEqual([{ type: 'revoked', jti: mark }, { type: 'app', clientId: mark }]);
     expect(atB).toEqual([{ type: 'revoked', jti: mark }, { type: 'app', clientId: mark }]);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LocalChangeBus } from '../../src/services/change-bus.js';
-import { NOT_CACHED, SessionState, USER_CACHE_MAX_AGE_MS, USER_CACHE_TTL_MS } from '../../src/services/session-state.js';
+import { NOT_CACHED, SessionCache, USER_CACHE_MAX_AGE_MS, USER_CACHE_TTL_MS } from '../../src/services/session-state.js';
 import type { Storage, User } from '../../src/storage/types.js';
 
 const user = (over: Partial<User> = {}): User => ({
@@ -26,7 +26,7 @@ function fixture() {
   } as unknown as Storage;
   const clock = { now: 1_000_000 };
   const bus = new LocalChangeBus();
-  const state = new SessionState(storage, bus, () => clock.now);
+  const state = new SessionCache(storage, bus, () => clock.now);
   return {
     state, clock, bus,
     reads: () => reads,
@@ -66,8 +66,15 @@ describe('SessionState user cache', () => {
     expect(f.state.cachedUser(1)).toBe(NOT_CACHED);
   });
 
-  it('never serves a copy older than the max age, which stays inside the 5 s of CONTRACT §2', () => {
+  it('never serves a copy older than the max age, which stays inside the 5 s of CONTRACT §2', async () => {
     expect(USER_CACHE_MAX_AGE_MS).toBeLessThan(5000);
+    // Another instance bans the user, and no event reaches this one: just under 5 s later the
+    // ban is seen, whatever the cache held.
+    const f = fixture();
+    await f.state.user(1);
+    f.setRow(user({ banned: true }));
+    f.clock.now += 4999;
+    expect((await f.state.user(1))?.banned).toBe(true);
   });
 
   it('a local change is seen at once, even by a read that was already under way', async () => {
@@ -75,7 +82,7 @@ describe('SessionState user cache', () => {
     const release = f.holdReads();
     const stale = f.state.user(1);
     f.setRow(user({ banned: true }));
-    f.state.userChanged(1);
+    f.bus.publish({ type: 'user', id: 1 });
     release();
     expect((await stale)?.banned).toBe(false);
     // The read that raced with the change was not kept.

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { asciiLower } from '../../domain/accounts.js';
 import type { AuthCodesTable, Database, DeviceCodesTable, EmailCodesTable } from './schema.js';
 import type {
   AuthCode, AuthCodeRepo, DeviceCode, DeviceCodeRepo, DeviceStatus, EmailCode, EmailCodeRepo, EmailPurpose,
@@ -23,18 +24,27 @@ function toAuthCode(r: Selectable<AuthCodesTable>): AuthCode {
     tokenExp: num(r.token_exp),
     replayedAt: num(r.replayed_at),
     createdAt: Number(r.created_at),
+    flow: r.flow === 'oidc' ? 'oidc' : 'seed',
+    nonce: r.nonce,
+    authTime: num(r.auth_time),
+    redirectUriGiven: Number(r.redirect_uri_given) === 1,
+    refreshFamily: r.refresh_family,
   };
 }
 
 export class SqlAuthCodeRepo implements AuthCodeRepo {
   private readonly byHash;
   private readonly consumeUpdate;
+  private readonly consumeOidcUpdate;
 
   constructor(private readonly db: Kysely<Database>) {
     this.byHash = compileOnce(db, db.selectFrom('auth_codes').selectAll().where('code_hash', '=', ''));
-    // Parameters in builder order: used_at, token_jti, token_exp, code_hash, expires_at.
+    // Parameters in builder order: used_at, token_jti, token_exp, code_hash, expires_at, flow.
     this.consumeUpdate = compileOnce(db, db.updateTable('auth_codes').set({ used_at: 0, token_jti: '', token_exp: 0 })
-      .where('code_hash', '=', '').where('used_at', 'is', null).where('expires_at', '>', 0));
+      .where('code_hash', '=', '').where('used_at', 'is', null).where('expires_at', '>', 0).where('flow', '=', 'seed'));
+    // Parameters: used_at, token_jti, token_exp, refresh_family, code_hash, expires_at, flow.
+    this.consumeOidcUpdate = compileOnce(db, db.updateTable('auth_codes').set({ used_at: 0, token_jti: '', token_exp: 0, refresh_family: '' })
+      .where('code_hash', '=', '').where('used_at', 'is', null).where('expires_at', '>', 0).where('flow', '=', 'oidc'));
   }
 
   async create(c: Parameters<AuthCodeRepo['create']>[0]): Promise<void> {
@@ -48,6 +58,10 @@ export class SqlAuthCodeRepo implements AuthCodeRepo {
       code_challenge_method: c.codeChallengeMethod,
       expires_at: c.expiresAt,
       created_at: c.createdAt,
+      flow: c.flow ?? 'seed',
+      nonce: c.nonce ?? null,
+      auth_time: c.authTime ?? null,
+      redirect_uri_given: c.redirectUriGiven === false ? 0 : 1,
     }).execute();
   }
 
@@ -57,7 +71,12 @@ export class SqlAuthCodeRepo implements AuthCodeRepo {
   }
 
   async consume(codeHash: string, now: number, token: { jti: string; exp: number }): Promise<boolean> {
-    const res = await this.consumeUpdate(now, token.jti, token.exp, codeHash, now);
+    const res = await this.consumeUpdate(now, token.jti, token.exp, codeHash, now, 'seed');
+    return Number(res.numAffectedRows) === 1;
+  }
+
+  async consumeOidc(codeHash: string, now: number, issued: { jti: string; exp: number; refreshFamily: string | null }): Promise<boolean> {
+    const res = await this.consumeOidcUpdate(now, issued.jti, issued.exp, issued.refreshFamily, codeHash, now, 'oidc');
     return Number(res.numAffectedRows) === 1;
   }
 
@@ -84,6 +103,7 @@ function toDevice(r: Selectable<DeviceCodesTable>): DeviceCode {
     lastPollAt: num(r.last_poll_at),
     expiresAt: Number(r.expires_at),
     createdAt: Number(r.created_at),
+    scope: r.scope,
   };
 }
 
@@ -100,6 +120,7 @@ export class SqlDeviceCodeRepo implements DeviceCodeRepo {
         interval: c.interval,
         expires_at: c.expiresAt,
         created_at: c.createdAt,
+        scope: c.scope ?? null,
       }).execute();
     } catch (err) {
       mapUnique(err);
@@ -159,7 +180,7 @@ export class SqlEmailCodeRepo implements EmailCodeRepo {
 
   async create(c: Parameters<EmailCodeRepo['create']>[0]): Promise<void> {
     await this.db.insertInto('email_codes').values({
-      email: c.email.toLowerCase(),
+      email: asciiLower(c.email),
       purpose: c.purpose,
       code_hash: c.codeHash,
       attempts: 0,
@@ -170,7 +191,7 @@ export class SqlEmailCodeRepo implements EmailCodeRepo {
 
   async findLatest(email: string, purpose: EmailPurpose, now: number): Promise<EmailCode | undefined> {
     const r = await this.db.selectFrom('email_codes').selectAll()
-      .where('email', '=', email.toLowerCase()).where('purpose', '=', purpose)
+      .where('email', '=', asciiLower(email)).where('purpose', '=', purpose)
       .where('used_at', 'is', null).where('expires_at', '>', now)
       .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
     return r && toEmailCode(r);
@@ -178,8 +199,21 @@ export class SqlEmailCodeRepo implements EmailCodeRepo {
 
   async lastSentAt(email: string): Promise<number | undefined> {
     const r = await this.db.selectFrom('email_codes').select('created_at')
-      .where('email', '=', email.toLowerCase()).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+      .where('email', '=', asciiLower(email)).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
     return r ? Number(r.created_at) : undefined;
+  }
+
+  async takeTry(email: string, purpose: EmailPurpose, now: number, maxTries: number): Promise<{ id: number; codeHash: string } | undefined> {
+    // One statement counts the try and checks the limit, so parallel tries cannot share a count.
+    const r = await this.db.updateTable('email_codes')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+      .where('id', '=', (eb) => eb.selectFrom('email_codes as latest').select('latest.id')
+        .where('latest.email', '=', asciiLower(email)).where('latest.purpose', '=', purpose)
+        .where('latest.used_at', 'is', null).where('latest.expires_at', '>', now)
+        .orderBy('latest.created_at', 'desc').orderBy('latest.id', 'desc').limit(1))
+      .where('attempts', '<', maxTries).where('used_at', 'is', null).where('expires_at', '>', now)
+      .returning(['id', 'code_hash']).executeTakeFirst();
+    return r && { id: Number(r.id), codeHash: r.code_hash };
   }
 
   async addAttempt(id: number): Promise<number> {
