@@ -12,6 +12,15 @@ export const EMAIL_PURPOSES = ['register', 'login', 'verify', 'reset_password'] 
 export const DEFAULT_ROLES = ['player'];
 export const DISPLAY_NAME_MAX = 64;
 
+/**
+ * The comparison key of usernames and e-mail addresses: ASCII letters lower-cased, nothing
+ * else touched. Unicode case mapping is never used (CONTRACT §1): JavaScript and PostgreSQL
+ * both map U+212A KELVIN SIGN to `k`, which would let `\u212aate@…` stand for `kate@…`.
+ */
+export function asciiLower(v: string): string {
+  return v.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
 export function isValidUsername(v: string): boolean {
   return USERNAME.test(v);
 }

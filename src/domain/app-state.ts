@@ -1,5 +1,7 @@
 /** The application state machine of SPEC §3.2: active ⇄ disabled; any other status is disabled. */
-import type { AppStatus } from '../storage/types.js';
+
+/** The two states an application can be in; a stored status other than `active` reads as disabled. */
+export type AppStatus = 'active' | 'disabled';
 
 export function isActive(status: string): boolean {
   return status === 'active';

@@ -1,13 +1,8 @@
 /** Application (client) rules of CONTRACT §3 as pure functions: ids, field validation, views. */
-import { MSG, badParam } from '../errors/index.js';
 import { isValidDisplayName } from './accounts.js';
+import { accept, refuse, type Outcome } from './outcome.js';
 import { isValidOrigin, isValidRedirectUri } from './redirect.js';
 import { isValidScopeName } from './scope.js';
-
-/** What a rule decides: a value, or the status and msg of the refusal. */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; status: number; msg: string };
-export const accept = <T>(value: T): Outcome<T> => ({ ok: true, value });
-export const refuse = <T = never>(status: number, msg: string): Outcome<T> => ({ ok: false, status, msg });
 
 export const CLIENT_TYPES = ['confidential', 'public'] as const;
 export type ClientTypeName = (typeof CLIENT_TYPES)[number];
@@ -71,26 +66,26 @@ export interface AppFields {
 export function checkAppFields(input: AppFieldsInput, creating: boolean): Outcome<AppFields> {
   const out: AppFields = {};
   if (input.display_name !== undefined || creating) {
-    if (input.display_name === undefined || !isValidDisplayName(input.display_name)) return refuse(400, badParam('display_name').msg);
+    if (input.display_name === undefined || !isValidDisplayName(input.display_name)) return refuse('badParam', 'display_name');
     out.displayName = input.display_name.trim();
   }
   if (input.homepage !== undefined) {
-    if (!isValidHomepage(input.homepage)) return refuse(400, badParam('homepage').msg);
+    if (!isValidHomepage(input.homepage)) return refuse('badParam', 'homepage');
     out.homepage = input.homepage;
   }
   if (input.redirect_uris !== undefined || creating) {
     const uris = input.redirect_uris;
-    if (!uris || uris.length < 1 || uris.length > MAX_REDIRECT_URIS) return refuse(400, badParam('redirect_uris').msg);
-    if (!uris.every(isValidRedirectUri)) return refuse(400, MSG.badRedirectUriFormat);
+    if (!uris || uris.length < 1 || uris.length > MAX_REDIRECT_URIS) return refuse('badParam', 'redirect_uris');
+    if (!uris.every(isValidRedirectUri)) return refuse('badRedirectUriFormat');
     out.redirectUris = dedupe(uris);
   }
   if (input.cors_origins !== undefined) {
-    if (input.cors_origins.length > MAX_CORS_ORIGINS) return refuse(400, badParam('cors_origins').msg);
-    if (!input.cors_origins.every(isValidOrigin)) return refuse(400, MSG.badOriginFormat);
+    if (input.cors_origins.length > MAX_CORS_ORIGINS) return refuse('badParam', 'cors_origins');
+    if (!input.cors_origins.every(isValidOrigin)) return refuse('badOriginFormat');
     out.corsOrigins = dedupe(input.cors_origins);
   }
   if (input.scopes !== undefined) {
-    if (input.scopes.length > MAX_SCOPES || !input.scopes.every(isValidScopeName)) return refuse(400, badParam('scopes').msg);
+    if (input.scopes.length > MAX_SCOPES || !input.scopes.every(isValidScopeName)) return refuse('badParam', 'scopes');
     out.scopes = dedupe(input.scopes);
   }
   return accept(out);

@@ -1,5 +1,5 @@
 /** The authorization-code state machine of SPEC §3.1. */
-import { MSG } from '../errors/index.js';
+import type { Reason } from '../errors/index.js';
 
 export type CodeState = 'none' | 'issued' | 'used' | 'expired';
 export type CodeEvent = 'authorize' | 'exchange' | 'elapse';
@@ -27,9 +27,9 @@ export function transition(state: CodeState, event: CodeEvent): { next: CodeStat
   }
 }
 
-/** The failure msg (all 400) of an exchange outcome other than `token`. */
-export function exchangeFailureMsg(outcome: CodeOutcome): string {
-  if (outcome === 'replay') return MSG.codeUsed;
-  if (outcome === 'expired') return MSG.codeExpired;
-  return MSG.codeInvalid;
+/** The refusal reason of an exchange outcome other than `token`. */
+export function exchangeFailure(outcome: CodeOutcome): Reason {
+  if (outcome === 'replay') return 'codeUsed';
+  if (outcome === 'expired') return 'codeExpired';
+  return 'codeInvalid';
 }

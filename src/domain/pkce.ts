@@ -1,7 +1,6 @@
 /** PKCE (RFC 7636), S256 only (SPEC §4.3–4.4, CONTRACT §4). */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { MSG, badParam } from '../errors/index.js';
-import { accept, refuse, type Outcome } from './clients.js';
+import { accept, refuse, type Outcome } from './outcome.js';
 
 export const S256 = 'S256';
 /** base64url of a SHA-256 digest: exactly 43 characters. */
@@ -31,14 +30,14 @@ const given = (v: string | undefined): string | undefined => (v === undefined ||
 export function pkceForAuthorize(clientType: string, rawChallenge?: string, rawMethod?: string): Outcome<PkceBinding | null> {
   const challenge = given(rawChallenge);
   const method = given(rawMethod);
-  if (method !== undefined && method !== S256) return refuse(400, MSG.s256Only);
+  if (method !== undefined && method !== S256) return refuse('s256Only');
   if (challenge === undefined) {
-    if (clientType === 'public') return refuse(400, MSG.pkceRequired);
-    if (method !== undefined) return refuse(400, badParam('code_challenge').msg);
+    if (clientType === 'public') return refuse('pkceRequired');
+    if (method !== undefined) return refuse('badParam', 'code_challenge');
     return accept(null);
   }
-  if (method === undefined) return refuse(400, MSG.s256Only);
-  if (!S256_CHALLENGE.test(challenge)) return refuse(400, badParam('code_challenge').msg);
+  if (method === undefined) return refuse('s256Only');
+  if (!S256_CHALLENGE.test(challenge)) return refuse('badParam', 'code_challenge');
   return accept({ challenge, method: S256 });
 }
 
@@ -48,10 +47,10 @@ export function pkceForAuthorize(clientType: string, rawChallenge?: string, rawM
  */
 export function verifyPkce(challenge: string | null, rawVerifier?: string): Outcome<void> {
   const verifier = given(rawVerifier);
-  if (challenge === null) return verifier === undefined ? accept(undefined) : refuse(401, MSG.verifierFailed);
-  if (verifier === undefined) return refuse(400, MSG.verifierMissing);
-  if (!isValidVerifier(verifier)) return refuse(400, badParam('code_verifier').msg);
+  if (challenge === null) return verifier === undefined ? accept(undefined) : refuse('verifierFailed');
+  if (verifier === undefined) return refuse('verifierMissing');
+  if (!isValidVerifier(verifier)) return refuse('badParam', 'code_verifier');
   const a = Buffer.from(s256(verifier));
   const b = Buffer.from(challenge);
-  return a.length === b.length && timingSafeEqual(a, b) ? accept(undefined) : refuse(401, MSG.verifierFailed);
+  return a.length === b.length && timingSafeEqual(a, b) ? accept(undefined) : refuse('verifierFailed');
 }

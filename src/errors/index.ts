@@ -1,81 +1,137 @@
 /**
- * The single error type of the service and the catalogue of every public `msg`.
- * Texts are public interface (SPEC.md §7, CONTRACT.md): never edit one without the spec.
+ * The single error type of the service and the one table that maps each refusal reason to
+ * its HTTP status and public `msg`. Rules (domain) return reasons; services throw them;
+ * only this table knows statuses and texts. Texts are public interface (SPEC.md §7,
+ * CONTRACT.md): never edit one without the spec.
  */
-export const MSG = {
+const REASONS = {
   // general (CONTRACT §0)
-  notJson: '请求体必须是 JSON',
-  badJson: '请求体不是合法的 JSON',
-  tooLarge: '请求体过大',
-  notFound: '接口不存在',
-  internal: '服务器内部错误',
-  rateLimited: '请求过于频繁，请稍后再试',
+  notJson: [415, '请求体必须是 JSON'],
+  badJson: [400, '请求体不是合法的 JSON'],
+  tooLarge: [413, '请求体过大'],
+  notFound: [404, '接口不存在'],
+  internal: [500, '服务器内部错误'],
+  rateLimited: [429, '请求过于频繁，请稍后再试'],
+  /** `参数错误：<field>`: the field name is appended (see badParam). */
+  badParam: [400, '参数错误：'],
   // tokens (SPEC §7, CONTRACT §0, §2)
-  tokenInvalid: '令牌无效或已过期',
-  notFirstParty: '该令牌无权访问此接口',
-  banned: '账号已被封禁',
+  tokenInvalid: [401, '令牌无效或已过期'],
+  notFirstParty: [403, '该令牌无权访问此接口'],
+  banned: [403, '账号已被封禁'],
   // accounts (CONTRACT §1)
-  badUsername: '用户名格式不正确',
-  badPassword: '密码长度需为 8 到 128 个字符',
-  badEmail: '邮箱格式不正确',
-  usernameTaken: '用户名已被占用',
-  emailTaken: '邮箱已被注册',
-  badEmailCode: '验证码错误或已过期',
-  badCredentials: '用户名或密码错误',
+  badUsername: [400, '用户名格式不正确'],
+  badPassword: [400, '密码长度需为 8 到 128 个字符'],
+  badEmail: [400, '邮箱格式不正确'],
+  usernameTaken: [409, '用户名已被占用'],
+  emailTaken: [409, '邮箱已被注册'],
+  badEmailCode: [400, '验证码错误或已过期'],
+  badCredentials: [401, '用户名或密码错误'],
+  // second factors: sign-in (seed login, login_by_code) with the right first factor
+  secondFactorRequired: [401, '需要两步验证'],
+  badSecondFactor: [401, '两步验证码错误'],
+  // second factors on /account (not fixed by the spec)
+  wrongOtpCode: [400, '两步验证码错误'],
+  wrongPassword: [400, '密码错误'],
+  totpAlreadyOn: [409, '两步验证已开启'],
+  totpNotSetUp: [400, '请先生成两步验证密钥'],
+  totpNotOn: [400, '两步验证未开启'],
+  passkeyFailed: [400, '通行密钥验证失败'],
+  passkeyTaken: [409, '该通行密钥已登记'],
+  unknownPasskey: [404, '通行密钥不存在'],
   // applications (SPEC §7, CONTRACT §3)
-  unknownApp: '未知的应用',
-  appDisabled: '该应用已被停用',
-  notAppOwner: '无权操作该应用',
-  clientIdTaken: '应用标识已存在',
-  badRedirectUriFormat: '回调地址格式不正确',
-  badOriginFormat: '来源格式不正确',
-  publicNoSecret: '公开客户端没有密钥',
+  unknownApp: [404, '未知的应用'],
+  appDisabled: [403, '该应用已被停用'],
+  notAppOwner: [403, '无权操作该应用'],
+  clientIdTaken: [409, '应用标识已存在'],
+  badRedirectUriFormat: [400, '回调地址格式不正确'],
+  badOriginFormat: [400, '来源格式不正确'],
+  publicNoSecret: [400, '公开客户端没有密钥'],
   // authorization (SPEC §7, CONTRACT §4)
-  redirectNotAllowed: '回调地址不在白名单内',
-  pkceRequired: '公开客户端必须提供 code_challenge(PKCE)',
-  s256Only: '仅支持 code_challenge_method=S256',
-  confidentialFields: '请提供 client_id、client_secret 与 code',
-  badSecret: 'client_secret 不正确',
-  verifierMissing: '缺少 code_verifier',
-  verifierFailed: 'code_verifier 校验失败',
-  codeInvalid: '授权码无效',
-  codeExpired: '授权码已过期',
-  codeUsed: '授权码已被使用',
-  badScope: '申请的权限范围无效',
+  redirectNotAllowed: [400, '回调地址不在白名单内'],
+  pkceRequired: [400, '公开客户端必须提供 code_challenge(PKCE)'],
+  s256Only: [400, '仅支持 code_challenge_method=S256'],
+  confidentialFields: [400, '请提供 client_id、client_secret 与 code'],
+  badSecret: [401, 'client_secret 不正确'],
+  verifierMissing: [400, '缺少 code_verifier'],
+  verifierFailed: [401, 'code_verifier 校验失败'],
+  codeInvalid: [400, '授权码无效'],
+  codeExpired: [400, '授权码已过期'],
+  codeUsed: [400, '授权码已被使用'],
+  badScope: [400, '申请的权限范围无效'],
   // CORS (SPEC §5)
-  originNotAllowed: '来源不在白名单内',
+  originNotAllowed: [403, '来源不在白名单内'],
   // device (CONTRACT §6)
-  devicePending: '等待用户确认',
-  deviceSlowDown: '请求过于频繁',
-  deviceDenied: '用户拒绝了授权',
-  deviceInvalid: '设备码无效或已过期',
+  devicePending: [400, '等待用户确认'],
+  deviceSlowDown: [400, '请求过于频繁'],
+  deviceDenied: [400, '用户拒绝了授权'],
+  deviceInvalid: [400, '设备码无效或已过期'],
+  // account self-service (/api/v1/auth/account/…; not fixed by the spec)
+  badCurrentPassword: [400, '当前密码不正确'],
+  sameEmail: [400, '新邮箱与当前邮箱相同'],
+  unknownSession: [404, '会话不存在'],
   // admin (CONTRACT §8)
-  adminOnly: '需要管理员权限',
+  adminOnly: [403, '需要管理员权限'],
   // not fixed by the spec: admin actions on a username that does not exist
-  unknownUser: '用户不存在',
+  unknownUser: [404, '用户不存在'],
+  // not fixed by the spec: admin disabling or enabling an app needs a reason for its owner
+  reasonRequired: [400, '请填写原因'],
+  // not fixed by the spec: an owner trying to restart an app an administrator stopped
+  appSuspended: [403, '该应用已被管理员停用'],
   // not fixed by the spec: /readyz when the database does not answer
-  dbUnavailable: '数据库不可用',
-} as const;
+  dbUnavailable: [503, '数据库不可用'],
+  // not fixed by the spec: the consent page's authorization ticket expired or was tampered with
+  authorizationTicketInvalid: [400, '授权请求已失效，请返回应用重新登录'],
+} as const satisfies Record<string, readonly [number, string]>;
 
-export type Msg = (typeof MSG)[keyof typeof MSG];
+export type Reason = keyof typeof REASONS;
+
+/** The public texts by reason, for the few places that print one without failing (pages, CLI). */
+export const MSG = Object.fromEntries(Object.entries(REASONS).map(([r, [, msg]]) => [r, msg])) as { readonly [R in Reason]: (typeof REASONS)[R][1] };
+
+export type Msg = (typeof MSG)[Reason];
+
+/** What a rule refuses with: a reason, and for `badParam` the field it concerns. */
+export interface Refusal {
+  readonly reason: Reason;
+  readonly field?: string;
+}
 
 /** The only error the service throws on purpose; mapped to `{ ok:false, msg }` in one place. */
 export class AppError extends Error {
+  readonly status: number;
+  readonly msg: string;
+
   constructor(
-    readonly status: number,
-    readonly msg: string,
+    readonly reason: Reason,
     /** Extra keys of the failure body (device polling adds `error`). */
     readonly extra?: Record<string, string>,
+    field?: string,
   ) {
+    const [status, text] = REASONS[reason];
+    const msg = field === undefined ? text : `${text}${field}`;
     super(msg);
     this.name = 'AppError';
+    this.status = status;
+    this.msg = msg;
   }
 }
 
+/** A refusal for `reason`, with the status and msg of the table. */
+export const fail = (reason: Reason, extra?: Record<string, string>): AppError => new AppError(reason, extra);
+
+/** A rule's refusal as an error. */
+export const refused = (r: Refusal): AppError => new AppError(r.reason, undefined, r.field);
+
 /** `参数错误：<field>` — the generic invalid-field failure of CONTRACT §0. */
 export function badParam(field: string): AppError {
-  return new AppError(400, `参数错误：${field}`);
+  return new AppError('badParam', undefined, field);
 }
 
-export const unauthorized = (): AppError => new AppError(401, MSG.tokenInvalid);
-export const rateLimited = (): AppError => new AppError(429, MSG.rateLimited);
+export const unauthorized = (): AppError => fail('tokenInvalid');
+export const rateLimited = (): AppError => fail('rateLimited');
+
+/** The failure answer of a reason, for replies sent without throwing. */
+export function failureOf(reason: Reason): { status: number; body: { ok: false; msg: string } } {
+  const [status, msg] = REASONS[reason];
+  return { status, body: { ok: false, msg } };
+}

@@ -1,13 +1,16 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
+import type { Config } from '../config/index.js';
 import type { Services } from '../services/index.js';
 import { lazyChildLoggerFactory } from './lazy-logger.js';
 import { authGuards } from './plugins/auth.js';
 import { registerCors } from './plugins/cors.js';
 import { registerErrorHandling, registerJsonBody } from './plugins/errors.js';
 import { createMetrics, registerMetrics } from './plugins/metrics.js';
+import { registerRequestLog, requestId } from './plugins/request-log.js';
 import type { RouteDeps } from './deps.js';
 import { systemRoutes } from './routes/system.js';
 import { sessionRoutes } from './routes/session.js';
@@ -17,27 +20,43 @@ import { auditRoutes } from './routes/audit.js';
 import { appsRoutes } from './routes/apps.js';
 import { authorizeRoutes } from './routes/authorize.js';
 import { deviceRoutes } from './routes/device.js';
-import { pagesRoutes } from './routes/pages.js';
+import { secondFactorRoutes } from './routes/second-factor.js';
+import { PAGE_HEADERS, pagesRoutes } from './routes/pages.js';
+import { oidcPlugin } from '../oidc/index.js';
+import { accountSettingsRoutes } from './routes/account-settings.js';
+import { adminConsoleRoutes } from './routes/admin-console.js';
 
 export const BODY_LIMIT = 64 * 1024;
 export const REQUEST_TIMEOUT_MS = 30_000;
 
 export interface BuildAppOptions {
+  config: Config;
   services: Services;
   logger: Logger;
+  /** Time a client has to send its whole request; REQUEST_TIMEOUT_MS unless a test shortens it. */
+  requestTimeoutMs?: number;
 }
 
 /** Assembles the HTTP service from ready services; no I/O happens here. */
-export async function buildApp({ services, logger }: BuildAppOptions): Promise<FastifyInstance> {
-  const { config } = services;
+export async function buildApp({ config, services, logger, requestTimeoutMs = REQUEST_TIMEOUT_MS }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: BODY_LIMIT,
     // A client that trickles its request (slowloris) is cut off instead of holding a socket.
-    requestTimeout: REQUEST_TIMEOUT_MS,
+    requestTimeout: requestTimeoutMs,
+    // Node cuts a trickling body off only at the later of the two timeouts (headers: 60 s by
+    // default), and looks for overdue requests every 30 s: both are tied to the request timeout.
+    http: {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(100, Math.floor(requestTimeoutMs / 10)),
+    },
     trustProxy: config.trustProxy as never,
-    // Per-request log lines would dominate the cost of `me`; /metrics counts requests instead.
+    // Fastify's own two lines per request (through a child logger) would dominate the cost
+    // of `me`; plugins/request-log.ts writes one compact line per request instead.
     logController: new LogController({ disableRequestLogging: true }),
+    genReqId: requestId,
+    requestIdHeader: false,
     childLoggerFactory: lazyChildLoggerFactory,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -45,6 +64,7 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
   }) as unknown as FastifyInstance;
   app.decorateRequest('auth', undefined);
 
+  registerRequestLog(app, logger);
   registerErrorHandling(app);
   registerJsonBody(app);
   const metrics = createMetrics();
@@ -56,12 +76,21 @@ export async function buildApp({ services, logger }: BuildAppOptions): Promise<F
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The API docs share this origin with the pages, which keep the token in localStorage: they
+  // get the same CSP, framing and sniffing headers (CONTRACT §9), their static files included.
+  await app.register(async (docs) => {
+    docs.addHook('onSend', (_request, reply, payload, done) => {
+      void reply.headers(PAGE_HEADERS);
+      done(null, payload);
+    });
+    await docs.register(swaggerUi, { routePrefix: '/docs' });
+  });
 
-  await registerCors(app, services);
+  await registerCors(app, services.cors);
   const deps: RouteDeps = { services, guards: authGuards(services.tokens, config.centerAppId), metrics };
-  for (const routes of [systemRoutes, sessionRoutes, accountRoutes, adminRoutes, auditRoutes, appsRoutes, authorizeRoutes, deviceRoutes, pagesRoutes]) {
-    await app.register(async (scope) => routes(scope, deps));
+  for (const routes of [systemRoutes, sessionRoutes, accountRoutes, adminRoutes, auditRoutes, appsRoutes, authorizeRoutes, deviceRoutes, secondFactorRoutes, pagesRoutes, accountSettingsRoutes, adminConsoleRoutes]) {
+    await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>(), deps));
   }
+  await app.register(async (scope) => oidcPlugin(scope, deps));
   return app;
 }

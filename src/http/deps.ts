@@ -1,8 +1,14 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Services } from '../services/index.js';
 import type { Caller } from '../services/context.js';
 import type { AuthGuards } from './plugins/auth.js';
 import type { Metrics } from './plugins/metrics.js';
+
+/** A Fastify scope whose route schemas (TypeBox contracts) also type the request and the reply. */
+export type ContractApp = FastifyInstance<
+  RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider
+>;
 
 /** What every route module receives. */
 export interface RouteDeps {

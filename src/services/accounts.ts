@@ -1,60 +1,66 @@
 import { createHmac } from 'node:crypto';
-import { AppError, MSG, badParam } from '../errors/index.js';
+import { badParam, fail } from '../errors/index.js';
 import {
   DEFAULT_ROLES, EMAIL_CODE_LENGTH, EMAIL_CODE_MAX_TRIES, EMAIL_CODE_TTL_S, EMAIL_RESEND_AFTER_S,
-  isEmailPurpose, isValidDisplayName, isValidEmail, isValidPassword, isValidUsername,
+  asciiLower, isEmailPurpose, isValidDisplayName, isValidEmail, isValidPassword, isValidUsername,
 } from '../domain/accounts.js';
 import { UniqueViolation, type EmailPurpose, type User } from '../storage/types.js';
-import type { Caller, ServiceContext } from './context.js';
+import type { Caller, Uses } from './context.js';
 import { randomDigits, randomToken, safeEqual } from './crypto.js';
-import { limiterOf, loginThrottle } from './limits.js';
-import type { TokenEnvelope } from './tokens.js';
+import { LoginThrottle, type RateLimiter } from './limits.js';
+import type { RegisterBody, SendCodeData, TokenEnvelope, VerifyEmailData } from '../contracts/index.js';
+import type { SecondFactorService } from './second-factor.js';
 
-export interface RegisterInput {
-  username: string;
-  password: string;
-  email: string;
-  display_name?: string;
-  email_code?: string;
-}
+export type RegisterInput = RegisterBody;
 
 const PURPOSE_SUBJECT: Record<EmailPurpose, string> = {
   register: '注册验证码',
   login: '登录验证码',
   verify: '邮箱验证码',
   reset_password: '重置密码验证码',
+  change_email: '更换邮箱验证码',
 };
 
 function taken(err: unknown): never {
   if (err instanceof UniqueViolation) {
-    throw new AppError(409, err.field === 'email' ? MSG.emailTaken : MSG.usernameTaken);
+    throw fail(err.field === 'email' ? 'emailTaken' : 'usernameTaken');
   }
   throw err;
 }
 
+export type AccountDeps = Uses<'config' | 'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns', 'users' | 'emailCodes'>;
+
 /** Registration, password and e-mail-code sign-in, e-mail verification and password reset. */
 export class AccountService {
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(
+    private readonly ctx: AccountDeps,
+    private readonly limiter: RateLimiter,
+    /** The second step of a sign-in, for accounts that turned a second factor on. */
+    private readonly secondFactor: Pick<SecondFactorService, 'checkSignIn'>,
+  ) {}
 
   /** E-mail codes are kept as a keyed hash, so a database dump does not reveal live codes. */
   private codeHash(code: string): string {
     return createHmac('sha256', this.ctx.config.jwtSecret).update(code).digest('hex');
   }
 
-  private envelope(user: User): TokenEnvelope {
-    return this.ctx.tokens.envelope(user, this.ctx.config.centerAppId).body;
+  /** A first-party token opening a new session, recorded with where it was signed in from. */
+  private async envelope(user: User, caller: Caller): Promise<TokenEnvelope> {
+    const issued = this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);
+    await this.ctx.signIns.record(issued.claims, user, caller);
+    return issued.body;
   }
 
   async register(input: RegisterInput, caller: Caller): Promise<TokenEnvelope> {
     const { storage, config, now } = this.ctx;
-    if (!isValidUsername(input.username)) throw new AppError(400, MSG.badUsername);
-    if (!isValidPassword(input.password)) throw new AppError(400, MSG.badPassword);
-    if (!isValidEmail(input.email)) throw new AppError(400, MSG.badEmail);
+    if (!isValidUsername(input.username)) throw fail('badUsername');
+    if (!isValidPassword(input.password)) throw fail('badPassword');
+    if (!isValidEmail(input.email)) throw fail('badEmail');
     if (input.display_name !== undefined && !isValidDisplayName(input.display_name)) throw badParam('display_name');
     if (config.registerRequiresEmailCode && input.email_code === undefined) throw badParam('email_code');
-    await limiterOf(this.ctx).take('registerIp', caller.ip);
-    if (await storage.users.findByUsername(input.username)) throw new AppError(409, MSG.usernameTaken);
-    if (await storage.users.findByEmail(input.email)) throw new AppError(409, MSG.emailTaken);
+    await this.limiter.takeOrRefuse('registerIp', caller.ip);
+    if (await storage.users.findByUsername(input.username)) throw fail('usernameTaken');
+    if (await storage.users.findByEmail(input.email)) throw fail('emailTaken');
     if (input.email_code !== undefined) await this.consumeCode(input.email, 'register', input.email_code);
     const user = await storage.users.create({
       username: input.username,
@@ -65,103 +71,192 @@ export class AccountService {
       roles: [...DEFAULT_ROLES],
     }, now()).catch(taken);
     await this.ctx.audit.record('user.register', { actor: user.username, ip: caller.ip, target: user.username });
-    return this.envelope(user);
+    return this.envelope(user, caller);
   }
 
-  /** Same answer and about the same time for an unknown user and a wrong password. */
-  async login(login: string, password: string, caller: Caller): Promise<TokenEnvelope> {
+  /**
+   * Same answer and about the same time for an unknown user and a wrong password. The second
+   * factor is asked for only once the password was right, so its answers tell nothing to
+   * someone who does not have the password.
+   */
+  async login(login: string, password: string, caller: Caller, otp?: string): Promise<TokenEnvelope> {
     const user = await this.ctx.storage.users.findByLogin(login);
-    const throttle = loginThrottle(this.ctx, login, user?.id, caller.ip);
+    const throttle = new LoginThrottle(this.limiter, asciiLower(login), user?.id, caller.ip);
     await throttle.begin();
     const ok = await this.ctx.passwords.verify(user?.passwordHash, password);
     if (!user || !ok) {
-      await throttle.failed();
       await this.ctx.audit.record('login.failure', { actor: user?.username ?? null, ip: caller.ip, target: user?.username ?? null, detail: { method: 'password' } });
-      throw new AppError(401, MSG.badCredentials);
+      throw fail('badCredentials');
     }
     await throttle.succeeded();
-    if (user.banned) throw new AppError(403, MSG.banned);
+    if (this.ctx.passwords.needsRehash(user.passwordHash)) await this.upgradeHash(user, password);
+    await this.secondFactor.checkSignIn(user, otp, caller, 'password');
+    if (user.banned) throw fail('banned');
     await this.ctx.audit.record('login.success', { actor: user.username, ip: caller.ip, target: user.username, detail: { method: 'password' } });
-    return this.envelope(user);
+    return this.envelope(user, caller);
   }
 
-  async sendCode(email: string, purpose: string, caller: Caller): Promise<{ expires_in: number; resend_after: number }> {
+  /** Replaces an imported hash by argon2id once the password is known to be right. */
+  private async upgradeHash(user: User, password: string): Promise<void> {
+    try {
+      await this.ctx.storage.users.update(user.id, { passwordHash: await this.ctx.passwords.hash(password) }, this.ctx.now());
+    } catch (err) {
+      this.ctx.log.error({ err, uid: user.id }, 'could not replace an imported password hash; will retry at the next sign-in');
+    }
+  }
+
+  async sendCode(email: string, purpose: string, caller: Caller): Promise<SendCodeData> {
     const { storage, now } = this.ctx;
-    if (!isValidEmail(email)) throw new AppError(400, MSG.badEmail);
+    if (!isValidEmail(email)) throw fail('badEmail');
     if (!isEmailPurpose(purpose)) throw badParam('purpose');
-    await limiterOf(this.ctx).take('sendCodeIp', caller.ip);
-    const last = await storage.emailCodes.lastSentAt(email);
-    if (last !== undefined && now() - last < EMAIL_RESEND_AFTER_S * 1000) throw new AppError(429, MSG.rateLimited);
-    await limiterOf(this.ctx).take('sendCodeEmail', email.toLowerCase());
+    const key = asciiLower(email);
+    await this.throttleSend(email, caller);
     const user = await storage.users.findByEmail(email);
-    if (purpose === 'register' && user) throw new AppError(409, MSG.emailTaken);
+    if (purpose === 'register' && user) throw fail('emailTaken');
     // Unknown e-mails get the same answer and the same throttle row, holding a code nobody can know.
     const deliver = purpose === 'register' || user !== undefined;
-    const code = randomDigits(EMAIL_CODE_LENGTH);
-    await storage.emailCodes.create({
-      email, purpose, codeHash: this.codeHash(deliver ? code : randomToken(32)),
-      expiresAt: now() + EMAIL_CODE_TTL_S * 1000, createdAt: now(),
-    });
-    if (deliver) {
-      await this.ctx.mailer.send({
-        to: email,
-        subject: `Account Center ${PURPOSE_SUBJECT[purpose]}`,
-        text: `您的${PURPOSE_SUBJECT[purpose]}是 ${code}，${EMAIL_CODE_TTL_S / 60} 分钟内有效。如非本人操作，请忽略本邮件。`,
-      });
-    }
-    await this.ctx.audit.record('email_code.sent', { ip: caller.ip, target: email.toLowerCase(), detail: { purpose, delivered: deliver } });
+    // An account's codes go to the address stored on it, never to the text typed here.
+    await this.storeAndMail(email, purpose, deliver ? user?.email ?? email : undefined);
+    await this.ctx.audit.record('email_code.sent', { ip: caller.ip, target: key, detail: { purpose, delivered: deliver } });
     return { expires_in: EMAIL_CODE_TTL_S, resend_after: EMAIL_RESEND_AFTER_S };
   }
 
-  /** Checks and uses up the newest code for (email, purpose); wrong tries count against it. */
-  private async consumeCode(email: string, purpose: EmailPurpose, code: string): Promise<void> {
-    const { storage, now } = this.ctx;
-    const fail = new AppError(400, MSG.badEmailCode);
-    const latest = await storage.emailCodes.findLatest(email, purpose, now());
-    if (!latest || latest.attempts >= EMAIL_CODE_MAX_TRIES) throw fail;
-    if (!safeEqual(this.codeHash(code), latest.codeHash)) {
-      await storage.emailCodes.addAttempt(latest.id);
-      throw fail;
-    }
-    if (!(await storage.emailCodes.markUsed(latest.id, now()))) throw fail;
+  /**
+   * The per-address send rules: per client address, one a minute, a ceiling per address. The
+   * shared counter makes the resend rule hold under parallel sends; the stored time keeps it
+   * between instances that share only the database.
+   */
+  private async throttleSend(email: string, caller: Caller): Promise<void> {
+    const key = asciiLower(email);
+    await this.limiter.takeOrRefuse('sendCodeIp', caller.ip);
+    await this.limiter.takeOrRefuse('sendCodeResend', key);
+    const last = await this.ctx.storage.emailCodes.lastSentAt(email);
+    if (last !== undefined && this.ctx.now() - last < this.ctx.config.limits.sendCodeResend.windowS * 1000) throw fail('rateLimited');
+    await this.limiter.takeOrRefuse('sendCodeEmail', key);
   }
 
-  async loginByCode(email: string, code: string, caller: Caller): Promise<TokenEnvelope> {
-    if (!isValidEmail(email)) throw new AppError(400, MSG.badEmail);
+  /** Files a new code for (email, purpose) and mails it to `to`; without `to`, a code nobody can know. */
+  private async storeAndMail(email: string, purpose: EmailPurpose, to: string | undefined): Promise<void> {
+    const { now } = this.ctx;
+    const code = randomDigits(EMAIL_CODE_LENGTH);
+    await this.ctx.storage.emailCodes.create({
+      email, purpose, codeHash: this.codeHash(to !== undefined ? code : randomToken(32)),
+      expiresAt: now() + EMAIL_CODE_TTL_S * 1000, createdAt: now(),
+    });
+    if (to === undefined) return;
+    await this.ctx.mailer.send({
+      to,
+      subject: `Account Center ${PURPOSE_SUBJECT[purpose]}`,
+      text: `您的${PURPOSE_SUBJECT[purpose]}是 ${code}，${EMAIL_CODE_TTL_S / 60} 分钟内有效。如非本人操作，请忽略本邮件。`,
+    });
+  }
+
+  /** New address must be well-formed, not the current one and not another account's. */
+  private async checkNewEmail(user: User, email: string): Promise<void> {
+    if (!isValidEmail(email)) throw fail('badEmail');
+    if (asciiLower(email) === asciiLower(user.email)) throw fail('sameEmail');
+    if (await this.ctx.storage.users.findByEmail(email)) throw fail('emailTaken');
+  }
+
+  /** Mails a `change_email` code to the new address; only changeEmail accepts it. */
+  async sendEmailChangeCode(user: User, email: string, caller: Caller): Promise<SendCodeData> {
+    await this.checkNewEmail(user, email);
+    await this.limiter.takeOrRefuse('emailChangeUser', `uid:${user.id}`);
+    await this.throttleSend(email, caller);
+    await this.storeAndMail(email, 'change_email', email);
+    await this.ctx.audit.record('email_code.sent', { actor: user.username, ip: caller.ip, target: asciiLower(email), detail: { purpose: 'change_email', delivered: true } });
+    return { expires_in: EMAIL_CODE_TTL_S, resend_after: EMAIL_RESEND_AFTER_S };
+  }
+
+  /**
+   * Moves the account to the new address once the code mailed there is given back: the new
+   * address is thereby verified; the old one is told, so a hijack does not go unnoticed.
+   */
+  async changeEmail(user: User, email: string, code: string, caller: Caller): Promise<{ email: string; email_verified: true }> {
+    await this.checkNewEmail(user, email);
+    await this.consumeCode(email, 'change_email', code);
+    await this.ctx.storage.users.update(user.id, { email, emailVerified: true }, this.ctx.now()).catch(taken);
+    await this.ctx.mailer.send({
+      to: user.email,
+      subject: 'Account Center 邮箱已更换',
+      text: `您的账号 ${user.username} 的邮箱已更换为 ${email}。如非本人操作，请立即通过“忘记密码”找回账号并联系管理员。`,
+    }).catch((err: unknown) => this.ctx.log.warn({ err, uid: user.id }, 'could not send the e-mail change notice'));
+    await this.ctx.audit.record('user.email_change', { actor: user.username, ip: caller.ip, target: user.username });
+    return { email, email_verified: true };
+  }
+
+  /**
+   * Checks and uses up the newest code for (email, purpose). Every try is counted on the code
+   * (one conditional UPDATE) before the code is compared, so parallel guesses on any number
+   * of instances never get more than EMAIL_CODE_MAX_TRIES comparisons; then single use.
+   */
+  private async consumeCode(email: string, purpose: EmailPurpose, code: string): Promise<void> {
+    await this.useCode(await this.checkCode(email, purpose, code));
+  }
+
+  /** Counts a try at the newest code and compares it; the code stays usable (see useCode). */
+  private async checkCode(email: string, purpose: EmailPurpose, code: string): Promise<number> {
+    const counted = await this.ctx.storage.emailCodes.takeTry(email, purpose, this.ctx.now(), EMAIL_CODE_MAX_TRIES);
+    if (!counted || !safeEqual(this.codeHash(code), counted.codeHash)) throw fail('badEmailCode');
+    return counted.id;
+  }
+
+  private async useCode(id: number): Promise<void> {
+    if (!(await this.ctx.storage.emailCodes.markUsed(id, this.ctx.now()))) throw fail('badEmailCode');
+  }
+
+  /**
+   * The e-mail code is checked (its try counted) but only used up once the second factor,
+   * when the account has one, passed too: the page sends the same code again with `otp`.
+   */
+  async loginByCode(email: string, code: string, caller: Caller, otp?: string): Promise<TokenEnvelope> {
+    if (!isValidEmail(email)) throw fail('badEmail');
     const user = await this.ctx.storage.users.findByEmail(email);
-    if (!user) throw new AppError(400, MSG.badEmailCode);
-    await this.consumeCode(email, 'login', code).catch(async (err: unknown) => {
+    if (!user) throw fail('badEmailCode');
+    const failed = async (err: unknown): Promise<never> => {
       await this.ctx.audit.record('login.failure', { actor: user.username, ip: caller.ip, target: user.username, detail: { method: 'email_code' } });
       throw err;
-    });
-    if (user.banned) throw new AppError(403, MSG.banned);
+    };
+    const codeId = await this.checkCode(user.email, 'login', code).catch(failed);
+    await this.secondFactor.checkSignIn(user, otp, caller, 'email_code');
+    await this.useCode(codeId).catch(failed);
+    if (user.banned) throw fail('banned');
     await this.ctx.audit.record('login.success', { actor: user.username, ip: caller.ip, target: user.username, detail: { method: 'email_code' } });
-    return this.envelope(user);
+    return this.envelope(user, caller);
   }
 
-  async verifyEmail(user: User, code: string): Promise<{ email_verified: true }> {
+  async verifyEmail(user: User, code: string): Promise<VerifyEmailData> {
     await this.consumeCode(user.email, 'verify', code);
     await this.ctx.storage.users.update(user.id, { emailVerified: true }, this.ctx.now());
-    this.ctx.state.userChanged(user.id);
     return { email_verified: true };
   }
 
   async resetPassword(email: string, code: string, newPassword: string, caller: Caller): Promise<void> {
     const { storage, now } = this.ctx;
-    if (!isValidEmail(email)) throw new AppError(400, MSG.badEmail);
-    if (!isValidPassword(newPassword)) throw new AppError(400, MSG.badPassword);
+    if (!isValidEmail(email)) throw fail('badEmail');
+    if (!isValidPassword(newPassword)) throw fail('badPassword');
     const user = await storage.users.findByEmail(email);
-    if (!user) throw new AppError(400, MSG.badEmailCode);
-    await this.consumeCode(email, 'reset_password', code);
+    if (!user) throw fail('badEmailCode');
+    await this.consumeCode(user.email, 'reset_password', code);
     const passwordHash = await this.ctx.passwords.hash(newPassword);
     await storage.users.update(user.id, { passwordHash, tokensValidAfter: now() }, now());
-    this.ctx.state.userChanged(user.id);
+    await this.ctx.signIns.markAllEnded(user.id);
     await this.ctx.audit.record('user.password_reset', { actor: user.username, ip: caller.ip, target: user.username });
+  }
+
+  /**
+   * An administrator's forced reset: every token is cut off, and a reset_password code goes
+   * to the address on the account (the per-address ceiling of send_code applies).
+   */
+  async forcePasswordReset(user: User): Promise<void> {
+    await this.limiter.takeOrRefuse('sendCodeEmail', asciiLower(user.email));
+    await this.revokeAll(user.id);
+    await this.storeAndMail(user.email, 'reset_password', user.email);
   }
 
   /** Ends every token of the user issued until now (logout-all). */
   async revokeAll(userId: number): Promise<void> {
     await this.ctx.storage.users.update(userId, { tokensValidAfter: this.ctx.now() }, this.ctx.now());
-    this.ctx.state.userChanged(userId);
+    await this.ctx.signIns.markAllEnded(userId);
   }
 }

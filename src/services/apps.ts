@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, MSG, badParam } from '../errors/index.js';
+import { badParam, fail, refused } from '../errors/index.js';
 import { nextStatus, viewStatus } from '../domain/app-state.js';
-import { checkAppFields, isClientType, isReservedClientId, isValidClientId, toUnixSeconds, type AppFieldsInput } from '../domain/clients.js';
-import { UniqueViolation, type App, type AppStatus, type User } from '../storage/types.js';
-import type { AppView } from '../domain/wire.js';
-import type { ServiceContext } from './context.js';
+import { checkAppFields, isClientType, isReservedClientId, isValidClientId, toUnixSeconds } from '../domain/clients.js';
+import { checkClientFields } from '../domain/oidc-clients.js';
+import { UniqueViolation, type App, type User } from '../storage/types.js';
+import type { AppSecret, AppStatusView, AppSuspension, AppView, CreatedApp, CreateAppBody, UpdateAppBody } from '../contracts/index.js';
+import type { Uses } from './context.js';
 import { randomToken, sha256Hex } from './crypto.js';
 
 export function appView(a: App): AppView {
@@ -18,19 +19,19 @@ export function appView(a: App): AppView {
     client_type: a.clientType,
     status: viewStatus(a.status),
     has_secret: a.secretHash !== null,
+    grant_types: a.grantTypes,
+    token_endpoint_auth_method: a.tokenEndpointAuthMethod,
+    post_logout_redirect_uris: a.postLogoutRedirectUris,
     created_at: toUnixSeconds(a.createdAt),
     updated_at: toUnixSeconds(a.updatedAt),
   };
 }
 
-export interface CreateAppInput extends AppFieldsInput {
-  client_type?: string;
-  client_id?: string;
-}
+/** Stored status of an app an administrator disabled: its owner can not switch it back on. */
+export const SUSPENDED = 'admin_disabled';
 
-export interface UpdateAppInput extends AppFieldsInput {
-  client_id: string;
-}
+export type CreateAppInput = CreateAppBody;
+export type UpdateAppInput = UpdateAppBody;
 
 /** Who acts, for the owner check and the audit row. */
 export interface AppActor {
@@ -42,17 +43,14 @@ export interface AppActor {
 const newSecret = (): string => randomToken(32);
 const newClientId = (): string => randomBytes(12).toString('hex');
 
+export type AppDeps = Uses<'config' | 'now' | 'audit', 'apps'>;
+
 /** Application self-management (CONTRACT §3). */
 export class AppService {
-  constructor(private readonly ctx: ServiceContext) {}
+  constructor(private readonly ctx: AppDeps) {}
 
   private get reservedIds(): string[] {
     return [this.ctx.config.centerAppId, this.ctx.config.gameAppId];
-  }
-
-  /** Every app write tells caches (CORS whitelist) here and on other instances. */
-  private changed(clientId: string): void {
-    this.ctx.bus.publish({ type: 'app', clientId });
   }
 
   private audit(action: string, actor: AppActor, clientId: string, detail: Record<string, unknown> = {}): Promise<void> {
@@ -62,22 +60,32 @@ export class AppService {
   /** The app, if the actor owns it or is an admin. */
   private async owned(actor: AppActor, clientId: string): Promise<App> {
     const app = await this.ctx.storage.apps.findById(clientId);
-    if (!app) throw new AppError(404, MSG.unknownApp);
-    if (app.ownerId !== actor.user.id && !actor.user.roles.includes('admin')) throw new AppError(403, MSG.notAppOwner);
+    if (!app) throw fail('unknownApp');
+    if (app.ownerId !== actor.user.id && !actor.user.roles.includes('admin')) throw fail('notAppOwner');
     return app;
+  }
+
+  /** The owner's apps an administrator stopped, with the reason given (shown in the console). */
+  async suspensions(owner: User): Promise<AppSuspension[]> {
+    const apps = await this.ctx.storage.apps.listByOwner(owner.id);
+    return apps.filter((a) => a.status === SUSPENDED).map((a) => ({
+      client_id: a.clientId, display_name: a.displayName, reason: a.statusReason, at: toUnixSeconds(a.statusChangedAt ?? a.updatedAt),
+    }));
   }
 
   async list(owner: User): Promise<AppView[]> {
     return (await this.ctx.storage.apps.listByOwner(owner.id)).map(appView);
   }
 
-  async create(actor: AppActor, input: CreateAppInput): Promise<AppView & { client_secret?: string }> {
+  async create(actor: AppActor, input: CreateAppInput): Promise<CreatedApp> {
     const clientType = input.client_type ?? 'confidential';
     if (!isClientType(clientType)) throw badParam('client_type');
     if (input.client_id !== undefined && !isValidClientId(input.client_id)) throw badParam('client_id');
     const fields = checkAppFields(input, true);
-    if (!fields.ok) throw new AppError(fields.status, fields.msg);
-    if (input.client_id !== undefined && isReservedClientId(input.client_id, this.reservedIds)) throw new AppError(409, MSG.clientIdTaken);
+    if (!fields.ok) throw refused(fields);
+    const client = checkClientFields(input, clientType, true);
+    if (!client.ok) throw refused(client);
+    if (input.client_id !== undefined && isReservedClientId(input.client_id, this.reservedIds)) throw fail('clientIdTaken');
     const secret = clientType === 'confidential' ? newSecret() : undefined;
     const base = {
       ownerId: actor.user.id,
@@ -89,6 +97,7 @@ export class AppService {
       clientType,
       secretHash: secret === undefined ? null : sha256Hex(secret),
       status: 'active',
+      ...client.value,
     };
     let app: App | undefined;
     // A generated id that collides is simply drawn again; a chosen one is the caller's 409.
@@ -98,46 +107,45 @@ export class AppService {
         app = await this.ctx.storage.apps.create({ ...base, clientId }, this.ctx.now());
       } catch (err) {
         if (!(err instanceof UniqueViolation) || input.client_id !== undefined || attempt >= 3) {
-          if (err instanceof UniqueViolation) throw new AppError(409, MSG.clientIdTaken);
+          if (err instanceof UniqueViolation) throw fail('clientIdTaken');
           throw err;
         }
       }
     }
-    this.changed(app.clientId);
     await this.audit('app.create', actor, app.clientId, { client_type: clientType });
     return secret === undefined ? appView(app) : { ...appView(app), client_secret: secret };
   }
 
   async update(actor: AppActor, input: UpdateAppInput): Promise<AppView> {
-    await this.owned(actor, input.client_id);
+    const current = await this.owned(actor, input.client_id);
     const fields = checkAppFields(input, false);
-    if (!fields.ok) throw new AppError(fields.status, fields.msg);
-    const app = await this.ctx.storage.apps.update(input.client_id, fields.value, this.ctx.now());
-    if (!app) throw new AppError(404, MSG.unknownApp);
-    this.changed(app.clientId);
-    await this.audit('app.update', actor, app.clientId, { fields: Object.keys(fields.value) });
+    if (!fields.ok) throw refused(fields);
+    const client = checkClientFields(input, current.clientType, false);
+    if (!client.ok) throw refused(client);
+    const app = await this.ctx.storage.apps.update(input.client_id, { ...fields.value, ...client.value }, this.ctx.now());
+    if (!app) throw fail('unknownApp');
+    await this.audit('app.update', actor, app.clientId, { fields: [...Object.keys(fields.value), ...Object.keys(client.value)] });
     return appView(app);
   }
 
   /** The old secret stops working with this write: exchange always reads the stored hash. */
-  async rotateSecret(actor: AppActor, clientId: string): Promise<{ client_id: string; client_secret: string }> {
+  async rotateSecret(actor: AppActor, clientId: string): Promise<AppSecret> {
     const current = await this.owned(actor, clientId);
-    if (current.clientType === 'public') throw new AppError(400, MSG.publicNoSecret);
+    if (current.clientType === 'public') throw fail('publicNoSecret');
     const secret = newSecret();
     const app = await this.ctx.storage.apps.update(clientId, { secretHash: sha256Hex(secret) }, this.ctx.now());
-    if (!app) throw new AppError(404, MSG.unknownApp);
-    this.changed(clientId);
+    if (!app) throw fail('unknownApp');
     await this.audit('app.rotate_secret', actor, clientId);
     return { client_id: clientId, client_secret: secret };
   }
 
   /** Start/stop switch: `enabled` sets the state, without it the status toggles. */
-  async setEnabled(actor: AppActor, clientId: string, enabled?: boolean): Promise<{ client_id: string; status: AppStatus }> {
+  async setEnabled(actor: AppActor, clientId: string, enabled?: boolean): Promise<AppStatusView> {
     const current = await this.owned(actor, clientId);
+    if (current.status === SUSPENDED && !actor.user.roles.includes('admin')) throw fail('appSuspended');
     const status = nextStatus(current.status, enabled);
     const app = await this.ctx.storage.apps.update(clientId, { status }, this.ctx.now());
-    if (!app) throw new AppError(404, MSG.unknownApp);
-    this.changed(clientId);
+    if (!app) throw fail('unknownApp');
     await this.audit(status === 'active' ? 'app.enable' : 'app.disable', actor, clientId);
     return { client_id: clientId, status: viewStatus(app.status) };
   }

@@ -1,3 +1,4 @@
+import type { AuditEntryView, AuditPage } from '../contracts/index.js';
 import type { AuditEntry, AuditRepo } from '../storage/types.js';
 
 export const AUDIT_PAGE_SIZE = 50;
@@ -6,10 +7,23 @@ export interface AuditFilter {
   action?: string;
   actor?: string;
   target?: string;
+  /** Unix seconds, included. */
+  from?: number;
+  to?: number;
+}
+
+/** At most this many rows go into one CSV download. */
+export const AUDIT_EXPORT_MAX = 10_000;
+
+/** One CSV field: quoted when needed; a leading = + - @ is defused so spreadsheets show text, not a formula. */
+function csvField(v: unknown): string {
+  let s = v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /** The public view of an entry: times in unix seconds, like every other time of the API. */
-export function auditView(e: AuditEntry) {
+export function auditView(e: AuditEntry): AuditEntryView {
   return { id: e.id, at: Math.floor(e.at / 1000), actor: e.actor, ip: e.ip, action: e.action, target: e.target, detail: e.detail };
 }
 
@@ -39,9 +53,27 @@ export class AuditLog {
   }
 
   /** Newest first, AUDIT_PAGE_SIZE a page; empty filter values match everything. */
-  async search(filter: AuditFilter, page: number) {
-    const clean = Object.fromEntries(Object.entries(filter).filter(([, v]) => typeof v === 'string' && v !== '')) as AuditFilter;
-    const { entries, total } = await this.repo.list(clean, (page - 1) * AUDIT_PAGE_SIZE, AUDIT_PAGE_SIZE);
+  async search(filter: AuditFilter, page: number): Promise<AuditPage> {
+    const { entries, total } = await this.repo.list(this.clean(filter), (page - 1) * AUDIT_PAGE_SIZE, AUDIT_PAGE_SIZE);
     return { entries: entries.map(auditView), total };
+  }
+
+  /** The newest AUDIT_EXPORT_MAX entries matching the filter as CSV (UTF-8 with a BOM for spreadsheets). */
+  async csv(filter: AuditFilter): Promise<string> {
+    const { entries } = await this.repo.list(this.clean(filter), 0, AUDIT_EXPORT_MAX);
+    const lines = ['id,time,actor,ip,action,target,detail'];
+    for (const e of entries) {
+      lines.push([e.id, new Date(e.at).toISOString(), e.actor, e.ip, e.action, e.target, e.detail].map(csvField).join(','));
+    }
+    return `\ufeff${lines.join('\r\n')}\r\n`;
+  }
+
+  private clean(filter: AuditFilter) {
+    const { action, actor, target, from, to } = filter;
+    const text = (v: string | undefined) => (v ? v : undefined);
+    return {
+      action: text(action), actor: text(actor), target: text(target),
+      from: from === undefined ? undefined : from * 1000, to: to === undefined ? undefined : to * 1000 + 999,
+    };
   }
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Storage } from '../storage/types.js';
-import type { SessionState } from './session-state.js';
+import type { Repositories } from './context.js';
+import type { SessionCache } from './session-state.js';
 
 export const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
 /** Expired authorization codes stay a day, so a late replay still reads as expired or used, not unknown. */
@@ -15,8 +15,8 @@ export class Housekeeping {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly storage: Storage,
-    private readonly state: SessionState,
+    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions'>,
+    private readonly sessionCache: Pick<SessionCache, 'reloadRevocations'>,
     private readonly now: () => number,
     private readonly log: Logger,
   ) {}
@@ -38,6 +38,9 @@ export class Housekeeping {
     await this.storage.revocations.purgeExpired(Math.floor(now / 1000));
     await this.storage.emailCodes.purgeExpired(now - EMAIL_CODE_GRACE_MS);
     await this.storage.codes.purgeExpired(now - AUTH_CODE_GRACE_MS);
-    await this.state.reloadRevocations();
+    await this.storage.refreshTokens.purgeExpired(now - AUTH_CODE_GRACE_MS);
+    await this.storage.passkeys.purgeChallenges(now);
+    await this.storage.sessions.purgeExpired(now);
+    await this.sessionCache.reloadRevocations();
   }
 }

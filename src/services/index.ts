@@ -2,33 +2,66 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { Storage } from '../storage/types.js';
 import { AccountService } from './accounts.js';
+import { AccountSettingsService } from './account-settings.js';
 import { AdminService } from './admin.js';
+import { AdminConsoleService } from './admin-console.js';
+import { AppStatusCache } from './app-status.js';
 import { AppService } from './apps.js';
 import { AuditLog } from './audit.js';
 import { AuthorizationService } from './authorization.js';
 import { LocalChangeBus, type ChangeBus } from './change-bus.js';
-import type { ServiceContext } from './context.js';
+import { ClientDirectory } from './clients.js';
+import type { ServiceKit } from './context.js';
+import { CorsWhitelist } from './cors-whitelist.js';
 import { DeviceService } from './device.js';
 import { Housekeeping } from './housekeeping.js';
+import { RateLimiter } from './limits.js';
 import { createMailer, type Mailer } from './mail.js';
 import { Passwords } from './passwords.js';
+import { PasskeyService } from './passkeys.js';
+import { PublishingAppRepo, PublishingUserRepo } from './publishing-repos.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit.js';
-import { SessionState } from './session-state.js';
+import { SecondFactorService } from './second-factor.js';
+import { SessionService } from './session.js';
+import { SessionCache } from './session-state.js';
+import { SignIns } from './sign-ins.js';
 import { TokenService } from './tokens.js';
+import { UserTransferService } from './user-transfer.js';
+import { createOidcServices, type OidcServices } from './oidc/index.js';
 
 export interface ServiceOptions {
   now?: () => number;
   bus?: ChangeBus;
-  limits?: RateLimitStore;
+  /** Rate-limit counters shared with other instances (Redis, cluster primary); memory otherwise. */
+  rateCounters?: RateLimitStore;
   mailer?: Mailer;
 }
 
-export interface Services extends ServiceContext {
+/** The use cases the HTTP layer and the CLI call; nothing here hands out storage. */
+export interface Services {
   readonly accounts: AccountService;
+  /** The signed-in user's own profile, password, sessions and deletion. */
+  readonly settings: AccountSettingsService;
   readonly admin: AdminService;
+  /** User detail, applications and the dashboard for role admin. */
+  readonly adminConsole: AdminConsoleService;
   readonly apps: AppService;
   readonly authorization: AuthorizationService;
   readonly device: DeviceService;
+  /** Authenticator app and recovery codes. */
+  readonly secondFactor: SecondFactorService;
+  readonly passkeys: PasskeyService;
+  readonly transfer: UserTransferService;
+  readonly session: SessionService;
+  /** Bearer checks for the guards, and token issue. */
+  readonly tokens: TokenService;
+  readonly audit: AuditLog;
+  /** Origins allowed to call the CORS endpoints, cached up to CORS_CACHE_TTL. */
+  readonly cors: CorsWhitelist;
+  /** The OAuth 2.0 / OpenID Connect provider's use cases. */
+  readonly oidc: OidcServices;
+  /** Readiness: whether the database answers. */
+  ready(): Promise<boolean>;
   /** Starts background work (revocation polling); call once before serving. */
   start(): Promise<void>;
   /** Stops background work and closes what the services opened (not the storage). */
@@ -38,34 +71,65 @@ export interface Services extends ServiceContext {
 export function createServices(config: Config, storage: Storage, log: Logger, opts: ServiceOptions = {}): Services {
   const now = opts.now ?? Date.now;
   const bus = opts.bus ?? new LocalChangeBus();
-  const state = new SessionState(storage, bus, now);
-  const ctx: ServiceContext = {
-    config, storage, log, now, bus, state,
-    tokens: new TokenService(config, state, now),
+  // Services write users and apps through these, so every write announces itself.
+  const repos = { ...repositoriesOf(storage), users: new PublishingUserRepo(storage.users, bus), apps: new PublishingAppRepo(storage.apps, bus) };
+  const sessionCache = new SessionCache(repos, bus, now);
+  const clients = new ClientDirectory(repos.apps, config);
+  const appStatus = new AppStatusCache(repos.apps, bus, new Set([config.centerAppId, config.gameAppId]), now);
+  const signIns = new SignIns(repos.sessions, sessionCache, config, now, (err) => log.warn({ err }, 'could not record session use'));
+  const kit: ServiceKit = {
+    config, storage: repos, now, log, sessionCache, clients, signIns,
+    tokens: new TokenService(config, sessionCache, appStatus, now, (sid) => signIns.seen(sid)),
     passwords: new Passwords(),
     mailer: opts.mailer ?? createMailer(config.smtpUrl, config.mailFrom, log, config.nodeEnv !== 'production'),
-    audit: new AuditLog(storage.audit, now, (err) => log.error({ err }, 'audit write failed')),
-    limits: opts.limits ?? new MemoryRateLimitStore(now),
+    audit: new AuditLog(repos.audit, now, (err) => log.error({ err }, 'audit write failed')),
+    rateCounters: opts.rateCounters ?? new MemoryRateLimitStore(now),
   };
-  const housekeeping = new Housekeeping(storage, state, now, log);
+  const housekeeping = new Housekeeping(repos, sessionCache, now, log);
+  // One limiter over the shared counters, handed to every service that applies a rule.
+  const limiter = new RateLimiter(kit.rateCounters, config.limits, config.ipRateLimits);
+  const secondFactor = new SecondFactorService(kit, limiter);
+  const accounts = new AccountService(kit, limiter, secondFactor);
+  const settings = new AccountSettingsService(kit, limiter);
+  const oidc = createOidcServices(config, repos, { sessionCache, tokens: kit.tokens, audit: kit.audit, limiter, now });
   return {
-    ...ctx,
-    accounts: new AccountService(ctx),
-    admin: new AdminService(ctx),
-    apps: new AppService(ctx),
-    authorization: new AuthorizationService(ctx),
-    device: new DeviceService(ctx),
+    accounts,
+    settings,
+    adminConsole: new AdminConsoleService(kit, accounts, settings),
+    secondFactor,
+    passkeys: new PasskeyService(kit),
+    admin: new AdminService(kit),
+    apps: new AppService(kit),
+    authorization: new AuthorizationService(kit, limiter),
+    device: new DeviceService(kit, limiter),
+    transfer: new UserTransferService(repos.users, now),
+    session: new SessionService(kit, accounts),
+    tokens: kit.tokens,
+    audit: kit.audit,
+    cors: new CorsWhitelist(clients, repos.apps, bus, config.corsCacheTtl * 1000, now),
+    oidc,
+    ready: () => storage.ping(),
     async start() {
-      await state.start();
+      await sessionCache.start();
       housekeeping.start();
-      await ctx.passwords.warmUp();
+      await kit.passwords.warmUp();
+      // The first start creates the signing key; from then on the keys poll for rotations.
+      await oidc.keys.current().catch((err: unknown) => log.error({ err }, 'signing key not ready; retried on first use'));
     },
     async stop() {
-      state.stop();
+      oidc.keys.stop();
+      sessionCache.stop();
+      await signIns.flush();
       housekeeping.stop();
-      ctx.mailer.close();
-      await ctx.limits.close();
+      kit.mailer.close();
+      await kit.rateCounters.close();
       await bus.close();
     },
   };
+}
+
+/** The repositories of a backend, without its lifecycle. */
+function repositoriesOf(storage: Storage): ServiceKit['storage'] {
+  const { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions } = storage;
+  return { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions };
 }

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { hash, verify, Algorithm } from '@node-rs/argon2';
+import { hashProblem, isArgon2, verifyForeign } from './password-formats.js';
 
 /**
  * argon2id through @node-rs/argon2, which runs on libuv's thread pool, so a burst of
@@ -14,7 +15,8 @@ const OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19456, timeCost: 2,
  */
 const MAX_CONCURRENT_HASHES = Math.max(1, availableParallelism() - 1);
 
-class Limiter {
+/** Runs at most `max` hashes at once; the rest wait their turn (FIFO). */
+class HashQueue {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
 
@@ -36,24 +38,31 @@ class Limiter {
 export class Passwords {
   /** A hash of a password nobody knows, verified for unknown users so both cases cost the same. */
   private dummy: Promise<string> | undefined;
-  private readonly limiter = new Limiter(MAX_CONCURRENT_HASHES);
+  private readonly queue = new HashQueue(MAX_CONCURRENT_HASHES);
 
   hash(password: string): Promise<string> {
-    return this.limiter.run(() => hash(password, OPTIONS));
+    return this.queue.run(() => hash(password, OPTIONS));
   }
 
   async verify(storedHash: string | undefined, password: string): Promise<boolean> {
-    if (storedHash === undefined) {
+    // No account, or one without a usable password (imported without one): cost the same.
+    if (storedHash === undefined || hashProblem(storedHash) !== undefined) {
       this.dummy ??= this.hash('dummy-password-for-timing-only');
       const dummy = await this.dummy;
-      await this.limiter.run(() => verify(dummy, password)).catch(() => false);
+      await this.queue.run(() => verify(dummy, password)).catch(() => false);
       return false;
     }
+    if (!isArgon2(storedHash)) return this.queue.run(() => verifyForeign(storedHash, password));
     try {
-      return await this.limiter.run(() => verify(storedHash, password));
+      return await this.queue.run(() => verify(storedHash, password));
     } catch {
       return false;
     }
+  }
+
+  /** Imported hashes (bcrypt, scrypt, PBKDF2, other argon2 variants) are replaced at the next sign-in. */
+  needsRehash(storedHash: string): boolean {
+    return !storedHash.startsWith('$argon2id$');
   }
 
   /** Computes the dummy hash ahead so the first unknown-user login is not faster. */

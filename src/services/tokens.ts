@@ -1,9 +1,12 @@
 import { createSigner, createVerifier } from 'fast-jwt';
 import type { Config } from '../config/index.js';
-import { AppError, MSG, unauthorized } from '../errors/index.js';
+import type { PublicUser, TokenEnvelope } from '../contracts/index.js';
+import { fail, unauthorized } from '../errors/index.js';
 import type { User } from '../storage/types.js';
+import type { AppStatusCache } from './app-status.js';
 import { randomToken } from './crypto.js';
-import { NOT_CACHED, type SessionState } from './session-state.js';
+import { NOT_CACHED, type SessionCache } from './session-state.js';
+import { newSessionId, revokedSessionKey } from './sign-ins.js';
 
 export interface TokenClaims {
   sub: string;
@@ -13,20 +16,16 @@ export interface TokenClaims {
   iat: number;
   exp: number;
   jti: string;
+  /** The sign-in (token family) this token belongs to; absent on tokens issued before sessions existed. */
+  sid?: string;
 }
 
 /** The `user` object of token envelopes: exactly these five keys (CONTRACT §0). */
-export function publicUser(u: User) {
+export function publicUser(u: User): PublicUser {
   return { uid: u.id, username: u.username, display_name: u.displayName, email: u.email, roles: u.roles };
 }
 
-export interface TokenEnvelope {
-  ok: true;
-  access_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  user: ReturnType<typeof publicUser>;
-}
+export type { TokenEnvelope };
 
 export interface Authenticated {
   claims: TokenClaims;
@@ -41,11 +40,15 @@ function newJti(issuedMs: number): string {
   return `${issuedMs.toString(36)}.${randomToken(16)}`;
 }
 
-/** The last checks of authenticate(): a token minted at or before the cut-off, or of a banned user, fails. */
-function admit(claims: TokenClaims, user: User | undefined): Authenticated {
+/**
+ * The last checks of check(), on the stored state: a token minted at or before the user's
+ * cut-off fails, then a banned user, then a token of a disabled application.
+ */
+function holderOf(claims: TokenClaims, user: User | undefined, appActive: boolean): Authenticated {
   // The cut-off millisecond itself is included: tokens minted in it before the cut-off must die.
   if (!user || jtiIssuedMs(claims.jti) <= user.tokensValidAfter) throw unauthorized();
-  if (user.banned) throw new AppError(403, MSG.banned);
+  if (user.banned) throw fail('banned');
+  if (!appActive) throw fail('appDisabled');
   return { claims, user };
 }
 
@@ -69,7 +72,14 @@ export class TokenService {
    */
   private readonly verified = new Map<string, TokenClaims>();
 
-  constructor(private readonly config: Config, private readonly state: SessionState, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly config: Config,
+    private readonly sessionCache: SessionCache,
+    private readonly appStatus: AppStatusCache,
+    private readonly now: () => number = Date.now,
+    /** Told, without waiting, of every accepted token of a session (its `last used`). */
+    private readonly sessionSeen: (sid: string) => void = () => undefined,
+  ) {
     // The payload's own `iat` is kept (fast-jwt drops it under `noTimestamp`; SPEC §2.2 requires it).
     this.sign = createSigner({ key: config.jwtSecret, algorithm: 'HS256' });
     // Only HS256 is accepted: `alg: none` and every other algorithm fail verification.
@@ -81,16 +91,17 @@ export class TokenService {
     return app === this.config.gameAppId ? this.config.gameTokenTtl : this.config.tokenTtl;
   }
 
-  issue(user: User, app: string, ttl = this.ttlFor(app)): { token: string; claims: TokenClaims } {
+  /** A token of session `sid`; without one, the first token of a new session (the caller records it). */
+  issue(user: User, app: string, ttl = this.ttlFor(app), sid = newSessionId()): { token: string; claims: TokenClaims } {
     // A token issued in the very millisecond of a cut-off, after it, must still count as later.
     const ms = Math.max(this.now(), user.tokensValidAfter + 1);
     const iat = Math.floor(ms / 1000);
-    const claims: TokenClaims = { sub: user.username, uid: user.id, roles: user.roles, app, iat, exp: iat + ttl, jti: newJti(ms) };
+    const claims: TokenClaims = { sub: user.username, uid: user.id, roles: user.roles, app, iat, exp: iat + ttl, jti: newJti(ms), sid };
     return { token: this.sign(claims as unknown as Record<string, unknown>), claims };
   }
 
-  envelope(user: User, app: string, ttl = this.ttlFor(app)): { body: TokenEnvelope; claims: TokenClaims } {
-    const { token, claims } = this.issue(user, app, ttl);
+  envelope(user: User, app: string, ttl = this.ttlFor(app), sid?: string): { body: TokenEnvelope; claims: TokenClaims } {
+    const { token, claims } = this.issue(user, app, ttl, sid);
     return {
       body: { ok: true, access_token: token, token_type: 'Bearer', expires_in: ttl, user: publicUser(user) },
       claims,
@@ -116,30 +127,40 @@ export class TokenService {
     try {
       const c = this.verify(m[1]!);
       if (typeof c.uid !== 'number' || typeof c.jti !== 'string' || typeof c.app !== 'string' || typeof c.exp !== 'number') return undefined;
+      if (c.sid !== undefined && typeof c.sid !== 'string') return undefined;
       return c;
     } catch {
       return undefined;
     }
   }
 
-  /** Verifies a Bearer header against signature, expiry, revocation, cut-off and ban. */
-  async authenticate(authorization: string | undefined): Promise<Authenticated> {
-    return this.check(authorization);
-  }
-
   /**
-   * authenticate() without a promise when the user is cached, which is nearly always: the
-   * guards of the hottest routes (`me` first) call this. Failures throw synchronously.
+   * Verifies a Bearer header against signature, expiry, revocation, cut-off, ban and app status; without
+   * a promise when the user is cached, which is nearly always: the guards of the hottest
+   * routes (`me` first) call this. Failures throw synchronously.
    */
   check(authorization: string | undefined): Authenticated | Promise<Authenticated> {
     const claims = this.decode(authorization);
-    if (!claims || this.state.isRevoked(claims.jti)) throw unauthorized();
-    const cached = this.state.cachedUser(claims.uid);
-    if (cached === NOT_CACHED) return this.state.user(claims.uid).then((user) => admit(claims, user));
-    return admit(claims, cached);
+    if (!claims || this.sessionCache.isRevoked(claims.jti)) throw unauthorized();
+    // An ended session is one more id in the same revoked set: no extra I/O per request.
+    if (claims.sid !== undefined && this.sessionCache.isRevoked(revokedSessionKey(claims.sid))) throw unauthorized();
+    const cached = this.sessionCache.cachedUser(claims.uid);
+    const appActive = this.appStatus.cachedActive(claims.app);
+    if (cached === NOT_CACHED || appActive === NOT_CACHED) return this.checkStored(claims);
+    return this.accepted(holderOf(claims, cached, appActive));
+  }
+
+  private async checkStored(claims: TokenClaims): Promise<Authenticated> {
+    const [user, appActive] = await Promise.all([this.sessionCache.user(claims.uid), this.appStatus.active(claims.app)]);
+    return this.accepted(holderOf(claims, user, appActive));
+  }
+
+  private accepted(auth: Authenticated): Authenticated {
+    if (auth.claims.sid !== undefined) this.sessionSeen(auth.claims.sid);
+    return auth;
   }
 
   revoke(claims: TokenClaims): Promise<void> {
-    return this.state.revoke(claims.jti, claims.uid, claims.exp);
+    return this.sessionCache.revoke(claims.jti, claims.uid, claims.exp);
   }
 }

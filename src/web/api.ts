@@ -1,5 +1,6 @@
 /** Talks to /api/v1/auth; every failure surfaces as an ApiError carrying the server's msg. */
-import type { MeData } from '../domain/wire.js';
+import { safeReturnPath } from './return-path.js';
+import type { MeData, TokenEnvelope } from '../contracts/index.js';
 
 const TOKEN_KEY = 'account_center_token';
 const PREFIX = '/api/v1/auth/';
@@ -10,13 +11,7 @@ export class ApiError extends Error {
   }
 }
 
-export interface TokenEnvelope {
-  ok: true;
-  access_token: string;
-  token_type: string;
-  expires_in: number;
-  user: { uid: number; username: string; display_name: string; email: string; roles: string[] };
-}
+export type { TokenEnvelope };
 
 export function getToken(): string | null {
   try {
@@ -36,18 +31,14 @@ export function clearToken(): void {
 
 const NETWORK_MSG = '网络错误，请检查连接后重试';
 
-/** Calls an endpoint; resolves with the whole success body, rejects with ApiError. */
-export async function call<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown, withToken = true): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  const token = withToken ? getToken() : null;
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (method === 'POST') headers['content-type'] = 'application/json';
+/**
+ * Sends one request and reads the `{ ok, … }` envelope: resolves with the whole success body,
+ * rejects with ApiError carrying the server's msg (or a network / malformed-answer text).
+ */
+export async function request<T>(url: string, init: RequestInit): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(PREFIX + path, {
-      method, headers, credentials: 'omit', cache: 'no-store',
-      body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
-    });
+    res = await fetch(url, { cache: 'no-store', ...init });
   } catch {
     throw new ApiError(0, NETWORK_MSG);
   }
@@ -62,6 +53,18 @@ export async function call<T = Record<string, unknown>>(method: 'GET' | 'POST', 
     throw new ApiError(res.status, msg, json);
   }
   return json as T;
+}
+
+/** Calls an endpoint of the seed API; never sends cookies. */
+export function call<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown, withToken = true): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const token = withToken ? getToken() : null;
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (method === 'POST') headers['content-type'] = 'application/json';
+  return request<T>(PREFIX + path, {
+    method, headers, credentials: 'omit',
+    body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
+  });
 }
 
 /** A data endpoint: resolves with `data`. */
@@ -84,15 +87,9 @@ export async function currentUser(): Promise<Me | null> {
   }
 }
 
-/** Where to go after signing in: only paths on this site, never another origin. */
+/** Where to go after signing in: only paths on this site, never another origin (domain/redirect.ts). */
 export function safeNext(raw: string | null, fallback = '/account'): string {
-  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return fallback;
-  try {
-    const url = new URL(raw, location.origin);
-    return url.origin === location.origin ? url.pathname + url.search : fallback;
-  } catch {
-    return fallback;
-  }
+  return safeReturnPath(raw, location.origin, fallback);
 }
 
 /** The sign-in page for coming back here afterwards. */

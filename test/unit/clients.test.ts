@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { viaTable } from '../helpers/refusal.js';
 import { checkAppFields, isClientType, isReservedClientId, isValidClientId, isValidHomepage, toUnixSeconds } from '../../src/domain/clients.js';
 
 const ok = { display_name: 'Demo', redirect_uris: ['https://a.example.com/cb'] };
@@ -21,19 +22,19 @@ describe('client rules (CONTRACT §3)', () => {
   });
   it('create requires a display name and 1–20 callbacks', () => {
     expect(checkAppFields(ok, true)).toEqual({ ok: true, value: { displayName: 'Demo', redirectUris: ['https://a.example.com/cb'] } });
-    expect(checkAppFields({ redirect_uris: ok.redirect_uris }, true)).toEqual({ ok: false, status: 400, msg: '参数错误：display_name' });
-    expect(checkAppFields({ display_name: 'x' }, true)).toEqual({ ok: false, status: 400, msg: '参数错误：redirect_uris' });
-    expect(checkAppFields({ display_name: 'x', redirect_uris: [] }, true)).toEqual({ ok: false, status: 400, msg: '参数错误：redirect_uris' });
+    expect(viaTable(checkAppFields({ redirect_uris: ok.redirect_uris }, true))).toEqual({ ok: false, status: 400, msg: '参数错误：display_name' });
+    expect(viaTable(checkAppFields({ display_name: 'x' }, true))).toEqual({ ok: false, status: 400, msg: '参数错误：redirect_uris' });
+    expect(viaTable(checkAppFields({ display_name: 'x', redirect_uris: [] }, true))).toEqual({ ok: false, status: 400, msg: '参数错误：redirect_uris' });
     const many = Array.from({ length: 21 }, (_, i) => `https://a.example.com/${i}`);
-    expect(checkAppFields({ display_name: 'x', redirect_uris: many }, true)).toEqual({ ok: false, status: 400, msg: '参数错误：redirect_uris' });
+    expect(viaTable(checkAppFields({ display_name: 'x', redirect_uris: many }, true))).toEqual({ ok: false, status: 400, msg: '参数错误：redirect_uris' });
   });
   it('field formats carry their own msgs', () => {
-    expect(checkAppFields({ ...ok, redirect_uris: ['http://a.example.com/cb'] }, true)).toEqual({ ok: false, status: 400, msg: '回调地址格式不正确' });
-    expect(checkAppFields({ ...ok, cors_origins: ['null'] }, true)).toEqual({ ok: false, status: 400, msg: '来源格式不正确' });
-    expect(checkAppFields({ ...ok, cors_origins: ['https://a.example.com/'] }, true)).toEqual({ ok: false, status: 400, msg: '来源格式不正确' });
-    expect(checkAppFields({ ...ok, scopes: ['a b'] }, true)).toEqual({ ok: false, status: 400, msg: '参数错误：scopes' });
-    expect(checkAppFields({ ...ok, homepage: 'ftp://x' }, true)).toEqual({ ok: false, status: 400, msg: '参数错误：homepage' });
-    expect(checkAppFields({ ...ok, display_name: '   ' }, true)).toEqual({ ok: false, status: 400, msg: '参数错误：display_name' });
+    expect(viaTable(checkAppFields({ ...ok, redirect_uris: ['http://a.example.com/cb'] }, true))).toEqual({ ok: false, status: 400, msg: '回调地址格式不正确' });
+    expect(viaTable(checkAppFields({ ...ok, cors_origins: ['null'] }, true))).toEqual({ ok: false, status: 400, msg: '来源格式不正确' });
+    expect(viaTable(checkAppFields({ ...ok, cors_origins: ['https://a.example.com/'] }, true))).toEqual({ ok: false, status: 400, msg: '来源格式不正确' });
+    expect(viaTable(checkAppFields({ ...ok, scopes: ['a b'] }, true))).toEqual({ ok: false, status: 400, msg: '参数错误：scopes' });
+    expect(viaTable(checkAppFields({ ...ok, homepage: 'ftp://x' }, true))).toEqual({ ok: false, status: 400, msg: '参数错误：homepage' });
+    expect(viaTable(checkAppFields({ ...ok, display_name: '   ' }, true))).toEqual({ ok: false, status: 400, msg: '参数错误：display_name' });
   });
   it('update validates only what is sent and de-duplicates lists', () => {
     expect(checkAppFields({}, false)).toEqual({ ok: true, value: {} });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { codeStateOf, exchangeFailureMsg, transition, type CodeEvent, type CodeState } from '../../src/domain/code-state.js';
+import { MSG } from '../../src/errors/index.js';
+import { codeStateOf, exchangeFailure, transition, type CodeEvent, type CodeState } from '../../src/domain/code-state.js';
 
 describe('authorization code state machine (SPEC §3.1)', () => {
   const table: Array<[CodeState, CodeEvent, CodeState, string]> = [
@@ -29,8 +30,8 @@ describe('authorization code state machine (SPEC §3.1)', () => {
   });
 
   it('maps failures to the SPEC §7 msgs', () => {
-    expect(exchangeFailureMsg('replay')).toBe('授权码已被使用');
-    expect(exchangeFailureMsg('expired')).toBe('授权码已过期');
-    expect(exchangeFailureMsg('invalid')).toBe('授权码无效');
+    expect(MSG[exchangeFailure('replay')]).toBe('授权码已被使用');
+    expect(MSG[exchangeFailure('expired')]).toBe('授权码已过期');
+    expect(MSG[exchangeFailure('invalid')]).toBe('授权码无效');
   });
 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { AppError, MSG, badParam } from '../../src/errors/index.js';
+import { badParam, fail } from '../../src/errors/index.js';
 import { toFailure } from '../../src/http/plugins/errors.js';
 
 describe('toFailure', () => {
   it('keeps the status and msg of an AppError, with its extra keys', () => {
-    expect(toFailure(new AppError(403, MSG.banned))).toEqual({ status: 403, body: { ok: false, msg: '账号已被封禁' } });
-    expect(toFailure(new AppError(400, MSG.devicePending, { error: 'authorization_pending' }))).toEqual({
+    expect(toFailure(fail('banned'))).toEqual({ status: 403, body: { ok: false, msg: '账号已被封禁' } });
+    expect(toFailure(fail('devicePending', { error: 'authorization_pending' }))).toEqual({
       status: 400, body: { ok: false, msg: '等待用户确认', error: 'authorization_pending' },
     });
     expect(badParam('username').msg).toBe('参数错误：username');

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { viaTable } from '../helpers/refusal.js';
 import { isValidVerifier, pkceForAuthorize, s256, verifyPkce } from '../../src/domain/pkce.js';
 
 const verifier = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
@@ -31,21 +32,21 @@ describe('pkceForAuthorize', () => {
     expect(pkceForAuthorize('confidential', '', '')).toEqual({ ok: true, value: null });
   });
   it('public without a challenge is refused', () => {
-    expect(pkceForAuthorize('public')).toEqual({ ok: false, status: 400, msg: '公开客户端必须提供 code_challenge(PKCE)' });
-    expect(pkceForAuthorize('public', '', 'S256')).toEqual({ ok: false, status: 400, msg: '公开客户端必须提供 code_challenge(PKCE)' });
+    expect(viaTable(pkceForAuthorize('public'))).toEqual({ ok: false, status: 400, msg: '公开客户端必须提供 code_challenge(PKCE)' });
+    expect(viaTable(pkceForAuthorize('public', '', 'S256'))).toEqual({ ok: false, status: 400, msg: '公开客户端必须提供 code_challenge(PKCE)' });
   });
   it('only S256: plain, missing or odd-case methods are refused', () => {
     for (const m of ['plain', 's256', 'SHA256', undefined]) {
-      expect(pkceForAuthorize('public', challenge, m)).toEqual({ ok: false, status: 400, msg: '仅支持 code_challenge_method=S256' });
-      expect(pkceForAuthorize('confidential', challenge, m)).toEqual({ ok: false, status: 400, msg: '仅支持 code_challenge_method=S256' });
+      expect(viaTable(pkceForAuthorize('public', challenge, m))).toEqual({ ok: false, status: 400, msg: '仅支持 code_challenge_method=S256' });
+      expect(viaTable(pkceForAuthorize('confidential', challenge, m))).toEqual({ ok: false, status: 400, msg: '仅支持 code_challenge_method=S256' });
     }
-    expect(pkceForAuthorize('confidential', undefined, 'plain')).toEqual({ ok: false, status: 400, msg: '仅支持 code_challenge_method=S256' });
+    expect(viaTable(pkceForAuthorize('confidential', undefined, 'plain'))).toEqual({ ok: false, status: 400, msg: '仅支持 code_challenge_method=S256' });
   });
   it('a challenge that cannot be an S256 value is a parameter error', () => {
     for (const c of ['short', challenge + 'A', challenge.slice(0, 42) + '=', verifier.replace('d', '+')]) {
-      expect(pkceForAuthorize('public', c, 'S256')).toEqual({ ok: false, status: 400, msg: '参数错误：code_challenge' });
+      expect(viaTable(pkceForAuthorize('public', c, 'S256'))).toEqual({ ok: false, status: 400, msg: '参数错误：code_challenge' });
     }
-    expect(pkceForAuthorize('confidential', undefined, 'S256')).toEqual({ ok: false, status: 400, msg: '参数错误：code_challenge' });
+    expect(viaTable(pkceForAuthorize('confidential', undefined, 'S256'))).toEqual({ ok: false, status: 400, msg: '参数错误：code_challenge' });
   });
 });
 
@@ -53,11 +54,11 @@ describe('verifyPkce', () => {
   it('accepts the matching verifier', () => expect(verifyPkce(challenge, verifier).ok).toBe(true));
   it('no challenge, no verifier: nothing to check', () => expect(verifyPkce(null).ok).toBe(true));
   it('missing verifier', () => {
-    expect(verifyPkce(challenge)).toEqual({ ok: false, status: 400, msg: '缺少 code_verifier' });
-    expect(verifyPkce(challenge, '')).toEqual({ ok: false, status: 400, msg: '缺少 code_verifier' });
+    expect(viaTable(verifyPkce(challenge))).toEqual({ ok: false, status: 400, msg: '缺少 code_verifier' });
+    expect(viaTable(verifyPkce(challenge, ''))).toEqual({ ok: false, status: 400, msg: '缺少 code_verifier' });
   });
-  it('wrong verifier', () => expect(verifyPkce(challenge, 'x'.repeat(43))).toEqual({ ok: false, status: 401, msg: 'code_verifier 校验失败' }));
-  it('malformed verifier', () => expect(verifyPkce(challenge, 'short')).toEqual({ ok: false, status: 400, msg: '参数错误：code_verifier' }));
+  it('wrong verifier', () => expect(viaTable(verifyPkce(challenge, 'x'.repeat(43)))).toEqual({ ok: false, status: 401, msg: 'code_verifier 校验失败' }));
+  it('malformed verifier', () => expect(viaTable(verifyPkce(challenge, 'short'))).toEqual({ ok: false, status: 400, msg: '参数错误：code_verifier' }));
   it('downgrade: a verifier for a code without challenge', () =>
-    expect(verifyPkce(null, verifier)).toEqual({ ok: false, status: 401, msg: 'code_verifier 校验失败' }));
+    expect(viaTable(verifyPkce(null, verifier))).toEqual({ ok: false, status: 401, msg: 'code_verifier 校验失败' }));
 });

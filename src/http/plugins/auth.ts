@@ -1,5 +1,5 @@
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, preHandlerAsyncHookHandler, preHandlerHookHandler } from 'fastify';
-import { AppError, MSG } from '../../errors/index.js';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, preHandlerHookHandler } from 'fastify';
+import { fail } from '../../errors/index.js';
 import type { Authenticated, TokenService } from '../../services/tokens.js';
 
 declare module 'fastify' {
@@ -15,10 +15,10 @@ export type AuthLevel = 'token' | 'first-party' | 'admin';
  * Builds the pre-handlers that guard Bearer routes (CONTRACT §0, §8):
  * `token` any valid token; `first-party` a token of the center itself; `admin` plus role admin.
  */
-export function authGuards(tokens: TokenService, centerAppId: string) {
-  const admit = (level: AuthLevel, request: FastifyRequest, auth: Authenticated): void => {
-    if (level !== 'token' && auth.claims.app !== centerAppId) throw new AppError(403, MSG.notFirstParty);
-    if (level === 'admin' && !auth.user.roles.includes('admin')) throw new AppError(403, MSG.adminOnly);
+export function authGuards(tokens: Pick<TokenService, 'check'>, centerAppId: string) {
+  const grantAt = (level: AuthLevel, request: FastifyRequest, auth: Authenticated): void => {
+    if (level !== 'token' && auth.claims.app !== centerAppId) throw fail('notFirstParty');
+    if (level === 'admin' && !auth.user.roles.includes('admin')) throw fail('adminOnly');
     request.auth = auth;
   };
   // Callback style rather than async: with the user cached (nearly always) the whole check
@@ -28,7 +28,7 @@ export function authGuards(tokens: TokenService, centerAppId: string) {
       let result: Authenticated | Promise<Authenticated>;
       try {
         result = tokens.check(request.headers.authorization);
-        if (!(result instanceof Promise)) admit(level, request, result);
+        if (!(result instanceof Promise)) grantAt(level, request, result);
       } catch (err) {
         done(err as Error);
         return;
@@ -39,7 +39,7 @@ export function authGuards(tokens: TokenService, centerAppId: string) {
       }
       result.then((auth) => {
         try {
-          admit(level, request, auth);
+          grantAt(level, request, auth);
         } catch (err) {
           done(err as Error);
           return;
@@ -51,11 +51,6 @@ export function authGuards(tokens: TokenService, centerAppId: string) {
     token: guard('token'),
     firstParty: guard('first-party'),
     admin: guard('admin'),
-    /** For logout: a valid token is used when present; anything else is ignored. */
-    optional: (async function optionalAuth(request: FastifyRequest) {
-      if (!request.headers.authorization) return;
-      request.auth = await tokens.authenticate(request.headers.authorization).catch(() => undefined);
-    }) as preHandlerAsyncHookHandler,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { AppError, MSG, badParam } from '../../errors/index.js';
+import { AppError, badParam, fail, failureOf } from '../../errors/index.js';
 
 /** The public field a schema failure concerns: `/redirect_uris/0` → `redirect_uris`. */
 function fieldOf(err: FastifyError): string {
@@ -15,26 +15,24 @@ function fieldOf(err: FastifyError): string {
 export function toFailure(err: FastifyError | AppError | Error): { status: number; body: Record<string, unknown> } {
   if (err instanceof AppError) return { status: err.status, body: { ok: false, msg: err.msg, ...err.extra } };
   const e = err as FastifyError;
-  if (e.validation) return { status: 400, body: { ok: false, msg: badParam(fieldOf(e)).msg } };
+  if (e.validation) return toFailure(badParam(fieldOf(e)));
   switch (e.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_TYPE':
-      return { status: 415, body: { ok: false, msg: MSG.notJson } };
+      return failureOf('notJson');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, body: { ok: false, msg: MSG.tooLarge } };
+      return failureOf('tooLarge');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { status: 400, body: { ok: false, msg: MSG.badJson } };
+      return failureOf('badJson');
   }
-  if (err instanceof SyntaxError || e.code?.startsWith('FST_ERR_CTP_')) {
-    return { status: e.statusCode === 413 ? 413 : 400, body: { ok: false, msg: e.statusCode === 413 ? MSG.tooLarge : MSG.badJson } };
-  }
-  if (e.statusCode === 429) return { status: 429, body: { ok: false, msg: MSG.rateLimited } };
-  if (e.statusCode === 404) return { status: 404, body: { ok: false, msg: MSG.notFound } };
+  if (err instanceof SyntaxError || e.code?.startsWith('FST_ERR_CTP_')) return failureOf(e.statusCode === 413 ? 'tooLarge' : 'badJson');
+  if (e.statusCode === 429) return failureOf('rateLimited');
+  if (e.statusCode === 404) return failureOf('notFound');
   if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
     return { status: e.statusCode, body: { ok: false, msg: badParam('body').msg } };
   }
-  return { status: 500, body: { ok: false, msg: MSG.internal } };
+  return failureOf('internal');
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -44,7 +42,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     void reply.code(status).send(body);
   });
   app.setNotFoundHandler((_request, reply) => {
-    void reply.code(404).send({ ok: false, msg: MSG.notFound });
+    const { status, body } = failureOf('notFound');
+    void reply.code(status).send(body);
   });
 }
 
@@ -59,10 +58,53 @@ export function registerJsonBody(app: FastifyInstance): void {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, {});
-    parseJson(request, text, (err, value) => (err ? done(new AppError(400, MSG.badJson)) : done(null, value)));
+    parseJson(request, text, (err, value) => (err ? done(fail('badJson')) : done(null, value)));
   });
   app.addHook('preValidation', (request, _reply, done) => {
     if (request.method === 'POST' && request.body === undefined) request.body = {};
-    done();
+    const field = (readsBody(request.routeOptions.schema?.body) ? fieldWithNul(request.body) : undefined) ?? fieldWithNul(request.query);
+    done(field === undefined ? undefined : badParam(field));
   });
+}
+
+/**
+ * Whether a route reads fields of its body: it declares a body schema with a type. Logout's
+ * schema is `Unknown` (no type): it reads nothing it could store and always answers 200.
+ */
+function readsBody(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && 'type' in schema;
+}
+
+/**
+ * The top-level field of a parsed body or query string that holds U+0000 anywhere inside it
+ * (`body` for a key or a non-object). PostgreSQL text cannot store NUL and fails the whole
+ * statement, so such input is refused as a field error before it reaches any database.
+ */
+export function fieldWithNul(input: unknown): string | undefined {
+  if (input === null || typeof input !== 'object') return typeof input === 'string' && input.includes('\0') ? 'body' : undefined;
+  if (Array.isArray(input)) return holdsNul(input) ? 'body' : undefined;
+  for (const [key, value] of Object.entries(input)) {
+    if (key.includes('\0')) return 'body';
+    if (holdsNul(value)) return key;
+  }
+  return undefined;
+}
+
+/** Walks a JSON value without recursion: a 64 KiB body can nest thousands of levels deep. */
+function holdsNul(root: unknown): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (v.includes('\0')) return true;
+    } else if (Array.isArray(v)) {
+      for (const item of v) stack.push(item);
+    } else if (v !== null && typeof v === 'object') {
+      for (const [key, value] of Object.entries(v)) {
+        if (key.includes('\0')) return true;
+        stack.push(value);
+      }
+    }
+  }
+  return false;
 }

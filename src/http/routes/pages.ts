@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { MSG } from '../../errors/index.js';
+import { failureOf } from '../../errors/index.js';
 import type { RouteDeps } from '../deps.js';
 
 /** src/http/routes and dist/http/routes are both three levels under the project root. */
@@ -46,7 +46,7 @@ interface Bundle {
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 
 /** Reads the hashed bundle named by dist/web/manifest.json (built by scripts/build-web.mjs). */
-function loadBundle(): Bundle | undefined {
+export function loadBundle(): Bundle | undefined {
   const manifestPath = join(WEB_DIR, 'manifest.json');
   if (!existsSync(manifestPath)) return undefined;
   try {
@@ -101,7 +101,10 @@ export async function pagesRoutes(app: FastifyInstance, _deps: RouteDeps) {
 
   app.get<{ Params: { name: string } }>('/assets/:name', { schema: { hide: true } }, async (request, reply) => {
     const asset = current()?.assets.get(request.params.name);
-    if (!asset) return reply.code(404).headers(PAGE_HEADERS).send({ ok: false, msg: MSG.notFound });
+    if (!asset) {
+      const { status, body } = failureOf('notFound');
+      return reply.code(status).headers(PAGE_HEADERS).send(body);
+    }
     // Names carry a content hash, so a cached copy is never stale.
     return reply
       .headers({ ...PAGE_HEADERS, 'content-type': asset.type, 'cache-control': 'public, max-age=31536000, immutable' })

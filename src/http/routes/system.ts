@@ -1,12 +1,18 @@
-import type { FastifyInstance } from 'fastify';
-import { MSG } from '../../errors/index.js';
-import type { RouteDeps } from '../deps.js';
+import { failureOf } from '../../errors/index.js';
+import { HealthReply, ReadyReplies, responses } from '../../contracts/index.js';
+import type { ContractApp, RouteDeps } from '../deps.js';
 
 /** Liveness and readiness probes (CONTRACT §9). */
-export async function systemRoutes(app: FastifyInstance, { services }: RouteDeps) {
-  app.get('/healthz', { schema: { tags: ['system'], summary: 'The process is up' } }, async () => ({ ok: true, data: { status: 'ok' } }));
-  app.get('/readyz', { schema: { tags: ['system'], summary: 'The database answers' } }, async (_request, reply) => {
-    if (await services.storage.ping()) return { ok: true, data: { status: 'ready' } };
-    return reply.code(503).send({ ok: false, msg: MSG.dbUnavailable });
+export async function systemRoutes(app: ContractApp, { services }: RouteDeps) {
+  app.get('/healthz', {
+    schema: { tags: ['system'], summary: 'The process is up', response: responses(HealthReply) },
+  }, async () => ({ ok: true as const, data: { status: 'ok' as const } }));
+
+  app.get('/readyz', {
+    schema: { tags: ['system'], summary: 'The database answers', response: ReadyReplies },
+  }, async (_request, reply) => {
+    if (await services.ready()) return { ok: true as const, data: { status: 'ready' as const } };
+    const { status, body } = failureOf('dbUnavailable');
+    return reply.code(status).send(body);
   });
 }
