@@ -1,7 +1,8 @@
 import { ApiError, call, currentUser, data, loginUrl, type Me } from '../api.js';
 import { busy, h, notice } from '../dom.js';
 import { errorPage, messageOf, needsLogin, render } from '../layout.js';
-import type { ClientInfo } from '../../domain/wire.js';
+import type { ClientInfo, ConsentResult, InteractionView, IssuedCode } from '../../contracts/index.js';
+import { oidcPost } from '../oidc.js';
 
 const TITLE = '授权登录';
 
@@ -29,6 +30,8 @@ function homepageNode(homepage: string): Node | null {
 
 export async function authorizePage(): Promise<void> {
   const q = new URLSearchParams(location.search);
+  const ticket = q.get('ticket');
+  if (ticket) return ticketConsent(ticket);
   const clientId = q.get('client_id');
   const redirectUri = q.get('redirect_uri');
   const state = q.get('state');
@@ -80,7 +83,7 @@ function consent(info: ClientInfo, me: Me, q: URLSearchParams): void {
       if (v !== null && v !== '') body[key] = v;
     }
     try {
-      const res = await call<{ data: { redirect_url: string } }>('POST', 'authorize', body);
+      const res = await call<{ data: IssuedCode }>('POST', 'authorize', body);
       deny.disabled = true;
       location.assign(res.data.redirect_url);
     } catch (err) {
@@ -114,3 +117,63 @@ function consent(info: ClientInfo, me: Me, q: URLSearchParams): void {
     h('p', { class: 'links' }, h('a', { href: `/login?switch=1&next=${encodeURIComponent(location.pathname + location.search)}`, id: 'switch-account' }, '切换账号')),
   ]);
 }
+
+/** Where the sign-in page sends the person back to for an OpenID Connect request. */
+const resumeUrl = (ticket: string) => `/oauth/authorize/resume?ticket=${encodeURIComponent(ticket)}`;
+
+/**
+ * OpenID Connect mode: the authorization endpoint checked the request and put it in a
+ * signed ticket; this page shows it and sends the person's answer back to the server,
+ * which decides where the browser goes (the callback, or the sign-in page).
+ */
+async function ticketConsent(ticket: string): Promise<void> {
+  let view: InteractionView;
+  try {
+    view = await oidcPost<InteractionView>('/oauth/interaction', { ticket });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) return location.replace(loginUrl(resumeUrl(ticket)));
+    return errorPage(TITLE, messageOf(err));
+  }
+  const msg = notice();
+  const agree = h('button', { type: 'button', class: 'primary', id: 'agree' }, '同意');
+  const deny = h('button', { type: 'button', class: 'secondary', id: 'deny' }, '拒绝');
+  const answer = (decision: 'allow' | 'deny', button: HTMLButtonElement) => () => void busy(button, async () => {
+    msg.hide();
+    try {
+      const { redirect_to } = await oidcPost<ConsentResult>('/oauth/consent', { ticket, decision });
+      agree.disabled = true;
+      deny.disabled = true;
+      location.assign(redirect_to);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return location.replace(loginUrl(resumeUrl(ticket)));
+      msg.error(messageOf(err));
+    }
+  });
+  agree.addEventListener('click', answer('allow', agree));
+  deny.addEventListener('click', answer('deny', deny));
+  const name = view.display_name || view.client_id;
+  render(TITLE, [
+    h('div', { class: 'app-head' },
+      h('div', { class: 'app-icon', 'aria-hidden': 'true' }, name.slice(0, 1).toUpperCase()),
+      h('div', {},
+        h('p', { class: 'app-name', id: 'app-name' }, name),
+        h('p', { class: 'muted small' }, homepageNode(view.homepage) ?? view.client_id),
+      ),
+    ),
+    h('p', {}, `「${name}」请求使用你的账号登录，并获得以下权限：`),
+    h('ul', { class: 'scopes' }, ...view.scopes.map((s) => h('li', {}, h('code', {}, s), ` ${SCOPE_TEXT[s] ?? ''}`))),
+    h('p', { class: 'muted small' }, '当前账号：', h('strong', { id: 'current-user' }, view.user.display_name || view.user.username), `（${view.user.username}）`),
+    msg.el,
+    h('div', { class: 'actions' }, agree, deny),
+    h('p', { class: 'muted small' }, '同意后你将被带回：', h('code', { class: 'break' }, view.redirect_uri)),
+    h('p', { class: 'links' }, h('a', { href: `/login?switch=1&next=${encodeURIComponent(resumeUrl(ticket))}`, id: 'switch-account' }, '切换账号')),
+  ]);
+}
+
+/** What the standard scopes mean, for the consent page. */
+const SCOPE_TEXT: Record<string, string> = {
+  openid: '确认你的身份',
+  profile: '读取你的用户名和昵称',
+  email: '读取你的邮箱地址',
+  offline_access: '在你离开后保持登录（刷新令牌）',
+};

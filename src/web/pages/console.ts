@@ -1,7 +1,8 @@
 import { currentUser, data, loginUrl, type Me } from '../api.js';
 import { busy, copyBox, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf, needsLogin, render } from '../layout.js';
-import type { AppView } from '../../domain/wire.js';
+import type { AppSecret, AppSuspension, AppView, CreatedApp } from '../../contracts/index.js';
+import { clientFields, issuerPanel } from './console-oidc.js';
 
 const lines = (text: string) => text.split(/[\r\n]+/).map((s) => s.trim()).filter(Boolean);
 const words = (text: string) => text.split(/[\s,，]+/).map((s) => s.trim()).filter(Boolean);
@@ -33,28 +34,31 @@ function profileFields(app?: AppView) {
   };
 }
 
-function createForm(onCreated: (app: AppView & { client_secret?: string }) => void): HTMLElement {
+function createForm(onCreated: (app: CreatedApp) => void): HTMLElement {
   const msg = notice();
   const f = profileFields();
   const clientId = input('client_id', { placeholder: '留空自动生成', maxlength: '64' });
   const type = h('select', { name: 'client_type' },
     h('option', { value: 'confidential' }, '机密客户端（有服务端，使用 client_secret）'),
     h('option', { value: 'public' }, '公开客户端（单页应用/移动应用，使用 PKCE）'));
+  const oidc = clientFields(undefined, 'confidential');
+  type.addEventListener('change', () => oidc.setClientType(type.value));
   const submit = h('button', { type: 'submit', class: 'primary' }, '创建应用');
   const el = form([
     field('应用名称', f.displayName), field('应用标识 client_id（可选）', clientId, '小写字母、数字、- 或 _，3–64 位'),
     field('客户端类型', type), field('主页', f.homepage), field('回调地址', f.redirects), field('跨域来源', f.origins), field('权限范围', f.scopes),
-    submit,
+    ...oidc.nodes, submit,
   ], submit, async () => {
     msg.hide();
     const body: Record<string, unknown> = {
       display_name: f.displayName.value.trim(), redirect_uris: lines(f.redirects.value), client_type: type.value,
-      cors_origins: lines(f.origins.value), scopes: words(f.scopes.value),
+      cors_origins: lines(f.origins.value), scopes: words(f.scopes.value), ...oidc.values(),
     };
     if (f.homepage.value.trim()) body.homepage = f.homepage.value.trim();
     if (clientId.value.trim()) body.client_id = clientId.value.trim();
     onCreated(await data('POST', 'apps', body));
     el.reset();
+    oidc.setClientType(type.value);
   }, report(msg));
   return h('details', { class: 'create', id: 'create-app' }, h('summary', {}, '创建新应用'), msg.el, el);
 }
@@ -62,15 +66,16 @@ function createForm(onCreated: (app: AppView & { client_secret?: string }) => vo
 function editForm(app: AppView, onSaved: () => void): HTMLElement {
   const msg = notice();
   const f = profileFields(app);
+  const oidc = clientFields(app, app.client_type);
   const submit = h('button', { type: 'submit', class: 'primary' }, '保存');
   const el = form([
     field('应用名称', f.displayName), field('主页', f.homepage), field('回调地址', f.redirects),
-    field('跨域来源', f.origins), field('权限范围', f.scopes), submit,
+    field('跨域来源', f.origins), field('权限范围', f.scopes), ...oidc.nodes, submit,
   ], submit, async () => {
     msg.hide();
     await data('POST', 'apps/update', {
       client_id: app.client_id, display_name: f.displayName.value.trim(), homepage: f.homepage.value.trim(),
-      redirect_uris: lines(f.redirects.value), cors_origins: lines(f.origins.value), scopes: words(f.scopes.value),
+      redirect_uris: lines(f.redirects.value), cors_origins: lines(f.origins.value), scopes: words(f.scopes.value), ...oidc.values(),
     });
     onSaved();
   }, report(msg));
@@ -89,7 +94,7 @@ function appCard(app: AppView, refresh: (secretFor?: [string, string]) => void):
     const rotate = h('button', { type: 'button', class: 'secondary', 'data-action': 'rotate' }, '重置密钥');
     rotate.addEventListener('click', () => void busy(rotate, async () => {
       if (!confirm(`重置「${app.display_name}」的 client_secret？旧密钥将立即失效。`)) return;
-      await data<{ client_id: string; client_secret: string }>('POST', 'apps/rotate_secret', { client_id: app.client_id })
+      await data<AppSecret>('POST', 'apps/rotate_secret', { client_id: app.client_id })
         .then((r) => refresh([r.client_id, r.client_secret]), report(msg));
     }));
     actions.prepend(rotate);
@@ -105,6 +110,9 @@ function appCard(app: AppView, refresh: (secretFor?: [string, string]) => void):
       row('回调地址', list(app.redirect_uris)),
       row('跨域来源', list(app.cors_origins)),
       row('权限范围', app.scopes.join(' ') || '（无）'),
+      row('授权方式', app.grant_types.join(' ')),
+      row('认证方式', h('code', {}, app.token_endpoint_auth_method)),
+      row('退出后跳转', list(app.post_logout_redirect_uris)),
       row('创建时间', formatTime(app.created_at)),
     ),
     msg.el, actions, editForm(app, () => refresh()));
@@ -119,9 +127,14 @@ export async function consolePage(): Promise<void> {
   const msg = notice();
   const secretSlot = h('div', {});
   const listEl = h('div', { class: 'apps', id: 'apps' });
+  const suspensions = h('div', { id: 'app-suspensions' });
   const refresh = async (secretFor?: [string, string]) => {
     secretSlot.replaceChildren(...(secretFor ? [secretNotice(secretFor[0], secretFor[1])] : []));
     try {
+      // Apps an administrator stopped: the owner is told which, when and why.
+      const { suspensions: stopped } = await data<{ suspensions: AppSuspension[] }>('GET', 'account/app_suspensions');
+      suspensions.replaceChildren(...(stopped.length ? [h('div', { class: 'notice warning', role: 'alert' }, '以下应用已被管理员停用，如有疑问请联系管理员：',
+        h('ul', {}, ...stopped.map((s) => h('li', {}, `${s.display_name}（${s.client_id}），${formatTime(s.at)}：${s.reason}`))))] : []));
       const { apps } = await data<{ apps: AppView[] }>('GET', 'apps');
       listEl.replaceChildren(...(apps.length ? apps.map((a) => appCard(a, (s) => void refresh(s))) : [h('p', { class: 'muted' }, '还没有应用。')]));
     } catch (err) {
@@ -131,7 +144,7 @@ export async function consolePage(): Promise<void> {
   const create = createForm((app) => void refresh(app.client_secret ? [app.client_id, app.client_secret] : undefined));
   render('开发者控制台', [
     h('p', { class: 'muted' }, '管理接入账号中心的应用：回调地址、跨域来源、权限范围与密钥。'),
-    msg.el, secretSlot, create, h('h2', {}, '我的应用'), listEl,
+    msg.el, suspensions, secretSlot, issuerPanel(), create, h('h2', {}, '我的应用'), listEl,
   ], { me, wide: true });
   await refresh();
 }

@@ -1,0 +1,25 @@
+import { authOf, callerOf, NO_STORE, type ContractApp, type RouteDeps } from '../../http/deps.js';
+import { AuthorizedAppListReply, EmptyReply, RevokeAppBody, responses } from '../../contracts/index.js';
+
+const tags = ['account'];
+
+/** `/account`'s "已授权的应用": first-party Bearer, the seed's envelopes (CONTRACT §0). */
+export async function authorizedAppsRoutes(app: ContractApp, { services, guards }: RouteDeps) {
+  const authorized = services.oidc.authorizedApps;
+
+  app.get('/api/v1/auth/account/authorized_apps', {
+    preHandler: guards.firstParty,
+    schema: { tags, summary: 'The applications the person has authorized, with scopes and times', security: [{ bearer: [] }], response: responses(AuthorizedAppListReply) },
+  }, async (request, reply) => {
+    void reply.headers(NO_STORE);
+    return { ok: true as const, data: { apps: await authorized.list(authOf(request).user.id) } };
+  });
+
+  app.post('/api/v1/auth/account/authorized_apps/revoke', {
+    preHandler: guards.firstParty,
+    schema: { tags, summary: 'Withdraws an authorization: ends the consent and that app\'s refresh tokens', security: [{ bearer: [] }], body: RevokeAppBody, response: responses(EmptyReply) },
+  }, async (request) => {
+    await authorized.revoke(authOf(request).user, request.body.client_id, callerOf(request).ip);
+    return { ok: true as const, data: {} };
+  });
+}

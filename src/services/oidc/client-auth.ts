@@ -1,0 +1,87 @@
+import { isActive } from '../../domain/app-state.js';
+import { isReservedClientId } from '../../domain/clients.js';
+import { matchesHash } from '../crypto.js';
+import type { App, AppRepo } from '../../storage/types.js';
+import { OAuthError, invalidRequest } from './oauth-error.js';
+import { param, type Params } from './params.js';
+
+export type AuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+
+export interface AuthenticatedClient {
+  app: App;
+  method: AuthMethod;
+}
+
+const BASIC = /^basic +([A-Za-z0-9+/=._~-]*)$/i;
+
+/** RFC 6749 §2.3.1: id and secret are form-url-encoded before they are joined for Basic. */
+function formDecode(v: string): string | undefined {
+  try {
+    return decodeURIComponent(v.replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+function basicCredentials(header: string): { id: string; secret: string } | undefined {
+  const m = BASIC.exec(header);
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  const id = formDecode(decoded.slice(0, colon));
+  const secret = formDecode(decoded.slice(colon + 1));
+  return id === undefined || secret === undefined ? undefined : { id, secret };
+}
+
+/**
+ * Client authentication at the token, revocation, introspection and device endpoints
+ * (OIDC.md §2): each client only with its registered method, secrets compared in constant time,
+ * only active registered apps (the service's own ids are not clients). Every failure is
+ * `invalid_client` with 401, plus `WWW-Authenticate: Basic` when Basic was tried.
+ */
+export class ClientAuthenticator {
+  constructor(private readonly apps: AppRepo, private readonly reservedIds: readonly string[], private readonly realm: string) {}
+
+  /** The client id a request names (Basic or the body), before any check; for throttling keys. */
+  claimedId(authorization: string | undefined, body: Params | undefined): string | undefined {
+    if (authorization !== undefined && /^basic\b/i.test(authorization.trim())) return basicCredentials(authorization.trim())?.id;
+    const v = body?.client_id;
+    return typeof v === 'string' && v !== '' ? v : undefined;
+  }
+
+  async authenticate(authorization: string | undefined, body: Params | undefined): Promise<AuthenticatedClient> {
+    const usedBasic = authorization !== undefined && /^basic\b/i.test(authorization.trim());
+    const fail = (description: string): OAuthError =>
+      new OAuthError('invalid_client', description, 401, usedBasic ? { 'www-authenticate': `Basic realm="${this.realm}"` } : {});
+    const bodyId = param(body, 'client_id');
+    const bodySecret = param(body, 'client_secret');
+
+    let clientId: string;
+    let secret: string | undefined;
+    let method: AuthMethod;
+    if (usedBasic) {
+      const creds = basicCredentials(authorization!.trim());
+      if (!creds || creds.id === '') throw fail('Malformed Basic credentials');
+      if (bodySecret !== undefined) throw invalidRequest('Only one client authentication method may be used');
+      if (bodyId !== undefined && bodyId !== creds.id) throw invalidRequest('client_id does not match the Basic credentials');
+      ({ id: clientId, secret } = creds);
+      method = 'client_secret_basic';
+    } else if (bodySecret !== undefined) {
+      if (bodyId === undefined) throw fail('client_id is required');
+      clientId = bodyId;
+      secret = bodySecret;
+      method = 'client_secret_post';
+    } else {
+      if (bodyId === undefined) throw fail('Client authentication is required');
+      clientId = bodyId;
+      method = 'none';
+    }
+
+    const app = isReservedClientId(clientId, this.reservedIds) ? undefined : await this.apps.findById(clientId);
+    if (!app || !isActive(app.status)) throw fail('Unknown or disabled client');
+    if (app.tokenEndpointAuthMethod !== method) throw fail(`This client must authenticate with ${app.tokenEndpointAuthMethod}`);
+    if (method !== 'none' && (app.secretHash === null || !matchesHash(secret!, app.secretHash))) throw fail('Client authentication failed');
+    return { app, method };
+  }
+}

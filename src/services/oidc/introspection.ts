@@ -1,0 +1,86 @@
+import { sha256Hex } from '../crypto.js';
+import type { SessionCache } from '../session-state.js';
+import type { TokenService } from '../tokens.js';
+import type { App, RefreshTokenRepo } from '../../storage/types.js';
+import type { AccessTokenCheck } from './token-checks.js';
+import type { TokenMinter } from './token-minter.js';
+
+type Introspected = { active: false } | ({ active: true } & Record<string, unknown>);
+
+const INACTIVE: Introspected = { active: false };
+/** Opaque refresh tokens are base64url; JWTs have two dots. */
+const looksLikeJwt = (t: string): boolean => t.split('.').length === 3;
+
+/**
+ * RFC 7662 introspection and RFC 7009 revocation over every token the center issues: our
+ * RFC 9068 access tokens, refresh tokens, and the seed's HS256 tokens (checked exactly like `me`).
+ */
+export class TokenIntrospection {
+  constructor(
+    private readonly accessCheck: AccessTokenCheck,
+    private readonly refreshTokens: RefreshTokenRepo,
+    private readonly state: SessionCache,
+    private readonly seedTokens: TokenService,
+    private readonly minter: TokenMinter,
+    private readonly issuer: string,
+    private readonly now: () => number,
+  ) {}
+
+  async introspect(token: string): Promise<Introspected> {
+    if (looksLikeJwt(token)) return (await this.ourAccess(token)) ?? (await this.seed(token)) ?? INACTIVE;
+    return (await this.refresh(token)) ?? INACTIVE;
+  }
+
+  private async ourAccess(token: string): Promise<Introspected | undefined> {
+    const live = await this.accessCheck.live(token);
+    if (!live) return undefined;
+    const c = live.claims;
+    return {
+      active: true, scope: c.scope, client_id: c.client_id, ...(live.user && { username: live.user.username }),
+      token_type: 'Bearer', exp: c.exp, iat: c.iat, sub: c.sub, aud: c.aud, iss: c.iss, jti: c.jti,
+    };
+  }
+
+  private async seed(token: string): Promise<Introspected | undefined> {
+    try {
+      const { claims, user } = await this.seedTokens.check(`Bearer ${token}`);
+      return {
+        active: true, client_id: claims.app, username: user.username, token_type: 'Bearer',
+        exp: claims.exp, iat: claims.iat, sub: claims.sub, jti: claims.jti,
+      };
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async refresh(token: string): Promise<Introspected | undefined> {
+    const row = await this.refreshTokens.findByHash(sha256Hex(token));
+    const now = this.now();
+    if (!row || row.usedAt !== null || row.revokedAt !== null || row.expiresAt <= now) return undefined;
+    const family = await this.refreshTokens.findFamily(row.familyId);
+    if (!family || family.revokedAt !== null) return undefined;
+    const user = await this.state.user(row.userId);
+    if (!user || user.banned || family.createdAt <= user.tokensValidAfter) return undefined;
+    return {
+      active: true, scope: row.scope, client_id: row.clientId, username: user.username, token_type: 'refresh_token',
+      exp: Math.floor(row.expiresAt / 1000), iat: Math.floor(row.createdAt / 1000), sub: String(row.userId), aud: row.clientId, iss: this.issuer,
+    };
+  }
+
+  /**
+   * RFC 7009: a refresh token ends its whole family (and so the access tokens carrying it as
+   * `sid`); an access token is added to the shared revocation set. Tokens of other clients and
+   * unknown tokens are left alone, and the answer is the same 200 either way.
+   */
+  async revoke(app: App, token: string): Promise<void> {
+    if (!looksLikeJwt(token)) {
+      const row = await this.refreshTokens.findByHash(sha256Hex(token));
+      if (row && row.clientId === app.clientId) await this.refreshTokens.revokeFamily(row.familyId, this.now());
+      return;
+    }
+    const claims = await this.minter.verifyAccess(token);
+    if (!claims || claims.client_id !== app.clientId) return;
+    const uid = Number(claims.sub);
+    await this.state.revoke(claims.jti, Number.isSafeInteger(uid) && claims.sid !== undefined ? uid : 0, claims.exp);
+  }
+}

@@ -1,0 +1,71 @@
+import { randomToken, sha256Hex } from '../crypto.js';
+import type { App, RefreshTokenRepo, User } from '../../storage/types.js';
+import { scopeList } from './claims.js';
+import type { MintedAccess, TokenMinter } from './token-minter.js';
+
+import type { TokenResponse } from '../../contracts/index.js';
+
+export type { TokenResponse };
+
+export interface UserGrant {
+  app: App;
+  user: User;
+  scope: string;
+  /** When the person signed in (ms). */
+  authTimeMs: number;
+  nonce?: string | null;
+  /** An existing family (refresh), or undefined to start one. */
+  familyId?: string;
+}
+
+/** Refresh tokens are opaque, 256 bits, stored as SHA-256 only. */
+export const newRefreshToken = (): string => randomToken(32);
+export const newFamilyId = (): string => randomToken(16);
+
+/**
+ * Builds token responses for a person: access token bound to its refresh family (`sid`),
+ * a refresh token when the client has that grant, an ID token when `openid` was granted.
+ */
+export class TokenIssuer {
+  constructor(
+    private readonly refreshTokens: RefreshTokenRepo,
+    private readonly minter: TokenMinter,
+    private readonly settings: { accessTokenTtl: number; refreshTokenTtl: number },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** A new family row; created before any token names it, so a revocation can never miss it. */
+  async startFamily(app: App, user: User): Promise<string> {
+    const familyId = newFamilyId();
+    await this.refreshTokens.createFamily({ familyId, userId: user.id, clientId: app.clientId, createdAt: this.now() });
+    return familyId;
+  }
+
+  accessFor(g: UserGrant & { familyId: string }, scope = g.scope): Promise<MintedAccess> {
+    return this.minter.access({ sub: String(g.user.id), clientId: g.app.clientId, scope, familyId: g.familyId, notBeforeMs: g.user.tokensValidAfter });
+  }
+
+  /**
+   * The rest of the response once the access token is settled: the refresh token (stored
+   * hashed, with the granted scope) and the ID token.
+   */
+  async complete(g: UserGrant & { familyId: string }, access: MintedAccess, refreshScope = g.scope): Promise<TokenResponse> {
+    const body: TokenResponse = {
+      access_token: access.token, token_type: 'Bearer', expires_in: this.settings.accessTokenTtl, scope: access.claims.scope,
+    };
+    if (g.app.grantTypes.includes('refresh_token')) {
+      const refresh = newRefreshToken();
+      const now = this.now();
+      await this.refreshTokens.create({
+        tokenHash: sha256Hex(refresh), familyId: g.familyId, clientId: g.app.clientId, userId: g.user.id, scope: refreshScope,
+        authTime: g.authTimeMs, createdAt: now, expiresAt: now + this.settings.refreshTokenTtl * 1000,
+      });
+      body.refresh_token = refresh;
+    }
+    const scopes = scopeList(access.claims.scope);
+    if (scopes.includes('openid')) {
+      body.id_token = await this.minter.id({ user: g.user, clientId: g.app.clientId, scopes, authTimeMs: g.authTimeMs, nonce: g.nonce, accessToken: access.token });
+    }
+    return body;
+  }
+}

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { createApp, type CreatedApp } from '../helpers/oauth.js';
+import { authorizeGet, location, sessionCookie } from '../helpers/oidc-pages.js';
+
+let t: TestApp;
+let dev: TestUser;
+let rp: CreatedApp;
+let other: CreatedApp;
+let clock = Date.now();
+const CB = 'https://rp.example.com/cb';
+const BYE = 'https://rp.example.com/bye?from=center';
+
+beforeAll(async () => {
+  t = await createTestApp({}, { now: () => clock });
+  dev = await t.register();
+  rp = await createApp(t, dev, { redirect_uris: [CB] });
+  other = await createApp(t, dev, { redirect_uris: [CB] });
+  await t.runtime.storage.apps.update(rp.client_id, { postLogoutRedirectUris: [BYE] }, clock);
+});
+afterAll(async () => { await t.close(); });
+
+async function idTokenFor(person: TestUser, clientId = rp.client_id): Promise<string> {
+  const user = (await t.runtime.storage.users.findById(person.uid))!;
+  return t.runtime.services.oidc.minter.id({ user, clientId, scopes: ['openid'], authTimeMs: clock, nonce: null, accessToken: 'x' });
+}
+
+function endSession(params: Record<string, string>, token?: string, method: 'GET' | 'POST' = 'GET') {
+  const q = new URLSearchParams(params).toString();
+  const headers = token ? sessionCookie(token) : {};
+  if (method === 'GET') return t.app.inject({ method, url: `/oauth/end_session?${q}`, headers });
+  return t.app.inject({ method, url: '/oauth/end_session', payload: q, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' } });
+}
+
+const signedIn = async (token: string) => (await t.get('/api/v1/auth/me', token)).statusCode === 200;
+
+describe('RP-initiated logout', () => {
+  it('with an ID token hint: ends the session and goes back with state', async () => {
+    const person = await t.register();
+    const res = await endSession({ id_token_hint: await idTokenFor(person), post_logout_redirect_uri: BYE, state: 'xyz' }, person.token);
+    const url = location(res);
+    expect(url.href).toBe('https://rp.example.com/bye?from=center&state=xyz');
+    expect(String(res.headers['set-cookie'])).toMatch(/^ac_session=;.*Max-Age=0/);
+    expect(await signedIn(person.token)).toBe(false);
+    const audit = await t.runtime.storage.audit.list({ action: 'oidc.end_session', actor: person.username }, 0, 5);
+    expect(audit.entries[0]).toMatchObject({ target: rp.client_id });
+    const silent = location(await authorizeGet(t, { response_type: 'code', client_id: rp.client_id, redirect_uri: CB, scope: 'openid', prompt: 'none' }, person.token));
+    expect(silent.searchParams.get('error')).toBe('login_required');
+  });
+
+  it('an expired hint is accepted; client_id alone works too; form POST too', async () => {
+    const person = await t.register();
+    const hint = await idTokenFor(person);
+    clock += 3 * 3600_000;
+    expect(location(await endSession({ id_token_hint: hint, post_logout_redirect_uri: BYE }, person.token)).href).toBe(BYE);
+    const again = await t.register();
+    expect(location(await endSession({ client_id: rp.client_id, post_logout_redirect_uri: BYE, state: 's' }, again.token, 'POST')).searchParams.get('state')).toBe('s');
+    expect(await signedIn(again.token)).toBe(false);
+  });
+
+  it('an address not registered for that client is not followed: the signed-out page', async () => {
+    const person = await t.register();
+    for (const params of [
+      { client_id: other.client_id, post_logout_redirect_uri: BYE },
+      { post_logout_redirect_uri: BYE },
+      { client_id: rp.client_id, post_logout_redirect_uri: 'https://evil.example.com/' },
+      { id_token_hint: await idTokenFor(person, other.client_id), post_logout_redirect_uri: BYE },
+    ] as Array<Record<string, string>>) {
+      const res = await endSession(params, person.token);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers.location).toBeUndefined();
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.body).toContain('已退出登录');
+      expect(res.body).toContain('未在该应用登记');
+    }
+    expect(await signedIn(person.token)).toBe(false);
+    expect((await endSession({})).body).toContain('已退出登录');
+  });
+
+  it('a forged hint or a client_id that contradicts it is refused with a page, the session kept', async () => {
+    const person = await t.register();
+    const hint = await idTokenFor(person);
+    const [h, p, s] = hint.split('.');
+    const forged = `${h}.${Buffer.from(JSON.stringify({ iss: 'x', sub: '1', aud: rp.client_id })).toString('base64url')}.${s}`;
+    for (const params of [{ id_token_hint: forged }, { id_token_hint: 'not-a-jwt' }, { id_token_hint: hint, client_id: other.client_id }] as Array<Record<string, string>>) {
+      const res = await endSession({ ...params, post_logout_redirect_uri: BYE }, person.token);
+      expect(res.statusCode).toBe(400);
+      expect(res.headers.location).toBeUndefined();
+    }
+    expect(p).toBeTruthy();
+    expect(await signedIn(person.token)).toBe(true);
+  });
+});

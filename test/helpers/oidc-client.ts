@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import * as oauth from 'oauth4webapi';
+import type { TestApp, TestUser } from './app.js';
+import { authorizeGet, location, pagesPost, ticketOf } from './oidc-pages.js';
+
+/** A fetch that answers through app.inject, so relying-party libraries talk to the in-process service. */
+export function injectFetch(app: FastifyInstance) {
+  return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const req = new Request(input, init);
+    const url = new URL(req.url);
+    const headers: Record<string, string> = {};
+    req.headers.forEach((v, k) => { headers[k] = v; });
+    const payload = req.body ? Buffer.from(await req.arrayBuffer()) : undefined;
+    const res = await app.inject({ method: req.method as 'GET', url: url.pathname + url.search, headers, ...(payload && { payload }) });
+    const out = new Headers();
+    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out.set(k, Array.isArray(v) ? v.join(', ') : String(v));
+    return new Response([204, 304].includes(res.statusCode) ? null : res.rawPayload, { status: res.statusCode, headers: out });
+  };
+}
+
+/** oauth4webapi options routing every request through the service in-process. */
+export const viaInject = (t: TestApp) => ({ [oauth.customFetch]: injectFetch(t.app) as typeof fetch });
+
+/** Discovery through oauth4webapi, exactly as a relying party does it. */
+export async function discover(t: TestApp, issuer: string): Promise<oauth.AuthorizationServer> {
+  const url = new URL(issuer);
+  return oauth.processDiscoveryResponse(url, await oauth.discoveryRequest(url, { algorithm: 'oidc', ...viaInject(t) }));
+}
+
+/**
+ * Runs the authorization endpoint as `user`'s browser (session cookie), consenting when asked,
+ * and returns the callback URL the browser is sent to.
+ */
+export async function authorizeAsBrowser(t: TestApp, user: TestUser, params: Record<string, string>): Promise<URL> {
+  const first = location(await authorizeGet(t, params, user.token));
+  if (first.pathname !== '/authorize') return first;
+  const res = await pagesPost(t, '/oauth/consent', { ticket: ticketOf(first), decision: 'allow' }, user.token);
+  if (res.statusCode !== 200) throw new Error(`consent failed: ${res.statusCode} ${res.body}`);
+  return new URL(res.json().data.redirect_to);
+}
+
+/** POST a form to the service; `basic` adds client_secret_basic credentials (form-url-encoded as RFC 6749 §2.3.1 asks). */
+export function postForm(t: TestApp, url: string, form: Record<string, string>, opts: { basic?: [string, string]; headers?: Record<string, string> } = {}) {
+  const enc = (v: string) => encodeURIComponent(v).replace(/%20/g, '+');
+  const auth = opts.basic ? { authorization: `Basic ${Buffer.from(`${enc(opts.basic[0])}:${enc(opts.basic[1])}`).toString('base64')}` } : {};
+  return t.app.inject({
+    method: 'POST', url, payload: new URLSearchParams(form).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...auth, ...opts.headers },
+  });
+}

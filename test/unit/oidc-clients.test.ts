@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { checkClientFields } from '../../src/domain/oidc-clients.js';
+import { viaTable } from '../helpers/refusal.js';
+import { KeyCipher } from '../../src/services/oidc/key-crypto.js';
+
+const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code';
+
+describe('client fields (OIDC.md §2)', () => {
+  it('defaults on create by client type', () => {
+    expect(checkClientFields({}, 'confidential', true)).toEqual({ ok: true, value: { grantTypes: ['authorization_code', 'refresh_token'], tokenEndpointAuthMethod: 'client_secret_basic', postLogoutRedirectUris: [] } });
+    expect(checkClientFields({}, 'public', true)).toMatchObject({ ok: true, value: { tokenEndpointAuthMethod: 'none' } });
+    expect(checkClientFields({}, 'public', false)).toEqual({ ok: true, value: {} });
+  });
+
+  it('grants: known ones, de-duplicated, client_credentials only for confidential clients, never empty', () => {
+    expect(checkClientFields({ grant_types: [DEVICE, DEVICE, 'refresh_token'] }, 'public', false)).toEqual({ ok: true, value: { grantTypes: [DEVICE, 'refresh_token'] } });
+    expect(checkClientFields({ grant_types: ['client_credentials'] }, 'confidential', false).ok).toBe(true);
+    for (const grant_types of [['client_credentials'], [], ['implicit'], ['password']]) {
+      expect(viaTable(checkClientFields({ grant_types }, 'public', false))).toEqual({ ok: false, status: 400, msg: '参数错误：grant_types' });
+    }
+  });
+
+  it('auth method of the client type; logout callbacks under the redirect_uris rules', () => {
+    expect(checkClientFields({ token_endpoint_auth_method: 'client_secret_post' }, 'confidential', false).ok).toBe(true);
+    expect(viaTable(checkClientFields({ token_endpoint_auth_method: 'none' }, 'confidential', false))).toMatchObject({ ok: false, msg: '参数错误：token_endpoint_auth_method' });
+    expect(checkClientFields({ token_endpoint_auth_method: 'client_secret_basic' }, 'public', false).ok).toBe(false);
+    expect(checkClientFields({ token_endpoint_auth_method: 'private_key_jwt' }, 'confidential', false).ok).toBe(false);
+    expect(viaTable(checkClientFields({ post_logout_redirect_uris: ['http://example.com/bye'] }, 'confidential', false))).toMatchObject({ ok: false, msg: '回调地址格式不正确' });
+    expect(checkClientFields({ post_logout_redirect_uris: ['http://localhost:3000/bye', 'com.example.app:/bye'] }, 'public', false).ok).toBe(true);
+    expect(checkClientFields({ post_logout_redirect_uris: Array.from({ length: 21 }, (_, i) => `https://e.example/${i}`) }, 'public', false).ok).toBe(false);
+  });
+});
+
+describe('signing key encryption at rest', () => {
+  it('round-trips; another secret, another kid or any altered byte fails', () => {
+    const c = new KeyCipher('secret-one-secret-one-secret-one-0123');
+    const sealed = c.encrypt('{"d":"private"}', 'kid-1');
+    expect(sealed).not.toContain('private');
+    expect(c.decrypt(sealed, 'kid-1')).toBe('{"d":"private"}');
+    expect(c.encrypt('x', 'kid-1')).not.toBe(c.encrypt('x', 'kid-1'));
+    expect(() => new KeyCipher('secret-two-secret-two-secret-two-0123').decrypt(sealed, 'kid-1')).toThrow();
+    expect(() => c.decrypt(sealed, 'kid-2')).toThrow();
+    const parts = sealed.split('.');
+    parts[3] = parts[3]!.slice(0, -2) + (parts[3]!.endsWith('AA') ? 'BB' : 'AA');
+    expect(() => c.decrypt(parts.join('.'), 'kid-1')).toThrow();
+    expect(() => c.decrypt('v2.a.b.c', 'kid-1')).toThrow(/format/);
+  });
+});
