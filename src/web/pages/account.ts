@@ -2,6 +2,10 @@ import { call, clearToken, currentUser, data, loginUrl, type Me, type TokenEnvel
 import { busy, copyBox, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf, needsLogin, render } from '../layout.js';
 import { sendCode } from './login.js';
+import { endBrowserSession } from '../oidc.js';
+import type { AuthorizedApp, AuthorizedAppList } from '../../contracts/index.js';
+import { securitySections } from './account-security.js';
+import { changeEmail, changePassword, deleteAccount, editName, sessions } from './account-settings.js';
 
 function profile(me: Me): HTMLElement {
   const row = (k: string, v: Node | string) => h('div', { class: 'row' }, h('dt', {}, k), h('dd', {}, v));
@@ -10,8 +14,8 @@ function profile(me: Me): HTMLElement {
     : h('span', { class: 'badge warn', id: 'email-status' }, '未验证');
   return h('dl', { class: 'profile' },
     row('用户名', h('span', { id: 'profile-username' }, me.username)),
-    row('昵称', me.display_name),
-    row('邮箱', h('span', {}, me.email, ' ', verified)),
+    row('昵称', h('span', { id: 'profile-display-name' }, me.display_name)),
+    row('邮箱', h('span', {}, h('span', { id: 'profile-email' }, me.email), ' ', verified)),
     row('角色', me.roles.join('、') || '无'),
     row('本次登录有效期至', formatTime(me.exp)),
   );
@@ -59,6 +63,43 @@ function gameToken(): HTMLElement {
     h('p', { class: 'muted small' }, '用于粘贴到游戏中登录的长期令牌（30 天）。'), msg.el, mint, out);
 }
 
+/** One authorized application: name, scopes, when, and the button that withdraws it. */
+function authorizedRow(app: AuthorizedApp, msg: ReturnType<typeof notice>): HTMLElement {
+  const revoke = h('button', { type: 'button', class: 'danger small', 'data-client-id': app.client_id }, '撤销授权');
+  const row = h('li', { class: 'authorized-app' },
+    h('div', {},
+      h('strong', { class: 'app-name' }, app.display_name || app.client_id),
+      h('p', { class: 'muted small' }, `权限：${app.scopes.join(' ') || '无'}`),
+      h('p', { class: 'muted small' }, `授权时间：${formatTime(app.updated_at)}`),
+    ),
+    revoke,
+  );
+  revoke.addEventListener('click', () => void busy(revoke, async () => {
+    msg.hide();
+    try {
+      await data('POST', 'account/authorized_apps/revoke', { client_id: app.client_id });
+      row.remove();
+      msg.ok(`已撤销「${app.display_name || app.client_id}」的授权`);
+    } catch (err) {
+      if (needsLogin(err)) return location.replace(loginUrl());
+      msg.error(messageOf(err));
+    }
+  }));
+  return row;
+}
+
+/** The applications signed in with this account (OpenID Connect consents). */
+function authorizedApps(): HTMLElement {
+  const msg = notice();
+  const list = h('ul', { class: 'authorized-apps', id: 'authorized-apps' });
+  const section = h('section', {}, h('h2', {}, '已授权的应用'), msg.el, list);
+  void data<AuthorizedAppList>('GET', 'account/authorized_apps').then(({ apps }) => {
+    if (apps.length === 0) list.replaceWith(h('p', { class: 'muted small', id: 'authorized-apps-empty' }, '还没有授权任何应用。'));
+    else list.append(...apps.map((a) => authorizedRow(a, msg)));
+  }, (err) => msg.error(messageOf(err)));
+  return section;
+}
+
 function signOut(): HTMLElement {
   const msg = notice();
   const out = h('button', { type: 'button', class: 'secondary', id: 'logout' }, '退出登录');
@@ -71,6 +112,7 @@ function signOut(): HTMLElement {
       if (!needsLogin(err)) return msg.error(messageOf(err));
     }
     clearToken();
+    await endBrowserSession();
     location.replace('/login');
   };
   out.addEventListener('click', () => void busy(out, leave(false)));
@@ -90,5 +132,5 @@ export async function accountPage(): Promise<void> {
     location.replace(loginUrl());
     return;
   }
-  render('我的账号', [profile(me), verifyEmail(me), gameToken(), signOut()].filter((n): n is HTMLElement => n !== null), { me });
+  render('我的账号', [profile(me), verifyEmail(me), editName(me), changePassword(), changeEmail(me), ...securitySections(), sessions(), authorizedApps(), gameToken(), signOut(), deleteAccount()].filter((n): n is HTMLElement => n !== null), { me });
 }

@@ -1,0 +1,130 @@
+import type { Config } from '../config/index.js';
+import type { SessionRepo, SignInSession, User } from '../storage/types.js';
+import { randomToken } from './crypto.js';
+import type { SessionCache } from './session-state.js';
+
+/** `last used` is written at most this often per session and instance, never per request. */
+export const LAST_USED_WRITE_EVERY_MS = 60_000;
+const MAX_TRACKED = 100_000;
+/** Sessions seen are written together, one statement per this interval at most. */
+const FLUSH_AFTER_MS = 1000;
+const FLUSH_CHUNK = 500;
+const USER_AGENT_MAX = 512;
+/** Where a sign-in came from (services/context.ts `Caller`; not imported, to keep tokens.ts free of the kit). */
+interface Origin {
+  ip: string;
+  userAgent?: string;
+}
+/** Ending a session puts this key in the revoked set; jti values (`<ms>.<random>`) never start so. */
+export const revokedSessionKey = (sid: string) => `sid:${sid}`;
+
+/** A new session id: 128 random bits, the `sid` claim of every token of the family. */
+export const newSessionId = (): string => randomToken(16);
+
+/**
+ * The record of each sign-in (token family): who, which app, when, from where. Tokens carry
+ * its id as `sid`; ending a session revokes that id through the same revoked set (polled and
+ * broadcast) as single tokens, so the per-request check stays one Map look-up.
+ */
+export class SignIns {
+  /** When this instance last wrote `last used` of each session. */
+  private readonly written = new Map<string, number>();
+  /** Sessions due for a `last used` write, flushed together. */
+  private readonly pending = new Set<string>();
+  private flushTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly repo: SessionRepo,
+    private readonly sessionCache: Pick<SessionCache, 'revoke'>,
+    private readonly config: Pick<Config, 'tokenTtl' | 'gameTokenTtl'>,
+    private readonly now: () => number,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  /** Records the sign-in whose first token has these claims (`exp` in unix seconds). */
+  async record(first: { sid?: string; app: string; exp: number }, user: User, caller: Origin): Promise<void> {
+    const now = this.now();
+    const sid = first.sid;
+    if (sid === undefined) return;
+    await this.repo.create({
+      id: sid, userId: user.id, app: first.app, createdAt: now, lastUsedAt: now, expiresAt: first.exp * 1000,
+      ip: caller.ip, userAgent: (caller.userAgent ?? '').slice(0, USER_AGENT_MAX),
+    });
+    this.written.set(sid, now);
+  }
+
+  /** A refresh kept the session: it now lives until the new token expires. */
+  extend(sid: string, exp: number): Promise<void> {
+    return this.repo.extend(sid, exp * 1000);
+  }
+
+  /**
+   * Called on every accepted token with a `sid`, synchronously: a Map look-up. At most once
+   * a minute a session is queued for a write, and the queue is written by one statement a
+   * second that nobody waits for.
+   */
+  seen(sid: string): void {
+    const now = this.now();
+    const last = this.written.get(sid);
+    if (last !== undefined && now - last < LAST_USED_WRITE_EVERY_MS) return;
+    if (last === undefined && this.written.size >= MAX_TRACKED) this.written.delete(this.written.keys().next().value as string);
+    this.written.set(sid, now);
+    this.pending.add(sid);
+    if (this.flushTimer === undefined) {
+      this.flushTimer = setTimeout(() => void this.flush(), FLUSH_AFTER_MS);
+      this.flushTimer.unref();
+    }
+  }
+
+  /** Writes the queued `last used` times; also called at stop so none is lost. */
+  async flush(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const ids = [...this.pending];
+    this.pending.clear();
+    const now = this.now();
+    for (let i = 0; i < ids.length; i += FLUSH_CHUNK) {
+      await this.repo.touchMany(ids.slice(i, i + FLUSH_CHUNK), now).catch(this.onError);
+    }
+  }
+
+  live(userId: number, limit = 200): Promise<SignInSession[]> {
+    return this.repo.listLive(userId, this.now(), limit);
+  }
+
+  find(id: string): Promise<SignInSession | undefined> {
+    return this.repo.findById(id);
+  }
+
+  /** Ends one session: every token of it fails from now on, on every instance. */
+  async end(session: Pick<SignInSession, 'id' | 'userId'>): Promise<void> {
+    await this.repo.end(session.id, this.now());
+    await this.revokeId(session.id, session.userId);
+  }
+
+  /** Ends every open session of the user but `keep`; returns how many. */
+  async endAllOf(userId: number, keep?: string): Promise<number> {
+    const ended = await this.repo.endAllOf(userId, this.now(), keep);
+    for (const id of ended) await this.revokeId(id, userId);
+    return ended.length;
+  }
+
+  /**
+   * Marks the user's sessions ended after a cut-off (logout-all, password reset) already
+   * killed their tokens: the list then shows what is really live, with no revocations needed.
+   */
+  async markAllEnded(userId: number, keep?: string): Promise<void> {
+    await this.repo.endAllOf(userId, this.now(), keep);
+  }
+
+  /** A deleted account's sessions: its tokens are already cut off; the rows hold addresses, so they go. */
+  forget(userId: number): Promise<void> {
+    return this.repo.deleteAllOf(userId);
+  }
+
+  /** Revoked until any token the family may hold has expired: the longest lifetime from now. */
+  private revokeId(sid: string, userId: number): Promise<void> {
+    const exp = Math.ceil(this.now() / 1000) + Math.max(this.config.tokenTtl, this.config.gameTokenTtl);
+    return this.sessionCache.revoke(revokedSessionKey(sid), userId, exp);
+  }
+}

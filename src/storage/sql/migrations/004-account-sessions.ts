@@ -1,0 +1,30 @@
+import { sql, type Kysely } from 'kysely';
+
+/**
+ * One row per sign-in (a token family: the first token and every refresh of it), so a user
+ * can see and end each one, and the reason and time an application was disabled, shown to
+ * its owner.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema.createTable('sessions')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('user_id', 'bigint', (c) => c.notNull())
+    .addColumn('app', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('last_used_at', 'bigint', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .addColumn('ended_at', 'bigint')
+    .addColumn('ip', 'text', (c) => c.notNull())
+    .addColumn('user_agent', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('sessions_user').on('sessions').columns(['user_id', 'expires_at']).execute();
+  await db.schema.createIndex('sessions_created_at').on('sessions').column('created_at').execute();
+  await db.schema.alterTable('apps').addColumn('status_reason', 'text', (c) => c.notNull().defaultTo(sql.lit(''))).execute();
+  await db.schema.alterTable('apps').addColumn('status_changed_at', 'bigint').execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropTable('sessions').ifExists().execute();
+  await db.schema.alterTable('apps').dropColumn('status_reason').execute();
+  await db.schema.alterTable('apps').dropColumn('status_changed_at').execute();
+}
