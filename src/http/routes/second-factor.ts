@@ -1,0 +1,104 @@
+import {
+  AdminSecondFactorBody, AdminSecondFactorReply, EmptyReply, OtpCodeBody, PasskeyDeleteBody, PasskeyLoginBody, PasskeyRegisterBody,
+  PasskeyReply, RecoveryCodesReply, SecondFactorStatusReply, TokenEnvelope, TotpDisableBody, TotpSetupReply, WebAuthnOptionsReply, responses,
+} from '../../contracts/index.js';
+import { authOf, callerOf, NO_STORE, type ContractApp, type RouteDeps } from '../deps.js';
+
+const tags = ['second factors'];
+
+/** Authenticator app, recovery codes and passkeys: /account, the passkey sign-in, admin removal. */
+export async function secondFactorRoutes(app: ContractApp, { services, guards, metrics }: RouteDeps) {
+  const { secondFactor, passkeys } = services;
+
+  app.get('/api/v1/auth/account/second_factor', {
+    preHandler: guards.firstParty,
+    schema: { tags, summary: 'Whether the authenticator app is on, recovery codes left, passkeys', response: responses(SecondFactorStatusReply) },
+  }, async (request, reply) => {
+    const { user } = authOf(request);
+    void reply.headers(NO_STORE);
+    return { ok: true as const, data: { ...(await secondFactor.status(user)), passkeys: await passkeys.list(user) } };
+  });
+
+  app.post('/api/v1/auth/account/totp/setup', {
+    preHandler: guards.firstParty,
+    schema: { tags, summary: 'A new authenticator secret (text, otpauth link, QR code); on after enable', response: responses(TotpSetupReply) },
+  }, async (request, reply) => {
+    void reply.headers(NO_STORE);
+    return { ok: true as const, data: await secondFactor.setupTotp(authOf(request).user) };
+  });
+
+  app.post('/api/v1/auth/account/totp/enable', {
+    preHandler: guards.firstParty,
+    schema: { tags, summary: 'Turn the authenticator on with one valid code; answers 10 recovery codes, once', body: OtpCodeBody, response: responses(RecoveryCodesReply) },
+  }, async (request, reply) => {
+    void reply.headers(NO_STORE);
+    return { ok: true as const, data: await secondFactor.enableTotp(authOf(request).user, request.body.code, callerOf(request)) };
+  });
+
+  app.post('/api/v1/auth/account/totp/disable', {
+    preHandler: guards.firstParty,
+    schema: { tags, summary: 'Turn the authenticator off with the password and a code (or a recovery code)', body: TotpDisableBody, response: responses(EmptyReply) },
+  }, async (request) => {
+    const { password, code } = request.body;
+    await secondFactor.disableTotp(authOf(request).user, password, code, callerOf(request));
+    return { ok: true as const, data: {} };
+  });
+
+  app.post('/api/v1/auth/account/recovery_codes', {
+    preHandler: guards.firstParty,
+    schema: { tags, summary: 'Replace the recovery codes, after an authenticator code', body: OtpCodeBody, response: responses(RecoveryCodesReply) },
+  }, async (request, reply) => {
+    void reply.headers(NO_STORE);
+    return { ok: true as const, data: await secondFactor.regenerateRecoveryCodes(authOf(request).user, request.body.code, callerOf(request)) };
+  });
+
+  app.post('/api/v1/auth/account/passkeys/options', {
+    preHandler: guards.firstParty,
+    schema: { tags, summary: 'WebAuthn creation options for a new passkey (challenge valid 5 minutes, once)', response: responses(WebAuthnOptionsReply) },
+  }, async (request) => ({ ok: true as const, data: await passkeys.registrationOptions(authOf(request).user) }));
+
+  app.post('/api/v1/auth/account/passkeys/register', {
+    preHandler: guards.firstParty,
+    schema: { tags, summary: 'Register a passkey with the browser\'s answer to the options', body: PasskeyRegisterBody, response: responses(PasskeyReply) },
+  }, async (request) => {
+    const { name, response } = request.body;
+    return { ok: true as const, data: await passkeys.register(authOf(request).user, name, response, callerOf(request)) };
+  });
+
+  app.post('/api/v1/auth/account/passkeys/delete', {
+    preHandler: guards.firstParty,
+    schema: { tags, summary: 'Delete one of your passkeys', body: PasskeyDeleteBody, response: responses(EmptyReply) },
+  }, async (request) => {
+    await passkeys.remove(authOf(request).user, request.body.id, callerOf(request));
+    return { ok: true as const, data: {} };
+  });
+
+  app.post('/api/v1/auth/passkey/options', {
+    schema: { tags, summary: 'WebAuthn request options for a passkey sign-in without a user name', response: responses(WebAuthnOptionsReply) },
+  }, async (_request, reply) => {
+    void reply.headers(NO_STORE);
+    return { ok: true as const, data: await passkeys.authenticationOptions() };
+  });
+
+  app.post('/api/v1/auth/passkey/login', {
+    schema: { tags, summary: 'Sign in with a passkey (counts as both factors); same answer as login', body: PasskeyLoginBody, response: responses(TokenEnvelope) },
+  }, async (request, reply) => {
+    void reply.headers(NO_STORE);
+    try {
+      const envelope = await passkeys.login(request.body.response, callerOf(request));
+      metrics.logins.inc({ method: 'passkey', result: 'success' });
+      return envelope;
+    } catch (err) {
+      metrics.logins.inc({ method: 'passkey', result: 'failure' });
+      throw err;
+    }
+  });
+
+  app.post('/api/v1/auth/admin/users/second_factor/remove', {
+    preHandler: guards.admin,
+    schema: { tags, summary: "Remove a locked-out user's authenticator and passkeys (audited)", body: AdminSecondFactorBody, response: responses(AdminSecondFactorReply) },
+  }, async (request) => {
+    const target = await services.admin.userNamed(request.body.username);
+    return { ok: true as const, data: await secondFactor.adminRemove(target, authOf(request).user.username, callerOf(request)) };
+  });
+}

@@ -1,0 +1,49 @@
+/** The sign-in steps added by second factors: the code step after a first factor, and passkeys. */
+import { startAuthentication } from '@simplewebauthn/browser';
+import { ApiError, call, data, type TokenEnvelope } from '../api.js';
+import { busy, field, form, h, input, notice } from '../dom.js';
+import { messageOf, render } from '../layout.js';
+
+/** The answer of login / login_by_code when the password (or e-mail code) was right and a code is needed. */
+const SECOND_FACTOR_REQUIRED = '需要两步验证';
+
+/**
+ * Runs a sign-in; when the account asks for its second factor, shows the code step and sends
+ * the same request again with `otp` until it passes. Resolves with the token either way.
+ */
+export async function withSecondStep(send: (otp?: string) => Promise<TokenEnvelope>): Promise<TokenEnvelope> {
+  try {
+    return await send();
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 401 && err.msg === SECOND_FACTOR_REQUIRED)) throw err;
+  }
+  return new Promise((resolve) => {
+    const msg = notice();
+    const otp = input('otp', {
+      inputmode: 'numeric', autocomplete: 'one-time-code', required: true, maxlength: '32', placeholder: '6 位数字或恢复码',
+    });
+    const submit = h('button', { type: 'submit', class: 'primary' }, '验证');
+    const step = form([field('验证码', otp, '打开身份验证器应用，输入显示的 6 位数字；也可以输入一个恢复码'), submit], submit, async () => {
+      msg.hide();
+      resolve(await send(otp.value.trim()));
+    }, (e) => msg.error(messageOf(e)));
+    render('两步验证', [h('p', { class: 'muted small' }, '该账号已开启两步验证。'), msg.el, step]);
+    otp.focus();
+  });
+}
+
+/** Sign-in with a passkey of this site, without a user name (discoverable credentials). */
+export function passkeySignIn(done: (envelope: TokenEnvelope) => Promise<void>, msg: ReturnType<typeof notice>): HTMLElement {
+  const button = h('button', { type: 'button', class: 'secondary', id: 'passkey-login' }, '使用通行密钥登录');
+  button.addEventListener('click', () => void busy(button, async () => {
+    msg.hide();
+    try {
+      const optionsJSON = await data<Parameters<typeof startAuthentication>[0]['optionsJSON']>('POST', 'passkey/options');
+      const response = await startAuthentication({ optionsJSON });
+      await done(await call<TokenEnvelope>('POST', 'passkey/login', { response }, false));
+    } catch (err) {
+      msg.error(err instanceof ApiError ? err.msg : '未能使用通行密钥登录，请重试');
+    }
+  }));
+  return h('div', { class: 'passkey-login' }, button);
+}
