@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config/index.js';
-import { createLogger } from './log.js';
+import { ConfigError } from './config/index.js';
 import { serve } from './main.js';
+import { exitOnStartupFailure } from './startup-errors.js';
+import { usersCommand } from './cli/users-transfer.js';
+import { backupCommand, restoreCommand } from './cli/backup.js';
+import { UsageError, withServices } from './cli/common.js';
 import { isClusterWorker, runPrimary } from './cluster.js';
-import { createServices } from './services/index.js';
-import { createSqlStorage } from './storage/sql/index.js';
 import { DEFAULT_ROLES, isValidEmail, isValidPassword, isValidUsername } from './domain/accounts.js';
 import { AppError } from './errors/index.js';
-import { UniqueViolation } from './storage/types.js';
 
 const USAGE = `usage: account-center [command]
 
@@ -15,29 +15,15 @@ const USAGE = `usage: account-center [command]
   migrate                              apply database migrations and exit
   user create --username U --password P --email E [--roles a,b]
   user ban U | user unban U | user roles U a,b
+  user remove-second-factor U          remove the authenticator and passkeys of a locked-out user
   app create --owner U --name N --redirect-uri URI [--public] [--client-id ID]
+             [--grant-types a,b] [--auth-method M] [--post-logout-redirect-uri URI]
+  backup FILE | restore FILE           online copy of the database / restore into an empty one
+  users export [--format jsonl|csv] [--output FILE]
+  users import FILE [--format jsonl|csv]  add users from another system (docs/operations.md)
+  keys rotate                          make a new OpenID Connect signing key current
 
 Configuration comes from the environment (PORT, HOST, DATABASE_URL, JWT_SECRET, …); see README.`;
-
-class UsageError extends Error {}
-
-/** Opens storage and services for a one-off command, runs it, and closes everything. */
-async function withServices<T>(run: (s: ReturnType<typeof createServices>) => Promise<T>): Promise<T> {
-  const { config } = loadConfig();
-  const logger = createLogger('warn', process.stderr);
-  const storage = await createSqlStorage(config.databaseUrl);
-  try {
-    await storage.migrate();
-    const services = createServices(config, storage, logger);
-    try {
-      return await run(services);
-    } finally {
-      await services.stop();
-    }
-  } finally {
-    await storage.close();
-  }
-}
 
 const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 
@@ -51,13 +37,12 @@ async function userCommand(args: string[]): Promise<void> {
     if (!email || !isValidEmail(email)) throw new UsageError('--email: a valid e-mail address');
     const roles = values.roles ? values.roles.split(',').map((r) => r.trim()).filter(Boolean) : [...DEFAULT_ROLES];
     await withServices(async (s) => {
-      const user = await s.storage.users.create({
-        username, email, displayName: username, passwordHash: await s.passwords.hash(password), emailVerified: true, roles,
-      }, s.now()).catch((err) => {
-        if (err instanceof UniqueViolation) throw new UsageError(`${err.field} already taken`);
+      const user = await s.admin.createUser({ username, password, email, roles }, 'cli').catch((err: unknown) => {
+        // An operator reads which argument to change.
+        if (err instanceof AppError && err.reason === 'usernameTaken') throw new UsageError('username already taken');
+        if (err instanceof AppError && err.reason === 'emailTaken') throw new UsageError('email already taken');
         throw err;
       });
-      await s.audit.record('user.create', { actor: 'cli', target: user.username });
       print({ uid: user.id, username: user.username, email: user.email, roles: user.roles });
     });
     return;
@@ -70,6 +55,8 @@ async function userCommand(args: string[]): Promise<void> {
     if (roleList === undefined) throw new UsageError('user roles U a,b: a comma-separated role list is required');
     const roles = roleList.split(',').map((r) => r.trim()).filter(Boolean);
     await withServices(async (s) => print(await s.admin.setRoles(username, roles, 'cli')));
+  } else if (sub === 'remove-second-factor') {
+    await withServices(async (s) => print(await s.secondFactor.adminRemove(await s.admin.userNamed(username), 'cli')));
   } else {
     throw new UsageError(`unknown user command: ${sub ?? ''}`);
   }
@@ -82,21 +69,37 @@ async function appCommand(args: string[]): Promise<void> {
   if (sub !== 'create') throw new UsageError(`unknown app command: ${sub ?? ''}`);
   const { values } = parseArgs({
     args: rest,
-    options: { owner: { type: 'string' }, name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' }, 'client-id': { type: 'string' } },
+    options: {
+      owner: { type: 'string' }, name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' }, 'client-id': { type: 'string' },
+      // OIDC.md §2 client fields.
+      'grant-types': { type: 'string' }, 'auth-method': { type: 'string' }, 'post-logout-redirect-uri': { type: 'string', multiple: true },
+    },
   });
   const { owner, name } = values;
   const redirectUris = values['redirect-uri'];
   if (!owner || !name || !redirectUris?.length) throw new UsageError('app create: --owner, --name and --redirect-uri are required');
   await withServices(async (s) => {
-    const user = await s.storage.users.findByUsername(owner);
-    if (!user) throw new UsageError(`unknown user: ${owner}`);
+    const user = await s.admin.userNamed(owner);
     print(await s.apps.create({ user, ip: null }, {
       display_name: name, redirect_uris: redirectUris, client_type: values.public ? 'public' : 'confidential', client_id: values['client-id'],
+      grant_types: values['grant-types']?.split(',').map((g) => g.trim()).filter(Boolean),
+      token_endpoint_auth_method: values['auth-method'],
+      post_logout_redirect_uris: values['post-logout-redirect-uri'],
     }));
   });
 }
 
-export const extraCommands: Record<string, (args: string[]) => Promise<void>> = { app: appCommand };
+/** `keys rotate`: every instance signs with the new key within seconds; the old one stays published. */
+async function keysCommand(args: string[]): Promise<void> {
+  if (args[0] !== 'rotate' || args.length !== 1) throw new UsageError(`unknown keys command: ${args.join(' ')}`);
+  await withServices(async (s) => {
+    const kid = await s.oidc.keys.rotate();
+    await s.audit.record('keys.rotate', { actor: 'cli', target: kid });
+    print({ kid });
+  });
+}
+
+export const extraCommands: Record<string, (args: string[]) => Promise<void>> = { app: appCommand, users: usersCommand, backup: backupCommand, restore: restoreCommand, keys: keysCommand };
 
 export async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...args] = argv;
@@ -106,8 +109,8 @@ export async function main(argv: string[]): Promise<void> {
         const { values } = parseArgs({ args, options: { workers: { type: 'string' } } });
         const workers = values.workers === undefined ? 1 : Number(values.workers);
         if (!Number.isInteger(workers) || workers < 1) throw new UsageError('--workers: a positive integer');
-        if (workers > 1 && !isClusterWorker()) await runPrimary(workers);
-        else await serve();
+        // A failure to start is one line on stderr and exit code 1 (src/startup-errors.ts).
+        await (workers > 1 && !isClusterWorker() ? runPrimary(workers) : serve()).catch(exitOnStartupFailure);
         return;
       }
       case 'migrate':

@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { prettyStream } from './log-pretty.js';
 
 /**
  * Paths that could carry a secret are censored wherever they appear in a log line, so a
@@ -11,6 +12,11 @@ export const REDACT_PATHS = [
   'req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.headers.authorization',
 ];
 
-export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
-  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination as never);
+export type LogFormat = 'json' | 'pretty';
+
+/** JSON lines by default; `pretty` (LOG_FORMAT=pretty) is for a person at a terminal. */
+export function createLogger(level: string, destination?: NodeJS.WritableStream, format: LogFormat = 'json'): Logger {
+  const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
+  if (format === 'pretty') return pino(options, prettyStream(destination ?? process.stdout));
+  return pino(options, destination as never);
 }
