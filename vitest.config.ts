@@ -36,7 +36,8 @@ if (pgUp) {
     extends: true,
     test: {
       name: 'postgres',
-      include: ['test/api/**/*.test.ts', 'test/storage/**/*.test.ts'],
+      // The fuzz tests too: PostgreSQL refuses input SQLite takes (NUL in text), so both must hold.
+      include: ['test/api/**/*.test.ts', 'test/storage/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
       globalSetup: ['test/helpers/global-setup.ts'],
       env: { TEST_DATABASE_URL: PG_URL },
     },

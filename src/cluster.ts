@@ -4,6 +4,7 @@ import { createLogger } from './log.js';
 import { answerLimitRequest, isClusterMessage } from './services/cluster-ipc.js';
 import { MemoryRateLimitStore } from './services/rate-limit.js';
 import { createSqlStorage } from './storage/sql/index.js';
+import { ensurePortFree } from './startup-errors.js';
 
 /** A worker that dies sooner than this after starting counts as a crash loop and waits before restarting. */
 const QUICK_DEATH_MS = 5000;
@@ -17,7 +18,7 @@ const DRAIN_TIMEOUT_MS = 15_000;
  */
 export async function runPrimary(workers: number, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const { config, warnings } = loadConfig(env);
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
   for (const w of warnings) logger.warn(w);
 
   const storage = await createSqlStorage(config.databaseUrl, { pgPoolMax: 1 });
@@ -26,6 +27,8 @@ export async function runPrimary(workers: number, env: NodeJS.ProcessEnv = proce
   } finally {
     await storage.close();
   }
+
+  await ensurePortFree(config.port, config.host);
 
   const limits = new MemoryRateLimitStore();
   const startedAt = new Map<number, number>();
@@ -54,6 +57,13 @@ export async function runPrimary(workers: number, env: NodeJS.ProcessEnv = proce
     const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
     startedAt.delete(worker.id);
     if (shuttingDown) return;
+    // No worker ever came up and this one failed to start (it printed why): restarting it
+    // would only repeat that, so stop as a single process would, with exit code 1.
+    if (listening.size === 0 && code === 1) {
+      shuttingDown = true;
+      for (const w of Object.values(cluster.workers ?? {})) if (w && !w.isDead()) w.process.kill('SIGKILL');
+      process.exit(1);
+    }
     restartDelay = lived < QUICK_DEATH_MS ? Math.min(Math.max(restartDelay * 2, 500), MAX_RESTART_DELAY_MS) : 0;
     logger.error({ pid: worker.process.pid, exitCode: code, signal, restartInMs: restartDelay }, 'worker died; starting a replacement');
     setTimeout(() => { if (!shuttingDown) fork(); }, restartDelay);

@@ -5,7 +5,7 @@ import { buildApp } from './http/app.js';
 import { createLogger } from './log.js';
 import { createServices, type ServiceOptions, type Services } from './services/index.js';
 import { isClusterWorker } from './cluster.js';
-import type { ChangeBus } from './services/change-bus.js';
+import { LocalChangeBus, type ChangeBus } from './services/change-bus.js';
 import { ClusterChangeBus, ClusterRateLimitStore } from './services/cluster-ipc.js';
 import type { RateLimitStore } from './services/rate-limit.js';
 import { RedisChangeBus, RedisRateLimitStore } from './services/redis.js';
@@ -17,6 +17,8 @@ export interface Runtime {
   logger: Logger;
   storage: Storage;
   services: Services;
+  /** Where this instance announces and hears changes (users, revocations, apps). */
+  bus: ChangeBus;
   app: FastifyInstance;
   /** Stops taking connections, lets in-flight requests finish, then releases everything. */
   close(): Promise<void>;
@@ -25,34 +27,37 @@ export interface Runtime {
 export interface RuntimeOptions extends ServiceOptions {
   /** False in cluster workers: the primary migrated before forking them. */
   migrate?: boolean;
+  /** Shortens the time a client has to send its request (tests of slow clients). */
+  requestTimeoutMs?: number;
 }
 
 /**
  * What other instances share: with REDIS_URL, counters and change events go through Redis;
  * in a cluster worker without it, through the primary; otherwise they stay in this process.
  */
-async function sharedState(config: Config, logger: Logger, opts: RuntimeOptions): Promise<{ bus?: ChangeBus; limits?: RateLimitStore }> {
+async function sharedState(config: Config, logger: Logger, opts: RuntimeOptions): Promise<{ bus: ChangeBus; rateCounters?: RateLimitStore }> {
   if (config.redisUrl) {
-    const bus = opts.bus ?? new RedisChangeBus(config.redisUrl, logger);
+    const bus = opts.bus ?? new RedisChangeBus(config.redisUrl, logger, config.redisPrefix);
     if (bus instanceof RedisChangeBus) {
       await bus.ready().catch((err: unknown) => logger.error({ err }, 'redis subscribe failed: other instances converge by polling'));
     }
-    return { bus, limits: opts.limits ?? new RedisRateLimitStore(config.redisUrl, logger) };
+    return { bus, rateCounters: opts.rateCounters ?? new RedisRateLimitStore(config.redisUrl, logger, Date.now, config.redisPrefix) };
   }
-  if (isClusterWorker()) return { bus: opts.bus ?? new ClusterChangeBus(), limits: opts.limits ?? new ClusterRateLimitStore() };
-  return { bus: opts.bus, limits: opts.limits };
+  if (isClusterWorker()) return { bus: opts.bus ?? new ClusterChangeBus(), rateCounters: opts.rateCounters ?? new ClusterRateLimitStore() };
+  return { bus: opts.bus ?? new LocalChangeBus(), rateCounters: opts.rateCounters };
 }
 
 /** Composition root: config → storage (migrated) → services → HTTP app. Does not listen. */
 export async function createRuntime(config: Config, logger: Logger, opts: RuntimeOptions = {}): Promise<Runtime> {
   const storage = await createSqlStorage(config.databaseUrl, { onPoolError: (err) => logger.error({ err }, 'database connection lost') });
   if (opts.migrate !== false) await storage.migrate();
-  const services = createServices(config, storage, logger, { ...opts, ...(await sharedState(config, logger, opts)) });
+  const shared = await sharedState(config, logger, opts);
+  const services = createServices(config, storage, logger, { ...opts, ...shared });
   await services.start();
-  const app = await buildApp({ services, logger });
+  const app = await buildApp({ config, services, logger, requestTimeoutMs: opts.requestTimeoutMs });
   let closing: Promise<void> | undefined;
   return {
-    config, logger, storage, services, app,
+    config, logger, storage, services, bus: shared.bus, app,
     close() {
       closing ??= (async () => {
         await app.close();
@@ -67,7 +72,7 @@ export async function createRuntime(config: Config, logger: Logger, opts: Runtim
 /** Runs the service until SIGTERM/SIGINT, then drains in-flight requests and exits. */
 export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<Runtime> {
   const { config, warnings } = loadConfig(env);
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, config.logFormat);
   for (const w of warnings) logger.warn(w);
   const runtime = await createRuntime(config, logger, { migrate: !isClusterWorker() });
   const shutdown = (signal: string) => {

@@ -103,6 +103,19 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
     await within(5000, async () => (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).status === 401);
     expect((await call(B.url, 'POST', `${AUTH}/refresh`, undefined, user.token)).status).toBe(401);
   });
+
+  it('a session ended on A answers 401 at B within 5 s; the other session lives; the list agrees on both', async () => {
+    const user = await register(A.url);
+    const other = await call(B.url, 'POST', `${AUTH}/login`, { username: user.username, password: PASSWORD });
+    const sid = JSON.parse(Buffer.from(String(other.body.access_token).split('.')[1]!, 'base64url').toString()).sid as string;
+    expect((await call(B.url, 'GET', `${AUTH}/me`, undefined, other.body.access_token)).status).toBe(200);
+    const ended = await call(A.url, 'POST', `${AUTH}/account/sessions/end`, { id: sid }, user.token);
+    expect(ended.status).toBe(200);
+    await within(5000, async () => (await call(B.url, 'GET', `${AUTH}/me`, undefined, other.body.access_token)).status === 401);
+    expect((await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).status).toBe(200);
+    const list = await call(B.url, 'GET', `${AUTH}/account/sessions`, undefined, user.token);
+    expect(list.body.data.sessions.map((s: { id: string }) => s.id)).not.toContain(sid);
+  });
 });
 
 describe.skipIf(!PG || !redisUp)('two instances sharing Redis', () => {
@@ -112,7 +125,7 @@ describe.skipIf(!PG || !redisUp)('two instances sharing Redis', () => {
 
   beforeAll(async () => {
     db = await freshPostgresSchema(PG!);
-    [A, B] = await startPair({ DATABASE_URL: `${db.url}&pool_max=4`, REDIS_URL, LIMIT_LOGIN_PAIR: '3/60' });
+    [A, B] = await startPair({ DATABASE_URL: `${db.url}&pool_max=4`, REDIS_URL, REDIS_PREFIX: `test:${db.schema}`, LIMIT_LOGIN_PAIR: '3/60' });
   });
   afterAll(async () => {
     await Promise.all([A?.stop(), B?.stop()]);

@@ -70,7 +70,8 @@ export function tokenMinter(secret) {
   return (uid, app, ttl = 604800) => {
     const ms = Date.now();
     const iat = Math.floor(ms / 1000);
-    return sign({ sub: usernameOf(uid), uid, roles: ['player'], app, iat, exp: iat + ttl, jti: `${ms.toString(36)}.${randomBytes(16).toString('base64url')}` });
+    // Each token in a session of its own (`sid`), like every token the service issues.
+    return sign({ sub: usernameOf(uid), uid, roles: ['player'], app, iat, exp: iat + ttl, jti: `${ms.toString(36)}.${randomBytes(16).toString('base64url')}`, sid: randomBytes(16).toString('base64url') });
   };
 }
 

@@ -37,7 +37,7 @@ export function clusterSupported() {
 
 export function serviceEnv(databaseUrl, secret) {
   return {
-    DATABASE_URL: databaseUrl, JWT_SECRET: secret, IP_RATE_LIMITS: 'off', LOG_LEVEL: 'warn',
+    DATABASE_URL: databaseUrl, JWT_SECRET: secret, IP_RATE_LIMITS: 'off', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     NODE_ENV: 'production', AUTH_CODE_TTL: '600', SMTP_URL: '', REDIS_URL: '',
   };
 }

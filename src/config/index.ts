@@ -12,6 +12,8 @@ export interface Config {
   readonly databaseUrl: string;
   readonly dataDir: string;
   readonly redisUrl: string | undefined;
+  /** REDIS_PREFIX: names this deployment's keys and change channel, so several can share one Redis. */
+  readonly redisPrefix: string;
   readonly ipRateLimits: boolean;
   /** Rate-limit rules, `LIMIT_<NAME>=<max>/<seconds>` (docs/security.md). */
   readonly limits: LimitPolicy;
@@ -29,6 +31,23 @@ export interface Config {
   /** Fastify `trustProxy`: false, true, a hop count or a list of addresses/CIDRs. */
   readonly trustProxy: boolean | number | string;
   readonly logLevel: string;
+  /** LOG_FORMAT: `json` lines (default) or `pretty` for a terminal. */
+  readonly logFormat: 'json' | 'pretty';
+  /** OpenID Connect (OIDC.md): signing algorithm of new keys and token lifetimes in seconds. */
+  readonly oidcSigningAlg: OidcSigningAlg;
+  readonly accessTokenTtl: number;
+  readonly idTokenTtl: number;
+  readonly refreshTokenTtl: number;
+}
+
+export const OIDC_SIGNING_ALGS = ['RS256', 'ES256', 'EdDSA'] as const;
+export type OidcSigningAlg = (typeof OIDC_SIGNING_ALGS)[number];
+
+function signingAlg(raw: string | undefined): OidcSigningAlg {
+  if (raw === undefined || raw === '') return 'RS256';
+  const alg = OIDC_SIGNING_ALGS.find((a) => a.toLowerCase() === raw.trim().toLowerCase());
+  if (!alg) throw new ConfigError(`OIDC_SIGNING_ALG must be one of ${OIDC_SIGNING_ALGS.join(', ')}, got "${raw}"`);
+  return alg;
 }
 
 export class ConfigError extends Error {}
@@ -56,6 +75,18 @@ function logLevel(raw: string | undefined): string {
   const level = raw?.trim().toLowerCase() || 'info';
   if (!LOG_LEVELS.includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
   return level;
+}
+
+function redisPrefix(raw: string | undefined): string {
+  const prefix = raw?.trim() || 'account-center';
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) throw new ConfigError(`REDIS_PREFIX must be 1–64 of A-Z a-z 0-9 _ . : -, got "${raw}"`);
+  return prefix;
+}
+
+function logFormat(raw: string | undefined): Config['logFormat'] {
+  const format = raw?.trim().toLowerCase() || 'json';
+  if (format !== 'json' && format !== 'pretty') throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
+  return format;
 }
 
 /** An absolute http(s) address without a trailing slash, or the listen address. */
@@ -130,7 +161,7 @@ function jwtSecret(env: NodeJS.ProcessEnv, dataDir: string, production: boolean,
   }
   const secret = randomBytes(48).toString('base64url');
   try {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     writeFileSync(file, secret + '\n', { mode: 0o600 });
   } catch (err) {
     throw new ConfigError(`JWT_SECRET is not set and ${file} can not be written (${(err as Error).message}); set JWT_SECRET or DATA_DIR`);
@@ -149,6 +180,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   if (databaseUrl === 'sqlite:' || (!databaseUrl.startsWith('sqlite:') && !/^postgres(ql)?:\/\//.test(databaseUrl))) {
     throw new ConfigError(`DATABASE_URL must be sqlite:PATH or postgres://…, got "${databaseUrl}"`);
   }
+  if (!databaseUrl.startsWith('sqlite:') && !URL.canParse(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL is not a valid URL: use postgres://user:password@host:5432/database (percent-encode special characters)');
+  }
   const dataDir = dataDirFor(databaseUrl, env);
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const config: Config = {
@@ -159,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     databaseUrl,
     dataDir,
     redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: redisPrefix(env.REDIS_PREFIX),
     ipRateLimits: bool(env, 'IP_RATE_LIMITS', true),
     limits: limits(env),
     jwtSecret: jwtSecret(env, dataDir, production, warnings),
@@ -174,6 +209,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     registerRequiresEmailCode: bool(env, 'REGISTER_REQUIRES_EMAIL_CODE', false),
     trustProxy: trustProxy(env.TRUST_PROXY),
     logLevel: logLevel(env.LOG_LEVEL),
+    logFormat: logFormat(env.LOG_FORMAT),
+    oidcSigningAlg: signingAlg(env.OIDC_SIGNING_ALG),
+    accessTokenTtl: int(env, 'ACCESS_TOKEN_TTL', 3600),
+    idTokenTtl: int(env, 'ID_TOKEN_TTL', 3600),
+    refreshTokenTtl: int(env, 'REFRESH_TOKEN_TTL', 2592000),
   };
   if (!config.smtpUrl) warnings.push('SMTP_URL is not set: e-mails (with their codes) are written to the log');
   if (production && config.baseUrl.startsWith('http://')) warnings.push('BASE_URL is plain http in production: serve it behind HTTPS');

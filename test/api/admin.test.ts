@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, uniqueName, type TestApp, type TestUser } from '../helpers/app.js';
+import { failure, refusal as fail, createTestApp, uniqueName, type TestApp, type TestUser } from '../helpers/app.js';
 
 let t: TestApp;
 let admin: TestUser;
@@ -10,8 +10,6 @@ beforeAll(async () => {
 afterAll(async () => { await t.close(); });
 
 const A = '/api/v1/auth/admin';
-const failure = (res: { statusCode: number; json(): unknown }) => [res.statusCode, res.json()];
-const fail = (msg: string) => ({ ok: false, msg });
 
 describe('admin access', () => {
   it('refuses non-admins, anonymous callers and third-party tokens', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { failure, createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createApp, pkcePair, type CreatedApp } from '../helpers/oauth.js';
 
 let t: TestApp;
@@ -17,7 +17,6 @@ afterAll(async () => { await t.close(); });
 
 const clientInfo = (payload: unknown) => t.post('/api/v1/auth/client_info', payload);
 const authorize = (payload: unknown, token = user.token) => t.post('/api/v1/auth/authorize', payload, token);
-const failure = (r: { statusCode: number; json(): { ok: boolean; msg: string } }) => [r.statusCode, r.json().ok, r.json().msg];
 
 describe('POST /client_info', () => {
   it('describes the app without secrets or the whitelist', async () => {
@@ -39,13 +38,13 @@ describe('POST /client_info', () => {
   });
 
   it('unknown 404, disabled 403, missing fields 400', async () => {
-    expect(failure(await clientInfo({ client_id: 'no-such-app', redirect_uri: CB }))).toEqual([404, false, '未知的应用']);
-    expect(failure(await clientInfo({ client_id: 'account-center', redirect_uri: CB }))).toEqual([404, false, '未知的应用']);
-    expect(failure(await clientInfo({ redirect_uri: CB }))).toEqual([400, false, '参数错误：client_id']);
-    expect(failure(await clientInfo({ client_id: conf.client_id }))).toEqual([400, false, '参数错误：redirect_uri']);
+    expect(failure(await clientInfo({ client_id: 'no-such-app', redirect_uri: CB }))).toEqual([404, { ok: false, msg: '未知的应用' }]);
+    expect(failure(await clientInfo({ client_id: 'account-center', redirect_uri: CB }))).toEqual([404, { ok: false, msg: '未知的应用' }]);
+    expect(failure(await clientInfo({ redirect_uri: CB }))).toEqual([400, { ok: false, msg: '参数错误：client_id' }]);
+    expect(failure(await clientInfo({ client_id: conf.client_id }))).toEqual([400, { ok: false, msg: '参数错误：redirect_uri' }]);
     const off = await createApp(t, user);
     await t.post('/api/v1/auth/apps/disable', { client_id: off.client_id, enabled: false }, user.token);
-    expect(failure(await clientInfo({ client_id: off.client_id, redirect_uri: CB }))).toEqual([403, false, '该应用已被停用']);
+    expect(failure(await clientInfo({ client_id: off.client_id, redirect_uri: CB }))).toEqual([403, { ok: false, msg: '该应用已被停用' }]);
   });
 });
 
@@ -81,7 +80,7 @@ describe('POST /authorize', () => {
       `${CB}#frag`, 'https://good.example.com:443/cb', 'https://good.example.com/cb2', '',
     ];
     for (const uri of bad) {
-      expect(failure(await authorize({ client_id: conf.client_id, redirect_uri: uri }))).toEqual([400, false, '回调地址不在白名单内']);
+      expect(failure(await authorize({ client_id: conf.client_id, redirect_uri: uri }))).toEqual([400, { ok: false, msg: '回调地址不在白名单内' }]);
     }
   });
 
@@ -94,42 +93,42 @@ describe('POST /authorize', () => {
     expect(await scopeOf()).toBe('profile email');
     expect(await scopeOf('profile')).toBe('profile');
     expect(await scopeOf('  email++profile ')).toBe('email profile');
-    expect(failure(await authorize({ client_id: conf.client_id, redirect_uri: CB, scope: 'profile admin' }))).toEqual([400, false, '申请的权限范围无效']);
+    expect(failure(await authorize({ client_id: conf.client_id, redirect_uri: CB, scope: 'profile admin' }))).toEqual([400, { ok: false, msg: '申请的权限范围无效' }]);
   });
 
   it('PKCE: public must send an S256 challenge', async () => {
     const { challenge } = pkcePair();
     const base = { client_id: pub.client_id, redirect_uri: 'http://localhost:5173/cb' };
-    expect(failure(await authorize(base))).toEqual([400, false, '公开客户端必须提供 code_challenge(PKCE)']);
-    expect(failure(await authorize({ ...base, code_challenge: challenge }))).toEqual([400, false, '仅支持 code_challenge_method=S256']);
-    expect(failure(await authorize({ ...base, code_challenge: challenge, code_challenge_method: 'plain' }))).toEqual([400, false, '仅支持 code_challenge_method=S256']);
-    expect(failure(await authorize({ ...base, code_challenge: 'short', code_challenge_method: 'S256' }))).toEqual([400, false, '参数错误：code_challenge']);
+    expect(failure(await authorize(base))).toEqual([400, { ok: false, msg: '公开客户端必须提供 code_challenge(PKCE)' }]);
+    expect(failure(await authorize({ ...base, code_challenge: challenge }))).toEqual([400, { ok: false, msg: '仅支持 code_challenge_method=S256' }]);
+    expect(failure(await authorize({ ...base, code_challenge: challenge, code_challenge_method: 'plain' }))).toEqual([400, { ok: false, msg: '仅支持 code_challenge_method=S256' }]);
+    expect(failure(await authorize({ ...base, code_challenge: 'short', code_challenge_method: 'S256' }))).toEqual([400, { ok: false, msg: '参数错误：code_challenge' }]);
     expect((await authorize({ ...base, code_challenge: challenge, code_challenge_method: 'S256' })).statusCode).toBe(200);
     // A confidential client may use PKCE as well, S256 only.
-    expect(failure(await authorize({ client_id: conf.client_id, redirect_uri: CB, code_challenge: challenge, code_challenge_method: 'plain' }))).toEqual([400, false, '仅支持 code_challenge_method=S256']);
+    expect(failure(await authorize({ client_id: conf.client_id, redirect_uri: CB, code_challenge: challenge, code_challenge_method: 'plain' }))).toEqual([400, { ok: false, msg: '仅支持 code_challenge_method=S256' }]);
     expect((await authorize({ client_id: conf.client_id, redirect_uri: CB, code_challenge: challenge, code_challenge_method: 'S256' })).statusCode).toBe(200);
   });
 
   it('app checks come first: unknown 404, disabled 403; the built-in ids are not clients', async () => {
-    expect(failure(await authorize({ client_id: 'no-such-app', redirect_uri: CB }))).toEqual([404, false, '未知的应用']);
-    expect(failure(await authorize({ client_id: 'account-center', redirect_uri: CB }))).toEqual([404, false, '未知的应用']);
-    expect(failure(await authorize({ client_id: 'game', redirect_uri: CB }))).toEqual([404, false, '未知的应用']);
+    expect(failure(await authorize({ client_id: 'no-such-app', redirect_uri: CB }))).toEqual([404, { ok: false, msg: '未知的应用' }]);
+    expect(failure(await authorize({ client_id: 'account-center', redirect_uri: CB }))).toEqual([404, { ok: false, msg: '未知的应用' }]);
+    expect(failure(await authorize({ client_id: 'game', redirect_uri: CB }))).toEqual([404, { ok: false, msg: '未知的应用' }]);
     const off = await createApp(t, user);
     await t.post('/api/v1/auth/apps/disable', { client_id: off.client_id }, user.token);
-    expect(failure(await authorize({ client_id: off.client_id, redirect_uri: CB }))).toEqual([403, false, '该应用已被停用']);
+    expect(failure(await authorize({ client_id: off.client_id, redirect_uri: CB }))).toEqual([403, { ok: false, msg: '该应用已被停用' }]);
   });
 
   it('needs a first-party Bearer token', async () => {
-    expect(failure(await authorize({ client_id: conf.client_id, redirect_uri: CB }, ''))).toEqual([401, false, '令牌无效或已过期']);
+    expect(failure(await authorize({ client_id: conf.client_id, redirect_uri: CB }, ''))).toEqual([401, { ok: false, msg: '令牌无效或已过期' }]);
     const code = (await authorize({ client_id: conf.client_id, redirect_uri: CB })).json().data.code;
     const third = (await t.post('/api/v1/auth/exchange', { client_id: conf.client_id, client_secret: conf.client_secret, code })).json().access_token;
-    expect(failure(await authorize({ client_id: conf.client_id, redirect_uri: CB }, third))).toEqual([403, false, '该令牌无权访问此接口']);
+    expect(failure(await authorize({ client_id: conf.client_id, redirect_uri: CB }, third))).toEqual([403, { ok: false, msg: '该令牌无权访问此接口' }]);
   });
 
   it('bad input is a 4xx with the field named', async () => {
-    expect(failure(await authorize({ redirect_uri: CB }))).toEqual([400, false, '参数错误：client_id']);
-    expect(failure(await authorize({ client_id: conf.client_id }))).toEqual([400, false, '参数错误：redirect_uri']);
-    expect(failure(await authorize({ client_id: conf.client_id, redirect_uri: CB, state: 5 }))).toEqual([400, false, '参数错误：state']);
-    expect(failure(await authorize({ client_id: ['x'], redirect_uri: CB }))).toEqual([400, false, '参数错误：client_id']);
+    expect(failure(await authorize({ redirect_uri: CB }))).toEqual([400, { ok: false, msg: '参数错误：client_id' }]);
+    expect(failure(await authorize({ client_id: conf.client_id }))).toEqual([400, { ok: false, msg: '参数错误：redirect_uri' }]);
+    expect(failure(await authorize({ client_id: conf.client_id, redirect_uri: CB, state: 5 }))).toEqual([400, { ok: false, msg: '参数错误：state' }]);
+    expect(failure(await authorize({ client_id: ['x'], redirect_uri: CB }))).toEqual([400, { ok: false, msg: '参数错误：client_id' }]);
   });
 });

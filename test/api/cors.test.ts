@@ -124,7 +124,7 @@ describe('cache', () => {
       const info = await c.post('/api/v1/auth/client_info', { client_id: a.client_id, redirect_uri: 'https://cached.example.com/cb' });
       expect([info.statusCode, info.json().msg]).toEqual([403, '该应用已被停用']);
       // A change announced on the bus drops the cache.
-      c.runtime.services.bus.publish({ type: 'app', clientId: a.client_id });
+      c.runtime.bus.publish({ type: 'app', clientId: a.client_id });
       expect((await pre()).statusCode).toBe(403);
     } finally {
       await c.close();

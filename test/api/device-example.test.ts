@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SECRET, uniqueName } from '../helpers/app.js';
+import { freePort, startServer, type RunningServer } from '../helpers/server.js';
 
 /**
  * The example client of examples/device-login, run as a game developer would run it,
@@ -12,28 +12,9 @@ import { TEST_SECRET, uniqueName } from '../helpers/app.js';
  */
 
 const ROOT = join(import.meta.dirname, '..', '..');
-let server: ChildProcess;
+let server: RunningServer | undefined;
 let base: string;
 let dir: string;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer().once('error', reject).listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitUntilReady(url: string, deadline = Date.now() + 30_000): Promise<void> {
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
-    const ok = await fetch(url).then((r) => r.ok, () => false);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not become ready');
-}
 
 async function post(path: string, body: unknown, token?: string) {
   const res = await fetch(`${base}/api/v1/auth/${path}`, {
@@ -68,22 +49,14 @@ function runExample(onCode: (userCode: string) => Promise<void>): Promise<{ code
 beforeAll(async () => {
   if (process.env.TEST_DATABASE_URL) return;
   dir = mkdtempSync(join(tmpdir(), 'ac-device-example-'));
-  const port = await freePort();
+  // The example prints verification_uri, so BASE_URL must be the server's real address.
+  const port = String(await freePort());
   base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, ['bin/account-center.js', 'serve'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', BASE_URL: base, DATABASE_URL: `sqlite:${join(dir, 'db')}`, JWT_SECRET: TEST_SECRET, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  await waitUntilReady(`${base}/healthz`);
+  server = await startServer({ PORT: port, BASE_URL: base, DATABASE_URL: `sqlite:${join(dir, 'db')}`, JWT_SECRET: TEST_SECRET, LOG_LEVEL: 'warn' });
 });
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await server?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, uniqueName, type TestApp } from '../helpers/app.js';
+import { failure, createTestApp, uniqueName, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t.close(); });
 
 const LOGIN = '/api/v1/auth/login';
-const failure = (res: { statusCode: number; json(): unknown }) => [res.statusCode, res.json()];
 
 describe('request bodies (CONTRACT §0)', () => {
   it('rejects non-JSON bodies with 415', async () => {
@@ -82,6 +81,14 @@ describe('request bodies (CONTRACT §0)', () => {
     const res = await t.app.inject({ method: 'POST', url: LOGIN, payload: '{"username":"abc","password":"password1","__proto__":{"admin":true}}', headers: { 'content-type': 'application/json' } });
     expect(res.statusCode).toBe(401);
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
+    // Had the key become the body's prototype, display_name would be read through it.
+    const username = uniqueName();
+    const reg = await t.app.inject({
+      method: 'POST', url: '/api/v1/auth/register', headers: { 'content-type': 'application/json' },
+      payload: `{"username":"${username}","password":"password123","email":"${username}@example.com","__proto__":{"display_name":"Injected"},"constructor":{"prototype":{"display_name":"Injected"}}}`,
+    });
+    expect(reg.statusCode).toBe(200);
+    expect(reg.json().user.display_name).toBe(username);
   });
 });
 
@@ -127,7 +134,7 @@ describe('routes and envelopes (CONTRACT §0)', () => {
 describe('first-party rule (CONTRACT §0)', () => {
   it('refuses a third-party token at admin endpoints and accepts it at me', async () => {
     const admin = await t.admin();
-    const user = await t.runtime.services.storage.users.findById(admin.uid);
+    const user = await t.runtime.storage.users.findById(admin.uid);
     const { token } = t.runtime.services.tokens.issue(user!, 'some-app');
     const denied = { ok: false, msg: '该令牌无权访问此接口' };
     expect(failure(await t.get('/api/v1/auth/admin/users', token))).toEqual([403, denied]);

@@ -1,60 +1,25 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
+import { runCommand, startServer, waitFor, type CliRun, type RunningServer } from '../helpers/server.js';
 
-const BIN = join(process.cwd(), 'bin', 'account-center.js');
 const dir = mkdtempSync(join(tmpdir(), 'ac-process-'));
 // On the postgres project the server and the CLI share a fresh schema instead of a file.
 const PG_BASE = isPostgresUrl(process.env.TEST_DATABASE_URL) ? process.env.TEST_DATABASE_URL : undefined;
 const env: Record<string, string> = {
-  PATH: process.env.PATH ?? '',
-  HOST: '127.0.0.1',
   DATABASE_URL: `sqlite:${join(dir, 'ac.db')}`,
   JWT_SECRET: 'process-test-secret-process-test-secret-0123',
   LOG_LEVEL: 'warn',
   IP_RATE_LIMITS: 'off',
 };
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+const cli = (args: string[], extraEnv: Record<string, string> = {}): Promise<CliRun> => runCommand({ ...env, ...extraEnv }, args);
 
-interface Run { code: number | null; stdout: string; stderr: string }
-function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...env, ...extraEnv }, timeout: 30_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : null) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-let server: ChildProcess;
+let server: RunningServer;
 let base: string;
-let serverLog = '';
-let exited: Promise<number | null>;
 let disposeSchema: () => Promise<void> = async () => undefined;
 
 beforeAll(async () => {
@@ -63,19 +28,12 @@ beforeAll(async () => {
     env.DATABASE_URL = fresh.url;
     disposeSchema = fresh.dispose;
   }
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, [BIN, 'serve'], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  server.stdout!.on('data', (c: Buffer) => { serverLog += c.toString(); });
-  server.stderr!.on('data', (c: Buffer) => { serverLog += c.toString(); });
-  exited = new Promise((resolve) => server.once('exit', (code) => resolve(code)));
-  await until('healthz', 20_000, async () => ((await fetch(`${base}/healthz`)).ok ? true : undefined)).catch((err) => {
-    throw new Error(`${(err as Error).message}\n${serverLog}`);
-  });
+  server = await startServer(env);
+  base = server.url;
 });
 
 afterAll(async () => {
-  if (server.exitCode === null) server.kill('SIGKILL');
+  if (server.child.exitCode === null) server.child.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
   await disposeSchema();
 });
@@ -135,23 +93,23 @@ describe('the real process', () => {
     expect(roles.code, roles.stderr).toBe(0);
     expect(JSON.parse(roles.stdout)).toMatchObject({ username, roles: ['a', 'b'] });
     const started = Date.now();
-    await until('roles at me', 5_000, async () => {
+    await waitFor('roles at me', 5_000, async () => {
       const body = await json(await me(token));
-      return JSON.stringify(body.data?.roles) === '["a","b"]' ? true : undefined;
+      return JSON.stringify(body.data?.roles) === '["a","b"]';
     });
 
     const ban = await cli(['user', 'ban', username]);
     expect(ban.code, ban.stderr).toBe(0);
     expect(JSON.parse(ban.stdout)).toMatchObject({ username, banned: true });
     const banStarted = Date.now();
-    await until('ban at me', 5_000, async () => ((await me(token)).status === 403 ? true : undefined));
+    await waitFor('ban at me', 5_000, async () => (await me(token)).status === 403);
     expect(Date.now() - banStarted).toBeLessThan(5_000);
     expect(await json(await me(token))).toEqual({ ok: false, msg: '账号已被封禁' });
     expect(Date.now() - started).toBeLessThan(12_000);
 
     const unban = await cli(['user', 'unban', username]);
     expect(unban.code, unban.stderr).toBe(0);
-    await until('unban at me', 5_000, async () => ((await me(token)).status === 200 ? true : undefined));
+    await waitFor('unban at me', 5_000, async () => (await me(token)).status === 200);
 
     const unknown = await cli(['user', 'ban', 'nobody_at_all']);
     expect(unknown.code).toBe(2);
@@ -166,8 +124,8 @@ describe('the real process', () => {
   });
 
   it('stops on SIGTERM with exit code 0', async () => {
-    server.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
   });
 });

@@ -1,6 +1,6 @@
 import { createHmac, generateKeyPairSync, sign as rsaSign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_SECRET, uniqueName, type TestApp } from '../helpers/app.js';
+import { failure, createTestApp, TEST_SECRET, uniqueName, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -9,7 +9,6 @@ afterAll(async () => { await t.close(); });
 const A = '/api/v1/auth';
 const INVALID = { ok: false, msg: '令牌无效或已过期' };
 const BANNED = { ok: false, msg: '账号已被封禁' };
-const failure = (res: { statusCode: number; json(): unknown }) => [res.statusCode, res.json()];
 const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
 
 function payloadOf(token: string): Record<string, unknown> {
@@ -22,10 +21,11 @@ function hmacToken(header: object, payload: object, secret: string, hash = 'sha2
 }
 
 describe('claims', () => {
-  it('carry sub, uid, roles, app, iat, exp and a unique jti', async () => {
+  it('carry sub, uid, roles, app, iat, exp, a unique jti and the session id sid', async () => {
     const u = await t.register();
     const p = payloadOf(u.token);
-    expect(Object.keys(p).sort()).toEqual(['app', 'exp', 'iat', 'jti', 'roles', 'sub', 'uid']);
+    expect(Object.keys(p).sort()).toEqual(['app', 'exp', 'iat', 'jti', 'roles', 'sid', 'sub', 'uid']);
+    expect(p.sid).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(p).toMatchObject({ sub: u.username, uid: u.uid, roles: ['player'], app: 'account-center' });
     expect(p.exp as number - (p.iat as number)).toBe(604800);
     expect(Math.abs((p.iat as number) - Date.now() / 1000)).toBeLessThan(5);
@@ -83,14 +83,14 @@ describe('rejected tokens', () => {
   });
 
   it('expire after TOKEN_TTL', async () => {
-    const short = await createTestApp({ TOKEN_TTL: '1' });
+    let clock = Date.now();
+    const short = await createTestApp({ TOKEN_TTL: '1' }, { now: () => clock });
     try {
       const u = await short.register();
       expect(short.runtime.config.tokenTtl).toBe(1);
       const p = payloadOf(u.token);
       expect(p.exp as number - (p.iat as number)).toBe(1);
-      const wait = (p.exp as number) * 1000 - Date.now() + 100;
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      clock = (p.exp as number) * 1000 + 100;
       expect(failure(await short.get(`${A}/me`, u.token))).toEqual([401, INVALID]);
       expect(failure(await short.post(`${A}/refresh`, undefined, u.token))).toEqual([401, INVALID]);
     } finally {
@@ -110,7 +110,7 @@ describe('refresh', () => {
     expect(payloadOf(body.access_token)).toMatchObject({ app: 'account-center', uid: u.uid });
     expect(body.access_token).not.toBe(u.token);
 
-    const user = await t.runtime.services.storage.users.findById(u.uid);
+    const user = await t.runtime.storage.users.findById(u.uid);
     const game = t.runtime.services.tokens.issue(user!, 'game').token;
     const g = (await t.post(`${A}/refresh`, undefined, game)).json();
     expect(g.expires_in).toBe(2592000);
@@ -149,7 +149,7 @@ describe('logout', () => {
     const u = await t.register();
     const tokens = [u.token];
     for (let i = 0; i < 2; i++) tokens.push((await t.post(`${A}/login`, { username: u.username, password: u.password })).json().access_token);
-    const user = await t.runtime.services.storage.users.findById(u.uid);
+    const user = await t.runtime.storage.users.findById(u.uid);
     tokens.push(t.runtime.services.tokens.issue(user!, 'game').token);
     expect(failure(await t.post(`${A}/logout`, { all: true }, tokens[1]))).toEqual([200, { ok: true, data: {} }]);
     for (const token of tokens) {
@@ -166,7 +166,7 @@ describe('logout', () => {
     const frozen = await createTestApp({}, { now: () => clock });
     try {
       const u = await frozen.register();
-      const user = await frozen.runtime.services.storage.users.findById(u.uid);
+      const user = await frozen.runtime.storage.users.findById(u.uid);
       const sameMs = frozen.runtime.services.tokens.issue(user!, 'account-center').token;
       expect(failure(await frozen.post(`${A}/logout`, { all: true }, u.token))).toEqual([200, { ok: true, data: {} }]);
       expect(failure(await frozen.get(`${A}/me`, sameMs))).toEqual([401, INVALID]);

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { freePort } from '../helpers/net.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'e2e');
@@ -36,18 +36,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
-/** A port that was free a moment ago: for servers whose address must be known before they start. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../helpers/net.js';
 
 export interface Center extends TestApp {
   baseUrl: string;

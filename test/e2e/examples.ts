@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { freePort } from './browser.js';
+import { freePort } from '../helpers/net.js';
 
 export interface ExampleServer {
   url: string;

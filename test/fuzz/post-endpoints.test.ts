@@ -25,7 +25,9 @@ beforeAll(async () => {
   t = await createTestApp();
   user = await t.register();
   admin = await t.admin();
-  victim = await t.register();
+  // A password of its own: the fuzzer offers it to every `password` field, and the drivers'
+  // accounts must not be deleted through account/delete with their own password.
+  victim = await t.register({ password: 'victim password 123' });
   for (const client_type of ['confidential', 'public']) {
     const res = await t.post('/api/v1/auth/apps', { display_name: 'Fuzz', redirect_uris: ['https://example.com/cb'], client_type }, user.token);
     if (res.statusCode === 200) apps.push(res.json().data.client_id);

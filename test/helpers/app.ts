@@ -1,8 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log.js';
-import { createRuntime, type Runtime } from '../../src/main.js';
-import type { ServiceOptions } from '../../src/services/index.js';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/main.js';
 import { SmtpSink } from './smtp.js';
 import { testDatabaseUrl } from './db.js';
 
@@ -30,6 +29,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** A failed answer as `[status, body]`, to compare with `[400, refusal('…')]`. */
+export const failure = (res: { statusCode: number; json(): unknown }) => [res.statusCode, res.json()];
+/** The failure body `{ ok: false, msg }`. */
+export const refusal = (msg: string) => ({ ok: false, msg });
+
 let counter = 0;
 export const uniqueName = (prefix = 'user') => `${prefix}_${process.pid}_${++counter}_${Math.floor(Math.random() * 1e6)}`;
 
@@ -37,7 +41,7 @@ export const uniqueName = (prefix = 'user') => `${prefix}_${process.pid}_${++cou
  * The whole service in-process on a fresh database (SQLite in memory, or the PostgreSQL
  * of TEST_DATABASE_URL in a schema of its own), with a real SMTP sink for codes.
  */
-export async function createTestApp(env: Record<string, string> = {}, opts: ServiceOptions = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, opts: RuntimeOptions = {}): Promise<TestApp> {
   const smtp = new SmtpSink();
   const smtpUrl = await smtp.start();
   const { url, dispose } = await testDatabaseUrl();

@@ -1,5 +1,6 @@
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from './wait.js';
 
 export interface ReceivedMail {
   to: string[];
@@ -34,14 +35,16 @@ export class SmtpSink {
 
   /** The 6-digit code of the newest message to `email`, waiting briefly for delivery. */
   async codeFor(email: string, timeoutMs = 5000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
+    return waitFor(`a code mailed to ${email}`, timeoutMs, () => {
       const mail = [...this.messages].reverse().find((m) => m.to.includes(email.toLowerCase()));
-      const match = mail && /(?<!\d)(\d{6})(?!\d)/.exec(decodeBody(mail.raw));
-      if (match) return match[1]!;
-      if (Date.now() > deadline) throw new Error(`no code mailed to ${email}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+      return (mail && /(?<!\d)(\d{6})(?!\d)/.exec(decodeBody(mail.raw))?.[1]) ?? undefined;
+    }, 25);
+  }
+
+  /** Waits until more than `before` messages went to `email`, and returns the newest code. */
+  async nextCodeFor(email: string, before: number, timeoutMs = 5000): Promise<string> {
+    await waitFor(`another message to ${email}`, timeoutMs, () => this.countTo(email) > before, 20);
+    return this.codeFor(email);
   }
 
   countTo(email: string): number {

@@ -189,21 +189,26 @@ describe('exchange', () => {
     return { client_secret: client_secret as string, exchange };
   }
 
-  it('blocks a (client, address) pair after repeated failures; the client works from its own address', async () => {
+  // CONTRACT §4: failures may be slowed down, but a valid code with the valid secret is never
+  // refused because of earlier failures, from any address.
+  it('answers a (client, address) pair\'s failures 429 after repeated failures; valid exchanges always pass', async () => {
     const { client_secret, exchange } = await setup({ LIMIT_EXCHANGE_PAIR: '3/300', IP_RATE_LIMITS: 'off' });
     for (let i = 0; i < 3; i++) expect((await exchange('wrong-secret', '10.9.0.1')).statusCode).toBe(401);
-    const blocked = await exchange(client_secret, '10.9.0.1');
+    const blocked = await exchange('wrong-secret', '10.9.0.1');
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toEqual(RATE_LIMITED);
+    expect((await exchange(client_secret, '10.9.0.1')).statusCode).toBe(200);
     expect((await exchange(client_secret, '10.9.0.2')).statusCode).toBe(200);
   });
 
-  it('a per-client ceiling stops a distributed guesser; one address cannot reach it alone', async () => {
+  it('a per-client ceiling stops a distributed guesser getting answers; one address cannot reach it alone', async () => {
     const { client_secret, exchange } = await setup({ LIMIT_EXCHANGE_PAIR: '2/300', LIMIT_EXCHANGE_CLIENT: '5/300', IP_RATE_LIMITS: 'off' });
     for (let i = 0; i < 10; i++) await exchange('wrong-secret', '10.9.1.1');
+    expect((await exchange('wrong-secret', '10.9.1.2')).statusCode).toBe(401);
     expect((await exchange(client_secret, '10.9.1.2')).statusCode).toBe(200);
     for (const ip of ['10.9.1.3', '10.9.1.4']) for (let i = 0; i < 2; i++) await exchange('wrong-secret', ip);
-    expect((await exchange(client_secret, '10.9.1.99')).statusCode).toBe(429);
+    expect((await exchange('wrong-secret', '10.9.1.99')).statusCode).toBe(429);
+    expect((await exchange(client_secret, '10.9.1.99')).statusCode).toBe(200);
   });
 
   it('limits failed exchanges per address only while IP_RATE_LIMITS is on', async () => {

@@ -3,12 +3,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { generate } from 'otplib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 /**
  * A copy of the database is worth nothing to a thief: every password, client secret,
- * authorization code, e-mail code and device code is there only as a hash.
+ * authorization code, e-mail code, device code and recovery code is there only as a hash,
+ * and authenticator secrets only encrypted.
  */
 const dir = mkdtempSync(join(tmpdir(), 'ac-stored-'));
 let t: TestApp | undefined;
@@ -38,6 +40,13 @@ describe('secrets at rest', () => {
     secrets.push(authz.json().data.code);
     const device = await t.post('/api/v1/auth/device/start', {});
     secrets.push(device.json().data.device_code);
+
+    const setup = await t.post('/api/v1/auth/account/totp/setup', {}, u.token);
+    const { secret } = setup.json().data;
+    const on = await t.post('/api/v1/auth/account/totp/enable', { code: await generate({ secret }) }, u.token);
+    const recoveryCodes: string[] = on.json().data.recovery_codes;
+    expect(recoveryCodes).toHaveLength(10);
+    secrets.push(secret, ...recoveryCodes, ...recoveryCodes.map((c) => c.replace('-', '')));
 
     const db = new Database(file, { readonly: true });
     try {

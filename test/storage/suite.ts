@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UniqueViolation, type NewApp, type NewUser, type Storage } from '../../src/storage/types.js';
+import { oidcStorageSuite } from './oidc-suite.js';
 
 /** A fresh, migrated, empty storage and a way to throw it away. */
 export type StorageFactory = () => Promise<{ storage: Storage; dispose: () => Promise<void> }>;
@@ -52,6 +53,28 @@ export function storageSuite(name: string, factory: StorageFactory): void {
       expect(await s.users.findByLogin('nobody')).toBeUndefined();
       expect(await violation(s.users.create(newUser({ username: 'aLiCe_cAsE' }), 1))).toBe('username');
       expect(await violation(s.users.create(newUser({ email: 'alice.case@EXAMPLE.com' }), 1))).toBe('email');
+    });
+
+    it('users: insertMany is all or nothing, takenKeys, listAfter pages in id order', async () => {
+      const a = newUser({ username: unique('Imp_A'), email: `${unique('imp.a')}@Example.COM` });
+      const b = newUser({ username: unique('imp_b') });
+      await s.users.insertMany([{ ...a, banned: true, createdAt: 42 }, { ...b, banned: false, createdAt: 43 }], 2000);
+      const found = await s.users.findByUsername(a.username);
+      expect(found).toMatchObject({ username: a.username, email: a.email, banned: true, createdAt: 42, updatedAt: 2000, roles: ['player'] });
+      expect((await s.users.findByEmail(a.email.toLowerCase()))?.id).toBe(found!.id);
+      const taken = await s.users.takenKeys([a.username.toLowerCase(), 'nobody_here'], [a.email.toLowerCase(), 'nobody@example.com']);
+      expect([...taken.usernames]).toEqual([[a.username.toLowerCase(), a.email.toLowerCase()]]);
+      expect([...taken.emails]).toEqual([a.email.toLowerCase()]);
+      // One clash leaves the whole batch out.
+      const c = newUser();
+      expect(await violation(s.users.insertMany([{ ...c, banned: false, createdAt: 1 }, { ...newUser({ username: b.username.toUpperCase(), email: `${unique('other')}@example.com` }), banned: false, createdAt: 1 }], 1))).toBe('username');
+      expect(await s.users.findByUsername(c.username)).toBeUndefined();
+      const first = await s.users.listAfter(0, 2);
+      expect(first).toHaveLength(2);
+      expect(first[0]!.id).toBeLessThan(first[1]!.id);
+      const next = await s.users.listAfter(first[1]!.id, 1000);
+      expect(next.every((u) => u.id > first[1]!.id)).toBe(true);
+      expect(first.length + next.length).toBe(await s.users.count());
     });
 
     it('users: update, changedSince, count', async () => {
@@ -128,7 +151,7 @@ export function storageSuite(name: string, factory: StorageFactory): void {
     it('auth codes: create, find, consume once under 20 concurrent callers, recording the winning token, replay, purge', async () => {
       const base = { clientId: 'c', userId: 7, redirectUri: 'https://a/cb', scope: 'a b', codeChallenge: 'ch', codeChallengeMethod: 'S256', createdAt: 1000 };
       await s.codes.create({ ...base, codeHash: 'code-1', expiresAt: 100_000 });
-      expect(await s.codes.findByHash('code-1')).toEqual({ ...base, codeHash: 'code-1', expiresAt: 100_000, usedAt: null, tokenJti: null, tokenExp: null, replayedAt: null });
+      expect(await s.codes.findByHash('code-1')).toEqual({ ...base, codeHash: 'code-1', expiresAt: 100_000, usedAt: null, tokenJti: null, tokenExp: null, replayedAt: null, flow: 'seed', nonce: null, authTime: null, redirectUriGiven: true, refreshFamily: null });
       expect(await s.codes.findByHash('nope')).toBeUndefined();
       const results = await Promise.all(Array.from({ length: 20 }, (_, i) => s.codes.consume('code-1', 2000, { jti: `jti-${i}`, exp: 99 })));
       expect(results.filter(Boolean)).toHaveLength(1);
@@ -151,7 +174,7 @@ export function storageSuite(name: string, factory: StorageFactory): void {
     it('device codes: unique user code, conditional transitions, polls, release, purge', async () => {
       const d = { deviceCodeHash: 'dev-1', userCode: '123456', clientId: 'c', interval: 5, expiresAt: 10_000, createdAt: 1000 };
       await s.devices.create(d);
-      expect(await s.devices.findByHash('dev-1')).toEqual({ ...d, status: 'pending', userId: null, lastPollAt: null });
+      expect(await s.devices.findByHash('dev-1')).toEqual({ ...d, status: 'pending', userId: null, lastPollAt: null, scope: null });
       expect(await violation(s.devices.create({ ...d, deviceCodeHash: 'dev-2' }))).toBe('user_code');
       expect((await s.devices.findLiveByUserCode('123456', 9999))?.deviceCodeHash).toBe('dev-1');
       expect(await s.devices.findLiveByUserCode('123456', 10_000)).toBeUndefined();
@@ -213,5 +236,56 @@ export function storageSuite(name: string, factory: StorageFactory): void {
       expect([paged.total, paged.entries.map((e) => e.at)]).toEqual([2, [1]]);
       expect((await s.audit.list({ target: 't1', action: 'user.ban' }, 0, 10)).total).toBeGreaterThanOrEqual(2);
     });
+
+    it('sessions: create, list live newest first, touch, extend, end once, end all but one, per day, purge', async () => {
+      const u = await s.users.create(newUser(), 1);
+      const base = { userId: u.id, app: 'account-center', ip: '::1', userAgent: 'UA' };
+      const day = 86_400_000;
+      await s.sessions.create({ ...base, id: unique('sa'), createdAt: 10 * day, lastUsedAt: 10 * day, expiresAt: 20 * day });
+      const b = unique('sb');
+      await s.sessions.create({ ...base, id: b, createdAt: 10 * day + 5, lastUsedAt: 10 * day + 5, expiresAt: 20 * day });
+      const c = unique('sc');
+      await s.sessions.create({ ...base, id: c, createdAt: 11 * day, lastUsedAt: 11 * day, expiresAt: 12 * day });
+      expect((await s.sessions.listLive(u.id, 11 * day, 10)).map((x) => x.id)).toEqual([c, b, expect.any(String)]);
+      expect(await s.sessions.listLive(u.id, 20 * day, 10)).toEqual([]);
+      await s.sessions.touchMany([b, 'no-such-session'], 15 * day);
+      await s.sessions.touchMany([b], 14 * day);
+      await s.sessions.touchMany([], 16 * day);
+      await s.sessions.extend(c, 30 * day);
+      await s.sessions.extend(c, 25 * day);
+      expect(await s.sessions.findById(b)).toMatchObject({ lastUsedAt: 15 * day, endedAt: null, ip: '::1', userAgent: 'UA' });
+      expect((await s.sessions.findById(c))?.expiresAt).toBe(30 * day);
+      const ends = await Promise.all(Array.from({ length: 5 }, () => s.sessions.end(b, 16 * day)));
+      expect(ends.filter(Boolean)).toHaveLength(1);
+      expect((await s.sessions.endAllOf(u.id, 16 * day, c))).toHaveLength(1);
+      expect((await s.sessions.listLive(u.id, 16 * day, 10)).map((x) => x.id)).toEqual([c]);
+      expect(await s.sessions.startedPerDay(10 * day)).toEqual(expect.arrayContaining([
+        { day: '1970-01-11', count: 2 }, { day: '1970-01-12', count: 1 },
+      ]));
+      expect(await s.sessions.purgeExpired(21 * day)).toBeGreaterThanOrEqual(2);
+      expect(await s.sessions.findById(b)).toBeUndefined();
+      await s.sessions.deleteAllOf(u.id);
+      expect(await s.sessions.findById(c)).toBeUndefined();
+    });
+
+    it('users: update moves username and e-mail, refusing taken ones; apps: search by name, id, owner', async () => {
+      const u = await s.users.create(newUser(), 1);
+      const v = await s.users.create(newUser(), 1);
+      const name = unique('Moved');
+      await s.users.update(u.id, { username: name, email: `${name}@Example.org` }, 2);
+      expect((await s.users.findByEmail(`${name.toLowerCase()}@example.org`))?.id).toBe(u.id);
+      expect((await s.users.findByUsername(name.toLowerCase()))?.id).toBe(u.id);
+      expect(await violation(s.users.update(v.id, { email: `${name}@EXAMPLE.org` }, 3))).toBe('email');
+      const app = await s.apps.create(newApp(v.id, { displayName: `Find ${name}` }), 5);
+      expect((await s.apps.search(name.toLowerCase(), 0, 10)).apps.map((a) => a.clientId)).toEqual([app.clientId]);
+      expect((await s.apps.search(app.clientId.toUpperCase(), 0, 10)).total).toBe(1);
+      expect((await s.apps.search(v.username, 0, 10)).apps.map((a) => a.clientId)).toEqual([app.clientId]);
+      expect((await s.apps.search('%', 0, 10)).total).toBe(0);
+      const disabled = await s.apps.update(app.clientId, { status: 'disabled', statusReason: 'spam', statusChangedAt: 9 }, 9);
+      expect(disabled).toMatchObject({ status: 'disabled', statusReason: 'spam', statusChangedAt: 9 });
+    });
+
+    // Last, so the purge counts of the seed tests above see only their own rows.
+    oidcStorageSuite(() => s);
   });
 }

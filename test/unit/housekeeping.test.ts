@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { Housekeeping } from '../../src/services/housekeeping.js';
+import { SessionCache } from '../../src/services/session-state.js';
 import { createTestApp } from '../helpers/app.js';
 
 describe('housekeeping', () => {
@@ -8,7 +9,10 @@ describe('housekeeping', () => {
     let clock = Date.now();
     const t = await createTestApp({ TOKEN_TTL: '100' }, { now: () => clock });
     try {
-      const { storage, state } = t.runtime.services;
+      const { storage, bus } = t.runtime;
+      // A cache of this instance's own, fed by the same database and change bus as the service's.
+      const state = new SessionCache(storage, bus, () => clock);
+      await state.start();
       const keeper = new Housekeeping(storage, state, () => clock, createLogger('silent'));
       const u = await t.register();
       const user = await storage.users.findById(u.uid);
@@ -27,6 +31,7 @@ describe('housekeeping', () => {
       expect(await storage.revocations.isRevoked(jtiOf(longLived))).toBe(true);
       expect(state.isRevoked(jtiOf(longLived))).toBe(true);
       expect(await storage.emailCodes.lastSentAt(u.email)).toBeUndefined();
+      state.stop();
     } finally {
       await t.close();
     }

@@ -1,8 +1,11 @@
-import type { Kysely, Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { asciiLower } from '../../domain/accounts.js';
 import type { AppsTable, Database } from './schema.js';
 import type { App, AppRepo, ClientType, NewApp } from '../types.js';
 import { compileOnce } from './compiled.js';
 import { mapUnique } from './errors.js';
+
+const DEFAULT_GRANT_TYPES = ['authorization_code', 'refresh_token'];
 
 function toApp(r: Selectable<AppsTable>): App {
   return {
@@ -16,6 +19,11 @@ function toApp(r: Selectable<AppsTable>): App {
     clientType: r.client_type as ClientType,
     secretHash: r.secret_hash,
     status: r.status,
+    grantTypes: JSON.parse(r.grant_types) as string[],
+    tokenEndpointAuthMethod: r.token_endpoint_auth_method,
+    postLogoutRedirectUris: JSON.parse(r.post_logout_redirect_uris) as string[],
+    statusReason: r.status_reason,
+    statusChangedAt: r.status_changed_at === null ? null : Number(r.status_changed_at),
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
   };
@@ -41,6 +49,9 @@ export class SqlAppRepo implements AppRepo {
         client_type: a.clientType,
         secret_hash: a.secretHash,
         status: a.status,
+        grant_types: JSON.stringify(a.grantTypes ?? DEFAULT_GRANT_TYPES),
+        token_endpoint_auth_method: a.tokenEndpointAuthMethod ?? (a.clientType === 'public' ? 'none' : 'client_secret_basic'),
+        post_logout_redirect_uris: JSON.stringify(a.postLogoutRedirectUris ?? []),
         created_at: now,
         updated_at: now,
       }).returningAll().executeTakeFirstOrThrow();
@@ -74,6 +85,11 @@ export class SqlAppRepo implements AppRepo {
       ...(p.corsOrigins !== undefined && { cors_origins: JSON.stringify(p.corsOrigins) }),
       ...(p.secretHash !== undefined && { secret_hash: p.secretHash }),
       ...(p.status !== undefined && { status: p.status }),
+      ...(p.grantTypes !== undefined && { grant_types: JSON.stringify(p.grantTypes) }),
+      ...(p.tokenEndpointAuthMethod !== undefined && { token_endpoint_auth_method: p.tokenEndpointAuthMethod }),
+      ...(p.postLogoutRedirectUris !== undefined && { post_logout_redirect_uris: JSON.stringify(p.postLogoutRedirectUris) }),
+      ...(p.statusReason !== undefined && { status_reason: p.statusReason }),
+      ...(p.statusChangedAt !== undefined && { status_changed_at: p.statusChangedAt }),
       updated_at: now,
     }).where('client_id', '=', clientId).returningAll().executeTakeFirst();
     return row && toApp(row);
@@ -82,5 +98,18 @@ export class SqlAppRepo implements AppRepo {
   async changedSince(since: number): Promise<string[]> {
     const rows = await this.db.selectFrom('apps').select('client_id').where('updated_at', '>=', since).execute();
     return rows.map((r) => r.client_id);
+  }
+
+  async search(query: string, offset: number, limit: number): Promise<{ apps: App[]; total: number }> {
+    let q = this.db.selectFrom('apps').leftJoin('users', 'users.id', 'apps.owner_id');
+    if (query) {
+      const pattern = `%${asciiLower(query).replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+      q = q.where(sql<boolean>`(lower(apps.display_name) like ${pattern} escape '\\' or lower(apps.client_id) like ${pattern} escape '\\' or users.username_lower like ${pattern} escape '\\')`);
+    }
+    const [rows, count] = await Promise.all([
+      q.selectAll('apps').orderBy('apps.created_at', 'desc').orderBy('apps.client_id').offset(offset).limit(limit).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { apps: rows.map(toApp), total: Number(count.n) };
   }
 }

@@ -6,6 +6,7 @@ const FIELDS: Array<[RegExp, string]> = [
   [/email/, 'email'],
   [/client_id|apps_pkey/, 'client_id'],
   [/user_code/, 'user_code'],
+  [/credential_id|passkeys_pkey/, 'credential_id'],
 ];
 
 /** Turns a backend's unique-constraint error into `UniqueViolation`; rethrows anything else. */

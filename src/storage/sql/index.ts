@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Database } from './schema.js';
@@ -9,6 +9,9 @@ import { SqlUserRepo } from './users.js';
 import { SqlAppRepo } from './apps.js';
 import { SqlAuthCodeRepo, SqlDeviceCodeRepo, SqlEmailCodeRepo } from './codes.js';
 import { SqlAuditRepo, SqlRevocationRepo } from './records.js';
+import { SqlConsentRepo, SqlRefreshTokenRepo, SqlSigningKeyRepo } from './oidc.js';
+import { SqlPasskeyRepo, SqlSecondFactorRepo } from './second-factors.js';
+import { SqlSessionRepo } from './sessions.js';
 
 export interface SqlStorageOptions {
   /** PostgreSQL schema to use (created when missing); tests give each run its own. */
@@ -19,10 +22,20 @@ export interface SqlStorageOptions {
   onPoolError?: (err: Error) => void;
 }
 
+/**
+ * Creates the data folder (0700) and the database file (0600) when missing, before SQLite
+ * opens it with the process umask: the file holds password hashes and the audit trail. SQLite
+ * gives its -wal and -shm files the mode of the database file.
+ */
+function createPrivately(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', 0o600));
+}
+
 async function sqliteDialect(url: string): Promise<SqliteDialect> {
   const { default: BetterSqlite3 } = await import('better-sqlite3');
   const path = url.slice('sqlite:'.length);
-  if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+  if (path !== ':memory:') createPrivately(resolve(path));
   const db = new BetterSqlite3(path);
   // WAL lets readers run beside the writer; NORMAL keeps every commit across a process crash.
   db.pragma('journal_mode = WAL');
@@ -72,6 +85,8 @@ async function postgresDialect(url: string, opts: SqlStorageOptions, log: (err: 
   const pool = new pg.default.Pool({
     connectionString: fromUrl.connectionString,
     max: opts.pgPoolMax ?? fromUrl.poolMax ?? 10,
+    // An unanswering address (a firewall dropping packets) fails in 10 s instead of minutes.
+    connectionTimeoutMillis: 10_000,
     ...(schema && { options: `-c search_path=${schema}` }),
   });
   // An idle client whose connection drops must not crash the process; the pool replaces it.
@@ -97,13 +112,19 @@ export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}
   const db = new Kysely<Database>({ dialect });
   return {
     kind,
-    users: new SqlUserRepo(db),
+    users: new SqlUserRepo(db, kind),
     revocations: new SqlRevocationRepo(db),
     apps: new SqlAppRepo(db),
     codes: new SqlAuthCodeRepo(db),
     devices: new SqlDeviceCodeRepo(db),
     emailCodes: new SqlEmailCodeRepo(db),
-    audit: new SqlAuditRepo(db),
+    audit: new SqlAuditRepo(db, kind),
+    signingKeys: new SqlSigningKeyRepo(db),
+    refreshTokens: new SqlRefreshTokenRepo(db),
+    consents: new SqlConsentRepo(db),
+    secondFactors: new SqlSecondFactorRepo(db),
+    passkeys: new SqlPasskeyRepo(db),
+    sessions: new SqlSessionRepo(db, kind),
     async migrate() {
       const migrationTableSchema = await migrationSchema(db, kind);
       const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationTableSchema && { migrationTableSchema }) });

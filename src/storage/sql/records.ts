@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { AuditEntry, AuditRepo, RevocationRepo } from '../types.js';
+import type { AuditEntry, AuditListFilter, AuditRepo, RevocationRepo } from '../types.js';
+import { dayOf, perDay } from './per-day.js';
 
 export class SqlRevocationRepo implements RevocationRepo {
   constructor(private readonly db: Kysely<Database>) {}
@@ -28,7 +29,7 @@ export class SqlRevocationRepo implements RevocationRepo {
 }
 
 export class SqlAuditRepo implements AuditRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {}
 
   async append(e: Omit<AuditEntry, 'id'>): Promise<void> {
     await this.db.insertInto('audit_log').values({
@@ -36,11 +37,13 @@ export class SqlAuditRepo implements AuditRepo {
     }).execute();
   }
 
-  async list(f: { action?: string; actor?: string; target?: string }, offset: number, limit: number) {
+  async list(f: AuditListFilter, offset: number, limit: number) {
     let q = this.db.selectFrom('audit_log');
     if (f.action) q = q.where('action', '=', f.action);
     if (f.actor) q = q.where('actor', '=', f.actor);
     if (f.target) q = q.where('target', '=', f.target);
+    if (f.from !== undefined) q = q.where('at', '>=', f.from);
+    if (f.to !== undefined) q = q.where('at', '<=', f.to);
     const [rows, count] = await Promise.all([
       q.selectAll().orderBy('id', 'desc').offset(offset).limit(limit).execute(),
       q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
@@ -50,5 +53,11 @@ export class SqlAuditRepo implements AuditRepo {
       detail: JSON.parse(r.detail) as Record<string, unknown>,
     }));
     return { entries, total: Number(count.n) };
+  }
+
+  async countPerDay(action: string, since: number): Promise<Array<{ day: string; count: number }>> {
+    const rows = await this.db.selectFrom('audit_log').select([dayOf('at', this.kind).as('d'), (eb) => eb.fn.countAll<number>().as('n')])
+      .where('action', '=', action).where('at', '>=', since).groupBy('d').orderBy('d').execute();
+    return perDay(rows);
   }
 }

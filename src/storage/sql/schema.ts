@@ -35,8 +35,13 @@ export interface AppsTable {
   client_type: string;
   secret_hash: string | null;
   status: string;
+  status_reason: Generated<string>;
+  status_changed_at: number | null;
   created_at: number;
   updated_at: number;
+  grant_types: Generated<string>;
+  token_endpoint_auth_method: Generated<string>;
+  post_logout_redirect_uris: Generated<string>;
 }
 
 export interface AuthCodesTable {
@@ -53,6 +58,11 @@ export interface AuthCodesTable {
   token_exp: number | null;
   replayed_at: number | null;
   created_at: number;
+  flow: Generated<string>;
+  nonce: string | null;
+  auth_time: number | null;
+  redirect_uri_given: Generated<number>;
+  refresh_family: string | null;
 }
 
 export interface DeviceCodesTable {
@@ -65,6 +75,7 @@ export interface DeviceCodesTable {
   last_poll_at: number | null;
   expires_at: number;
   created_at: number;
+  scope: string | null;
 }
 
 export interface EmailCodesTable {
@@ -88,6 +99,91 @@ export interface AuditLogTable {
   detail: string;
 }
 
+export interface SigningKeysTable {
+  kid: string;
+  generation: number;
+  alg: string;
+  public_jwk: string;
+  private_jwk_enc: string;
+  created_at: number;
+  retired_at: number | null;
+}
+
+export interface RefreshFamiliesTable {
+  family_id: string;
+  user_id: number;
+  client_id: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface RefreshTokensTable {
+  token_hash: string;
+  family_id: string;
+  client_id: string;
+  user_id: number;
+  scope: string;
+  auth_time: number;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface ConsentsTable {
+  user_id: number;
+  client_id: string;
+  scopes: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TotpFactorsTable {
+  user_id: number;
+  secret_enc: string;
+  enabled: number;
+  last_step: number | null;
+  created_at: number;
+}
+
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: number | null;
+}
+
+export interface PasskeysTable {
+  credential_id: string;
+  user_id: number;
+  public_key: string;
+  counter: number;
+  transports: string;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+export interface WebauthnChallengesTable {
+  challenge: string;
+  purpose: string;
+  user_id: number | null;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: number;
+  app: string;
+  created_at: number;
+  last_used_at: number;
+  expires_at: number;
+  ended_at: number | null;
+  ip: string;
+  user_agent: string;
+}
+
 export interface Database {
   users: UsersTable;
   revoked_tokens: RevokedTokensTable;
@@ -96,4 +192,13 @@ export interface Database {
   device_codes: DeviceCodesTable;
   email_codes: EmailCodesTable;
   audit_log: AuditLogTable;
+  signing_keys: SigningKeysTable;
+  refresh_families: RefreshFamiliesTable;
+  refresh_tokens: RefreshTokensTable;
+  consents: ConsentsTable;
+  totp_factors: TotpFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
+  sessions: SessionsTable;
 }

@@ -1,8 +1,10 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import { asciiLower } from '../../domain/accounts.js';
 import type { Database, UsersTable } from './schema.js';
-import type { NewUser, User, UserRepo } from '../types.js';
+import type { ImportedUser, NewUser, User, UserRepo } from '../types.js';
 import { compileOnce } from './compiled.js';
 import { mapUnique } from './errors.js';
+import { dayOf, perDay } from './per-day.js';
 
 function toUser(r: Selectable<UsersTable>): User {
   return {
@@ -20,34 +22,40 @@ function toUser(r: Selectable<UsersTable>): User {
   };
 }
 
-/** LIKE pattern matching `q` literally anywhere. */
+/** LIKE pattern matching `q` literally anywhere, ignoring ASCII case like the stored keys. */
 function likePattern(q: string): string {
-  return `%${q.toLowerCase().replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+  return `%${asciiLower(q).replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+}
+
+/** The row of a new user; the lower-cased keys fold ASCII letters only (CONTRACT §1). */
+function newUserRow(u: ImportedUser, now: number) {
+  return {
+    username: u.username,
+    username_lower: asciiLower(u.username),
+    email: u.email,
+    email_lower: asciiLower(u.email),
+    display_name: u.displayName,
+    password_hash: u.passwordHash,
+    email_verified: u.emailVerified ? 1 : 0,
+    roles: JSON.stringify(u.roles),
+    banned: u.banned ? 1 : 0,
+    tokens_valid_after: 0,
+    created_at: u.createdAt,
+    updated_at: now,
+  };
 }
 
 export class SqlUserRepo implements UserRepo {
   private readonly byId;
 
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {
     this.byId = compileOnce(db, db.selectFrom('users').selectAll().where('id', '=', 0));
   }
 
   async create(u: NewUser, now: number): Promise<User> {
     try {
-      const row = await this.db.insertInto('users').values({
-        username: u.username,
-        username_lower: u.username.toLowerCase(),
-        email: u.email,
-        email_lower: u.email.toLowerCase(),
-        display_name: u.displayName,
-        password_hash: u.passwordHash,
-        email_verified: u.emailVerified ? 1 : 0,
-        roles: JSON.stringify(u.roles),
-        banned: 0,
-        tokens_valid_after: 0,
-        created_at: now,
-        updated_at: now,
-      }).returningAll().executeTakeFirstOrThrow();
+      const row = await this.db.insertInto('users').values(newUserRow({ ...u, banned: false, createdAt: now }, now))
+        .returningAll().executeTakeFirstOrThrow();
       return toUser(row);
     } catch (err) {
       return mapUnique(err);
@@ -60,12 +68,12 @@ export class SqlUserRepo implements UserRepo {
   }
 
   async findByUsername(username: string): Promise<User | undefined> {
-    const r = await this.db.selectFrom('users').selectAll().where('username_lower', '=', username.toLowerCase()).executeTakeFirst();
+    const r = await this.db.selectFrom('users').selectAll().where('username_lower', '=', asciiLower(username)).executeTakeFirst();
     return r && toUser(r);
   }
 
   async findByEmail(email: string): Promise<User | undefined> {
-    const r = await this.db.selectFrom('users').selectAll().where('email_lower', '=', email.toLowerCase()).executeTakeFirst();
+    const r = await this.db.selectFrom('users').selectAll().where('email_lower', '=', asciiLower(email)).executeTakeFirst();
     return r && toUser(r);
   }
 
@@ -75,6 +83,8 @@ export class SqlUserRepo implements UserRepo {
 
   async update(id: number, p: Parameters<UserRepo['update']>[1], now: number): Promise<void> {
     await this.db.updateTable('users').set({
+      ...(p.username !== undefined && { username: p.username, username_lower: asciiLower(p.username) }),
+      ...(p.email !== undefined && { email: p.email, email_lower: asciiLower(p.email) }),
       ...(p.displayName !== undefined && { display_name: p.displayName }),
       ...(p.passwordHash !== undefined && { password_hash: p.passwordHash }),
       ...(p.emailVerified !== undefined && { email_verified: p.emailVerified ? 1 : 0 }),
@@ -82,7 +92,7 @@ export class SqlUserRepo implements UserRepo {
       ...(p.banned !== undefined && { banned: p.banned ? 1 : 0 }),
       ...(p.tokensValidAfter !== undefined && { tokens_valid_after: p.tokensValidAfter }),
       updated_at: now,
-    }).where('id', '=', id).execute();
+    }).where('id', '=', id).execute().catch(mapUnique);
   }
 
   async search(query: string, offset: number, limit: number): Promise<{ users: User[]; total: number }> {
@@ -106,5 +116,34 @@ export class SqlUserRepo implements UserRepo {
   async count(): Promise<number> {
     const r = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(r.n);
+  }
+
+  async createdPerDay(since: number): Promise<Array<{ day: string; count: number }>> {
+    const rows = await this.db.selectFrom('users').select([dayOf('created_at', this.kind).as('d'), (eb) => eb.fn.countAll<number>().as('n')])
+      .where('created_at', '>=', since).groupBy('d').orderBy('d').execute();
+    return perDay(rows);
+  }
+
+  async listAfter(afterId: number, limit: number): Promise<User[]> {
+    const rows = await this.db.selectFrom('users').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    return rows.map(toUser);
+  }
+
+  async takenKeys(usernameKeys: string[], emailKeys: string[]): Promise<{ usernames: Map<string, string>; emails: Set<string> }> {
+    const [byName, byEmail] = await Promise.all([
+      usernameKeys.length ? this.db.selectFrom('users').select(['username_lower', 'email_lower']).where('username_lower', 'in', usernameKeys).execute() : [],
+      emailKeys.length ? this.db.selectFrom('users').select('email_lower').where('email_lower', 'in', emailKeys).execute() : [],
+    ]);
+    return { usernames: new Map(byName.map((r) => [r.username_lower, r.email_lower])), emails: new Set(byEmail.map((r) => r.email_lower)) };
+  }
+
+  async insertMany(users: ImportedUser[], now: number): Promise<void> {
+    if (users.length === 0) return;
+    const rows = users.map((u) => newUserRow(u, now));
+    try {
+      await this.db.transaction().execute((trx) => trx.insertInto('users').values(rows).execute());
+    } catch (err) {
+      mapUnique(err);
+    }
   }
 }

@@ -1,6 +1,8 @@
 import { call, clearToken, currentUser, data, getToken, safeNext, setToken, type TokenEnvelope } from '../api.js';
 import { cooldown, field, form, h, input, notice } from '../dom.js';
 import { messageOf, render } from '../layout.js';
+import { endBrowserSession, startBrowserSession } from '../oidc.js';
+import { passkeySignIn, withSecondStep } from './second-step.js';
 
 const nextParam = () => new URLSearchParams(location.search).get('next');
 
@@ -10,8 +12,10 @@ export function withNext(path: string): string {
   return next ? `${path}?next=${encodeURIComponent(next)}` : path;
 }
 
-function finish(envelope: TokenEnvelope): void {
+/** Signed in: the token is kept for the pages and, as a cookie, for the authorization endpoint. */
+export async function finishSignIn(envelope: TokenEnvelope): Promise<void> {
   setToken(envelope.access_token);
+  await startBrowserSession(envelope.access_token);
   location.replace(safeNext(nextParam()));
 }
 
@@ -29,12 +33,15 @@ export async function sendCode(email: string, purpose: string, button: HTMLButto
 }
 
 function passwordForm(msg: ReturnType<typeof notice>): HTMLFormElement {
-  const username = input('username', { autocomplete: 'username', required: true, placeholder: '用户名或邮箱' });
+  // An application may say who is expected (OpenID Connect login_hint): only a pre-fill.
+  const hint = (new URLSearchParams(location.search).get('login_hint') ?? '').slice(0, 254);
+  const username = input('username', { autocomplete: 'username', required: true, placeholder: '用户名或邮箱', value: hint || undefined });
   const password = input('password', { type: 'password', autocomplete: 'current-password', required: true });
   const submit = h('button', { type: 'submit', class: 'primary' }, '登录');
   return form([field('用户名或邮箱', username), field('密码', password), submit], submit, async () => {
     msg.hide();
-    finish(await call<TokenEnvelope>('POST', 'login', { username: username.value.trim(), password: password.value }, false));
+    const body = { username: username.value.trim(), password: password.value };
+    await finishSignIn(await withSecondStep((otp) => call<TokenEnvelope>('POST', 'login', { ...body, otp }, false)));
   }, (e) => msg.error(messageOf(e)));
 }
 
@@ -47,7 +54,8 @@ function codeForm(msg: ReturnType<typeof notice>): HTMLFormElement {
   const codeRow = h('div', { class: 'inline' }, field('验证码', code), send);
   return form([field('邮箱', email), codeRow, submit], submit, async () => {
     msg.hide();
-    finish(await call<TokenEnvelope>('POST', 'login_by_code', { email: email.value.trim(), code: code.value.trim() }, false));
+    const body = { email: email.value.trim(), code: code.value.trim() };
+    await finishSignIn(await withSecondStep((otp) => call<TokenEnvelope>('POST', 'login_by_code', { ...body, otp }, false)));
   }, (e) => msg.error(messageOf(e)));
 }
 
@@ -56,9 +64,11 @@ export async function loginPage(): Promise<void> {
   if (new URLSearchParams(location.search).get('switch') && getToken()) {
     await call('POST', 'logout').catch(() => undefined);
     clearToken();
+    await endBrowserSession();
   }
   // Already signed in (and the token still works): go straight on.
   if (await currentUser().catch(() => null)) {
+    await startBrowserSession();
     location.replace(safeNext(nextParam()));
     return;
   }
@@ -81,7 +91,7 @@ export async function loginPage(): Promise<void> {
   tabCode.addEventListener('click', () => select(true));
   render('登录', [
     h('div', { class: 'tabs' }, tabPassword, tabCode),
-    msg.el, byPassword, byCode,
+    msg.el, byPassword, byCode, passkeySignIn(finishSignIn, msg),
     h('p', { class: 'links' },
       h('a', { href: withNext('/register') }, '没有账号？注册'),
       h('a', { href: withNext('/reset_password') }, '忘记密码'),

@@ -1,7 +1,7 @@
-import { call, data, safeNext, setToken, type TokenEnvelope } from '../api.js';
+import { call, data, type TokenEnvelope } from '../api.js';
 import { field, form, h, input, notice } from '../dom.js';
 import { messageOf, render } from '../layout.js';
-import { sendCode, withNext } from './login.js';
+import { finishSignIn, sendCode, withNext } from './login.js';
 
 export function registerPage(): void {
   const msg = notice();
@@ -25,9 +25,7 @@ export function registerPage(): void {
     const body: Record<string, string> = { username: username.value.trim(), password: password.value, email: email.value.trim() };
     if (displayName.value.trim()) body.display_name = displayName.value.trim();
     if (code.value.trim()) body.email_code = code.value.trim();
-    const envelope = await call<TokenEnvelope>('POST', 'register', body, false);
-    setToken(envelope.access_token);
-    location.replace(safeNext(new URLSearchParams(location.search).get('next')));
+    await finishSignIn(await call<TokenEnvelope>('POST', 'register', body, false));
   }, (e) => msg.error(messageOf(e)));
   render('注册账号', [msg.el, f, h('p', { class: 'links' }, h('a', { href: withNext('/login') }, '已有账号？登录'))]);
 }

@@ -1,9 +1,17 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as m001 from './001-initial.js';
+import * as m002 from './002-ascii-case-keys.js';
+import * as m003 from './003-oidc.js';
+import * as m005 from './005-second-factors.js';
+import * as m004 from './004-account-sessions.js';
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
   '001-initial': m001,
+  '002-ascii-case-keys': m002,
+  '003-oidc': m003,
+  '005-second-factors': m005,
+  '004-account-sessions': m004,
 };
 
 export const migrationProvider: MigrationProvider = {
