@@ -48,16 +48,15 @@ export function checks(db, main, extra) {
       add('me p99 ratio', me.p99Ratio, '≤ 2', me.p99Ratio <= 2);
     }
   }
-  for (const [t, want] of [['exchange', 0.15], ['refresh', 0.4], ['client_info', 0.5]]) {
+  for (const [t, want] of [['exchange', 0.2], ['refresh', 0.5], ['client_info', 0.6]]) {
     if (main[t]?.rpsRatio !== undefined) add(`${t} rps ratio`, main[t].rpsRatio, `≥ ${want}`, main[t].rpsRatio >= want);
   }
-  if (extra.scale) {
-    const { small, big } = extra.scale;
+  for (const [t, { small, big }] of Object.entries(extra.scale ?? {})) {
     const r = round(big.rps / small.rps);
-    add(`me rps, ${big.users.toLocaleString()} vs ${small.users.toLocaleString()} users`, r, '≥ 0.9', r >= 0.9);
+    add(`${t} rps, ${big.users.toLocaleString()} vs ${small.users.toLocaleString()} users`, r, '≥ 0.9', r >= 0.9);
   }
   // One service process; a cluster's total (primary plus workers) is shown in its own table.
-  const rss = Math.max(0, ...Object.values(main).map((s) => s.rssMb ?? 0), extra.scale?.big.rssMb ?? 0);
+  const rss = Math.max(0, ...Object.values(main).map((s) => s.rssMb ?? 0), ...Object.values(extra.scale ?? {}).map((x) => x.big.rssMb ?? 0));
   if (rss) add('max RSS MB, one process', rss, '< 300', rss < 300);
   if (extra.saturation) {
     const r = round(extra.saturation.meP99 / Math.max(extra.saturation.idleP99, 1));

@@ -23,8 +23,8 @@ export type AuthorizationDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'se
 
 /**
  * client_info, POST /authorize and exchange (SPEC §4.2–4.4, CONTRACT §4).
- * Every check here reads the database directly: app status, callbacks and secrets are
- * never served from a cache, so a change applies to the very next request.
+ * Apps come from the app cache (services/app-cache.ts): a change made on this instance
+ * applies to the very next request, one made on another instance within 4 s.
  */
 export class AuthorizationService {
   constructor(private readonly ctx: AuthorizationDeps, private readonly limiter: RateLimiter) {}

@@ -18,7 +18,7 @@ export interface ResolvedClient {
 
 export type ClientResolution = { ok: true; client: ResolvedClient } | { ok: false; reason: Extract<Reason, 'unknownApp' | 'appDisabled'> };
 
-/** The one answer to "is this client usable for X?"; always read from the database, never cached. */
+/** The one answer to "is this client usable for X?", over the app cache (services/app-cache.ts). */
 export class ClientDirectory {
   private readonly builtIn: ReadonlyMap<string, string>;
 

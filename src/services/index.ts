@@ -5,6 +5,7 @@ import { AccountService } from './accounts.js';
 import { AccountSettingsService } from './account-settings.js';
 import { AdminService } from './admin.js';
 import { AdminConsoleService } from './admin-console.js';
+import { AppCache } from './app-cache.js';
 import { AppStatusCache } from './app-status.js';
 import { AppService } from './apps.js';
 import { AuditLog } from './audit.js';
@@ -74,8 +75,10 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   // Services write users and apps through these, so every write announces itself.
   const repos = { ...repositoriesOf(storage), users: new PublishingUserRepo(storage.users, bus), apps: new PublishingAppRepo(storage.apps, bus) };
   const sessionCache = new SessionCache(repos, bus, now);
-  const clients = new ClientDirectory(repos.apps, config);
-  const appStatus = new AppStatusCache(repos.apps, bus, new Set([config.centerAppId, config.gameAppId]), now);
+  // Hot paths read apps through one cache; admin and console reads go to the database.
+  const appCache = new AppCache(repos.apps, bus, now);
+  const clients = new ClientDirectory(appCache, config);
+  const appStatus = new AppStatusCache(appCache, new Set([config.centerAppId, config.gameAppId]));
   const signIns = new SignIns(repos.sessions, sessionCache, config, now, (err) => log.warn({ err }, 'could not record session use'));
   const kit: ServiceKit = {
     config, storage: repos, now, log, sessionCache, clients, signIns,
@@ -91,7 +94,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   const secondFactor = new SecondFactorService(kit, limiter);
   const accounts = new AccountService(kit, limiter, secondFactor);
   const settings = new AccountSettingsService(kit, limiter);
-  const oidc = createOidcServices(config, repos, { sessionCache, tokens: kit.tokens, audit: kit.audit, limiter, now });
+  const oidc = createOidcServices(config, { ...repos, apps: appCache }, { sessionCache, tokens: kit.tokens, audit: kit.audit, limiter, now });
   return {
     accounts,
     settings,

@@ -10,6 +10,14 @@ const MAX_TRACKED = 100_000;
 const FLUSH_AFTER_MS = 1000;
 const FLUSH_CHUNK = 500;
 const USER_AGENT_MAX = 512;
+/**
+ * A session's stored expiry is written this far (a quarter of the token's lifetime, at most
+ * an hour) beyond the token it must cover, so refreshes inside that margin write nothing.
+ * Stored expiry errs late, never early: ending sessions and purging skip only rows whose
+ * stored expiry has passed, which then holds no live token.
+ */
+const EXTEND_AHEAD_MAX_MS = 3_600_000;
+const extendAhead = (lifetimeMs: number) => Math.min(EXTEND_AHEAD_MAX_MS, Math.max(0, Math.floor(lifetimeMs / 4)));
 /** Where a sign-in came from (services/context.ts `Caller`; not imported, to keep tokens.ts free of the kit). */
 interface Origin {
   ip: string;
@@ -31,6 +39,8 @@ export class SignIns {
   private readonly written = new Map<string, number>();
   /** Sessions due for a `last used` write, flushed together. */
   private readonly pending = new Set<string>();
+  /** The expiry this instance last stored for each session (ms). */
+  private readonly coveredUntil = new Map<string, number>();
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -46,16 +56,32 @@ export class SignIns {
     const now = this.now();
     const sid = first.sid;
     if (sid === undefined) return;
+    const expiresAt = first.exp * 1000 + extendAhead(first.exp * 1000 - now);
     await this.repo.create({
-      id: sid, userId: user.id, app: first.app, createdAt: now, lastUsedAt: now, expiresAt: first.exp * 1000,
+      id: sid, userId: user.id, app: first.app, createdAt: now, lastUsedAt: now, expiresAt,
       ip: caller.ip, userAgent: (caller.userAgent ?? '').slice(0, USER_AGENT_MAX),
     });
     this.written.set(sid, now);
+    this.cover(sid, expiresAt);
   }
 
-  /** A refresh kept the session: it now lives until the new token expires. */
-  extend(sid: string, exp: number): Promise<void> {
-    return this.repo.extend(sid, exp * 1000);
+  /**
+   * A refresh kept the session: it now lives at least until the new token expires. Written
+   * only when the stored expiry (as this instance last wrote it) falls short, and then with
+   * a margin, so a client refreshing often costs no write per refresh.
+   */
+  async extend(sid: string, exp: number): Promise<void> {
+    const needed = exp * 1000;
+    const covered = this.coveredUntil.get(sid);
+    if (covered !== undefined && covered >= needed) return;
+    const expiresAt = needed + extendAhead(needed - this.now());
+    await this.repo.extend(sid, expiresAt);
+    this.cover(sid, expiresAt);
+  }
+
+  private cover(sid: string, expiresAt: number): void {
+    if (!this.coveredUntil.has(sid) && this.coveredUntil.size >= MAX_TRACKED) this.coveredUntil.delete(this.coveredUntil.keys().next().value as string);
+    this.coveredUntil.set(sid, expiresAt);
   }
 
   /**

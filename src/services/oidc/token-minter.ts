@@ -49,8 +49,19 @@ export interface MinterSettings {
   idTokenTtl: number;
 }
 
+/** Verified access tokens remembered; past this many the oldest are dropped. */
+const MAX_VERIFIED = 10_000;
+
 /** Signs access and ID tokens with the current key (its kid in the header) and verifies our access tokens. */
 export class TokenMinter {
+  /**
+   * Claims of access tokens whose signature was checked already, keyed by the whole token:
+   * resource servers call userinfo and introspection with the same token again and again.
+   * Expiry is checked on every use; revocation is the caller's check, as for a fresh token.
+   * A key stays published longer than any token it signed lives, so no entry outlives its key.
+   */
+  private readonly verified = new Map<string, AccessClaims>();
+
   constructor(private readonly keys: SigningKeys, private readonly settings: MinterSettings, private readonly now: () => number = Date.now) {}
 
   async access(input: { sub: string; clientId: string; scope: string; familyId?: string; notBeforeMs?: number }): Promise<MintedAccess> {
@@ -82,6 +93,17 @@ export class TokenMinter {
 
   /** The claims of one of our access tokens with a valid signature, issuer and expiry, or undefined. */
   async verifyAccess(token: string): Promise<AccessClaims | undefined> {
+    const hit = this.verified.get(token);
+    if (hit !== undefined) return hit.exp * 1000 > this.now() ? hit : undefined;
+    const claims = await this.verifySignature(token);
+    if (claims !== undefined) {
+      if (this.verified.size >= MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value as string);
+      this.verified.set(token, claims);
+    }
+    return claims;
+  }
+
+  private async verifySignature(token: string): Promise<AccessClaims | undefined> {
     try {
       const { kid } = decodeProtectedHeader(token);
       if (typeof kid !== 'string') return undefined;
