@@ -36,8 +36,14 @@ export class SqlAuthCodeRepo implements AuthCodeRepo {
   private readonly byHash;
   private readonly consumeUpdate;
   private readonly consumeOidcUpdate;
+  private readonly insert;
 
   constructor(private readonly db: Kysely<Database>) {
+    // Parameters in the order of this object's keys.
+    this.insert = compileOnce(db, db.insertInto('auth_codes').values({
+      code_hash: '', client_id: '', user_id: 0, redirect_uri: '', scope: '', code_challenge: '', code_challenge_method: '',
+      expires_at: 0, created_at: 0, flow: 'seed', nonce: '', auth_time: 0, redirect_uri_given: 1,
+    }));
     this.byHash = compileOnce(db, db.selectFrom('auth_codes').selectAll().where('code_hash', '=', ''));
     // Parameters in builder order: used_at, token_jti, token_exp, code_hash, expires_at, flow.
     this.consumeUpdate = compileOnce(db, db.updateTable('auth_codes').set({ used_at: 0, token_jti: '', token_exp: 0 })
@@ -48,21 +54,10 @@ export class SqlAuthCodeRepo implements AuthCodeRepo {
   }
 
   async create(c: Parameters<AuthCodeRepo['create']>[0]): Promise<void> {
-    await this.db.insertInto('auth_codes').values({
-      code_hash: c.codeHash,
-      client_id: c.clientId,
-      user_id: c.userId,
-      redirect_uri: c.redirectUri,
-      scope: c.scope,
-      code_challenge: c.codeChallenge,
-      code_challenge_method: c.codeChallengeMethod,
-      expires_at: c.expiresAt,
-      created_at: c.createdAt,
-      flow: c.flow ?? 'seed',
-      nonce: c.nonce ?? null,
-      auth_time: c.authTime ?? null,
-      redirect_uri_given: c.redirectUriGiven === false ? 0 : 1,
-    }).execute();
+    await this.insert(
+      c.codeHash, c.clientId, c.userId, c.redirectUri, c.scope, c.codeChallenge, c.codeChallengeMethod, c.expiresAt, c.createdAt,
+      c.flow ?? 'seed', c.nonce ?? null, c.authTime ?? null, c.redirectUriGiven === false ? 0 : 1,
+    );
   }
 
   async findByHash(codeHash: string): Promise<AuthCode | undefined> {

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { compileOnce } from './compiled.js';
 import { dayOf, perDay } from './per-day.js';
 import type { Database, SessionsTable } from './schema.js';
 import type { SessionRepo, SignInSession } from '../types.js';
@@ -11,13 +12,18 @@ function toSession(r: Selectable<SessionsTable>): SignInSession {
 }
 
 export class SqlSessionRepo implements SessionRepo {
-  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {}
+  /** Every sign-in writes one; compiled once (see compiled.ts). */
+  private readonly insert;
+
+  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {
+    // Parameters in this order: id, user_id, app, created_at, last_used_at, expires_at, ip, user_agent.
+    this.insert = compileOnce(db, db.insertInto('sessions').values({
+      id: '', user_id: 0, app: '', created_at: 0, last_used_at: 0, expires_at: 0, ip: '', user_agent: '',
+    }));
+  }
 
   async create(s: Omit<SignInSession, 'endedAt'>): Promise<void> {
-    await this.db.insertInto('sessions').values({
-      id: s.id, user_id: s.userId, app: s.app, created_at: s.createdAt, last_used_at: s.lastUsedAt,
-      expires_at: s.expiresAt, ended_at: null, ip: s.ip, user_agent: s.userAgent,
-    }).execute();
+    await this.insert(s.id, s.userId, s.app, s.createdAt, s.lastUsedAt, s.expiresAt, s.ip, s.userAgent);
   }
 
   async findById(id: string): Promise<SignInSession | undefined> {
