@@ -6,6 +6,7 @@ import { AccountSettingsService } from './account-settings.js';
 import { AdminService } from './admin.js';
 import { AdminConsoleService } from './admin-console.js';
 import { AppCache } from './app-cache.js';
+import { AnnouncingRefreshTokenRepo } from './oidc/announcing-families.js';
 import { AppStatusCache } from './app-status.js';
 import { AppService } from './apps.js';
 import { AuditLog } from './audit.js';
@@ -73,8 +74,10 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   const now = opts.now ?? Date.now;
   const bus = opts.bus ?? new LocalChangeBus();
   // Services write users and apps through these, so every write announces itself.
-  const repos = { ...repositoriesOf(storage), users: new PublishingUserRepo(storage.users, bus), apps: new PublishingAppRepo(storage.apps, bus) };
-  const sessionCache = new SessionCache(repos, bus, now);
+  const written = { ...repositoriesOf(storage), users: new PublishingUserRepo(storage.users, bus), apps: new PublishingAppRepo(storage.apps, bus) };
+  const sessionCache = new SessionCache(written, bus, now);
+  // Family revocations also enter the revoked set, so access-token checks need no read.
+  const repos = { ...written, refreshTokens: new AnnouncingRefreshTokenRepo(storage.refreshTokens, sessionCache, config.accessTokenTtl, now) };
   // Hot paths read apps through one cache; admin and console reads go to the database.
   const appCache = new AppCache(repos.apps, bus, now);
   const clients = new ClientDirectory(appCache, config);

@@ -145,7 +145,7 @@ describe('what ends tokens', () => {
   it('consent revocation (revoking the families of a user and client) ends refresh and access tokens', async () => {
     const user = await t.register();
     const tokens = await signIn(user);
-    await t.runtime.storage.refreshTokens.revokeFamiliesOf(user.uid, rp.client_id, Date.now());
+    expect((await t.post('/api/v1/auth/account/authorized_apps/revoke', { client_id: rp.client_id }, user.token)).statusCode).toBe(200);
     expect((await userinfo(tokens.access_token)).statusCode).toBe(401);
     expect((await refresh(tokens.refresh_token!)).json().error).toBe('invalid_grant');
   });
