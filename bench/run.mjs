@@ -1,6 +1,7 @@
 // `npm run bench`: the service's hot paths against a bare-Fastify baseline, plus scale checks.
 // Options: --quick, --duration S, --rounds N, --targets a,b, --db sqlite|postgres, --users N,
-// --big-users N, --no-scale, --no-saturation, --no-workers, --connections N, --cpu-prof, --json FILE.
+// --big-users N, --no-scale, --no-saturation, --no-workers, --connections N, --cpu-prof, --json FILE,
+// --no-oidc, --oidc-only, --oidc-alg RS256|ES256|EdDSA (or a comma list) for the comparison with oidc-provider.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { load } from './lib/load.mjs';
 import { freePort, startProcess } from './lib/proc.mjs';
+import { compareOidc, oidcChecks, printOidc } from './lib/oidc-compare.mjs';
 import { checks, printTable, summarise } from './lib/report.mjs';
 import { spreadIds, tokenMinter } from './lib/seed.mjs';
 import { clusterSupported, createBenchApp, ensureBuilt, prepareDatabase, serviceEnv } from './lib/setup.mjs';
@@ -19,6 +21,7 @@ const { values: opt } = parseArgs({
     db: { type: 'string', default: 'sqlite' }, users: { type: 'string' }, 'big-users': { type: 'string' },
     'no-scale': { type: 'boolean' }, 'no-saturation': { type: 'boolean' }, 'no-workers': { type: 'boolean' },
     connections: { type: 'string' }, 'cpu-prof': { type: 'boolean' }, json: { type: 'string' },
+    'no-oidc': { type: 'boolean' }, 'oidc-only': { type: 'boolean' }, 'oidc-alg': { type: 'string', default: 'RS256' },
   },
 });
 const quick = opt.quick ?? false;
@@ -40,9 +43,10 @@ const secret = randomBytes(48).toString('base64url');
 const mint = tokenMinter(secret);
 const stoppers = [];
 
-async function startService(name, url, extraArgs = []) {
-  const nodeFlags = opt['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', join(tmp, `prof-${name}`)] : [];
-  const p = await startProcess({ name, args: ['bin/account-center.js', 'serve', ...extraArgs], env: serviceEnv(url, secret), port: await freePort(), nodeFlags });
+const profFlags = (name) => (opt['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', join(tmp, `prof-${name}`)] : []);
+
+async function startService(name, url, extraArgs = [], env = {}) {
+  const p = await startProcess({ name, args: ['bin/account-center.js', 'serve', ...extraArgs], env: { ...serviceEnv(url, secret), ...env }, port: await freePort(), nodeFlags: profFlags(name) });
   stoppers.push(() => p.stop());
   return p;
 }
@@ -72,6 +76,24 @@ const baselineRun = (baseline, seconds = duration) =>
 
 async function main() {
   ensureBuilt(log);
+  const oidcAlgs = opt['no-oidc'] ? [] : opt['oidc-alg'].split(',').map((a) => a.trim());
+  for (const a of oidcAlgs) if (!['RS256', 'ES256', 'EdDSA'].includes(a)) throw new Error(`--oidc-alg: RS256, ES256 or EdDSA, not ${a}`);
+  const out = opt['oidc-only'] ? { db: 'sqlite', list: [], json: {} } : await serviceTargets();
+  const oidc = [];
+  for (const alg of oidcAlgs) {
+    const result = await compareOidc(alg, { measured, startService, log, tmp, secret, users, duration, rounds, warmup, connections, nodeFlags: profFlags });
+    printOidc(result);
+    oidc.push(result);
+    out.list.push(...oidcChecks(result));
+  }
+  console.log('\nChecks');
+  console.table(out.list);
+  if (opt.json) writeFileSync(opt.json, JSON.stringify({ ...out.json, users, duration, rounds, connections, oidc, checks: out.list }, null, 2));
+  if (opt['cpu-prof']) log(`CPU profiles are written to ${tmp}/prof-* when the services stop`);
+}
+
+/** The service's own targets against the baseline, and the scale, saturation and worker checks. */
+async function serviceTargets() {
   log(`${db}, ${users} users, ${connections} connections, ${duration} s × ${rounds} round(s), targets: ${targets.join(', ')}`);
   const mainDb = await prepareDatabase({ db, tmp, name: 'main', users, secret, log });
   stoppers.push(mainDb.drop);
@@ -152,11 +174,9 @@ async function main() {
     }
   }
 
-  const list = checks(db, summary, extra);
-  console.log('\nChecks');
-  console.table(list);
-  if (opt.json) writeFileSync(opt.json, JSON.stringify({ db, users, bigUsers, duration, rounds, connections, summary, extra, checks: list }, null, 2));
-  if (opt['cpu-prof']) log(`CPU profiles are written to ${tmp}/prof-* when the services stop`);
+  // Stopped now, so they sit idle in no later comparison.
+  for (const stop of stoppers.splice(0).reverse()) await stop().catch(() => undefined);
+  return { list: checks(db, summary, extra), json: { db, bigUsers, summary, extra } };
 }
 
 try {
