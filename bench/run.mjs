@@ -1,7 +1,8 @@
 // `npm run bench`: the service's hot paths against a bare-Fastify baseline, plus scale checks.
 // Options: --quick, --duration S, --rounds N, --targets a,b, --db sqlite|postgres, --users N,
 // --big-users N, --no-scale, --no-saturation, --no-workers, --connections N, --cpu-prof, --json FILE,
-// --no-oidc, --oidc-only, --oidc-alg RS256|ES256|EdDSA (or a comma list) for the comparison with oidc-provider.
+// --no-oidc, --oidc-only, --oidc-alg RS256|ES256|EdDSA (or a comma list), --oidc-targets userinfo,introspection,
+// token_code,refresh for the comparison with oidc-provider.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,7 @@ const { values: opt } = parseArgs({
     db: { type: 'string', default: 'sqlite' }, users: { type: 'string' }, 'big-users': { type: 'string' },
     'no-scale': { type: 'boolean' }, 'no-saturation': { type: 'boolean' }, 'no-workers': { type: 'boolean' },
     connections: { type: 'string' }, 'cpu-prof': { type: 'boolean' }, json: { type: 'string' },
-    'no-oidc': { type: 'boolean' }, 'oidc-only': { type: 'boolean' }, 'oidc-alg': { type: 'string', default: 'RS256' },
+    'no-oidc': { type: 'boolean' }, 'oidc-only': { type: 'boolean' }, 'oidc-alg': { type: 'string', default: 'RS256' }, 'oidc-targets': { type: 'string' },
   },
 });
 const quick = opt.quick ?? false;
@@ -61,13 +62,16 @@ async function runTarget(server, name, ctx, seconds = duration, conns = connecti
   if (name === 'authorize') ctx.codes = [];
   const amount = name === 'exchange' ? ctx.codes.length : undefined;
   if (name === 'exchange' && !amount) throw new Error('exchange: no codes were issued');
-  return measured(server, { url: server.url, connections: conns, duration: seconds, amount, requests: TARGETS[name](ctx) });
+  return measured(server, { url: server.url, connections: conns, duration: seconds, amount, requests: TARGETS[name](ctx) }, name);
 }
 
 /** A load run plus the server's CPU time per request, which the machine's noise barely moves. */
-async function measured(server, loadOptions) {
+async function measured(server, loadOptions, label = '') {
   const cpuBefore = server.cpuMs();
+  const from = process.hrtime.bigint() / 1000n;
   const r = await load(loadOptions);
+  // The run's span on the clock of the profiles, for `BENCH_WINDOW=from..to node bench/profile-summary.mjs`.
+  if (opt['cpu-prof']) log(`  cpu-prof window ${server.name} ${label}: BENCH_WINDOW=${from}..${process.hrtime.bigint() / 1000n}`);
   return { ...r, cpuUs: r.total ? Math.round(((server.cpuMs() - cpuBefore) * 1000) / r.total) : 0, rssMb: server.rssMb() };
 }
 
@@ -81,7 +85,7 @@ async function main() {
   const out = opt['oidc-only'] ? { db: 'sqlite', list: [], json: {} } : await serviceTargets();
   const oidc = [];
   for (const alg of oidcAlgs) {
-    const result = await compareOidc(alg, { measured, startService, log, tmp, secret, users, duration, rounds, warmup, connections, nodeFlags: profFlags });
+    const result = await compareOidc(alg, { measured, startService, log, tmp, secret, users, duration, rounds, warmup, connections, nodeFlags: profFlags, targets: opt['oidc-targets']?.split(',') });
     printOidc(result);
     oidc.push(result);
     out.list.push(...oidcChecks(result));

@@ -24,7 +24,7 @@ const r2 = (x) => Math.round(x * 100) / 100;
 
 /**
  * Runs the comparison for one signing algorithm. `bench`: { measured, startService, log, tmp,
- * secret, users, duration, rounds, warmup, connections, nodeFlags(name) }. Returns per target the
+ * secret, users, duration, rounds, warmup, connections, nodeFlags(name), targets? }. Returns per target the
  * runs of both sides and their ratios.
  */
 export async function compareOidc(alg, bench) {
@@ -77,25 +77,27 @@ export async function compareOidc(alg, bench) {
         },
       }));
       const amount = target === 'token_code' ? m.codes.length : undefined;
-      const r = await bench.measured(server, { url: server.url, connections: Math.min(connections, amount ?? connections), duration: seconds, amount, requests });
+      const r = await bench.measured(server, { url: server.url, connections: Math.min(connections, amount ?? connections), duration: seconds, amount, requests }, target);
       if (r.errors) {
         throw new Error(`OIDC ${alg} ${target} on ${server.name}: ${r.errors} errors in ${r.total} requests (${r.non2xx} non-2xx); first: ${failure ?? 'a socket error or timeout'}`);
       }
       return r;
     }
 
+    const targets = OIDC_TARGETS.filter((t) => !bench.targets || bench.targets.includes(t));
     log(`OIDC ${alg}: warm-up`);
     const warm = {};
-    for (const t of OIDC_TARGETS) {
+    for (const t of targets) {
       for (const side of ['ours', 'peer']) warm[`${side}.${t}`] = await run(side, t, bench.warmup, 1000);
     }
     // As many codes as a timed run of the faster side needs; both sides get the same number.
-    const codeCount = Math.min(60_000, Math.max(1000, Math.round(Math.max(warm['ours.token_code'].rps, warm['peer.token_code'].rps) * bench.duration)));
+    const fastest = Math.max(warm['ours.token_code']?.rps ?? 0, warm['peer.token_code']?.rps ?? 0);
+    const codeCount = Math.min(60_000, Math.max(1000, Math.round(fastest * bench.duration)));
 
-    const runs = Object.fromEntries(OIDC_TARGETS.map((t) => [t, { ours: [], peer: [] }]));
+    const runs = Object.fromEntries(targets.map((t) => [t, { ours: [], peer: [] }]));
     for (let round = 1; round <= bench.rounds; round++) {
       log(`OIDC ${alg}: round ${round}/${bench.rounds}`);
-      for (const t of OIDC_TARGETS) {
+      for (const t of targets) {
         const order = round % 2 ? ['ours', 'peer'] : ['peer', 'ours'];
         for (const side of order) runs[t][side].push(await run(side, t, bench.duration, codeCount));
         const [o, p] = [runs[t].ours.at(-1), runs[t].peer.at(-1)];
