@@ -6,7 +6,8 @@ import { REDIRECT_URI } from './targets.mjs';
 export async function startPeer({ alg, users, clientId, clientSecret, nodeFlags = [] }) {
   return startProcess({
     name: `oidc-provider-${alg}`, args: ['bench/peer-oidc-provider.mjs'], port: await freePort(), nodeFlags,
-    env: { PEER_ALG: alg, PEER_USERS: String(users), PEER_CLIENT_ID: clientId, PEER_CLIENT_SECRET: clientSecret, PEER_REDIRECT_URI: REDIRECT_URI },
+    // NODE_ENV as the service gets it (bench/lib/setup.mjs serviceEnv).
+    env: { NODE_ENV: 'production', PEER_ALG: alg, PEER_USERS: String(users), PEER_CLIENT_ID: clientId, PEER_CLIENT_SECRET: clientSecret, PEER_REDIRECT_URI: REDIRECT_URI },
   });
 }
 
