@@ -1,5 +1,5 @@
 // Summarises a .cpuprofile (node --cpu-prof): self time by function and by package/file.
-// Run: node bench/profile-summary.mjs <file.cpuprofile> [top]
+// Run: node bench/profile-summary.mjs <file.cpuprofile> [top]   (env: BENCH_WINDOW, BENCH_INCLUSIVE)
 import { readFileSync } from 'node:fs';
 
 const [file, topArg] = process.argv.slice(2);
@@ -7,8 +7,14 @@ const top = Number(topArg ?? 30);
 const prof = JSON.parse(readFileSync(file, 'utf8'));
 const byId = new Map(prof.nodes.map((n) => [n.id, n]));
 const self = new Map();
+// BENCH_WINDOW=from..to (µs of the monotonic clock, as `npm run bench -- --cpu-prof` logs for each
+// timed run): only the samples taken in that window, so set-up work stays out of the shares.
+const [from, to] = (process.env.BENCH_WINDOW ?? '0..Infinity').split('..').map(Number);
+let at = prof.startTime;
 for (let i = 0; i < prof.samples.length; i++) {
   const dt = prof.timeDeltas[i] ?? 0;
+  at += dt;
+  if (at < from || at > to) continue;
   self.set(prof.samples[i], (self.get(prof.samples[i]) ?? 0) + dt);
 }
 // Shares are of the busy time: idle samples are left out.

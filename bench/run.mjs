@@ -1,7 +1,9 @@
 // `npm run bench`: the service's hot paths against a bare-Fastify baseline, plus scale checks.
 // Options: --quick, --duration S, --rounds N, --targets a,b, --db sqlite|postgres, --users N,
 // --big-users N, --big (10,000,000 users in the scale check), --no-scale, --no-saturation, --no-workers,
-// --connections N, --cpu-prof, --json FILE.
+// --connections N, --cpu-prof, --json FILE,
+// --no-oidc, --oidc-only, --oidc-alg RS256|ES256|EdDSA (or a comma list), --oidc-targets userinfo,introspection,
+// token_code,refresh for the comparison with oidc-provider.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { load } from './lib/load.mjs';
 import { freePort, startProcess } from './lib/proc.mjs';
+import { compareOidc, oidcChecks, printOidc } from './lib/oidc-compare.mjs';
 import { checks, printTable, summarise } from './lib/report.mjs';
 import { spreadIds, tokenMinter } from './lib/seed.mjs';
 import { clusterSupported, createBenchApp, ensureBuilt, prepareDatabase, serviceEnv } from './lib/setup.mjs';
@@ -20,6 +23,7 @@ const { values: opt } = parseArgs({
     db: { type: 'string', default: 'sqlite' }, users: { type: 'string' }, 'big-users': { type: 'string' }, big: { type: 'boolean' },
     'no-scale': { type: 'boolean' }, 'no-saturation': { type: 'boolean' }, 'no-workers': { type: 'boolean' },
     connections: { type: 'string' }, 'cpu-prof': { type: 'boolean' }, json: { type: 'string' },
+    'no-oidc': { type: 'boolean' }, 'oidc-only': { type: 'boolean' }, 'oidc-alg': { type: 'string', default: 'RS256' }, 'oidc-targets': { type: 'string' },
   },
 });
 const quick = opt.quick ?? false;
@@ -41,9 +45,10 @@ const secret = randomBytes(48).toString('base64url');
 const mint = tokenMinter(secret);
 const stoppers = [];
 
-async function startService(name, url, extraArgs = []) {
-  const nodeFlags = opt['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', join(tmp, `prof-${name}`)] : [];
-  const p = await startProcess({ name, args: ['bin/account-center.js', 'serve', ...extraArgs], env: serviceEnv(url, secret), port: await freePort(), nodeFlags });
+const profFlags = (name) => (opt['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', join(tmp, `prof-${name}`)] : []);
+
+async function startService(name, url, extraArgs = [], env = {}) {
+  const p = await startProcess({ name, args: ['bin/account-center.js', 'serve', ...extraArgs], env: { ...serviceEnv(url, secret), ...env }, port: await freePort(), nodeFlags: profFlags(name) });
   stoppers.push(() => p.stop());
   return p;
 }
@@ -58,13 +63,16 @@ async function runTarget(server, name, ctx, seconds = duration, conns = connecti
   if (name === 'authorize') ctx.codes = [];
   const amount = name === 'exchange' ? ctx.codes.length : undefined;
   if (name === 'exchange' && !amount) throw new Error('exchange: no codes were issued');
-  return measured(server, { url: server.url, connections: conns, duration: seconds, amount, requests: TARGETS[name](ctx) });
+  return measured(server, { url: server.url, connections: conns, duration: seconds, amount, requests: TARGETS[name](ctx) }, name);
 }
 
 /** A load run plus the server's CPU time per request, which the machine's noise barely moves. */
-async function measured(server, loadOptions) {
+async function measured(server, loadOptions, label = '') {
   const cpuBefore = server.cpuMs();
+  const from = process.hrtime.bigint() / 1000n;
   const r = await load(loadOptions);
+  // The run's span on the clock of the profiles, for `BENCH_WINDOW=from..to node bench/profile-summary.mjs`.
+  if (opt['cpu-prof']) log(`  cpu-prof window ${server.name} ${label}: BENCH_WINDOW=${from}..${process.hrtime.bigint() / 1000n}`);
   return { ...r, cpuUs: r.total ? Math.round(((server.cpuMs() - cpuBefore) * 1000) / r.total) : 0, rssMb: server.rssMb() };
 }
 
@@ -73,6 +81,24 @@ const baselineRun = (baseline, seconds = duration) =>
 
 async function main() {
   ensureBuilt(log);
+  const oidcAlgs = opt['no-oidc'] ? [] : opt['oidc-alg'].split(',').map((a) => a.trim());
+  for (const a of oidcAlgs) if (!['RS256', 'ES256', 'EdDSA'].includes(a)) throw new Error(`--oidc-alg: RS256, ES256 or EdDSA, not ${a}`);
+  const out = opt['oidc-only'] ? { db: 'sqlite', list: [], json: {} } : await serviceTargets();
+  const oidc = [];
+  for (const alg of oidcAlgs) {
+    const result = await compareOidc(alg, { measured, startService, log, tmp, secret, users, duration, rounds, warmup, connections, nodeFlags: profFlags, targets: opt['oidc-targets']?.split(',') });
+    printOidc(result);
+    oidc.push(result);
+    out.list.push(...oidcChecks(result));
+  }
+  console.log('\nChecks');
+  console.table(out.list);
+  if (opt.json) writeFileSync(opt.json, JSON.stringify({ ...out.json, users, duration, rounds, connections, oidc, checks: out.list }, null, 2));
+  if (opt['cpu-prof']) log(`CPU profiles are written to ${tmp}/prof-* when the services stop`);
+}
+
+/** The service's own targets against the baseline, and the scale, saturation and worker checks. */
+async function serviceTargets() {
   log(`${db}, ${users} users, ${connections} connections, ${duration} s × ${rounds} round(s), targets: ${targets.join(', ')}`);
   const mainDb = await prepareDatabase({ db, tmp, name: 'main', users, secret, log });
   stoppers.push(mainDb.drop);
@@ -158,11 +184,9 @@ async function main() {
     }
   }
 
-  const list = checks(db, summary, extra);
-  console.log('\nChecks');
-  console.table(list);
-  if (opt.json) writeFileSync(opt.json, JSON.stringify({ db, users, bigUsers, duration, rounds, connections, summary, extra, checks: list }, null, 2));
-  if (opt['cpu-prof']) log(`CPU profiles are written to ${tmp}/prof-* when the services stop`);
+  // Stopped now, so they sit idle in no later comparison.
+  for (const stop of stoppers.splice(0).reverse()) await stop().catch(() => undefined);
+  return { list: checks(db, summary, extra), json: { db, bigUsers, summary, extra } };
 }
 
 try {

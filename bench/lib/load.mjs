@@ -10,9 +10,13 @@ export function load({ url, connections = 50, duration = 10, amount, requests, t
     const opts = { url, connections, timeout, requests };
     if (amount) opts.amount = amount;
     else opts.duration = duration;
+    const started = performance.now();
+    let lastAnswer = started;
     const instance = autocannon(opts, (err, r) => {
       if (err) return reject(err);
-      const seconds = (r.finish - r.start) / 1000 || r.duration;
+      // With `amount`, autocannon reports at its next 1-second tick after the last answer, so its
+      // own span rounds up to whole seconds; the rate is taken up to the last answer instead.
+      const seconds = amount ? (lastAnswer - started) / 1000 : (r.finish - r.start) / 1000 || r.duration;
       resolve({
         rps: Math.round(r.requests.total / seconds),
         p50: r.latency.p50,
@@ -23,6 +27,7 @@ export function load({ url, connections = 50, duration = 10, amount, requests, t
       });
     });
     instance.on('error', reject);
+    if (amount) instance.on('response', () => (lastAnswer = performance.now()));
   });
 }
 
