@@ -1,4 +1,5 @@
 import type { Config, OidcSigningAlg } from '../../config/index.js';
+import type { AppCache } from '../app-cache.js';
 import type { AuditLog } from '../audit.js';
 import type { Repositories } from '../context.js';
 import type { RateLimiter } from '../limits.js';
@@ -42,7 +43,8 @@ export interface OidcServices {
   readonly endSession: EndSession;
 }
 
-type OidcRepos = Pick<Repositories, 'apps' | 'codes' | 'consents' | 'devices' | 'refreshTokens' | 'signingKeys'>;
+/** Apps come through the per-instance cache (services/app-cache.ts). */
+type OidcRepos = Pick<Repositories, 'codes' | 'consents' | 'devices' | 'refreshTokens' | 'signingKeys'> & { apps: AppCache };
 
 /** The signing keys of a configuration; the `keys rotate` command uses them too. */
 export function signingKeysFor(config: Config, keys: Repositories['signingKeys'], now: () => number): SigningKeys {

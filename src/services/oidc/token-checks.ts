@@ -1,6 +1,8 @@
 import { isActive } from '../../domain/app-state.js';
 import type { SessionCache } from '../session-state.js';
-import type { AppRepo, User } from '../../storage/types.js';
+import type { App, User } from '../../storage/types.js';
+import type { AppCache } from '../app-cache.js';
+import { NOT_CACHED } from '../reloading-cache.js';
 import { revokedFamilyKey } from './announcing-families.js';
 import { jtiIssuedMs, type AccessClaims, type TokenMinter } from './token-minter.js';
 
@@ -20,25 +22,48 @@ export class AccessTokenCheck {
   constructor(
     private readonly minter: TokenMinter,
     private readonly state: SessionCache,
-    private readonly apps: Pick<AppRepo, 'findById'>,
+    private readonly apps: Pick<AppCache, 'findById' | 'cached'>,
   ) {}
 
-  async live(token: string): Promise<LiveAccess | undefined> {
-    const claims = await this.minter.verifyAccess(token);
-    if (!claims || this.state.isRevoked(claims.jti)) return undefined;
-    const app = await this.apps.findById(claims.client_id);
-    if (!app || !isActive(app.status)) return undefined;
-    if (claims.sid === undefined) {
-      // client_credentials: no person behind it.
-      return claims.sub === claims.client_id ? { claims, user: undefined } : undefined;
-    }
-    // The family's revocation, wherever it happened, is in the shared revoked set
-    // (announcing-families.ts); its user and client are the token's own signed claims.
-    if (this.state.isRevoked(revokedFamilyKey(claims.sid))) return undefined;
-    const uid = Number(claims.sub);
-    if (!Number.isSafeInteger(uid)) return undefined;
-    const user = await this.state.user(uid);
-    if (!user || user.banned || jtiIssuedMs(claims.jti) <= user.tokensValidAfter) return undefined;
-    return { claims, user };
+  /**
+   * live() without a promise when all it needs is in memory, which is nearly always: the
+   * token verified before, its app and its person cached. NOT_CACHED: call live().
+   */
+  liveNow(token: string): LiveAccess | undefined | typeof NOT_CACHED {
+    const claims = this.minter.verifiedBefore(token);
+    if (claims === NOT_CACHED || claims === undefined) return claims;
+    const app = this.apps.cached(claims.client_id);
+    if (app === NOT_CACHED) return NOT_CACHED;
+    if (claims.sid === undefined) return judge(this.state, claims, app, undefined);
+    const user = this.state.cachedUser(Number(claims.sub));
+    return user === NOT_CACHED ? NOT_CACHED : judge(this.state, claims, app, user);
   }
+
+  async live(token: string): Promise<LiveAccess | undefined> {
+    const now = this.liveNow(token);
+    if (now !== NOT_CACHED) return now;
+    const claims = await this.minter.verifyAccess(token);
+    if (!claims) return undefined;
+    const app = await this.apps.findById(claims.client_id);
+    const uid = Number(claims.sub);
+    const user = claims.sid === undefined || !Number.isSafeInteger(uid) ? undefined : await this.state.user(uid);
+    return judge(this.state, claims, app, user);
+  }
+}
+
+/**
+ * The checks on what live() gathered: revoked token, disabled or unknown client; then, for a
+ * person's token, its revoked family (announcing-families.ts puts every family revocation in
+ * the shared set; the token's user and client are its own signed claims), ban and cut-off.
+ */
+function judge(state: Pick<SessionCache, 'isRevoked'>, claims: AccessClaims, app: App | undefined, user: User | undefined): LiveAccess | undefined {
+  if (state.isRevoked(claims.jti)) return undefined;
+  if (!app || !isActive(app.status)) return undefined;
+  if (claims.sid === undefined) {
+    // client_credentials: no person behind it.
+    return claims.sub === claims.client_id ? { claims, user: undefined } : undefined;
+  }
+  if (state.isRevoked(revokedFamilyKey(claims.sid))) return undefined;
+  if (!user || String(user.id) !== claims.sub || user.banned || jtiIssuedMs(claims.jti) <= user.tokensValidAfter) return undefined;
+  return { claims, user };
 }

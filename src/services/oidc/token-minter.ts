@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SignJWT, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { randomToken } from '../crypto.js';
+import { NOT_CACHED } from '../reloading-cache.js';
 import type { User } from '../../storage/types.js';
 import type { SigningKeys } from './keys.js';
 import { userClaims } from './claims.js';
@@ -92,9 +93,16 @@ export class TokenMinter {
   }
 
   /** The claims of one of our access tokens with a valid signature, issuer and expiry, or undefined. */
-  async verifyAccess(token: string): Promise<AccessClaims | undefined> {
+  /** The claims of a token verified before, without waiting (undefined: expired); NOT_CACHED: call verifyAccess(). */
+  verifiedBefore(token: string): AccessClaims | undefined | typeof NOT_CACHED {
     const hit = this.verified.get(token);
-    if (hit !== undefined) return hit.exp * 1000 > this.now() ? hit : undefined;
+    if (hit === undefined) return NOT_CACHED;
+    return hit.exp * 1000 > this.now() ? hit : undefined;
+  }
+
+  async verifyAccess(token: string): Promise<AccessClaims | undefined> {
+    const hit = this.verifiedBefore(token);
+    if (hit !== NOT_CACHED) return hit;
     const claims = await this.verifySignature(token);
     if (claims !== undefined) {
       if (this.verified.size >= MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value as string);
