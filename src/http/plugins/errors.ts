@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { AppError, badParam, fail, failureOf } from '../../errors/index.js';
 
 /** The public field a schema failure concerns: `/redirect_uris/0` → `redirect_uris`. */
@@ -60,9 +60,20 @@ export function registerJsonBody(app: FastifyInstance): void {
     if (text.trim() === '') return done(null, {});
     parseJson(request, text, (err, value) => (err ? done(fail('badJson')) : done(null, value)));
   });
+  // Bound per route when it is added: `request.routeOptions` would build an object per request.
+  app.addHook('onRoute', (route) => {
+    const checksBody = readsBody(route.schema?.body);
+    const hook = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+      if (request.method === 'POST' && request.body === undefined) request.body = {};
+      const field = (checksBody ? fieldWithNul(request.body) : undefined) ?? fieldWithNul(request.query);
+      done(field === undefined ? undefined : badParam(field));
+    };
+    const own = route.preValidation;
+    route.preValidation = own === undefined ? [hook] : Array.isArray(own) ? [hook, ...own] : [hook, own];
+  });
+  // Requests that matched no route: their query is judged too, before the 404.
   app.addHook('preValidation', (request, _reply, done) => {
-    if (request.method === 'POST' && request.body === undefined) request.body = {};
-    const field = (readsBody(request.routeOptions.schema?.body) ? fieldWithNul(request.body) : undefined) ?? fieldWithNul(request.query);
+    const field = request.is404 ? fieldWithNul(request.query) : undefined;
     done(field === undefined ? undefined : badParam(field));
   });
 }
