@@ -12,6 +12,8 @@ import { parseArgs } from 'node:util';
 import { load } from './lib/load.mjs';
 import { freePort, startProcess } from './lib/proc.mjs';
 import { compareOidc, oidcChecks, printOidc } from './lib/oidc-compare.mjs';
+import { OIDC_CLIENT_ID, consentAll, createOidcClient, exchangeCodes } from './lib/oidc-ours.mjs';
+import { basicAuth } from './lib/oidc-targets.mjs';
 import { checks, printTable, summarise } from './lib/report.mjs';
 import { spreadIds, tokenMinter } from './lib/seed.mjs';
 import { clusterSupported, createBenchApp, ensureBuilt, prepareDatabase, serviceEnv } from './lib/setup.mjs';
@@ -34,7 +36,7 @@ const warmup = quick ? 1 : 3;
 const users = Number(opt.users ?? 1000);
 const bigUsers = Number(opt['big-users'] ?? (opt.big ? 10_000_000 : quick ? 100_000 : 1_000_000));
 const db = opt.db === 'postgres' ? 'postgres' : 'sqlite';
-const ORDER = ['me', 'refresh', 'client_info', 'cors_preflight', 'authorize', 'exchange', 'login'];
+const ORDER = ['me', 'userinfo', 'refresh', 'client_info', 'cors_preflight', 'authorize', 'exchange', 'login'];
 let targets = opt.targets ? opt.targets.split(',') : ORDER;
 if (targets.includes('exchange') && !targets.includes('authorize')) targets.push('authorize');
 targets = ORDER.filter((t) => targets.includes(t));
@@ -108,7 +110,14 @@ async function serviceTargets() {
     log('the CLI has no `app create` yet: skipping ' + targets.filter((t) => NEEDS_APP.has(t)).join(', '));
     targets = targets.filter((t) => !NEEDS_APP.has(t));
   }
+  const oidcClient = targets.includes('userinfo') ? await createOidcClient(mainDb.url, secret, 'RS256') : undefined;
   const service = await startService('service', mainDb.url);
+  if (oidcClient) {
+    // OIDC access tokens of the same 1,000 people, got the real way (consent, code, token endpoint).
+    const cookies = ctx.userIds.map((id) => `ac_session=${mint(id, 'account-center')}`);
+    const codes = await consentAll(service, OIDC_CLIENT_ID, cookies);
+    ctx.oidcAccess = (await exchangeCodes(service, basicAuth(OIDC_CLIENT_ID, oidcClient.clientSecret), codes)).access;
+  }
   const meRes = await fetch(`${service.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${ctx.tokens[0]}` } });
   const meBody = await meRes.text();
   if (meRes.status !== 200) throw new Error(`me answered ${meRes.status}: ${meBody}`);

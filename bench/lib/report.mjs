@@ -48,6 +48,9 @@ export function checks(db, main, extra) {
       add('me p99 ratio', me.p99Ratio, '≤ 2', me.p99Ratio <= 2);
     }
   }
+  if (db === 'postgres' && main.userinfo?.rpsRatio !== undefined) {
+    add('OIDC userinfo rps ratio (PostgreSQL)', main.userinfo.rpsRatio, '≥ 0.4', main.userinfo.rpsRatio >= 0.4);
+  }
   for (const [t, want] of [['exchange', 0.2], ['refresh', 0.5], ['client_info', 0.6]]) {
     if (main[t]?.rpsRatio !== undefined) add(`${t} rps ratio`, main[t].rpsRatio, `≥ ${want}`, main[t].rpsRatio >= want);
   }

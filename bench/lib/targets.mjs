@@ -9,6 +9,8 @@ export const REDIRECT_URI = 'https://spa.bench.test/callback';
 /** ctx: { tokens, centerToken(s), userIds, app: { client_id, client_secret } } */
 export const TARGETS = {
   me: (ctx) => [{ method: 'GET', path: '/api/v1/auth/me', setupRequest: cycling(ctx.tokens, (r, t) => ({ ...r, headers: bearer(t) })) }],
+  /** OpenID Connect UserInfo with RFC 9068 access tokens of 1,000 people, one per request in turn. */
+  userinfo: (ctx) => [{ method: 'GET', path: '/oauth/userinfo', setupRequest: cycling(ctx.oidcAccess, (r, t) => ({ ...r, headers: bearer(t) })) }],
   refresh: (ctx) => [{ method: 'POST', path: '/api/v1/auth/refresh', setupRequest: cycling(ctx.tokens, (r, t) => ({ ...r, headers: bearer(t) })) }],
   client_info: (ctx) => [{
     method: 'POST', path: '/api/v1/auth/client_info', headers: json,

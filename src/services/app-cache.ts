@@ -1,5 +1,6 @@
 import type { App, AppRepo } from '../storage/types.js';
 import type { ChangeBus } from './change-bus.js';
+import { ChangeFeed } from './change-feed.js';
 import { NOT_CACHED, ReloadingCache } from './reloading-cache.js';
 
 const MAX_CACHED_APPS = 10_000;
@@ -10,16 +11,27 @@ const MAX_CACHED_APPS = 10_000;
  * (services/reloading-cache.ts). Every app write announces itself on the change bus
  * (services/publishing-repos.ts), which drops the copy here at once and, through Redis or the
  * cluster primary, on other instances; without a bus another instance's change is seen
- * within CACHE_MAX_AGE_MS (4 s, inside the 5 s CONTRACT §2 allows). Writes pass through.
+ * through the change feed within about a second (CONTRACT §2 allows 5 s). Writes pass through.
  */
 export class AppCache implements AppRepo {
   private readonly rows: ReloadingCache<string, App | undefined>;
+  private readonly feed: ChangeFeed<string>;
 
   constructor(private readonly repo: AppRepo, bus: ChangeBus, now: () => number = Date.now) {
     this.rows = new ReloadingCache((clientId) => repo.findById(clientId), MAX_CACHED_APPS, now);
+    this.feed = new ChangeFeed((since) => repo.changedSince(since), this.rows, now);
     bus.subscribe((e) => {
       if (e.type === 'app') this.rows.forget(e.clientId);
     });
+  }
+
+  /** Follows other instances' app changes (one query a second) until stop(). */
+  start(): void {
+    this.feed.start();
+  }
+
+  stop(): void {
+    this.feed.stop();
   }
 
   /** The row without waiting when a recent copy is cached (undefined: no such app); NOT_CACHED: call findById(). */

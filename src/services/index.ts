@@ -117,6 +117,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     ready: () => storage.ping(),
     async start() {
       await sessionCache.start();
+      appCache.start();
       housekeeping.start();
       await kit.passwords.warmUp();
       // The first start creates the signing key; from then on the keys poll for rotations.
@@ -125,6 +126,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     async stop() {
       oidc.keys.stop();
       sessionCache.stop();
+      appCache.stop();
       await signIns.flush();
       housekeeping.stop();
       kit.mailer.close();

@@ -6,6 +6,14 @@ export const CACHE_FRESH_MS = 2000;
  * change is thus seen here within this bound (CONTRACT §2 allows 5 s); local changes at once.
  */
 export const CACHE_MAX_AGE_MS = 4000;
+/**
+ * While a change feed polls (services/change-feed.ts), every key changed anywhere is dropped
+ * within a poll, so copies are served this long before a reload: the bound that still holds
+ * if a writer's clock is off by more than the feed's overlap.
+ */
+export const FEED_FRESH_MS = 60_000;
+/** The feed counts as running while its last poll started within this. */
+const FEED_ALIVE_MS = 3000;
 /** Returned by `cached()` when the caller has to wait for the database. */
 export const NOT_CACHED = Symbol('not cached');
 
@@ -13,12 +21,15 @@ export const NOT_CACHED = Symbol('not cached');
  * Rows read on every Bearer request (users, app status), kept per instance so the hot path
  * (`me`) answers without a promise. A copy is served fresh, then served while it reloads in
  * the background, then reloaded before answering; `forget` (a change event) drops it at once.
+ * With a change feed polling the table, copies are kept for FEED_FRESH_MS instead.
  */
 export class ReloadingCache<K, V> {
   private readonly entries = new Map<K, { value: V; loadedAt: number }>();
   private readonly loading = new Map<K, Promise<V>>();
   /** Bumped by every change, so a load that raced with a change never caches its stale row. */
   private generation = 0;
+  /** When the last poll of a change feed started that dropped every key changed before it. */
+  private feedPolledAt = -Infinity;
 
   constructor(
     private readonly read: (key: K) => Promise<V>,
@@ -30,9 +41,11 @@ export class ReloadingCache<K, V> {
   cached(key: K): V | typeof NOT_CACHED {
     const hit = this.entries.get(key);
     if (hit === undefined) return NOT_CACHED;
-    const age = this.now() - hit.loadedAt;
-    if (age < CACHE_FRESH_MS) return hit.value;
-    if (age >= CACHE_MAX_AGE_MS) return NOT_CACHED;
+    const now = this.now();
+    const age = now - hit.loadedAt;
+    const fresh = now - this.feedPolledAt < FEED_ALIVE_MS ? FEED_FRESH_MS : CACHE_FRESH_MS;
+    if (age < fresh) return hit.value;
+    if (age >= fresh + CACHE_MAX_AGE_MS - CACHE_FRESH_MS) return NOT_CACHED;
     void this.load(key).catch(() => undefined);
     return hit.value;
   }
@@ -41,6 +54,14 @@ export class ReloadingCache<K, V> {
   async get(key: K): Promise<V> {
     const cached = this.cached(key);
     return cached === NOT_CACHED ? this.load(key) : cached;
+  }
+
+  /**
+   * A change feed's poll that started at `startedAt` has forgotten every key changed up to
+   * then: copies need no reload of their own while such polls keep coming.
+   */
+  feedPolled(startedAt: number): void {
+    this.feedPolledAt = startedAt;
   }
 
   /** Drops the copy and any load in flight, which might have read the row before the change. */

@@ -1,6 +1,7 @@
 import type { RevocationRepo, User, UserRepo } from '../storage/types.js';
 import type { ChangeBus } from './change-bus.js';
 
+import { ChangeFeed } from './change-feed.js';
 import { CACHE_FRESH_MS, CACHE_MAX_AGE_MS, NOT_CACHED, ReloadingCache } from './reloading-cache.js';
 
 export { NOT_CACHED };
@@ -15,7 +16,7 @@ const MAX_CACHED_USERS = 100_000;
 
 /** What the cache reads: users by id and the revocation table. */
 export interface SessionSources {
-  readonly users: Pick<UserRepo, 'findById'>;
+  readonly users: Pick<UserRepo, 'findById' | 'changedSince'>;
   readonly revocations: Pick<RevocationRepo, 'revoke' | 'revokedSince'>;
 }
 
@@ -24,10 +25,11 @@ export interface SessionSources {
  * token cut-off) and the set of revoked token ids. Every user write is announced on the
  * change bus (services/publishing-repos.ts), which delivers here at once and to other
  * instances through Redis or the cluster primary; without a bus they catch up within the
- * max age / poll.
+ * revocation poll and the users' change feed (about a second each).
  */
 export class SessionCache {
   private readonly users: ReloadingCache<number, User | undefined>;
+  private readonly userFeed: ChangeFeed<number>;
   /** Revoked token ids, with the time each was added here. */
   private readonly revoked = new Map<string, number>();
   private lastPoll = 0;
@@ -35,6 +37,7 @@ export class SessionCache {
 
   constructor(private readonly storage: SessionSources, private readonly bus: ChangeBus, private readonly now: () => number = Date.now) {
     this.users = new ReloadingCache((id) => storage.users.findById(id), MAX_CACHED_USERS, now);
+    this.userFeed = new ChangeFeed((since) => storage.users.changedSince(since), this.users, now);
     bus.subscribe((e) => {
       if (e.type === 'user') this.users.forget(e.id);
       else if (e.type === 'revoked') this.revoked.set(e.jti, this.now());
@@ -47,11 +50,13 @@ export class SessionCache {
     await this.pollRevocations();
     this.timer = setInterval(() => void this.pollRevocations().catch(() => undefined), REVOCATION_POLL_MS);
     this.timer.unref();
+    this.userFeed.start();
   }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    this.userFeed.stop();
   }
 
   private async pollRevocations(): Promise<void> {

@@ -42,6 +42,10 @@ async function sqliteDialect(url: string): Promise<SqliteDialect> {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
+  // Codes, sessions and refresh tokens are keyed by random hashes, so their inserts touch
+  // pages all over their B-trees; with SQLite's default 2 MB page cache those pages were
+  // read back from the file again and again (most of an exchange's time).
+  db.pragma('cache_size = -65536');
   return new SqliteDialect({ database: withStatementCache(db) });
 }
 
