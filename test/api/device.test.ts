@@ -34,6 +34,12 @@ async function createApp(status = 'active') {
   return clientId;
 }
 
+/** The owner disables an app through the applications API, as the console does. */
+async function disableApp(clientId: string) {
+  const res = await t.post('/api/v1/auth/apps/disable', { client_id: clientId, enabled: false }, alice.token);
+  expect([res.statusCode, res.json().data?.status]).toEqual([200, 'disabled']);
+}
+
 describe('device/start', () => {
   it('issues a device code, a 6-digit user code and where to approve it', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/device/start' });
@@ -158,11 +164,11 @@ describe('device/poll', () => {
     const clientId = await createApp();
     const a = await start(clientId);
     await approve(a.user_code);
-    await t.runtime.storage.apps.update(clientId, { status: 'disabled' }, clock);
+    await disableApp(clientId);
     const disabled = await poll(a.device_code);
     expect([disabled.statusCode, disabled.json()]).toEqual([403, { ok: false, msg: '该应用已被停用', error: 'access_denied' }]);
     const b = await start(await createApp());
-    await t.runtime.storage.apps.update((await t.runtime.storage.devices.findByHash(sha256Hex(b.device_code)))!.clientId, { status: 'disabled' }, clock);
+    await disableApp((await t.runtime.storage.devices.findByHash(sha256Hex(b.device_code)))!.clientId);
     expect((await approve(b.user_code)).json()).toEqual({ ok: false, msg: '该应用已被停用' });
 
     const bob = await t.register();
