@@ -5,9 +5,9 @@ import { ChangeFeed } from './change-feed.js';
 import { CACHE_FRESH_MS, CACHE_MAX_AGE_MS, NOT_CACHED, ReloadingCache } from './reloading-cache.js';
 
 export { NOT_CACHED };
-/** A cached user younger than this is served as is. */
+/** A cached user younger than this is served as is (while the change feed runs: FEED_FRESH_MS). */
 export const USER_CACHE_TTL_MS = CACHE_FRESH_MS;
-/** Up to this age a cached user is served while it reloads; another instance's change is seen within it. */
+/** Up to this age a cached user is served while it reloads, when the change feed is not running. */
 export const USER_CACHE_MAX_AGE_MS = CACHE_MAX_AGE_MS;
 const REVOCATION_POLL_MS = 1000;
 /** Overlap of successive polls so a row committed late, or a skewed clock, is not missed. */

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { scopeList, userInfoOf } from '../../services/oidc/claims.js';
-import { NOT_CACHED } from '../../services/reloading-cache.js';
 import type { LiveAccess } from '../../services/oidc/token-checks.js';
 import { NO_STORE, formBody, registerOAuthErrors } from '../http-errors.js';
 import { OAuthError, invalidRequest, invalidToken } from '../../services/oidc/oauth-error.js';
@@ -42,10 +41,9 @@ export async function resourceRoutes(app: FastifyInstance, { provider }: OidcRou
   // Not async: when the token, its app and its person are in memory (nearly always) the
   // answer is sent without a promise, as `me` does.
   const userinfo = (request: FastifyRequest, reply: FastifyReply) => {
-    const token = bearerToken(request);
-    const now = provider.accessCheck.liveNow(token);
-    if (now !== NOT_CACHED) return reply.headers(NO_STORE).send(userinfoOf(now));
-    return provider.accessCheck.live(token).then((live) => reply.headers(NO_STORE).send(userinfoOf(live)));
+    const live = provider.accessCheck.live(bearerToken(request));
+    if (!(live instanceof Promise)) return reply.headers(NO_STORE).send(userinfoOf(live));
+    return live.then((found) => reply.headers(NO_STORE).send(userinfoOf(found)));
   };
   const userinfoSchema = { hide: true, response: { 200: UserInfoResponse } };
   app.get('/oauth/userinfo', { schema: userinfoSchema }, userinfo);
