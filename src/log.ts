@@ -1,4 +1,5 @@
-import { destination as pinoDestination, pino, type Logger } from 'pino';
+import { pino, type Logger } from 'pino';
+import { stdoutLines } from './log-destination.js';
 import { prettyStream } from './log-pretty.js';
 
 /**
@@ -16,12 +17,11 @@ export type LogFormat = 'json' | 'pretty';
 
 /**
  * JSON lines by default; `pretty` (LOG_FORMAT=pretty) is for a person at a terminal.
- * Without a destination the lines go to stdout asynchronously: under load the lines written
- * while one write is under way go out together in the next, instead of one write(2) per
- * request line. pino flushes what is left synchronously when the process exits.
+ * Without a destination the lines go to stdout asynchronously, in batches (log-destination.ts);
+ * what is left is written synchronously when the process exits.
  */
 export function createLogger(level: string, destination?: NodeJS.WritableStream, format: LogFormat = 'json'): Logger {
   const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
   if (format === 'pretty') return pino(options, prettyStream(destination ?? process.stdout));
-  return pino(options, destination ?? pinoDestination({ dest: 1, sync: false }));
+  return pino(options, destination ?? stdoutLines());
 }
