@@ -1,6 +1,6 @@
 import { write, writeSync } from 'node:fs';
 
-const CHUNK_BYTES = 16 * 1024;
+const CHUNK_BYTES = 64 * 1024;
 /** How long a line may wait for others to share its write(2); a full chunk goes at once. */
 const FLUSH_AFTER_MS = 25;
 /** Above this much unwritten output (a reader that stopped reading) new lines are dropped. */
@@ -47,6 +47,7 @@ export class BatchedLineWriter {
       this.scheduled = true;
       setTimeout(() => {
         this.scheduled = false;
+        this.seal();
         this.pump();
       }, FLUSH_AFTER_MS).unref();
     }
@@ -80,10 +81,10 @@ export class BatchedLineWriter {
     this.used = 0;
   }
 
+  /** Writes the sealed buffers one after another; the one being filled waits its turn. */
   private pump(): void {
     if (this.writing) return;
     this.noteDropped();
-    this.seal();
     const chunk = this.sealed.shift();
     if (chunk === undefined) return;
     this.writing = true;
