@@ -55,9 +55,9 @@ export async function registerCors(app: FastifyInstance, whitelist: Pick<CorsWhi
   });
 
   // Actual requests are always processed; only a whitelisted Origin is echoed, errors included.
+  // The hook is bound to the CORS routes when they are added, so no other route pays for it.
   // Callback style: a request without Origin (a back end calling `me`) costs no promise.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.method === 'OPTIONS' || !CORS_PATHS.has(pathOf(request))) return done(null, payload);
+  const echoOrigin = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
     addVary(reply);
     const origin = request.headers.origin;
     if (origin === undefined) return done(null, payload);
@@ -66,5 +66,11 @@ export async function registerCors(app: FastifyInstance, whitelist: Pick<CorsWhi
     }, (err: unknown) => {
       request.log.warn({ err }, 'CORS whitelist lookup failed');
     }).then(() => done(null, payload));
+  };
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!CORS_PATHS.has(route.url) || methods.includes('OPTIONS')) return;
+    const own = route.onSend;
+    route.onSend = own === undefined ? [echoOrigin] : Array.isArray(own) ? [...own, echoOrigin] : [own, echoOrigin];
   });
 }

@@ -44,8 +44,9 @@ async function sqliteDialect(url: string): Promise<SqliteDialect> {
   db.pragma('foreign_keys = ON');
   // Codes, sessions and refresh tokens are keyed by random hashes, so their inserts touch
   // pages all over their B-trees; with SQLite's default 2 MB page cache those pages were
-  // read back from the file again and again (most of an exchange's time).
-  db.pragma('cache_size = -65536');
+  // read back from the file again and again (most of an exchange's time). 16 MB serves the
+  // exchange as fast as 64 MB did, and keeps a busy process's resident memory ~50 MB lower.
+  db.pragma('cache_size = -16384');
   return new SqliteDialect({ database: withStatementCache(db) });
 }
 
