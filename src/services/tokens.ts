@@ -7,6 +7,7 @@ import type { AppStatusCache } from './app-status.js';
 import { randomToken } from './crypto.js';
 import { NOT_CACHED, type SessionCache } from './session-state.js';
 import { newSessionId, revokedSessionKey } from './sign-ins.js';
+import { VerifiedTokens } from './verified-tokens.js';
 
 export interface TokenClaims {
   sub: string;
@@ -66,11 +67,11 @@ export class TokenService {
   private readonly sign: (payload: Record<string, unknown>) => string;
   private readonly verify: (token: string) => TokenClaims;
   /**
-   * Claims of Authorization headers whose signature was checked already, keyed by the whole
-   * header: only the very same bytes hit, and expiry is still checked on every use. This
-   * replaces fast-jwt's own cache, which hashes each token with SHA-256 to make its key.
+   * Claims of Authorization headers whose signature was checked already: only the very same
+   * bytes hit, and expiry is still checked on every use. This replaces fast-jwt's own cache,
+   * which hashes each token with SHA-256 to make its key.
    */
-  private readonly verified = new Map<string, TokenClaims>();
+  private readonly verified = new VerifiedTokens<TokenClaims>(MAX_VERIFIED);
 
   constructor(
     private readonly config: Config,
@@ -115,7 +116,6 @@ export class TokenService {
     if (c === undefined) {
       c = this.verifySignature(authorization);
       if (c === undefined) return undefined;
-      if (this.verified.size >= MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value as string);
       this.verified.set(authorization, c);
     }
     return c.exp * 1000 <= this.now() ? undefined : c;

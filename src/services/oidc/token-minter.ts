@@ -5,6 +5,7 @@ import { NOT_CACHED } from '../reloading-cache.js';
 import type { User } from '../../storage/types.js';
 import type { SigningKeys } from './keys.js';
 import { userClaims } from './claims.js';
+import { VerifiedTokens } from '../verified-tokens.js';
 
 /** The claims of our RFC 9068 access tokens. `sid` (the refresh family) is absent on client_credentials tokens. */
 export interface AccessClaims extends JWTPayload {
@@ -61,7 +62,7 @@ export class TokenMinter {
    * Expiry is checked on every use; revocation is the caller's check, as for a fresh token.
    * A key stays published longer than any token it signed lives, so no entry outlives its key.
    */
-  private readonly verified = new Map<string, AccessClaims>();
+  private readonly verified = new VerifiedTokens<AccessClaims>(MAX_VERIFIED);
 
   constructor(private readonly keys: SigningKeys, private readonly settings: MinterSettings, private readonly now: () => number = Date.now) {}
 
@@ -92,7 +93,6 @@ export class TokenMinter {
     return new SignJWT(payload).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' }).sign(key.privateKey);
   }
 
-  /** The claims of one of our access tokens with a valid signature, issuer and expiry, or undefined. */
   /** The claims of a token verified before, without waiting (undefined: expired); NOT_CACHED: call verifyAccess(). */
   verifiedBefore(token: string): AccessClaims | undefined | typeof NOT_CACHED {
     const hit = this.verified.get(token);
@@ -100,14 +100,12 @@ export class TokenMinter {
     return hit.exp * 1000 > this.now() ? hit : undefined;
   }
 
+  /** The claims of one of our access tokens with a valid signature, issuer and expiry, or undefined. */
   async verifyAccess(token: string): Promise<AccessClaims | undefined> {
     const hit = this.verifiedBefore(token);
     if (hit !== NOT_CACHED) return hit;
     const claims = await this.verifySignature(token);
-    if (claims !== undefined) {
-      if (this.verified.size >= MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value as string);
-      this.verified.set(token, claims);
-    }
+    if (claims !== undefined) this.verified.set(token, claims);
     return claims;
   }
 
