@@ -84,6 +84,11 @@ describe('actual requests', () => {
     const bad = await t.post('/api/v1/auth/exchange', { client_id: withOrigins.client_id }, undefined, { origin: 'https://web.example.com' });
     expect(bad.statusCode).toBe(400);
     expect(bad.headers['access-control-allow-origin']).toBe('https://web.example.com');
+    // A method the endpoint does not have: the 404 is echoed like any other error.
+    const wrongMethod = await t.get(`/api/v1/auth/client_info?client_id=${withOrigins.client_id}`, undefined, { origin: 'https://web.example.com' });
+    expect(wrongMethod.statusCode).toBe(404);
+    expect(wrongMethod.headers['access-control-allow-origin']).toBe('https://web.example.com');
+    expect(wrongMethod.headers.vary).toContain('Origin');
   });
 
   it('the body client_id names the app whose origins apply', async () => {

@@ -73,4 +73,9 @@ export async function registerCors(app: FastifyInstance, whitelist: Pick<CorsWhi
     const own = route.onSend;
     route.onSend = own === undefined ? [echoOrigin] : Array.isArray(own) ? [...own, echoOrigin] : [own, echoOrigin];
   });
+  // A CORS path asked with a method it does not have matches no route: its 404 is echoed too.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!request.is404 || request.method === 'OPTIONS' || !CORS_PATHS.has(pathOf(request))) return done(null, payload);
+    echoOrigin(request, reply, payload, done);
+  });
 }
