@@ -1,6 +1,6 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresSchema } from './helpers/db.js';
+import { rawRequest } from './helpers/raw-request.js';
 import { call, runCli, startServer, within, type RunningServer } from './helpers/server.js';
 
 /**
@@ -18,32 +18,6 @@ const form = (base: string, path: string, fields: Record<string, string>, basic?
     method: 'POST', body: new URLSearchParams(fields),
     headers: basic ? { authorization: `Basic ${Buffer.from(`${basic[0]}:${basic[1]}`).toString('base64')}` } : {},
   });
-/**
- * A token request whose headers and all but the last byte of its body are sent at once, and
- * the last byte on release(): the server has seen it arrive, but cannot start the grant yet.
- */
-function heldTokenRequest(base: string, fields: Record<string, string>, basic: [string, string]) {
-  const url = new URL(base);
-  const body = new URLSearchParams(fields).toString();
-  const socket = connect(Number(url.port), url.hostname);
-  const head = [
-    'POST /oauth/token HTTP/1.1', `Host: ${url.host}`, 'Connection: close',
-    `Authorization: Basic ${Buffer.from(`${basic[0]}:${basic[1]}`).toString('base64')}`,
-    'Content-Type: application/x-www-form-urlencoded', `Content-Length: ${Buffer.byteLength(body)}`,
-  ].join('\r\n');
-  socket.write(`${head}\r\n\r\n${body.slice(0, -1)}`);
-  const answer = new Promise<{ status: number; json: Record<string, string> }>((resolve, reject) => {
-    let raw = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (d: string) => (raw += d));
-    socket.on('error', reject);
-    socket.on('end', () => {
-      const [top, ...rest] = raw.split('\r\n\r\n');
-      resolve({ status: Number(top!.split(' ')[1]), json: JSON.parse(rest.join('\r\n\r\n')) as Record<string, string> });
-    });
-  });
-  return { release: () => (socket.write(body.slice(-1)), answer) };
-}
 const kids = async (base: string): Promise<string[]> => ((await (await fetch(new URL('/oauth/jwks', base))).json()) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid);
 
 describe.skipIf(!PG)('OpenID Connect on two instances of one PostgreSQL schema', () => {
@@ -98,15 +72,21 @@ describe.skipIf(!PG)('OpenID Connect on two instances of one PostgreSQL schema',
       const { client, tokens } = await signIn();
       // Both requests reach their instance before either can rotate: a real race, which must not
       // be taken for reuse of an already rotated token (that would revoke the winner's family).
-      const held = [A, B].map((s) => heldTokenRequest(s.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! }, client));
+      const held = [A, B].map((s) => rawRequest(s.url, {
+        path: '/oauth/token', contentType: 'application/x-www-form-urlencoded', holdLastByte: true,
+        headers: { Authorization: `Basic ${Buffer.from(`${client[0]}:${client[1]}`).toString('base64')}` },
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token! }).toString(),
+      }));
+      await Promise.all(held.map((h) => h.sent));
       // Each instance has read the held request's headers once it answers a later request.
       await Promise.all([A, B].map((s) => fetch(new URL('/healthz', s.url))));
-      const answers = await Promise.all(held.map((h) => h.release()));
+      for (const h of held) h.release();
+      const answers = await Promise.all(held.map((h) => h.answer));
       expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
       const loser = answers.find((r) => r.status !== 200)!;
       expect(loser.status).toBe(400);
-      expect(loser.json).toMatchObject({ error: 'invalid_grant', error_description: 'The refresh token is being rotated by a concurrent request' });
-      const winner = answers.find((r) => r.status === 200)!.json;
+      expect(loser.body).toMatchObject({ error: 'invalid_grant', error_description: 'The refresh token is being rotated by a concurrent request' });
+      const winner = answers.find((r) => r.status === 200)!.body as Record<string, string>;
       // The winner's new refresh token works on the other instance.
       expect((await form(B.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: winner.refresh_token! }, client)).status).toBe(200);
     }

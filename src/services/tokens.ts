@@ -60,8 +60,6 @@ function jtiIssuedMs(jti: string): number {
 }
 
 const BEARER = /^bearer +([A-Za-z0-9\-_.]+)$/i;
-/** Verified headers remembered; past this many the oldest are dropped. */
-const MAX_VERIFIED = 10_000;
 
 export class TokenService {
   private readonly sign: (payload: Record<string, unknown>) => string;
@@ -71,7 +69,7 @@ export class TokenService {
    * bytes hit, and expiry is still checked on every use. This replaces fast-jwt's own cache,
    * which hashes each token with SHA-256 to make its key.
    */
-  private readonly verified = new VerifiedTokens<TokenClaims>(MAX_VERIFIED);
+  private readonly verified = new VerifiedTokens<TokenClaims>();
 
   constructor(
     private readonly config: Config,

@@ -1,5 +1,7 @@
 /** The end of a token that keys the map: part of its signature, so different tokens differ there. */
 const KEY_CHARS = 32;
+/** Tokens remembered; past this many the oldest is dropped. */
+const MAX_REMEMBERED = 10_000;
 
 interface Entry<C> {
   token: string;
@@ -17,7 +19,7 @@ interface Entry<C> {
 export class VerifiedTokens<C> {
   private readonly byTail = new Map<string, Entry<C>>();
 
-  constructor(private readonly max: number) {}
+  constructor(private readonly max = MAX_REMEMBERED) {}
 
   get(token: string): C | undefined {
     const entry = this.byTail.get(token.slice(-KEY_CHARS));

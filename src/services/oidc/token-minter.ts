@@ -51,9 +51,6 @@ export interface MinterSettings {
   idTokenTtl: number;
 }
 
-/** Verified access tokens remembered; past this many the oldest are dropped. */
-const MAX_VERIFIED = 10_000;
-
 /** Signs access and ID tokens with the current key (its kid in the header) and verifies our access tokens. */
 export class TokenMinter {
   /**
@@ -62,7 +59,7 @@ export class TokenMinter {
    * Expiry is checked on every use; revocation is the caller's check, as for a fresh token.
    * A key stays published longer than any token it signed lives, so no entry outlives its key.
    */
-  private readonly verified = new VerifiedTokens<AccessClaims>(MAX_VERIFIED);
+  private readonly verified = new VerifiedTokens<AccessClaims>();
 
   constructor(private readonly keys: SigningKeys, private readonly settings: MinterSettings, private readonly now: () => number = Date.now) {}
 
