@@ -39,3 +39,19 @@ export const UserInfoResponse = Type.Object({
   email_verified: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false });
 export type UserInfoResponse = Static<typeof UserInfoResponse>;
+
+/** RFC 7662 §2.2: `active`, and for a live token what it is, whose, for whom and until when. */
+export const IntrospectionResponse = Type.Object({
+  active: Type.Boolean(),
+  scope: Type.Optional(Type.String()),
+  client_id: Type.Optional(Type.String()),
+  username: Type.Optional(Type.String()),
+  token_type: Type.Optional(Type.String()),
+  exp: Type.Optional(Type.Integer()),
+  iat: Type.Optional(Type.Integer()),
+  sub: Type.Optional(Type.String()),
+  aud: Type.Optional(Type.String()),
+  iss: Type.Optional(Type.String()),
+  jti: Type.Optional(Type.String()),
+}, { additionalProperties: false });
+export type IntrospectionResponse = Static<typeof IntrospectionResponse>;

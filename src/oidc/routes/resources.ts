@@ -4,9 +4,10 @@ import type { LiveAccess } from '../../services/oidc/token-checks.js';
 import { NO_STORE, formBody, registerOAuthErrors } from '../http-errors.js';
 import { OAuthError, invalidRequest, invalidToken } from '../../services/oidc/oauth-error.js';
 import { param, required } from '../../services/oidc/params.js';
-import { fieldsOf } from '../form-body.js';
+import { fieldsOf, type FormFields } from '../form-body.js';
+import type { AuthenticatedClient } from '../../services/oidc/client-auth.js';
 import type { OidcRouteDeps } from '../route-deps.js';
-import { UserInfoResponse } from '../../contracts/index.js';
+import { IntrospectionResponse, UserInfoResponse } from '../../contracts/index.js';
 
 const BEARER = /^bearer +([A-Za-z0-9\-_.~+/]+=*)$/i;
 
@@ -58,13 +59,21 @@ export async function resourceRoutes(app: FastifyInstance, { provider }: OidcRou
     return reply.headers(NO_STORE).code(200).send();
   });
 
-  app.post('/oauth/introspect', { schema }, async (request, reply) => {
-    const body = formBody(request.body, request.headers['content-type']);
-    const { method } = await provider.clients.authenticate(request.headers.authorization, body);
+  // Not async, as UserInfo: a client that authenticated before asking about one of our
+  // access tokens in memory is answered without a promise.
+  const introspectFor = (client: AuthenticatedClient, body: FormFields, reply: FastifyReply) => {
     // A public client holds no credential, so it cannot be trusted with other parties' token facts.
-    if (method === 'none') throw new OAuthError('invalid_client', 'Introspection requires a confidential client', 401);
+    if (client.method === 'none') throw new OAuthError('invalid_client', 'Introspection requires a confidential client', 401);
     const token = required(body, 'token');
     param(body, 'token_type_hint');
-    return reply.headers(NO_STORE).send(await provider.introspection.introspect(token));
+    const answer = provider.introspection.introspect(token);
+    if (!(answer instanceof Promise)) return reply.headers(NO_STORE).send(answer);
+    return answer.then((found) => reply.headers(NO_STORE).send(found));
+  };
+  app.post('/oauth/introspect', { schema: { hide: true, response: { 200: IntrospectionResponse } } }, (request, reply) => {
+    const body = formBody(request.body, request.headers['content-type']);
+    const client = provider.clients.authenticate(request.headers.authorization, body);
+    if (!(client instanceof Promise)) return introspectFor(client, body, reply);
+    return client.then((found) => introspectFor(found, body, reply));
   });
 }

@@ -1,7 +1,9 @@
 import { isActive } from '../../domain/app-state.js';
 import { isReservedClientId } from '../../domain/clients.js';
 import { matchesHash } from '../crypto.js';
-import type { App, AppRepo } from '../../storage/types.js';
+import type { App } from '../../storage/types.js';
+import type { AppCache } from '../app-cache.js';
+import { NOT_CACHED } from '../reloading-cache.js';
 import { OAuthError, invalidRequest } from './oauth-error.js';
 import { param, type Params } from './params.js';
 
@@ -13,6 +15,14 @@ export interface AuthenticatedClient {
 }
 
 const BASIC = /^basic +([A-Za-z0-9+/=._~-]*)$/i;
+/** Basic headers remembered as checked; past this many the oldest is dropped. */
+const MAX_REMEMBERED_BASIC = 1_000;
+
+/** A Basic header whose secret matched `secretHash`, the client's stored hash at that time. */
+interface CheckedBasic {
+  clientId: string;
+  secretHash: string;
+}
 
 /** RFC 6749 §2.3.1: id and secret are form-url-encoded before they are joined for Basic. */
 function formDecode(v: string): string | undefined {
@@ -41,16 +51,47 @@ function basicCredentials(header: string): { id: string; secret: string } | unde
  * `invalid_client` with 401, plus `WWW-Authenticate: Basic` when Basic was tried.
  */
 export class ClientAuthenticator {
-  constructor(private readonly apps: AppRepo, private readonly reservedIds: readonly string[], private readonly realm: string) {}
+  /**
+   * Basic headers that authenticated, so a client calling again (introspection, the token
+   * endpoint) costs a look-up instead of decoding and hashing its secret. A hit counts only
+   * while the client's stored secret hash is still the one the secret matched and the client
+   * is active with Basic as its method; a new secret or a disabled client misses. Memory only,
+   * never stored or logged.
+   */
+  private readonly checkedBasic = new Map<string, CheckedBasic>();
+
+  constructor(
+    private readonly apps: Pick<AppCache, 'findById' | 'cached'>,
+    private readonly reservedIds: readonly string[],
+    private readonly realm: string,
+  ) {}
 
   /** The client id a request names (Basic or the body), before any check; for throttling keys. */
   claimedId(authorization: string | undefined, body: Params | undefined): string | undefined {
+    const checked = authorization === undefined ? undefined : this.checkedBasic.get(authorization);
+    if (checked !== undefined) return checked.clientId;
     if (authorization !== undefined && /^basic\b/i.test(authorization.trim())) return basicCredentials(authorization.trim())?.id;
     const v = body?.client_id;
     return typeof v === 'string' && v !== '' ? v : undefined;
   }
 
-  async authenticate(authorization: string | undefined, body: Params | undefined): Promise<AuthenticatedClient> {
+  /** Without a promise when the same Basic header authenticated before and nothing changed since. */
+  authenticate(authorization: string | undefined, body: Params | undefined): AuthenticatedClient | Promise<AuthenticatedClient> {
+    return this.checkedBefore(authorization, body) ?? this.check(authorization, body);
+  }
+
+  private checkedBefore(authorization: string | undefined, body: Params | undefined): AuthenticatedClient | undefined {
+    if (authorization === undefined) return undefined;
+    const checked = this.checkedBasic.get(authorization);
+    // Body credentials beside Basic take the full path, which refuses or matches them.
+    if (checked === undefined || body?.client_id !== undefined || body?.client_secret !== undefined) return undefined;
+    const app = this.apps.cached(checked.clientId);
+    if (app === NOT_CACHED || app === undefined || !isActive(app.status)) return undefined;
+    if (app.tokenEndpointAuthMethod !== 'client_secret_basic' || app.secretHash !== checked.secretHash) return undefined;
+    return { app, method: 'client_secret_basic' };
+  }
+
+  private async check(authorization: string | undefined, body: Params | undefined): Promise<AuthenticatedClient> {
     const usedBasic = authorization !== undefined && /^basic\b/i.test(authorization.trim());
     const fail = (description: string): OAuthError =>
       new OAuthError('invalid_client', description, 401, usedBasic ? { 'www-authenticate': `Basic realm="${this.realm}"` } : {});
@@ -82,6 +123,13 @@ export class ClientAuthenticator {
     if (!app || !isActive(app.status)) throw fail('Unknown or disabled client');
     if (app.tokenEndpointAuthMethod !== method) throw fail(`This client must authenticate with ${app.tokenEndpointAuthMethod}`);
     if (method !== 'none' && (app.secretHash === null || !matchesHash(secret!, app.secretHash))) throw fail('Client authentication failed');
+    if (usedBasic) this.remember(authorization!, { clientId, secretHash: app.secretHash! });
     return { app, method };
+  }
+
+  private remember(authorization: string, checked: CheckedBasic): void {
+    const full = !this.checkedBasic.has(authorization) && this.checkedBasic.size >= MAX_REMEMBERED_BASIC;
+    if (full) this.checkedBasic.delete(this.checkedBasic.keys().next().value as string);
+    this.checkedBasic.set(authorization, checked);
   }
 }

@@ -1,15 +1,28 @@
+import type { IntrospectionResponse } from '../../contracts/index.js';
 import { sha256Hex } from '../crypto.js';
 import type { SessionCache } from '../session-state.js';
 import type { TokenService } from '../tokens.js';
 import type { App, RefreshTokenRepo } from '../../storage/types.js';
-import type { AccessTokenCheck } from './token-checks.js';
+import type { AccessTokenCheck, LiveAccess } from './token-checks.js';
 import type { TokenMinter } from './token-minter.js';
 
-type Introspected = { active: false } | ({ active: true } & Record<string, unknown>);
+type Introspected = IntrospectionResponse;
 
 const INACTIVE: Introspected = { active: false };
-/** Opaque refresh tokens are base64url; JWTs have two dots. */
-const looksLikeJwt = (t: string): boolean => t.split('.').length === 3;
+/** Opaque refresh tokens are base64url; JWTs have exactly two dots. */
+function looksLikeJwt(t: string): boolean {
+  const first = t.indexOf('.');
+  const second = first < 0 ? -1 : t.indexOf('.', first + 1);
+  return second > 0 && t.indexOf('.', second + 1) < 0;
+}
+
+function describeAccess(live: LiveAccess): Introspected {
+  const c = live.claims;
+  return {
+    active: true, scope: c.scope, client_id: c.client_id, ...(live.user && { username: live.user.username }),
+    token_type: 'Bearer', exp: c.exp, iat: c.iat, sub: c.sub, aud: c.aud, iss: c.iss, jti: c.jti,
+  };
+}
 
 /**
  * RFC 7662 introspection and RFC 7009 revocation over every token the center issues: our
@@ -26,19 +39,16 @@ export class TokenIntrospection {
     private readonly now: () => number,
   ) {}
 
-  async introspect(token: string): Promise<Introspected> {
-    if (looksLikeJwt(token)) return (await this.ourAccess(token)) ?? (await this.seed(token)) ?? INACTIVE;
-    return (await this.refresh(token)) ?? INACTIVE;
+  /** Without a promise for one of our access tokens whose app and person are in memory, as UserInfo. */
+  introspect(token: string): Introspected | Promise<Introspected> {
+    if (!looksLikeJwt(token)) return this.refresh(token).then((found) => found ?? INACTIVE);
+    const live = this.accessCheck.live(token);
+    if (live instanceof Promise) return live.then((found) => (found ? describeAccess(found) : this.seedOrInactive(token)));
+    return live ? describeAccess(live) : this.seedOrInactive(token);
   }
 
-  private async ourAccess(token: string): Promise<Introspected | undefined> {
-    const live = await this.accessCheck.live(token);
-    if (!live) return undefined;
-    const c = live.claims;
-    return {
-      active: true, scope: c.scope, client_id: c.client_id, ...(live.user && { username: live.user.username }),
-      token_type: 'Bearer', exp: c.exp, iat: c.iat, sub: c.sub, aud: c.aud, iss: c.iss, jti: c.jti,
-    };
+  private async seedOrInactive(token: string): Promise<Introspected> {
+    return (await this.seed(token)) ?? INACTIVE;
   }
 
   private async seed(token: string): Promise<Introspected | undefined> {
