@@ -68,15 +68,15 @@ export class SignIns {
   /**
    * A refresh kept the session: it now lives at least until the new token expires. Written
    * only when the stored expiry (as this instance last wrote it) falls short, and then with
-   * a margin, so a client refreshing often costs no write per refresh.
+   * a margin, so a client refreshing often costs no write per refresh. Undefined, not a
+   * promise, when nothing is written: the refresh then answers without one.
    */
-  async extend(sid: string, exp: number): Promise<void> {
+  extend(sid: string, exp: number): Promise<void> | undefined {
     const needed = exp * 1000;
     const covered = this.coveredUntil.get(sid);
-    if (covered !== undefined && covered >= needed) return;
+    if (covered !== undefined && covered >= needed) return undefined;
     const expiresAt = needed + extendAhead(needed - this.now());
-    await this.repo.extend(sid, expiresAt);
-    this.cover(sid, expiresAt);
+    return this.repo.extend(sid, expiresAt).then(() => this.cover(sid, expiresAt));
   }
 
   private cover(sid: string, expiresAt: number): void {
