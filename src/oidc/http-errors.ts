@@ -35,9 +35,11 @@ export function registerOAuthErrors(app: FastifyInstance): void {
   });
 }
 
+const FORM = 'application/x-www-form-urlencoded';
+
 /** Only form bodies are accepted (OIDC.md §4): JSON or anything else is invalid_request. */
 export function formBody(body: unknown, contentType: string | undefined): Record<string, string | string[]> {
-  const isForm = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded';
+  const isForm = contentType === FORM || (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase() === FORM;
   if (!isForm || body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new OAuthError('invalid_request', 'The body must be application/x-www-form-urlencoded');
   }
