@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { Services } from '../services/index.js';
-import { lazyChildLoggerFactory } from './lazy-logger.js';
+import { lazyChildLoggerFactoryOf } from './lazy-logger.js';
 import { authGuards } from './plugins/auth.js';
 import { registerCors } from './plugins/cors.js';
 import { registerErrorHandling, registerJsonBody } from './plugins/errors.js';
@@ -40,7 +40,11 @@ export interface BuildAppOptions {
 /** Assembles the HTTP service from ready services; no I/O happens here. */
 export async function buildApp({ config, services, logger, requestTimeoutMs = REQUEST_TIMEOUT_MS }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    loggerInstance: logger,
+    // No logger for Fastify itself: with one, Fastify listens for every response's `finish`
+    // (and `error`) event to time it, about 3 µs of each request, a seventh of `me`. Requests
+    // log through the service's logger all the same (childLoggerFactory below), and the request
+    // line and metrics are taken when the response is handed over (plugins/request-log.ts).
+    logger: false,
     bodyLimit: BODY_LIMIT,
     // A client that trickles its request (slowloris) is cut off instead of holding a socket.
     requestTimeout: requestTimeoutMs,
@@ -57,7 +61,7 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestId,
     requestIdHeader: false,
-    childLoggerFactory: lazyChildLoggerFactory,
+    childLoggerFactory: lazyChildLoggerFactoryOf(logger),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },

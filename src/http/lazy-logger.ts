@@ -49,7 +49,11 @@ class LazyChildLogger {
   }
 }
 
-/** Fastify `childLoggerFactory` giving each request a LazyChildLogger. */
-export function lazyChildLoggerFactory(logger: FastifyBaseLogger, bindings: Bindings, opts: ChildLoggerOptions): FastifyBaseLogger {
-  return new LazyChildLogger(logger, bindings, opts) as unknown as FastifyBaseLogger;
+/**
+ * Fastify's `childLoggerFactory`: each request gets a LazyChildLogger of `logger`, the
+ * service's own, whatever logger Fastify holds (it holds none: see http/app.ts).
+ */
+export function lazyChildLoggerFactoryOf(logger: FastifyBaseLogger) {
+  return (_fastifyLogger: FastifyBaseLogger, bindings: Bindings, opts: ChildLoggerOptions): FastifyBaseLogger =>
+    new LazyChildLogger(logger, bindings, opts) as unknown as FastifyBaseLogger;
 }

@@ -33,8 +33,8 @@ export interface RunningServer {
 
 /**
  * Starts the compiled service (`node bin/account-center.js serve …`) on a free loopback port
- * (or `env.PORT`) and resolves once it answers /healthz and, with `--workers N`, once all
- * `listeners` workers have logged that they listen (that needs LOG_LEVEL=info, the default here).
+ * (or `env.PORT`) and resolves once it answers /healthz and, with `--workers N`, once the
+ * primary has logged that all `listeners` workers listen (that needs LOG_LEVEL=info, the default here).
  */
 export async function startServer(env: Record<string, string> = {}, args: string[] = [], listeners = 1): Promise<RunningServer> {
   const port = env.PORT ?? String(await freePort());
@@ -62,7 +62,8 @@ export async function startServer(env: Record<string, string> = {}, args: string
   try {
     await waitFor('the server to answer /healthz', 50_000, async () => {
       if (child.exitCode !== null || child.signalCode !== null) throw new Error('the server exited before it was ready');
-      if ((out.match(/Server listening at/g)?.length ?? 0) < (listeners > 1 ? listeners : 0)) return false;
+      // The primary logs `account center listening` with the worker count once every worker listens.
+      if (listeners > 1 && !out.includes(`"workers":${listeners},`)) return false;
       return (await call(url, 'GET', '/healthz')).status === 200;
     });
   } catch (err) {

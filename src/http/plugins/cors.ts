@@ -71,7 +71,8 @@ export async function registerCors(app: FastifyInstance, whitelist: Pick<CorsWhi
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!CORS_PATHS.has(route.url) || methods.includes('OPTIONS')) return;
     const own = route.onSend;
-    route.onSend = own === undefined ? [echoOrigin] : Array.isArray(own) ? [...own, echoOrigin] : [own, echoOrigin];
+    // First of the route's own: the request line and metrics (added earlier) stay last.
+    route.onSend = own === undefined ? [echoOrigin] : Array.isArray(own) ? [echoOrigin, ...own] : [echoOrigin, own];
   });
   // A CORS path asked with a method it does not have matches no route: its 404 is echoed too.
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { elapsedMs } from './request-log.js';
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -89,17 +90,18 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
   // when the route is added, so no per-request lookup of the route options is needed.
   app.addHook('onRoute', (route) => {
     const pattern = route.url;
-    const hook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      http.record(request.method, pattern, reply.statusCode, reply.elapsedTime / 1000);
-      done();
+    // onSend, not onResponse: see request-log.ts.
+    const hook = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
+      http.record(request.method, pattern, reply.statusCode, elapsedMs(request) / 1000);
+      done(null, payload);
     };
-    const own = route.onResponse;
-    route.onResponse = own === undefined ? [hook] : Array.isArray(own) ? [...own, hook] : [own, hook];
+    const own = route.onSend;
+    route.onSend = own === undefined ? [hook] : Array.isArray(own) ? [...own, hook] : [own, hook];
   });
   // Requests that matched no route.
-  app.addHook('onResponse', (request, reply, done) => {
-    if (request.is404) http.record(request.method, 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
-    done();
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.is404) http.record(request.method, 'unmatched', reply.statusCode, elapsedMs(request) / 1000);
+    done(null, payload);
   });
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     void reply.type(metrics.registry.contentType);
