@@ -68,10 +68,10 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
   }) as unknown as FastifyInstance;
   app.decorateRequest('auth', undefined);
 
-  registerRequestLog(app, logger);
+  const metrics = createMetrics();
+  registerRequestLog(app, logger, metrics.http);
   registerErrorHandling(app);
   registerJsonBody(app);
-  const metrics = createMetrics();
   registerMetrics(app, metrics);
 
   await app.register(swagger, {

@@ -65,8 +65,11 @@ describe('request log and X-Request-Id', () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.headers['x-request-id']).not.toBe('x'.repeat(200));
     expect(requestLines().find((l) => l.reqId === missing.headers['x-request-id'])).toMatchObject({ route: '(no route)', status: 404 });
+    const head = await runtime.app.inject({ method: 'HEAD', url: '/healthz' });
+    expect(head.statusCode).toBe(200);
+    expect(requestLines().find((l) => l.reqId === head.headers['x-request-id'])).toMatchObject({ method: 'HEAD', route: '/healthz', status: 200 });
     // Exactly one line per request, whichever way it went.
-    for (const res of [bad, missing]) expect(requestLines().filter((l) => l.reqId === res.headers['x-request-id'])).toHaveLength(1);
+    for (const res of [bad, missing, head]) expect(requestLines().filter((l) => l.reqId === res.headers['x-request-id'])).toHaveLength(1);
     const ids = requestLines().map((l) => l.reqId);
     expect(new Set(ids).size).toBe(ids.length);
   });

@@ -1,5 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { elapsedMs } from './request-log.js';
+import type { FastifyInstance } from 'fastify';
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
@@ -83,26 +82,8 @@ export function createMetrics() {
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-/** Must be registered before any route: each route gets its own hook knowing its pattern. */
+/** `GET /metrics`; the per-route counters are fed by plugins/request-log.ts as each answer goes out. */
 export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
-  const { http } = metrics;
-  // The route pattern, never the raw URL, keeps label cardinality bounded; it is bound
-  // when the route is added, so no per-request lookup of the route options is needed.
-  app.addHook('onRoute', (route) => {
-    const pattern = route.url;
-    // onSend, not onResponse: see request-log.ts.
-    const hook = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-      http.record(request.method, pattern, reply.statusCode, elapsedMs(request) / 1000);
-      done(null, payload);
-    };
-    const own = route.onSend;
-    route.onSend = own === undefined ? [hook] : Array.isArray(own) ? [...own, hook] : [own, hook];
-  });
-  // Requests that matched no route.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.is404) http.record(request.method, 'unmatched', reply.statusCode, elapsedMs(request) / 1000);
-    done(null, payload);
-  });
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
     void reply.type(metrics.registry.contentType);
     return metrics.registry.metrics();

@@ -1,22 +1,38 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { symbols, type Logger } from 'pino';
+import type { HttpStats } from './metrics.js';
 
 /** An incoming X-Request-Id is kept only if it is short and plain, so it can not forge log content. */
 const PASSED_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
 
-/** Fastify `genReqId`: the caller's (or the proxy's) X-Request-Id when sane, else a fresh UUID. */
+/** When each request reached Fastify (performance.now()), for its duration. */
+const ARRIVED = Symbol('arrived');
+type Arrived = { [ARRIVED]?: number };
+
+/**
+ * Fastify `genReqId`: the caller's (or the proxy's) X-Request-Id when sane, else a fresh UUID.
+ * Fastify calls it first for every request, so it also notes the arrival time: no `onRequest`
+ * hook is needed for that. The id holds no `"` or `\`, so the request line quotes it as it is.
+ */
 export function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {
+  (req as Arrived)[ARRIVED] = performance.now();
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && PASSED_ID.test(given) ? given : randomUUID();
 }
 
+/** Milliseconds from the request's arrival until now. */
+export function elapsedMs(request: FastifyRequest): number {
+  const arrived = (request.raw as Arrived)[ARRIVED];
+  return arrived === undefined ? 0 : performance.now() - arrived;
+}
+
 /**
  * The request line, formatted here rather than by `logger.info()`: every field is of our own
- * making (a sanitised id, a route pattern quoted when the route was added, numbers, an id), so
- * pino's generic walk over an object and its redaction (~25 µs a line with the root logger's
- * paths) buy nothing. The line has the shape pino would give it (level, time and bindings taken
- * from the logger) and goes to the logger's own stream.
+ * making (an id of safe characters, a method the HTTP parser accepted, a route pattern quoted
+ * when the route was added, numbers), so pino's generic walk over an object and its redaction
+ * (~25 µs a line with the root logger's paths) buy nothing. The line has the shape pino would
+ * give it (level, time and bindings taken from the logger) and goes to the logger's own stream.
  */
 function requestLineWriter(logger: Logger) {
   const raw = logger as unknown as Record<symbol, unknown>;
@@ -24,44 +40,37 @@ function requestLineWriter(logger: Logger) {
   const time = raw[symbols.timeSym] as () => string;
   const levelPrefix = (raw[symbols.lsCacheSym] as Record<number, string>)[logger.levels.values.info!]!;
   const bindings = raw[symbols.chindingsSym] as string;
-  return (request: FastifyRequest, reply: FastifyReply, quotedRoute: string) => {
+  return (request: FastifyRequest, reply: FastifyReply, quotedRoute: string, ms: number) => {
     if (!logger.isLevelEnabled('info')) return;
     const uid = request.auth?.user.id;
-    stream.write(`${levelPrefix}${time()}${bindings},"reqId":${JSON.stringify(request.id)},"method":${JSON.stringify(request.method)},"route":${quotedRoute},` +
-      `"status":${reply.statusCode},"ms":${Math.round(elapsedMs(request) * 10) / 10},"uid":${uid === undefined ? 'null' : JSON.stringify(uid)},"msg":"request"}\n`);
+    stream.write(`${levelPrefix}${time()}${bindings},"reqId":"${request.id}","method":"${request.method}","route":${quotedRoute},` +
+      `"status":${reply.statusCode},"ms":${Math.round(ms * 10) / 10},"uid":${uid === undefined ? 'null' : uid},"msg":"request"}\n`);
   };
 }
 
-/** When each request reached its route (performance.now()), for its duration. */
-const STARTED = Symbol('started');
-type Timed = FastifyRequest & { [STARTED]?: number };
-
-/** Milliseconds from the request's arrival at its route until now. */
-export function elapsedMs(request: FastifyRequest): number {
-  const started = (request as Timed)[STARTED];
-  return started === undefined ? 0 : performance.now() - started;
-}
-
 /**
- * One info line per request, written as the response is handed to the socket (an `onSend`
- * hook, the last of each route's: an `onResponse` hook would make Fastify listen for every
- * response's `finish` event): request id, method, route pattern (never the query string,
- * which may carry a code), status, milliseconds and the signed-in user's id. No per-request
- * child logger is built, and nothing at all when `info` is off. The pattern is bound per route
- * when the route is added (`request.routeOptions` would build an object per request, as in
- * metrics.ts). Every reply carries X-Request-Id.
+ * What every answer gets as it is handed to the connection, in one `onSend` hook, the last of
+ * each route's: the X-Request-Id header, one info line (request id, method, route pattern —
+ * never the query string, which may carry a code —, status, milliseconds and the signed-in
+ * user's id) and the route's metrics. Not `onRequest`/`onResponse` hooks: an `onResponse` hook
+ * makes Fastify listen for every response's `finish` event, and each hook stage costs its own
+ * run. No per-request child logger is built, and no line when `info` is off. The pattern is
+ * bound per route when the route is added (`request.routeOptions` would build an object per
+ * request).
  */
-export function registerRequestLog(app: FastifyInstance, logger: Logger): void {
+export function registerRequestLog(app: FastifyInstance, logger: Logger, stats: Pick<HttpStats, 'record'>): void {
   const line = requestLineWriter(logger);
-  app.addHook('onRequest', (request, reply, done) => {
-    (request as Timed)[STARTED] = performance.now();
-    reply.header('x-request-id', request.id);
-    done();
-  });
+  const answered = (request: FastifyRequest, reply: FastifyReply, route: string, quotedRoute: string) => {
+    const ms = elapsedMs(request);
+    void reply.header('x-request-id', request.id);
+    line(request, reply, quotedRoute, ms);
+    stats.record(request.method, route, reply.statusCode, ms / 1000);
+  };
   app.addHook('onRoute', (route) => {
-    const pattern = JSON.stringify(route.url);
+    const pattern = route.url;
+    const quoted = JSON.stringify(pattern);
     const hook = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-      line(request, reply, pattern);
+      answered(request, reply, pattern, quoted);
       done(null, payload);
     };
     const own = route.onSend;
@@ -69,7 +78,7 @@ export function registerRequestLog(app: FastifyInstance, logger: Logger): void {
   });
   // Requests that matched no route.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.is404) line(request, reply, '"(no route)"');
+    if (request.is404) answered(request, reply, 'unmatched', '"(no route)"');
     done(null, payload);
   });
 }
