@@ -41,7 +41,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (status >= 500) request.log.error({ err }, 'request failed');
     void reply.code(status).send(body);
   });
-  app.setNotFoundHandler((_request, reply) => {
+  // An unknown route's query is judged too, before the 404: here rather than in a global hook,
+  // which every route would run.
+  app.setNotFoundHandler((request, reply) => {
+    const field = fieldWithNul(request.query);
+    if (field !== undefined) throw badParam(field);
     const { status, body } = failureOf('notFound');
     void reply.code(status).send(body);
   });
@@ -70,11 +74,6 @@ export function registerJsonBody(app: FastifyInstance): void {
     };
     const own = route.preValidation;
     route.preValidation = own === undefined ? [hook] : Array.isArray(own) ? [hook, ...own] : [hook, own];
-  });
-  // Requests that matched no route: their query is judged too, before the 404.
-  app.addHook('preValidation', (request, _reply, done) => {
-    const field = request.is404 ? fieldWithNul(request.query) : undefined;
-    done(field === undefined ? undefined : badParam(field));
   });
 }
 
