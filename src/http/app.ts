@@ -41,9 +41,9 @@ export interface BuildAppOptions {
 export async function buildApp({ config, services, logger, requestTimeoutMs = REQUEST_TIMEOUT_MS }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // No logger for Fastify itself: with one, Fastify listens for every response's `finish`
-    // (and `error`) event to time it, about 3 µs of each request, a seventh of `me`. Requests
-    // log through the service's logger all the same (childLoggerFactory below), and the request
-    // line and metrics are taken when the response is handed over (plugins/request-log.ts).
+    // and `error` events to time it (4 µs a request on a bare Fastify; docs/performance.md).
+    // Requests log through the service's logger all the same (childLoggerFactory below), and
+    // the request line and metrics are taken as the answer is handed over (plugins/request-log.ts).
     logger: false,
     bodyLimit: BODY_LIMIT,
     // A client that trickles its request (slowloris) is cut off instead of holding a socket.
