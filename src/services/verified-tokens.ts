@@ -9,8 +9,8 @@ interface Entry<C> {
 }
 
 /**
- * Claims of tokens (or Authorization headers) whose signature was checked already, so a token
- * presented again costs a look-up instead of a verification. A Map hashes the whole string it
+ * Claims of tokens (or Authorization headers) whose signature or secret was checked already, so
+ * a token presented again costs a look-up instead of a verification. A Map hashes the whole string it
  * is given, which for a fresh 800-character RS256 token took longer than the rest of a userinfo
  * request's own work; the key is therefore the token's last characters, and a hit counts only
  * when the stored token equals the presented one in full. Expiry and revocation stay the

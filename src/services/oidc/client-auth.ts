@@ -4,6 +4,7 @@ import { matchesHash } from '../crypto.js';
 import type { App } from '../../storage/types.js';
 import type { AppCache } from '../app-cache.js';
 import { NOT_CACHED } from '../reloading-cache.js';
+import { VerifiedTokens } from '../verified-tokens.js';
 import { OAuthError, invalidRequest } from './oauth-error.js';
 import { param, type Params } from './params.js';
 
@@ -58,7 +59,7 @@ export class ClientAuthenticator {
    * is active with Basic as its method; a new secret or a disabled client misses. Memory only,
    * never stored or logged.
    */
-  private readonly checkedBasic = new Map<string, CheckedBasic>();
+  private readonly checkedBasic = new VerifiedTokens<CheckedBasic>(MAX_REMEMBERED_BASIC);
 
   constructor(
     private readonly apps: Pick<AppCache, 'findById' | 'cached'>,
@@ -123,13 +124,7 @@ export class ClientAuthenticator {
     if (!app || !isActive(app.status)) throw fail('Unknown or disabled client');
     if (app.tokenEndpointAuthMethod !== method) throw fail(`This client must authenticate with ${app.tokenEndpointAuthMethod}`);
     if (method !== 'none' && (app.secretHash === null || !matchesHash(secret!, app.secretHash))) throw fail('Client authentication failed');
-    if (usedBasic) this.remember(authorization!, { clientId, secretHash: app.secretHash! });
+    if (usedBasic) this.checkedBasic.set(authorization!, { clientId, secretHash: app.secretHash! });
     return { app, method };
-  }
-
-  private remember(authorization: string, checked: CheckedBasic): void {
-    const full = !this.checkedBasic.has(authorization) && this.checkedBasic.size >= MAX_REMEMBERED_BASIC;
-    if (full) this.checkedBasic.delete(this.checkedBasic.keys().next().value as string);
-    this.checkedBasic.set(authorization, checked);
   }
 }

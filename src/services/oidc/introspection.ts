@@ -6,9 +6,7 @@ import type { App, RefreshTokenRepo } from '../../storage/types.js';
 import type { AccessTokenCheck, LiveAccess } from './token-checks.js';
 import type { TokenMinter } from './token-minter.js';
 
-type Introspected = IntrospectionResponse;
-
-const INACTIVE: Introspected = { active: false };
+const INACTIVE: IntrospectionResponse = { active: false };
 /** Opaque refresh tokens are base64url; JWTs have exactly two dots. */
 function looksLikeJwt(t: string): boolean {
   const first = t.indexOf('.');
@@ -16,7 +14,7 @@ function looksLikeJwt(t: string): boolean {
   return second > 0 && t.indexOf('.', second + 1) < 0;
 }
 
-function describeAccess(live: LiveAccess): Introspected {
+function describeAccess(live: LiveAccess): IntrospectionResponse {
   const c = live.claims;
   return {
     active: true, scope: c.scope, client_id: c.client_id, ...(live.user && { username: live.user.username }),
@@ -40,18 +38,18 @@ export class TokenIntrospection {
   ) {}
 
   /** Without a promise for one of our access tokens whose app and person are in memory, as UserInfo. */
-  introspect(token: string): Introspected | Promise<Introspected> {
+  introspect(token: string): IntrospectionResponse | Promise<IntrospectionResponse> {
     if (!looksLikeJwt(token)) return this.refresh(token).then((found) => found ?? INACTIVE);
     const live = this.accessCheck.live(token);
     if (live instanceof Promise) return live.then((found) => (found ? describeAccess(found) : this.seedOrInactive(token)));
     return live ? describeAccess(live) : this.seedOrInactive(token);
   }
 
-  private async seedOrInactive(token: string): Promise<Introspected> {
+  private async seedOrInactive(token: string): Promise<IntrospectionResponse> {
     return (await this.seed(token)) ?? INACTIVE;
   }
 
-  private async seed(token: string): Promise<Introspected | undefined> {
+  private async seed(token: string): Promise<IntrospectionResponse | undefined> {
     try {
       const { claims, user } = await this.seedTokens.check(`Bearer ${token}`);
       return {
@@ -63,7 +61,7 @@ export class TokenIntrospection {
     }
   }
 
-  private async refresh(token: string): Promise<Introspected | undefined> {
+  private async refresh(token: string): Promise<IntrospectionResponse | undefined> {
     const row = await this.refreshTokens.findByHash(sha256Hex(token));
     const now = this.now();
     if (!row || row.usedAt !== null || row.revokedAt !== null || row.expiresAt <= now) return undefined;
