@@ -1,21 +1,24 @@
 import { availableParallelism } from 'node:os';
-import { hash, verify, Algorithm } from '@node-rs/argon2';
+import { Algorithm } from '@node-rs/argon2';
+import { HashingThreads } from './hashing-threads.js';
 import { hashProblem, isArgon2, verifyForeign } from './password-formats.js';
 
-/**
- * argon2id through @node-rs/argon2, which runs on libuv's thread pool, so a burst of
- * logins never blocks the event loop serving `me`.
- */
+/** argon2id, OWASP's second configuration (19 MiB, 2 passes, 1 lane). */
 const OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 /**
  * Hashes running at once. Each one keeps a core busy for tens of milliseconds; with one
  * per core a login burst would starve the event loop, and every `me` would wait behind it.
- * One core is left to the event loop; logins beyond the limit queue (FIFO) instead.
+ * One core is left to the event loop; logins beyond the limit queue on their thread instead.
+ * One set per process: every service instance in it shares the same cores.
  */
 const MAX_CONCURRENT_HASHES = Math.max(1, availableParallelism() - 1);
+const threads = new HashingThreads(MAX_CONCURRENT_HASHES);
 
-/** Runs at most `max` hashes at once; the rest wait their turn (FIFO). */
+/**
+ * Imported hashes (bcrypt, scrypt, PBKDF2) are checked where their libraries run, on the
+ * thread pool or the event loop, under the same limit; they are met once per imported user.
+ */
 class HashQueue {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
@@ -34,14 +37,14 @@ class HashQueue {
     }
   }
 }
+const foreignChecks = new HashQueue(MAX_CONCURRENT_HASHES);
 
 export class Passwords {
   /** A hash of a password nobody knows, verified for unknown users so both cases cost the same. */
   private dummy: Promise<string> | undefined;
-  private readonly queue = new HashQueue(MAX_CONCURRENT_HASHES);
 
   hash(password: string): Promise<string> {
-    return this.queue.run(() => hash(password, OPTIONS));
+    return threads.hash(password, OPTIONS);
   }
 
   async verify(storedHash: string | undefined, password: string): Promise<boolean> {
@@ -49,12 +52,12 @@ export class Passwords {
     if (storedHash === undefined || hashProblem(storedHash) !== undefined) {
       this.dummy ??= this.hash('dummy-password-for-timing-only');
       const dummy = await this.dummy;
-      await this.queue.run(() => verify(dummy, password)).catch(() => false);
+      await threads.verify(dummy, password).catch(() => false);
       return false;
     }
-    if (!isArgon2(storedHash)) return this.queue.run(() => verifyForeign(storedHash, password));
+    if (!isArgon2(storedHash)) return foreignChecks.run(() => verifyForeign(storedHash, password));
     try {
-      return await this.queue.run(() => verify(storedHash, password));
+      return await threads.verify(storedHash, password);
     } catch {
       return false;
     }
