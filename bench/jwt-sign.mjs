@@ -1,9 +1,10 @@
 // Asymmetric JWT sign and verify per second, for the OIDC signing algorithms (RS256 with a
 // 2048-bit key, ES256, EdDSA/Ed25519): jose (as src/services/oidc/token-minter.ts uses it) and
 // node:crypto directly on the same key and the same signing input, so the gap between the
-// library and the raw primitive is visible. Run: node bench/jwt-sign.mjs [milliseconds per case]
+// library and the raw primitive is visible; fast-jwt's synchronous signer as well. Run: node bench/jwt-sign.mjs [milliseconds per case]
 // On this 2-core machine the thread pool lets WebCrypto use the second core: compare CPU µs too.
 import { createPrivateKey, createPublicKey, sign as cryptoSign, verify as cryptoVerify, randomBytes } from 'node:crypto';
+import { createSigner } from 'fast-jwt';
 import { SignJWT, exportJWK, generateKeyPair, jwtVerify } from 'jose';
 
 const ms = Number(process.argv[2] ?? 1500);
@@ -71,6 +72,9 @@ for (const alg of ['RS256', 'ES256', 'EdDSA']) {
   // jose with node:crypto KeyObjects instead of WebCrypto CryptoKeys.
   const joseKoSign = await rate((i) => new SignJWT({ ...claims, sub: String(i) }).setProtectedHeader(header).sign(priv));
   const joseKoVerify = await rate((i) => jwtVerify(tokens[i % tokens.length], pub, { algorithms: [alg], typ: 'at+jwt' }));
+  // fast-jwt's synchronous signer over node:crypto, built once per key and header.
+  const fastSigner = createSigner({ key: priv.export({ format: 'pem', type: 'pkcs8' }), algorithm: alg, kid: 'k1', typ: 'at+jwt' });
+  const fastSign = await rate((i) => fastSigner({ ...claims, sub: String(i) }));
   // The primitive alone, on a fixed input.
   const primSign = await rate(rawSignOnce);
   const primVerify = await rate(() => cryptoVerify(digest, input, { key: pub, ...opts }, rawSig));
@@ -80,6 +84,7 @@ for (const alg of ['RS256', 'ES256', 'EdDSA']) {
   rows.push(row('jose SignJWT / jwtVerify, CryptoKey', joseSign, joseVerify));
   rows.push(row('jose SignJWT / jwtVerify, KeyObject', joseKoSign, joseKoVerify));
   rows.push(row('node:crypto JWT by hand', rawSign, rawVerify));
+  rows.push(row('fast-jwt createSigner (sign only)', fastSign, rawVerify));
   rows.push(row('node:crypto sign/verify only', primSign, primVerify));
 }
 console.table(rows);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { SignJWT, decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { randomToken } from '../crypto.js';
 import { NOT_CACHED } from '../reloading-cache.js';
 import type { User } from '../../storage/types.js';
@@ -73,8 +73,7 @@ export class TokenMinter {
       jti: newJti(ms), iat, exp: iat + this.settings.accessTokenTtl,
       ...(input.familyId !== undefined && { sid: input.familyId }),
     };
-    const token = await new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' }).sign(key.privateKey);
-    return { token, claims };
+    return { token: await key.signAccess(claims), claims };
   }
 
   async id(input: { user: User; clientId: string; scopes: readonly string[]; authTimeMs: number; nonce?: string | null; accessToken: string }): Promise<string> {
@@ -87,7 +86,7 @@ export class TokenMinter {
       at_hash: atHash(input.accessToken, key.alg),
       ...userClaims(input.user, input.scopes),
     };
-    return new SignJWT(payload).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' }).sign(key.privateKey);
+    return key.signId(payload);
   }
 
   /** The claims of a token verified before, without waiting (undefined: expired); NOT_CACHED: call verifyAccess(). */
