@@ -67,16 +67,30 @@ const FAMILY_KEEP_MS = 7 * 24 * 3600_000;
 export class SqlRefreshTokenRepo implements RefreshTokenRepo {
   private readonly familyById;
   private readonly tokenByHash;
+  private readonly insertFamily;
+  private readonly insertToken;
+  private readonly useToken;
 
+  /** The statements of every code exchange and rotation, compiled once; parameters in builder order. */
   constructor(private readonly db: Kysely<Database>) {
     this.familyById = compileOnce(db, db.selectFrom('refresh_families').selectAll().where('family_id', '=', ''));
     this.tokenByHash = compileOnce(db, db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', ''));
+    this.insertFamily = compileOnce(db, db.insertInto('refresh_families').values({ family_id: '', user_id: 0, client_id: '', created_at: 0, revoked_at: 0 }));
+    this.insertToken = compileOnce(db, db.insertInto('refresh_tokens').values({
+      token_hash: '', family_id: '', client_id: '', user_id: 0, scope: '', auth_time: 0, created_at: 0, expires_at: 0, used_at: 0, revoked_at: 0,
+    }));
+    // Parameters: used_at, token_hash, expires_at.
+    this.useToken = compileOnce(db, db.updateTable('refresh_tokens').set({ used_at: 0 })
+      .where('token_hash', '=', '').where('used_at', 'is', null).where('revoked_at', 'is', null)
+      .where('expires_at', '>', 0)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('refresh_families').select('family_id')
+        .whereRef('refresh_families.family_id', '=', 'refresh_tokens.family_id')
+        .where('refresh_families.revoked_at', 'is not', null))))
+      .returningAll());
   }
 
   async createFamily(f: Omit<RefreshFamily, 'revokedAt'>): Promise<void> {
-    await this.db.insertInto('refresh_families').values({
-      family_id: f.familyId, user_id: f.userId, client_id: f.clientId, created_at: f.createdAt, revoked_at: null,
-    }).execute();
+    await this.insertFamily(f.familyId, f.userId, f.clientId, f.createdAt, null);
   }
 
   async findFamily(familyId: string): Promise<RefreshFamily | undefined> {
@@ -117,10 +131,7 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
   }
 
   async create(t: Omit<RefreshToken, 'usedAt' | 'revokedAt'>): Promise<void> {
-    await this.db.insertInto('refresh_tokens').values({
-      token_hash: t.tokenHash, family_id: t.familyId, client_id: t.clientId, user_id: t.userId, scope: t.scope,
-      auth_time: t.authTime, created_at: t.createdAt, expires_at: t.expiresAt, used_at: null, revoked_at: null,
-    }).execute();
+    await this.insertToken(t.tokenHash, t.familyId, t.clientId, t.userId, t.scope, t.authTime, t.createdAt, t.expiresAt, null, null);
   }
 
   async findByHash(tokenHash: string): Promise<RefreshToken | undefined> {
@@ -129,13 +140,7 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
   }
 
   async use(tokenHash: string, now: number): Promise<RefreshToken | undefined> {
-    const r = await this.db.updateTable('refresh_tokens').set({ used_at: now })
-      .where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('refresh_families').select('family_id')
-        .whereRef('refresh_families.family_id', '=', 'refresh_tokens.family_id')
-        .where('refresh_families.revoked_at', 'is not', null))))
-      .returningAll().executeTakeFirst();
+    const r = (await this.useToken(now, tokenHash, now)).rows[0];
     return r && toRefresh(r);
   }
 

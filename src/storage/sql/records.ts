@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { AuditEntry, AuditListFilter, AuditRepo, RevocationRepo } from '../types.js';
+import { compileOnce } from './compiled.js';
 import { dayOf, perDay } from './per-day.js';
 
 export class SqlRevocationRepo implements RevocationRepo {
@@ -29,12 +30,15 @@ export class SqlRevocationRepo implements RevocationRepo {
 }
 
 export class SqlAuditRepo implements AuditRepo {
-  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {}
+  /** Every sign-in appends a row: compiled once, parameters in column order. */
+  private readonly insertEntry;
+
+  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {
+    this.insertEntry = compileOnce(db, db.insertInto('audit_log').values({ at: 0, actor: '', ip: '', action: '', target: '', detail: '' }));
+  }
 
   async append(e: Omit<AuditEntry, 'id'>): Promise<void> {
-    await this.db.insertInto('audit_log').values({
-      at: e.at, actor: e.actor, ip: e.ip, action: e.action, target: e.target, detail: JSON.stringify(e.detail),
-    }).execute();
+    await this.insertEntry(e.at, e.actor, e.ip, e.action, e.target, JSON.stringify(e.detail));
   }
 
   async list(f: AuditListFilter, offset: number, limit: number) {
