@@ -110,6 +110,10 @@ describe('NUL bytes are a 400 field error before any database (CONTRACT §0)', (
       [t.post(`${AUTH}/admin/users/ban`, { username: NUL, banned: true }, admin.token), 'username'],
       [t.get(`${AUTH}/admin/users?q=${encodeURIComponent(NUL)}`, admin.token), 'q'],
       [t.get(`${AUTH}/client_info?client_id=${encodeURIComponent(NUL)}&redirect_uri=x`), 'client_id'],
+      // Routes that validate nothing judge the query before the token, with or without one.
+      [t.get(`${AUTH}/me?x=${encodeURIComponent(NUL)}`), 'x'],
+      [t.get(`${AUTH}/me?x=${encodeURIComponent(NUL)}`, owner.token), 'x'],
+      [t.post(`${AUTH}/refresh?y=${encodeURIComponent(NUL)}`, {}), 'y'],
     ];
     for (const [pending, field] of cases) {
       const res = await pending;

@@ -72,8 +72,12 @@ export function registerJsonBody(app: FastifyInstance): void {
       const field = (checksBody ? fieldWithNul(request.body) : undefined) ?? fieldWithNul(request.query);
       done(field === undefined ? undefined : badParam(field));
     };
-    const own = route.preValidation;
-    route.preValidation = own === undefined ? [hook] : Array.isArray(own) ? [hook, ...own] : [hook, own];
+    // A route that validates nothing (`me`, `refresh`) runs the check first among its
+    // pre-handlers instead: same order, one hook stage fewer per request.
+    const stage = route.preValidation === undefined && route.schema?.body === undefined && route.schema?.querystring === undefined && route.preHandler !== undefined
+      ? 'preHandler' : 'preValidation';
+    const own = route[stage];
+    route[stage] = own === undefined ? [hook] : Array.isArray(own) ? [hook, ...own] : [hook, own];
   });
 }
 
