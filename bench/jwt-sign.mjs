@@ -1,7 +1,8 @@
 // Asymmetric JWT sign and verify per second, for the OIDC signing algorithms (RS256 with a
-// 2048-bit key, ES256, EdDSA/Ed25519): jose (as src/services/oidc/token-minter.ts uses it) and
-// node:crypto directly on the same key and the same signing input, so the gap between the
-// library and the raw primitive is visible; fast-jwt's synchronous signer as well. Run: node bench/jwt-sign.mjs [milliseconds per case]
+// 2048-bit key, ES256, EdDSA/Ed25519): jose (the service's RS256 signer), fast-jwt's synchronous
+// signer (its ES256 and EdDSA signer, src/services/oidc/keys.ts) and node:crypto directly on the
+// same key and signing input, so the gap between each library and the raw primitive is visible.
+// Run: node bench/jwt-sign.mjs [milliseconds per case]
 // On this 2-core machine the thread pool lets WebCrypto use the second core: compare CPU µs too.
 import { createPrivateKey, createPublicKey, sign as cryptoSign, verify as cryptoVerify, randomBytes } from 'node:crypto';
 import { createSigner } from 'fast-jwt';
