@@ -1,5 +1,4 @@
 import type { Database as BetterSqlite3Database, Statement } from 'better-sqlite3';
-import type { SqliteDatabase } from 'kysely';
 
 const MAX_STATEMENTS = 500;
 
@@ -9,23 +8,17 @@ const MAX_STATEMENTS = 500;
  * each is prepared once here. A statement still being iterated (a streamed query) is busy,
  * and then a fresh one is prepared for the caller.
  */
-export function withStatementCache(db: BetterSqlite3Database): SqliteDatabase {
+export function cachedPrepare(db: BetterSqlite3Database): (sql: string) => Statement {
   const statements = new Map<string, Statement>();
-  return {
-    close: () => {
-      statements.clear();
-      db.close();
-    },
-    prepare(sql: string) {
-      let stmt = statements.get(sql);
-      if (stmt === undefined) {
-        stmt = db.prepare(sql);
-        if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value as string);
-        statements.set(sql, stmt);
-      } else if (stmt.busy) {
-        return db.prepare(sql) as never;
-      }
-      return stmt as never;
-    },
+  return (sql) => {
+    let stmt = statements.get(sql);
+    if (stmt === undefined) {
+      stmt = db.prepare(sql);
+      if (statements.size >= MAX_STATEMENTS) statements.delete(statements.keys().next().value as string);
+      statements.set(sql, stmt);
+    } else if (stmt.busy) {
+      return db.prepare(sql);
+    }
+    return stmt;
   };
 }

@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { type Generated, Kysely, sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { GroupCommitSqliteDialect } from '../../src/storage/sql/sqlite-group-commit.js';
+import { cachedPrepare } from '../../src/storage/sql/statement-cache.js';
+import { isPostgresUrl } from '../helpers/db.js';
+
+/**
+ * SQLite's group commit: the writes of one event-loop turn share a transaction. What callers
+ * rely on: a write has settled only once another connection can read it; a failing statement
+ * costs only itself; a failed commit fails every write in it; Kysely transactions still run
+ * alone; parallel conditional UPDATEs still count exactly.
+ */
+interface Db {
+  items: { id: Generated<number>; name: string; tries: Generated<number> };
+  children: { id: Generated<number>; parent: number };
+}
+
+let dir: string;
+let file: string;
+let db: Kysely<Db>;
+let other: BetterSqlite3.Database;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ac-group-commit-'));
+  file = join(dir, 'test.db');
+  const raw = new BetterSqlite3(file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('foreign_keys = ON');
+  db = new Kysely<Db>({ dialect: new GroupCommitSqliteDialect(raw, cachedPrepare(raw)) });
+  await sql`create table items (id integer primary key, name text unique not null, tries integer not null default 0)`.execute(db);
+  // Checked at COMMIT, so a bad row makes the batch's commit itself fail.
+  await sql`create table children (id integer primary key, parent integer not null references items(id) deferrable initially deferred)`.execute(db);
+  other = new BetterSqlite3(file, { readonly: true });
+});
+afterEach(async () => {
+  other.close();
+  await db.destroy();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const seenByOther = () => (other.prepare('select name from items order by id').all() as Array<{ name: string }>).map((r) => r.name);
+
+describe.skipIf(isPostgresUrl(process.env.TEST_DATABASE_URL))('SQLite group commit', () => {
+  it('a write has settled only when another connection reads it, and one turn\'s writes commit together', async () => {
+    const writes = ['a', 'b', 'c'].map((name) => db.insertInto('items').values({ name }).execute());
+    // Ran at once, in order, inside one open transaction: this connection sees them, another does not yet.
+    expect((await db.selectFrom('items').select('name').execute()).map((r) => r.name)).toEqual(['a', 'b', 'c']);
+    expect(seenByOther()).toEqual([]);
+    await Promise.all(writes);
+    expect(seenByOther()).toEqual(['a', 'b', 'c']);
+  });
+
+  it('a failing statement costs only itself; the rest of its batch commits', async () => {
+    await db.insertInto('items').values({ name: 'taken' }).execute();
+    const results = await Promise.allSettled([
+      db.insertInto('items').values({ name: 'x' }).execute(),
+      db.insertInto('items').values({ name: 'taken' }).execute(),
+      db.insertInto('items').values({ name: 'y' }).execute(),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
+    expect(seenByOther()).toEqual(['taken', 'x', 'y']);
+  });
+
+  it('a commit that fails fails every write of its batch, and none of them is kept', async () => {
+    const results = await Promise.allSettled([
+      db.insertInto('items').values({ name: 'lost' }).execute(),
+      db.insertInto('children').values({ parent: 999 }).execute(),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+    expect(seenByOther()).toEqual([]);
+    // The next turn starts afresh.
+    await db.insertInto('items').values({ name: 'next' }).execute();
+    expect(seenByOther()).toEqual(['next']);
+  });
+
+  it('a Kysely transaction commits the open batch first, and runs alone', async () => {
+    const before = db.insertInto('items').values({ name: 'before' }).execute();
+    const tx = db.transaction().execute(async (trx) => {
+      expect(seenByOther()).toEqual(['before']);
+      await trx.insertInto('items').values({ name: 'in-tx' }).execute();
+      // A write started now waits for the transaction: it is not part of it.
+      const during = db.insertInto('items').values({ name: 'during' }).execute();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect((await trx.selectFrom('items').select('name').execute()).map((r) => r.name)).toEqual(['before', 'in-tx']);
+      throw Object.assign(new Error('roll back'), { during });
+    }).catch(async (err: Error & { during: Promise<unknown> }) => {
+      await err.during;
+    });
+    await before;
+    await tx;
+    expect(seenByOther()).toEqual(['before', 'during']);
+  });
+
+  it('50 parallel conditional UPDATEs count exactly up to the limit', async () => {
+    await db.insertInto('items').values({ name: 'limited' }).execute();
+    const tries = await Promise.all(Array.from({ length: 50 }, () => db.updateTable('items').set((eb) => ({ tries: eb('tries', '+', 1) }))
+      .where('name', '=', 'limited').where('tries', '<', 5).returning('tries').executeTakeFirst()));
+    expect(tries.filter((t) => t !== undefined).map((t) => t!.tries).sort()).toEqual([1, 2, 3, 4, 5]);
+    expect((other.prepare('select tries from items').get() as { tries: number }).tries).toBe(5);
+  });
+});
