@@ -49,7 +49,10 @@ async function sharedState(config: Config, logger: Logger, opts: RuntimeOptions)
 
 /** Composition root: config → storage (migrated) → services → HTTP app. Does not listen. */
 export async function createRuntime(config: Config, logger: Logger, opts: RuntimeOptions = {}): Promise<Runtime> {
-  const storage = await createSqlStorage(config.databaseUrl, { onPoolError: (err) => logger.error({ err }, 'database connection lost') });
+  const storage = await createSqlStorage(config.databaseUrl, {
+    onPoolError: (err) => logger.error({ err }, 'database connection lost'),
+    groupCommit: !isClusterWorker(),
+  });
   if (opts.migrate !== false) await storage.migrate();
   const shared = await sharedState(config, logger, opts);
   const services = createServices(config, storage, logger, { ...opts, ...shared });

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Database } from './schema.js';
 import type { Storage } from '../types.js';
 import { migrationProvider } from './migrations/index.js';
@@ -21,6 +21,12 @@ export interface SqlStorageOptions {
   pgPoolMax?: number;
   /** Reports connection errors of idle pooled clients. */
   onPoolError?: (err: Error) => void;
+  /**
+   * SQLite: commit the writes of one event-loop turn together (default). Off for the workers
+   * of `serve --workers N`: there processes take turns at the write lock, and a lock held for
+   * a whole turn made the others wait in SQLite's sleeping busy handler.
+   */
+  groupCommit?: boolean;
 }
 
 /**
@@ -33,7 +39,7 @@ function createPrivately(file: string): void {
   closeSync(openSync(file, 'a', 0o600));
 }
 
-async function sqliteDialect(url: string): Promise<GroupCommitSqliteDialect> {
+async function sqliteDialect(url: string, groupCommit: boolean): Promise<SqliteDialect> {
   const { default: BetterSqlite3 } = await import('better-sqlite3');
   const path = url.slice('sqlite:'.length);
   if (path !== ':memory:') createPrivately(resolve(path));
@@ -48,7 +54,8 @@ async function sqliteDialect(url: string): Promise<GroupCommitSqliteDialect> {
   // read back from the file again and again (most of an exchange's time). 16 MB serves the
   // exchange as fast as 64 MB did, and keeps a busy process's resident memory ~50 MB lower.
   db.pragma('cache_size = -16384');
-  return new GroupCommitSqliteDialect(db, cachedPrepare(db));
+  const prepare = cachedPrepare(db);
+  return groupCommit ? new GroupCommitSqliteDialect(db, prepare) : new SqliteDialect({ database: { close: () => db.close(), prepare: prepare as never } });
 }
 
 /**
@@ -114,7 +121,7 @@ async function migrationSchema(db: Kysely<Database>, kind: Storage['kind']): Pro
 
 export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}): Promise<Storage> {
   const kind = url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
-  const dialect = kind === 'sqlite' ? await sqliteDialect(url) : await postgresDialect(url, opts, opts.onPoolError ?? (() => undefined));
+  const dialect = kind === 'sqlite' ? await sqliteDialect(url, opts.groupCommit !== false) : await postgresDialect(url, opts, opts.onPoolError ?? (() => undefined));
   const db = new Kysely<Database>({ dialect });
   return {
     kind,
