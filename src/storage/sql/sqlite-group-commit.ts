@@ -5,7 +5,8 @@ import {
 
 /**
  * SQLite with group commit. A commit writes every page the transaction dirtied to the WAL,
- * one frame each, and most of an exchange's or a token grant's time went into those frames.
+ * one frame each; with one commit per write those frames were a large part of an exchange's
+ * or a token grant's time, and the rows of concurrent requests share many of their pages.
  * Here the writes that requests make in one turn of the event loop share one transaction:
  * the first opens it (`BEGIN IMMEDIATE`), each runs at once, so its result (an atomic
  * `UPDATE … RETURNING` of a limit, a consumed code) is decided in order as before, and the
@@ -145,8 +146,13 @@ class GroupCommitDriver implements Driver {
       this.commit.run();
       batch.settle();
     } catch (err) {
-      if (this.db.inTransaction) this.rollback.run();
       batch.settle(err);
+      // Runs from setImmediate: a throw here would end the process.
+      try {
+        if (this.db.inTransaction) this.rollback.run();
+      } catch {
+        // The connection has failed; the next write reports it to its own caller.
+      }
     }
   }
 
