@@ -20,9 +20,10 @@ export interface ActiveKey {
 /**
  * ES256 and EdDSA tokens are signed by fast-jwt's synchronous signer over node:crypto: jose
  * signs through WebCrypto, a promise chain and a thread-pool job per signature, and took
- * 128–140 µs of CPU per token where fast-jwt takes 76–77 (bench/jwt-sign.mjs). An RS256 signature takes about a millisecond, so it stays with jose on the thread
- * pool: on the event loop it would hold up every other request for that long (token endpoint
- * p99 1.8 s instead of 0.2 s at 50 connections). jose also makes the keys, JWKS and thumbprints.
+ * 128–140 µs of CPU per token where fast-jwt takes 76–77 (bench/jwt-sign.mjs). An RS256
+ * signature takes about a millisecond, so it stays with jose on the thread pool: on the event
+ * loop it would hold up every other request for that long (token endpoint p99 1.8 s instead
+ * of 0.2 s at 50 connections). jose also makes the keys, JWKS and thumbprints.
  */
 async function activeKey(kid: string, alg: string, privateJwk: JWK): Promise<ActiveKey> {
   if (alg === 'RS256') {

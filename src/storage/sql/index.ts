@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { type Dialect, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Database } from './schema.js';
 import type { Storage } from '../types.js';
 import { migrationProvider } from './migrations/index.js';
@@ -39,7 +39,7 @@ function createPrivately(file: string): void {
   closeSync(openSync(file, 'a', 0o600));
 }
 
-async function sqliteDialect(url: string, groupCommit: boolean): Promise<SqliteDialect> {
+async function sqliteDialect(url: string, groupCommit: boolean): Promise<Dialect> {
   const { default: BetterSqlite3 } = await import('better-sqlite3');
   const path = url.slice('sqlite:'.length);
   if (path !== ':memory:') createPrivately(resolve(path));

@@ -1,6 +1,7 @@
 import type { Database as BetterSqlite3Database, Statement } from 'better-sqlite3';
 import {
-  CompiledQuery, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult,
+  CompiledQuery, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler,
+  type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult,
 } from 'kysely';
 
 /**
@@ -16,13 +17,23 @@ import {
  * Kysely transactions (`db.transaction()`) keep the connection to themselves: they first
  * commit the open batch, and other queries wait until they end, as with Kysely's own driver.
  */
-export class GroupCommitSqliteDialect extends SqliteDialect {
-  constructor(private readonly database: BetterSqlite3Database, private readonly prepare: (sql: string) => Statement) {
-    super({ database: { close: () => database.close(), prepare: prepare as never } });
+export class GroupCommitSqliteDialect implements Dialect {
+  constructor(private readonly database: BetterSqlite3Database, private readonly prepare: (sql: string) => Statement) {}
+
+  createDriver(): Driver {
+    return new GroupCommitDriver(this.database, this.prepare);
   }
 
-  override createDriver(): Driver {
-    return new GroupCommitDriver(this.database, this.prepare);
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
+  }
+
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+
+  createIntrospector(db: Kysely<any>) {
+    return new SqliteIntrospector(db);
   }
 }
 
