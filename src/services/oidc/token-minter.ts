@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { randomToken } from '../crypto.js';
 import { NOT_CACHED } from '../reloading-cache.js';
@@ -41,7 +41,7 @@ export function jtiIssuedMs(jti: string): number {
 
 /** OIDC Core §3.1.3.6: the left half of the hash of the access token, hash by the signing alg. */
 function atHash(accessToken: string, alg: string): string {
-  const digest = createHash(alg === 'EdDSA' ? 'sha512' : 'sha256').update(accessToken, 'ascii').digest();
+  const digest = hash(alg === 'EdDSA' ? 'sha512' : 'sha256', accessToken, 'buffer');
   return digest.subarray(0, digest.length / 2).toString('base64url');
 }
 
