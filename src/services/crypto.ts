@@ -27,6 +27,25 @@ export function randomDigits(length: number): string {
   return out;
 }
 
+/** The base64url characters in ASCII order, so that encoded numbers sort as the numbers do. */
+const SORTABLE = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
+
+/**
+ * A 22-character base64url id that starts with the time in milliseconds (7 sortable
+ * characters, good until 2109) and ends with 88 random bits. Rows keyed by it are inserted
+ * near the end of their index instead of on a random page: the ids made in one group commit
+ * share their index pages, so the commit writes a few pages instead of one per row.
+ */
+export function timeOrderedId(nowMs: number): string {
+  let prefix = '';
+  let t = Math.floor(nowMs);
+  for (let i = 0; i < 7; i++) {
+    prefix = SORTABLE[t % 64]! + prefix;
+    t = Math.floor(t / 64);
+  }
+  return prefix + randomToken(11);
+}
+
 /** How secrets, codes and device codes are stored: never the value itself. */
 export function sha256Hex(value: string): string {
   // The one-shot hash: a Hash object per call cost five times as much (1.3 µs against 0.26).

@@ -1,4 +1,4 @@
-import { randomToken, sha256Hex } from '../crypto.js';
+import { randomToken, sha256Hex, timeOrderedId } from '../crypto.js';
 import type { App, RefreshTokenRepo, User } from '../../storage/types.js';
 import { scopeList } from './claims.js';
 import type { MintedAccess, TokenMinter } from './token-minter.js';
@@ -20,7 +20,8 @@ export interface UserGrant {
 
 /** Refresh tokens are opaque, 256 bits, stored as SHA-256 only. */
 export const newRefreshToken = (): string => randomToken(32);
-export const newFamilyId = (): string => randomToken(16);
+/** Time first, so a family's row and its refresh tokens' family index are appended, not scattered. */
+export const newFamilyId = (): string => timeOrderedId(Date.now());
 
 /**
  * Builds token responses for a person: access token bound to its refresh family (`sid`),
