@@ -30,20 +30,24 @@ export function randomDigits(length: number): string {
 /** The base64url characters in ASCII order, so that encoded numbers sort as the numbers do. */
 const SORTABLE = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
 
+/** Characters of the time at the start of a time-ordered id or token. */
+export const TIME_PREFIX_LENGTH = 7;
+
 /**
- * A 22-character base64url id that starts with the time in milliseconds (7 sortable
- * characters, good until 2109) and ends with 88 random bits. Rows keyed by it are inserted
- * near the end of their index instead of on a random page: the ids made in one group commit
- * share their index pages, so the commit writes a few pages instead of one per row.
+ * A base64url id that starts with the time in milliseconds (7 sortable characters, good
+ * until 2109) and ends with `randomBytes` random bytes: by default 22 characters, 88 random
+ * bits. Rows keyed by it are inserted near the end of their index instead of on a random
+ * page: the ids made in one group commit share their index pages, so the commit writes a
+ * few pages instead of one per row.
  */
-export function timeOrderedId(nowMs: number): string {
+export function timeOrderedId(nowMs: number, randomBytes = 11): string {
   let prefix = '';
   let t = Math.floor(nowMs);
-  for (let i = 0; i < 7; i++) {
+  for (let i = 0; i < TIME_PREFIX_LENGTH; i++) {
     prefix = SORTABLE[t % 64]! + prefix;
     t = Math.floor(t / 64);
   }
-  return prefix + randomToken(11);
+  return prefix + randomToken(randomBytes);
 }
 
 /** How secrets, codes and device codes are stored: never the value itself. */

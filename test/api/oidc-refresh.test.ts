@@ -3,6 +3,8 @@ import * as oauth from 'oauth4webapi';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createApp, type CreatedApp } from '../helpers/oauth.js';
 import { authorizeAsBrowser, discover, postForm, viaInject } from '../helpers/oidc-client.js';
+import { randomToken, sha256Hex } from '../../src/services/crypto.js';
+import { refreshTokenKey } from '../../src/services/oidc/issuer.js';
 
 const ISSUER = 'https://id.example.com';
 const CB = 'https://rp.example.com/cb';
@@ -95,6 +97,28 @@ describe('refresh tokens', () => {
     const winner = fifty.find((r) => r.statusCode === 200)!.json();
     expect((await userinfo(winner.access_token)).statusCode).toBe(200);
     expect((await refresh(winner.refresh_token)).statusCode).toBe(200);
+  });
+
+  it('carry the time first, sorting as issued; a token stored under its plain hash (issued before) still works', async () => {
+    const user = await t.register();
+    const first = await signIn(user);
+    const second = (await refresh(first.refresh_token!)).json();
+    for (const token of [first.refresh_token!, second.refresh_token]) expect(token).toMatch(/^[A-Za-z0-9_-]{50}$/);
+    expect(Buffer.compare(Buffer.from(first.refresh_token!.slice(0, 7)), Buffer.from(second.refresh_token.slice(0, 7)))).toBeLessThanOrEqual(0);
+
+    const stored = (await t.runtime.storage.refreshTokens.findByHash(refreshTokenKey(second.refresh_token)))!;
+    const legacy = randomToken(32);
+    await t.runtime.storage.refreshTokens.create({
+      tokenHash: sha256Hex(legacy), familyId: stored.familyId, clientId: stored.clientId, userId: stored.userId, scope: stored.scope,
+      authTime: stored.authTime, createdAt: stored.createdAt, expiresAt: stored.expiresAt,
+    });
+    expect((await introspect(legacy)).active).toBe(true);
+    const rotated = await refresh(legacy);
+    expect(rotated.statusCode).toBe(200);
+    expect(rotated.json().refresh_token).toMatch(/^[A-Za-z0-9_-]{50}$/);
+    expect((await introspect(legacy)).active).toBe(false);
+    expect((await postForm(t, '/oauth/revoke', { token: rotated.json().refresh_token }, cred(rp))).statusCode).toBe(200);
+    expect((await refresh(rotated.json().refresh_token)).json().error).toBe('invalid_grant');
   });
 
   it('expires after REFRESH_TOKEN_TTL', async () => {

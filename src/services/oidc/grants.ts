@@ -5,7 +5,7 @@ import type { Caller } from '../context.js';
 import { sha256Hex } from '../crypto.js';
 import type { SessionCache } from '../session-state.js';
 import type { App, AuthCodeRepo, RefreshToken, RefreshTokenRepo, User } from '../../storage/types.js';
-import type { TokenIssuer, TokenResponse } from './issuer.js';
+import { refreshTokenKey, type TokenIssuer, type TokenResponse } from './issuer.js';
 import { OAuthError, invalidGrant } from './oauth-error.js';
 import { param, required, type Params } from './params.js';
 import type { TokenMinter } from './token-minter.js';
@@ -89,7 +89,7 @@ export class TokenGrants {
   /** `arrivedAt`: when the request reached the endpoint, before any work, to tell a race from reuse. */
   async refreshToken(app: App, body: Params, caller: Caller, arrivedAt = this.d.now()): Promise<TokenResponse> {
     const { refreshTokens, now } = this.d;
-    const hash = sha256Hex(required(body, 'refresh_token'));
+    const hash = refreshTokenKey(required(body, 'refresh_token'));
     const requestedScope = param(body, 'scope');
     const stored = await refreshTokens.findByHash(hash);
     // Bound to its client: another client presenting it learns nothing and burns nothing.
