@@ -46,7 +46,7 @@ describe.skipIf(!PG)('remembered consent across instances', () => {
 
     const onB = await silently(B.url);
     expect([onB.searchParams.get('error'), onB.searchParams.get('iss'), onB.searchParams.get('state')]).toEqual([null, ISSUER, 'st']);
-    expect(onB.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(onB.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{50}$/);
 
     expect((await call(B.url, 'POST', '/api/v1/auth/account/authorized_apps/revoke', { client_id: clientId }, token)).status).toBe(200);
     expect((await silently(A.url)).searchParams.get('error')).toBe('consent_required');

@@ -7,7 +7,7 @@ import { grantScope } from '../domain/scope.js';
 import type { App, User } from '../storage/types.js';
 import type { AuthorizeBody, ClientInfo, ExchangeBody, ExchangeReply, IssuedCode } from '../contracts/index.js';
 import type { Caller, Uses } from './context.js';
-import { matchesHash, randomToken, sha256Hex } from './crypto.js';
+import { matchesHash, newTimedSecret, timedSecretKey } from './crypto.js';
 import { throttledExchange, type RateLimiter } from './limits.js';
 
 export type AuthorizeInput = AuthorizeBody;
@@ -62,10 +62,10 @@ export class AuthorizationService {
     if (scope === undefined) throw fail('badScope');
 
     const ttl = this.ctx.config.authCodeTtl;
-    const code = randomToken(32);
     const now = this.ctx.now();
+    const code = newTimedSecret(now);
     await this.ctx.storage.codes.create({
-      codeHash: sha256Hex(code),
+      codeHash: timedSecretKey(code),
       clientId: app.clientId,
       userId: user.id,
       redirectUri: input.redirect_uri,
@@ -99,7 +99,7 @@ export class AuthorizationService {
       throw badParam('code');
     }
 
-    const codeHash = sha256Hex(input.code!);
+    const codeHash = timedSecretKey(input.code!);
     const code = await this.ctx.storage.codes.findByHash(codeHash);
     if (!code || code.clientId !== app.clientId || code.flow !== 'seed') throw fail('codeInvalid');
     if (input.redirect_uri !== undefined && input.redirect_uri !== code.redirectUri) throw fail('codeInvalid');

@@ -42,12 +42,27 @@ export const TIME_PREFIX_LENGTH = 7;
  */
 export function timeOrderedId(nowMs: number, randomBytes = 11): string {
   let prefix = '';
-  let t = Math.floor(nowMs);
+  let t = Math.max(0, Math.floor(nowMs));
   for (let i = 0; i < TIME_PREFIX_LENGTH; i++) {
     prefix = SORTABLE[t % 64]! + prefix;
     t = Math.floor(t / 64);
   }
   return prefix + randomToken(randomBytes);
+}
+
+/** Codes and refresh tokens: the time, then 256 random bits (50 characters). */
+export const newTimedSecret = (nowMs: number): string => timeOrderedId(nowMs, 32);
+const TIMED_SECRET_LENGTH = TIME_PREFIX_LENGTH + 43;
+
+/**
+ * How a code or refresh token is stored and looked up: the time it starts with (no secret),
+ * then its SHA-256. New rows land at the end of the key's index, and looking up a recent one
+ * reads the pages recent writes left in the cache, where a plain hash put each row on a
+ * random page. Values issued before they carried the time (43 characters) keep their plain hash.
+ */
+export function timedSecretKey(secret: string): string {
+  const digest = sha256Hex(secret);
+  return secret.length === TIMED_SECRET_LENGTH ? secret.slice(0, TIME_PREFIX_LENGTH) + digest : digest;
 }
 
 /** How secrets, codes and device codes are stored: never the value itself. */

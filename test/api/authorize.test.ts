@@ -55,10 +55,10 @@ describe('POST /authorize', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     const d = res.json().data;
     expect(Object.keys(d).sort()).toEqual(['code', 'expires_in', 'redirect_url']);
-    expect(d.code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(d.code).toMatch(/^[A-Za-z0-9_-]{50}$/);
     expect(d.expires_in).toBe(120);
     expect(d.redirect_url).toBe(`${CB}?code=${d.code}&state=${encodeURIComponent('a b&c=d/é')}`);
-    const stored = await t.runtime.storage.codes.findByHash((await import('../../src/services/crypto.js')).sha256Hex(d.code));
+    const stored = await t.runtime.storage.codes.findByHash((await import('../../src/services/crypto.js')).timedSecretKey(d.code));
     expect(stored).toMatchObject({ clientId: conf.client_id, userId: user.uid, redirectUri: CB, scope: 'email profile', codeChallenge: null });
     expect(stored!.expiresAt - stored!.createdAt).toBe(120_000);
 
@@ -85,10 +85,10 @@ describe('POST /authorize', () => {
   });
 
   it('scope: normalised, defaults to the app scopes, refused outside them', async () => {
-    const { sha256Hex } = await import('../../src/services/crypto.js');
+    const { timedSecretKey } = await import('../../src/services/crypto.js');
     const scopeOf = async (scope?: string) => {
       const code = (await authorize({ client_id: conf.client_id, redirect_uri: CB, ...(scope === undefined ? {} : { scope }) })).json().data.code;
-      return (await t.runtime.storage.codes.findByHash(sha256Hex(code)))!.scope;
+      return (await t.runtime.storage.codes.findByHash(timedSecretKey(code)))!.scope;
     };
     expect(await scopeOf()).toBe('profile email');
     expect(await scopeOf('profile')).toBe('profile');

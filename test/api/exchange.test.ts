@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure, createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { authorizeCode, createApp, pkcePair, type CreatedApp } from '../helpers/oauth.js';
+import { randomToken, sha256Hex } from '../../src/services/crypto.js';
 
 // Many deliberate failures from one address: lift the exchange throttle, tested elsewhere.
 const ENV = { LIMIT_EXCHANGE_PAIR: '10000/300', LIMIT_EXCHANGE_CLIENT: '10000/300' };
@@ -40,6 +41,18 @@ describe('confidential client', () => {
     const me = await t.get('/api/v1/auth/me', b.access_token);
     expect(me.statusCode).toBe(200);
     expect(me.json().data.app).toBe(conf.client_id);
+  });
+
+  it('a code issued before codes carried the time (43 characters, stored under its plain hash) still exchanges, once', async () => {
+    const code = randomToken(32);
+    const now = Date.now();
+    await t.runtime.storage.codes.create({
+      codeHash: sha256Hex(code), clientId: conf.client_id, userId: user.uid, redirectUri: CB, scope: 'email',
+      codeChallenge: null, codeChallengeMethod: null, expiresAt: now + 60_000, createdAt: now,
+    });
+    const res = await exchange({ client_id: conf.client_id, client_secret: conf.client_secret, code, redirect_uri: CB });
+    expect([res.statusCode, res.json().scope]).toEqual([200, 'email']);
+    expect(failure(await exchange({ client_id: conf.client_id, client_secret: conf.client_secret, code, redirect_uri: CB }))).toEqual([400, { ok: false, msg: '授权码已被使用' }]);
   });
 
   it('check order: client_id, app, status, credentials, then the code', async () => {

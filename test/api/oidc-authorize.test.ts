@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createApp, pkcePair, type CreatedApp } from '../helpers/oauth.js';
 import { authorizeGet, location, pagesPost, ticketOf } from '../helpers/oidc-pages.js';
+import { timedSecretKey } from '../../src/services/crypto.js';
 
 let t: TestApp;
 let dev: TestUser;
@@ -179,8 +179,8 @@ describe('authorization endpoint: sign-in, consent and the code', () => {
     expect(cb.origin + cb.pathname).toBe(CB);
     expect([cb.searchParams.get('state'), cb.searchParams.get('iss')]).toEqual(['a b&c', ISSUER]);
     const code = cb.searchParams.get('code')!;
-    expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const row = await t.runtime.storage.codes.findByHash(createHash('sha256').update(code).digest('hex'));
+    expect(code).toMatch(/^[A-Za-z0-9_-]{50}$/);
+    const row = await t.runtime.storage.codes.findByHash(timedSecretKey(code));
     expect(row).toMatchObject({
       flow: 'oidc', nonce: 'n-0S6_WzA2Mj', codeChallenge: challenge, codeChallengeMethod: 'S256', redirectUri: CB,
       redirectUriGiven: true, scope: 'openid profile', userId: person.uid, clientId: conf.client_id, usedAt: null,
@@ -192,7 +192,7 @@ describe('authorization endpoint: sign-in, consent and the code', () => {
     for (const extra of [{}, { scope: 'openid' }, { prompt: 'none' }] as Array<Record<string, string>>) {
       const again = location(await authorizeGet(t, base(extra), person.token));
       expect(again.origin + again.pathname).toBe(CB);
-      expect(again.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(again.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{50}$/);
       expect(again.searchParams.get('iss')).toBe(ISSUER);
     }
     // New scopes, prompt=consent or select_account ask again.
@@ -217,7 +217,7 @@ describe('authorization endpoint: sign-in, consent and the code', () => {
     const person = await t.register();
     const { redirect_uri: _, ...params } = base();
     const cb = await consentOnce(person, params);
-    const row = await t.runtime.storage.codes.findByHash(createHash('sha256').update(cb.searchParams.get('code')!).digest('hex'));
+    const row = await t.runtime.storage.codes.findByHash(timedSecretKey(cb.searchParams.get('code')!));
     expect([row!.redirectUri, row!.redirectUriGiven]).toEqual([CB, false]);
   });
 

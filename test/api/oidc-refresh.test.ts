@@ -3,8 +3,7 @@ import * as oauth from 'oauth4webapi';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createApp, type CreatedApp } from '../helpers/oauth.js';
 import { authorizeAsBrowser, discover, postForm, viaInject } from '../helpers/oidc-client.js';
-import { randomToken, sha256Hex } from '../../src/services/crypto.js';
-import { refreshTokenKey } from '../../src/services/oidc/issuer.js';
+import { randomToken, sha256Hex, timedSecretKey } from '../../src/services/crypto.js';
 
 const ISSUER = 'https://id.example.com';
 const CB = 'https://rp.example.com/cb';
@@ -106,7 +105,7 @@ describe('refresh tokens', () => {
     for (const token of [first.refresh_token!, second.refresh_token]) expect(token).toMatch(/^[A-Za-z0-9_-]{50}$/);
     expect(Buffer.compare(Buffer.from(first.refresh_token!.slice(0, 7)), Buffer.from(second.refresh_token.slice(0, 7)))).toBeLessThanOrEqual(0);
 
-    const stored = (await t.runtime.storage.refreshTokens.findByHash(refreshTokenKey(second.refresh_token)))!;
+    const stored = (await t.runtime.storage.refreshTokens.findByHash(timedSecretKey(second.refresh_token)))!;
     const legacy = randomToken(32);
     await t.runtime.storage.refreshTokens.create({
       tokenHash: sha256Hex(legacy), familyId: stored.familyId, clientId: stored.clientId, userId: stored.userId, scope: stored.scope,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { randomToken, timeOrderedId } from '../../src/services/crypto.js';
+import { newTimedSecret, randomToken, sha256Hex, timedSecretKey, timeOrderedId } from '../../src/services/crypto.js';
 
 describe('randomToken', () => {
   it('gives base64url of the asked number of bytes, across pool refills, never repeating', () => {
@@ -26,5 +26,18 @@ describe('timeOrderedId', () => {
     expect(byBytes).toEqual(ids);
     const sameMs = new Set(Array.from({ length: 2000 }, () => timeOrderedId(Date.UTC(2026, 10, 24))));
     expect(sameMs.size).toBe(2000);
+  });
+});
+
+describe('timed secrets (codes, refresh tokens)', () => {
+  it('carry 256 random bits after the time; stored as that time and the SHA-256, older ones as the plain hash', () => {
+    const at = Date.UTC(2026, 10, 24);
+    const secret = newTimedSecret(at);
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{50}$/);
+    expect(secret.slice(0, 7)).toBe(timeOrderedId(at).slice(0, 7));
+    expect(timedSecretKey(secret)).toBe(secret.slice(0, 7) + sha256Hex(secret));
+    const older = randomToken(32);
+    expect(timedSecretKey(older)).toBe(sha256Hex(older));
+    expect(timedSecretKey(secret)).not.toContain(secret.slice(7));
   });
 });

@@ -5,7 +5,7 @@ import {
   type AuthorizationRequest, type RawParams, type RedirectError,
 } from '../../domain/oidc-authorize.js';
 import { MSG, fail, unauthorized } from '../../errors/index.js';
-import { randomToken, sha256Hex } from '../crypto.js';
+import { newTimedSecret, timedSecretKey } from '../crypto.js';
 import type { AuditLog } from '../audit.js';
 import type { Authenticated } from '../tokens.js';
 import type { App, AppRepo, AuthCodeRepo, ConsentRepo } from '../../storage/types.js';
@@ -160,10 +160,10 @@ export class AuthorizeFlow {
 
   /** A single-use code, stored only as its hash, bound to the request's callback, PKCE and nonce. */
   private async issueCode(request: AuthorizationRequest, session: Authenticated): Promise<string> {
-    const code = randomToken(32);
     const now = this.now();
+    const code = newTimedSecret(now);
     await this.repos.codes.create({
-      codeHash: sha256Hex(code),
+      codeHash: timedSecretKey(code),
       clientId: request.clientId,
       userId: session.user.id,
       redirectUri: request.redirectUri,

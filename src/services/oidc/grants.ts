@@ -2,10 +2,10 @@ import { verifyPkce } from '../../domain/pkce.js';
 import { splitScope } from '../../domain/scope.js';
 import type { AuditLog } from '../audit.js';
 import type { Caller } from '../context.js';
-import { sha256Hex } from '../crypto.js';
+import { timedSecretKey } from '../crypto.js';
 import type { SessionCache } from '../session-state.js';
 import type { App, AuthCodeRepo, RefreshToken, RefreshTokenRepo, User } from '../../storage/types.js';
-import { refreshTokenKey, type TokenIssuer, type TokenResponse } from './issuer.js';
+import type { TokenIssuer, TokenResponse } from './issuer.js';
 import { OAuthError, invalidGrant } from './oauth-error.js';
 import { param, required, type Params } from './params.js';
 import type { TokenMinter } from './token-minter.js';
@@ -44,7 +44,7 @@ export class TokenGrants {
 
   async authorizationCode(app: App, body: Params, caller: Caller): Promise<TokenResponse> {
     const { codes, now } = this.d;
-    const codeHash = sha256Hex(required(body, 'code'));
+    const codeHash = timedSecretKey(required(body, 'code'));
     const redirectUri = param(body, 'redirect_uri');
     const verifier = param(body, 'code_verifier');
     const code = await codes.findByHash(codeHash);
@@ -89,7 +89,7 @@ export class TokenGrants {
   /** `arrivedAt`: when the request reached the endpoint, before any work, to tell a race from reuse. */
   async refreshToken(app: App, body: Params, caller: Caller, arrivedAt = this.d.now()): Promise<TokenResponse> {
     const { refreshTokens, now } = this.d;
-    const hash = refreshTokenKey(required(body, 'refresh_token'));
+    const hash = timedSecretKey(required(body, 'refresh_token'));
     const requestedScope = param(body, 'scope');
     const stored = await refreshTokens.findByHash(hash);
     // Bound to its client: another client presenting it learns nothing and burns nothing.

@@ -1,8 +1,8 @@
 import type { IntrospectionResponse } from '../../contracts/index.js';
+import { timedSecretKey } from '../crypto.js';
 import type { SessionCache } from '../session-state.js';
 import type { TokenService } from '../tokens.js';
 import type { App, RefreshTokenRepo } from '../../storage/types.js';
-import { refreshTokenKey } from './issuer.js';
 import type { AccessTokenCheck, LiveAccess } from './token-checks.js';
 import type { TokenMinter } from './token-minter.js';
 
@@ -62,7 +62,7 @@ export class TokenIntrospection {
   }
 
   private async refresh(token: string): Promise<IntrospectionResponse | undefined> {
-    const row = await this.refreshTokens.findByHash(refreshTokenKey(token));
+    const row = await this.refreshTokens.findByHash(timedSecretKey(token));
     const now = this.now();
     if (!row || row.usedAt !== null || row.revokedAt !== null || row.expiresAt <= now) return undefined;
     const family = await this.refreshTokens.findFamily(row.familyId);
@@ -82,7 +82,7 @@ export class TokenIntrospection {
    */
   async revoke(app: App, token: string): Promise<void> {
     if (!looksLikeJwt(token)) {
-      const row = await this.refreshTokens.findByHash(refreshTokenKey(token));
+      const row = await this.refreshTokens.findByHash(timedSecretKey(token));
       if (row && row.clientId === app.clientId) await this.refreshTokens.revokeFamily(row.familyId, this.now());
       return;
     }

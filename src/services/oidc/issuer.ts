@@ -1,4 +1,4 @@
-import { sha256Hex, TIME_PREFIX_LENGTH, timeOrderedId } from '../crypto.js';
+import { newTimedSecret, timedSecretKey, timeOrderedId } from '../crypto.js';
 import type { App, RefreshTokenRepo, User } from '../../storage/types.js';
 import { scopeList } from './claims.js';
 import type { MintedAccess, TokenMinter } from './token-minter.js';
@@ -18,19 +18,8 @@ export interface UserGrant {
   familyId?: string;
 }
 
-/** Refresh tokens are opaque: the time, then 256 random bits (50 characters). */
-export const newRefreshToken = (): string => timeOrderedId(Date.now(), 32);
-const TIME_ORDERED_REFRESH_LENGTH = TIME_PREFIX_LENGTH + 43;
-
-/**
- * The stored key of a refresh token: its SHA-256, after the time its first characters carry
- * (no secret), so each new row lands at the end of the key's index instead of on a random
- * page. Tokens issued before they carried the time (43 characters) keep their plain hash.
- */
-export function refreshTokenKey(token: string): string {
-  const hash = sha256Hex(token);
-  return token.length === TIME_ORDERED_REFRESH_LENGTH ? token.slice(0, TIME_PREFIX_LENGTH) + hash : hash;
-}
+/** Refresh tokens are opaque (the time, then 256 random bits), stored under `timedSecretKey`. */
+export const newRefreshToken = (): string => newTimedSecret(Date.now());
 /** Time first, so a family's row and its refresh tokens' family index are appended, not scattered. */
 export const newFamilyId = (): string => timeOrderedId(Date.now());
 
@@ -69,7 +58,7 @@ export class TokenIssuer {
       const refresh = newRefreshToken();
       const now = this.now();
       await this.refreshTokens.create({
-        tokenHash: refreshTokenKey(refresh), familyId: g.familyId, clientId: g.app.clientId, userId: g.user.id, scope: refreshScope,
+        tokenHash: timedSecretKey(refresh), familyId: g.familyId, clientId: g.app.clientId, userId: g.user.id, scope: refreshScope,
         authTime: g.authTimeMs, createdAt: now, expiresAt: now + this.settings.refreshTokenTtl * 1000,
       });
       body.refresh_token = refresh;
