@@ -31,7 +31,7 @@ export function randomDigits(length: number): string {
 const SORTABLE = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
 
 /** Characters of the time at the start of a time-ordered id or token. */
-export const TIME_PREFIX_LENGTH = 7;
+const TIME_PREFIX_LENGTH = 7;
 
 /**
  * A base64url id that starts with the time in milliseconds (7 sortable characters, good
@@ -50,9 +50,10 @@ export function timeOrderedId(nowMs: number, randomBytes = 11): string {
   return prefix + randomToken(randomBytes);
 }
 
+const TIMED_SECRET_BYTES = 32;
 /** Codes and refresh tokens: the time, then 256 random bits (50 characters). */
-export const newTimedSecret = (nowMs: number): string => timeOrderedId(nowMs, 32);
-const TIMED_SECRET_LENGTH = TIME_PREFIX_LENGTH + 43;
+export const newTimedSecret = (nowMs: number): string => timeOrderedId(nowMs, TIMED_SECRET_BYTES);
+const TIMED_SECRET_LENGTH = TIME_PREFIX_LENGTH + Math.ceil((TIMED_SECRET_BYTES * 8) / 6);
 
 /**
  * How a code or refresh token is stored and looked up: the time it starts with (no secret),
