@@ -63,7 +63,7 @@ export class AuthorizationService {
 
     const ttl = this.ctx.config.authCodeTtl;
     const now = this.ctx.now();
-    const code = newTimedSecret(now);
+    const code = newTimedSecret();
     await this.ctx.storage.codes.create({
       codeHash: timedSecretKey(code),
       clientId: app.clientId,

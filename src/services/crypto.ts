@@ -51,8 +51,11 @@ export function timeOrderedId(nowMs: number, randomBytes = 11): string {
 }
 
 const TIMED_SECRET_BYTES = 32;
-/** Codes and refresh tokens: the time, then 256 random bits (50 characters). */
-export const newTimedSecret = (nowMs: number): string => timeOrderedId(nowMs, TIMED_SECRET_BYTES);
+/**
+ * Codes and refresh tokens: the time, then 256 random bits (50 characters). The wall clock by
+ * default, as for session and family ids, even under a test clock: it only places the row.
+ */
+export const newTimedSecret = (nowMs = Date.now()): string => timeOrderedId(nowMs, TIMED_SECRET_BYTES);
 const TIMED_SECRET_LENGTH = TIME_PREFIX_LENGTH + Math.ceil((TIMED_SECRET_BYTES * 8) / 6);
 
 /**

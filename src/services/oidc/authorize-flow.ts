@@ -161,7 +161,7 @@ export class AuthorizeFlow {
   /** A single-use code, stored only as its hash, bound to the request's callback, PKCE and nonce. */
   private async issueCode(request: AuthorizationRequest, session: Authenticated): Promise<string> {
     const now = this.now();
-    const code = newTimedSecret(now);
+    const code = newTimedSecret();
     await this.repos.codes.create({
       codeHash: timedSecretKey(code),
       clientId: request.clientId,

@@ -18,8 +18,6 @@ export interface UserGrant {
   familyId?: string;
 }
 
-/** Refresh tokens are opaque (the time, then 256 random bits), stored under `timedSecretKey`. */
-export const newRefreshToken = (): string => newTimedSecret(Date.now());
 /** Time first, so a family's row and its refresh tokens' family index are appended, not scattered. */
 export const newFamilyId = (): string => timeOrderedId(Date.now());
 
@@ -55,7 +53,8 @@ export class TokenIssuer {
       access_token: access.token, token_type: 'Bearer', expires_in: this.settings.accessTokenTtl, scope: access.claims.scope,
     };
     if (g.app.grantTypes.includes('refresh_token')) {
-      const refresh = newRefreshToken();
+      // Opaque: the time, then 256 random bits; stored only under `timedSecretKey`.
+      const refresh = newTimedSecret();
       const now = this.now();
       await this.refreshTokens.create({
         tokenHash: timedSecretKey(refresh), familyId: g.familyId, clientId: g.app.clientId, userId: g.user.id, scope: refreshScope,
