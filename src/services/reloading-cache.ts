@@ -1,3 +1,5 @@
+import { BoundedMap } from './bounded-map.js';
+
 /** A cached copy younger than this is served as is. */
 export const CACHE_FRESH_MS = 2000;
 /**
@@ -24,7 +26,7 @@ export const NOT_CACHED = Symbol('not cached');
  * With a change feed polling the table, copies are kept for FEED_FRESH_MS instead.
  */
 export class ReloadingCache<K, V> {
-  private readonly entries = new Map<K, { value: V; loadedAt: number }>();
+  private readonly entries: BoundedMap<K, { value: V; loadedAt: number }>;
   private readonly loading = new Map<K, Promise<V>>();
   /** Bumped by every change, so a load that raced with a change never caches its stale row. */
   private generation = 0;
@@ -33,9 +35,11 @@ export class ReloadingCache<K, V> {
 
   constructor(
     private readonly read: (key: K) => Promise<V>,
-    private readonly maxEntries: number,
+    maxEntries: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.entries = new BoundedMap(maxEntries);
+  }
 
   /** The value without waiting when a recent enough copy is cached; an older copy also starts a reload. */
   cached(key: K): V | typeof NOT_CACHED {
@@ -83,8 +87,6 @@ export class ReloadingCache<K, V> {
     pending = this.read(key).then((value) => {
       settle();
       if (generation === this.generation) {
-        if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as K);
-        this.entries.delete(key);
         this.entries.set(key, { value, loadedAt: startedAt });
       }
       return value;

@@ -1,5 +1,6 @@
 import type { Config } from '../config/index.js';
 import type { SessionRepo, SignInSession, User } from '../storage/types.js';
+import { BoundedMap } from './bounded-map.js';
 import { timeOrderedId } from './crypto.js';
 import type { SessionCache } from './session-state.js';
 
@@ -39,11 +40,11 @@ export const newSessionId = (): string => timeOrderedId(Date.now());
  */
 export class SignIns {
   /** When this instance last wrote `last used` of each session. */
-  private readonly written = new Map<string, number>();
+  private readonly written = new BoundedMap<string, number>(MAX_TRACKED);
   /** Sessions due for a `last used` write, flushed together. */
   private readonly pending = new Set<string>();
   /** The expiry this instance last stored for each session (ms). */
-  private readonly coveredUntil = new Map<string, number>();
+  private readonly coveredUntil = new BoundedMap<string, number>(MAX_TRACKED);
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -83,7 +84,6 @@ export class SignIns {
   }
 
   private cover(sid: string, expiresAt: number): void {
-    if (!this.coveredUntil.has(sid) && this.coveredUntil.size >= MAX_TRACKED) this.coveredUntil.delete(this.coveredUntil.keys().next().value as string);
     this.coveredUntil.set(sid, expiresAt);
   }
 
@@ -96,7 +96,6 @@ export class SignIns {
     const now = this.now();
     const last = this.written.get(sid);
     if (last !== undefined && now - last < LAST_USED_WRITE_EVERY_MS) return;
-    if (last === undefined && this.written.size >= MAX_TRACKED) this.written.delete(this.written.keys().next().value as string);
     this.written.set(sid, now);
     this.pending.add(sid);
     if (this.flushTimer === undefined) {

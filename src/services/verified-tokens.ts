@@ -1,6 +1,8 @@
+import { BoundedMap } from './bounded-map.js';
+
 /** The end of a token that keys the map: part of its signature, so different tokens differ there. */
 const KEY_CHARS = 32;
-/** Tokens remembered; past this many the oldest is dropped. */
+/** Tokens remembered; past this many the oldest are dropped. */
 const MAX_REMEMBERED = 10_000;
 
 interface Entry<C> {
@@ -14,12 +16,14 @@ interface Entry<C> {
  * is given, which for a fresh 800-character RS256 token took longer than the rest of a userinfo
  * request's own work; the key is therefore the token's last characters, and a hit counts only
  * when the stored token equals the presented one in full. Expiry and revocation stay the
- * caller's checks on every use. Past `max` entries the oldest is dropped.
+ * caller's checks on every use. Past `max` entries the oldest are dropped (services/bounded-map.ts).
  */
 export class VerifiedTokens<C> {
-  private readonly byTail = new Map<string, Entry<C>>();
+  private readonly byTail: BoundedMap<string, Entry<C>>;
 
-  constructor(private readonly max = MAX_REMEMBERED) {}
+  constructor(max = MAX_REMEMBERED) {
+    this.byTail = new BoundedMap(max);
+  }
 
   get(token: string): C | undefined {
     const entry = this.byTail.get(token.slice(-KEY_CHARS));
@@ -27,8 +31,6 @@ export class VerifiedTokens<C> {
   }
 
   set(token: string, claims: C): void {
-    const key = token.slice(-KEY_CHARS);
-    if (!this.byTail.has(key) && this.byTail.size >= this.max) this.byTail.delete(this.byTail.keys().next().value as string);
-    this.byTail.set(key, { token, claims });
+    this.byTail.set(token.slice(-KEY_CHARS), { token, claims });
   }
 }
