@@ -6,6 +6,7 @@ import { composeRedirectUrl, isRegisteredRedirect } from '../domain/redirect.js'
 import { grantScope } from '../domain/scope.js';
 import type { App, User } from '../storage/types.js';
 import type { AuthorizeBody, ClientInfo, ExchangeBody, ExchangeReply, IssuedCode } from '../contracts/index.js';
+import type { ClientResolution } from './clients.js';
 import type { Caller, Uses } from './context.js';
 import { matchesHash, newTimedSecret, timedSecretKey } from './crypto.js';
 import { throttledExchange, type RateLimiter } from './limits.js';
@@ -19,6 +20,25 @@ const unwrap = <T>(o: Outcome<T>): T => {
 };
 const blank = (v: string | undefined): boolean => v === undefined || v === '';
 
+/** The app of a resolution for the authorization-code flow, or the failure it is. */
+function usableApp(resolved: ClientResolution): App {
+  // This purpose never resolves to a built-in client, so a usable one always has its row.
+  if (!resolved.ok || !resolved.client.app) throw fail(resolved.ok ? 'unknownApp' : resolved.reason);
+  return resolved.client.app;
+}
+
+function clientInfoOf(app: App, redirectUri: string): ClientInfo {
+  return {
+    client_id: app.clientId,
+    display_name: app.displayName,
+    homepage: app.homepage,
+    scopes: app.scopes,
+    redirect_ok: isRegisteredRedirect(app.redirectUris, redirectUri),
+    client_type: app.clientType,
+    pkce_required: app.clientType === 'public',
+  };
+}
+
 export type AuthorizationDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'sessionCache' | 'clients' | 'signIns', 'codes'>;
 
 /**
@@ -31,23 +51,15 @@ export class AuthorizationService {
 
   /** A registered, active app usable for the authorization-code flow. */
   private async activeApp(clientId: string): Promise<App> {
-    const resolved = await this.ctx.clients.resolveClient(clientId, 'authorization_code');
-    // This purpose never resolves to a built-in client, so a usable one always has its row.
-    if (!resolved.ok || !resolved.client.app) throw fail(resolved.ok ? 'unknownApp' : resolved.reason);
-    return resolved.client.app;
+    return usableApp(await this.ctx.clients.resolveClient(clientId, 'authorization_code'));
   }
 
-  async clientInfo(clientId: string, redirectUri: string): Promise<ClientInfo> {
-    const app = await this.activeApp(clientId);
-    return {
-      client_id: app.clientId,
-      display_name: app.displayName,
-      homepage: app.homepage,
-      scopes: app.scopes,
-      redirect_ok: isRegisteredRedirect(app.redirectUris, redirectUri),
-      client_type: app.clientType,
-      pkce_required: app.clientType === 'public',
-    };
+  /** Without a promise when the app is cached; failures then throw synchronously. */
+  clientInfo(clientId: string, redirectUri: string): ClientInfo | Promise<ClientInfo> {
+    const resolved = this.ctx.clients.resolveClientNow(clientId, 'authorization_code');
+    return resolved instanceof Promise
+      ? resolved.then((r) => clientInfoOf(usableApp(r), redirectUri))
+      : clientInfoOf(usableApp(resolved), redirectUri);
   }
 
   /**

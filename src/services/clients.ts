@@ -1,6 +1,8 @@
 import type { Reason } from '../errors/index.js';
 import { isActive } from '../domain/app-state.js';
-import type { App, AppRepo } from '../storage/types.js';
+import type { App } from '../storage/types.js';
+import type { AppCache } from './app-cache.js';
+import { NOT_CACHED } from './reloading-cache.js';
 
 /**
  * What a client is being used for. The authorization-code flow (and CORS for it) takes only
@@ -22,18 +24,30 @@ export type ClientResolution = { ok: true; client: ResolvedClient } | { ok: fals
 export class ClientDirectory {
   private readonly builtIn: ReadonlyMap<string, string>;
 
-  constructor(private readonly apps: Pick<AppRepo, 'findById'>, ids: { centerAppId: string; gameAppId: string }) {
+  constructor(private readonly apps: Pick<AppCache, 'findById' | 'cached'>, ids: { centerAppId: string; gameAppId: string }) {
     this.builtIn = new Map([[ids.centerAppId, 'Account Center'], [ids.gameAppId, 'Game']]);
   }
 
   async resolveClient(clientId: string, purpose: ClientPurpose): Promise<ClientResolution> {
+    return this.resolveClientNow(clientId, purpose);
+  }
+
+  /**
+   * resolveClient() without a promise when the app row is cached (nearly always): the pages
+   * call client_info on every visit of the authorization page.
+   */
+  resolveClientNow(clientId: string, purpose: ClientPurpose): ClientResolution | Promise<ClientResolution> {
     const builtInName = this.builtIn.get(clientId);
     if (builtInName !== undefined) {
       return purpose === 'device' ? { ok: true, client: { clientId, displayName: builtInName } } : { ok: false, reason: 'unknownApp' };
     }
-    const app = await this.apps.findById(clientId);
-    if (!app) return { ok: false, reason: 'unknownApp' };
-    if (!isActive(app.status)) return { ok: false, reason: 'appDisabled' };
-    return { ok: true, client: { clientId: app.clientId, displayName: app.displayName, app } };
+    const cached = this.apps.cached(clientId);
+    return cached === NOT_CACHED ? this.apps.findById(clientId).then(judgeApp) : judgeApp(cached);
   }
+}
+
+function judgeApp(app: App | undefined): ClientResolution {
+  if (!app) return { ok: false, reason: 'unknownApp' };
+  if (!isActive(app.status)) return { ok: false, reason: 'appDisabled' };
+  return { ok: true, client: { clientId: app.clientId, displayName: app.displayName, app } };
 }
