@@ -33,8 +33,13 @@ parentPort.on('message', ({ id, op, a, b, options }) => {
 });
 `;
 
-/** Nice 10: a hash gets about a tenth of a core the event loop also wants, all of an idle one. */
-const HASHING_NICE = 10;
+/**
+ * Nice 19, the lowest: a hash gets about a seventieth of a core the event loop also wants (the
+ * kernel's weights 15 against 1,024), all of an idle one. Against nice 10, `me` beside a login
+ * flood kept 5-6 ms of p99 instead of 7 ms and 23,500-25,100 rps instead of 17,100-19,700, with
+ * as many logins done (docs/performance.md).
+ */
+const HASHING_NICE = 19;
 
 type Job = { resolve: (value: never) => void; reject: (error: Error) => void };
 type Reply = { id: number; value?: unknown; error?: string };
