@@ -56,9 +56,9 @@ function requestLineWriter(logger: Logger) {
  * user's id) and the route's metrics. It then hands the answer over at the end of the event
  * loop's turn, with the turn's other answers (turn-end-send.ts). Not `onRequest`/`onResponse`
  * hooks: an `onResponse` hook makes Fastify listen for every response's `finish` event, and
- * each hook stage costs its own run. No per-request child logger is built, and no line when `info` is off. The pattern is
- * bound per route when the route is added (`request.routeOptions` would build an object per
- * request).
+ * each hook stage costs its own run. No per-request child logger is built, and no line when
+ * `info` is off. The pattern is bound per route when the route is added
+ * (`request.routeOptions` would build an object per request).
  */
 export function registerRequestLog(app: FastifyInstance, logger: Logger, stats: Pick<HttpStats, 'record'>): void {
   const line = requestLineWriter(logger);
