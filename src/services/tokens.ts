@@ -1,10 +1,11 @@
-import { createSigner, createVerifier } from 'fast-jwt';
+import { createVerifier } from 'fast-jwt';
 import type { Config } from '../config/index.js';
 import type { PublicUser, TokenEnvelope } from '../contracts/index.js';
 import { fail, unauthorized } from '../errors/index.js';
 import type { User } from '../storage/types.js';
 import type { AppStatusCache } from './app-status.js';
 import { randomToken } from './crypto.js';
+import { hs256Signer } from './hs256-signer.js';
 import { NOT_CACHED, type SessionCache } from './session-state.js';
 import { newSessionId, revokedSessionKey } from './sign-ins.js';
 import { VerifiedTokens } from './verified-tokens.js';
@@ -62,7 +63,7 @@ function jtiIssuedMs(jti: string): number {
 const BEARER = /^bearer +([A-Za-z0-9\-_.]+)$/i;
 
 export class TokenService {
-  private readonly sign: (payload: Record<string, unknown>) => string;
+  private readonly sign: (claims: object) => string;
   private readonly verify: (token: string) => TokenClaims;
   /**
    * Claims of Authorization headers whose signature was checked already: only the very same
@@ -79,8 +80,7 @@ export class TokenService {
     /** Told, without waiting, of every accepted token of a session (its `last used`). */
     private readonly sessionSeen: (sid: string) => void = () => undefined,
   ) {
-    // The payload's own `iat` is kept (fast-jwt drops it under `noTimestamp`; SPEC §2.2 requires it).
-    this.sign = createSigner({ key: config.jwtSecret, algorithm: 'HS256' });
+    this.sign = hs256Signer(config.jwtSecret);
     // Only HS256 is accepted: `alg: none` and every other algorithm fail verification.
     this.verify = createVerifier({ key: config.jwtSecret, algorithms: ['HS256'] });
   }
@@ -96,7 +96,7 @@ export class TokenService {
     const ms = Math.max(this.now(), user.tokensValidAfter + 1);
     const iat = Math.floor(ms / 1000);
     const claims: TokenClaims = { sub: user.username, uid: user.id, roles: user.roles, app, iat, exp: iat + ttl, jti: newJti(ms), sid };
-    return { token: this.sign(claims as unknown as Record<string, unknown>), claims };
+    return { token: this.sign(claims), claims };
   }
 
   envelope(user: User, app: string, ttl = this.ttlFor(app), sid?: string): { body: TokenEnvelope; claims: TokenClaims } {
