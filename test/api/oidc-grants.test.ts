@@ -39,6 +39,7 @@ describe('client_credentials', () => {
     expect(payload).toMatchObject({ sub: service.client_id, client_id: service.client_id, scope: 'stats.read' });
     expect(payload.sid).toBeUndefined();
     const seen = await postForm(t, '/oauth/introspect', { token: tokens.access_token }, { basic: [service.client_id, service.client_secret!] });
+    expect([seen.statusCode, seen.headers['cache-control']]).toEqual([200, 'no-store']);
     expect(seen.json()).toMatchObject({ active: true, sub: service.client_id, client_id: service.client_id });
     expect(seen.json().username).toBeUndefined();
     expect((await t.get('/oauth/userinfo', tokens.access_token)).statusCode).toBe(401);

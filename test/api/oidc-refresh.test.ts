@@ -94,7 +94,8 @@ describe('refresh tokens', () => {
     for (const r of fifty.filter((x) => x.statusCode !== 200)) expect(r.json().error).toBe('invalid_grant');
     // The racing losers did not take the winner's fresh tokens down with them.
     const winner = fifty.find((r) => r.statusCode === 200)!.json();
-    expect((await userinfo(winner.access_token)).statusCode).toBe(200);
+    const seen = await userinfo(winner.access_token);
+    expect([seen.statusCode, seen.headers['cache-control']]).toEqual([200, 'no-store']);
     expect((await refresh(winner.refresh_token)).statusCode).toBe(200);
   });
 

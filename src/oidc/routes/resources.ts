@@ -40,11 +40,13 @@ export async function resourceRoutes(app: FastifyInstance, { provider }: OidcRou
     return userInfoOf(live.user, live.claims.scope) as UserInfoResponse;
   };
   // Not async: when the token, its app and its person are in memory (nearly always) the
-  // answer is sent without a promise, as `me` does.
+  // answer is sent without a promise, as `me` does. The answer is returned rather than
+  // passed to reply.send(): a returned `reply` is a thenable that Fastify waits on, with an
+  // end-of-stream listener on each response.
   const userinfo = (request: FastifyRequest, reply: FastifyReply) => {
     const live = provider.accessCheck.live(bearerToken(request));
-    if (!(live instanceof Promise)) return reply.headers(NO_STORE).send(userinfoOf(live));
-    return live.then((found) => reply.headers(NO_STORE).send(userinfoOf(found)));
+    void reply.headers(NO_STORE);
+    return live instanceof Promise ? live.then(userinfoOf) : userinfoOf(live);
   };
   const userinfoSchema = { hide: true, response: { 200: UserInfoResponse } };
   app.get('/oauth/userinfo', { schema: userinfoSchema }, userinfo);
@@ -66,9 +68,8 @@ export async function resourceRoutes(app: FastifyInstance, { provider }: OidcRou
     if (client.method === 'none') throw new OAuthError('invalid_client', 'Introspection requires a confidential client', 401);
     const token = required(body, 'token');
     param(body, 'token_type_hint');
-    const answer = provider.introspection.introspect(token);
-    if (!(answer instanceof Promise)) return reply.headers(NO_STORE).send(answer);
-    return answer.then((found) => reply.headers(NO_STORE).send(found));
+    void reply.headers(NO_STORE);
+    return provider.introspection.introspect(token);
   };
   app.post('/oauth/introspect', { schema: { hide: true, response: { 200: IntrospectionResponse } } }, (request, reply) => {
     const body = formBody(request.body, request.headers['content-type']);

@@ -26,7 +26,7 @@ export async function tokenRoutes(app: FastifyInstance, { provider, grantsCounte
       if (grantType !== undefined) grantLabel = KNOWN_GRANTS.has(grantType) ? grantType : 'unsupported';
       const out = await provider.token.answer(request.headers.authorization, body, callerOf(request), arrivedAt);
       grantsCounter.inc({ grant_type: grantLabel, result: 'ok' });
-      return reply.code(200).send(out);
+      return out;
     } catch (err) {
       const e = toOAuthError(err);
       grantsCounter.inc({ grant_type: grantLabel, result: e.error });
