@@ -5,6 +5,7 @@ import type { Database } from './schema.js';
 import type { Storage } from '../types.js';
 import { migrationProvider } from './migrations/index.js';
 import { cachedPrepare } from './statement-cache.js';
+import { WRITER_CHECKPOINT_PAGES, WalCheckpointer } from './sqlite-checkpointer.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
 import { SqlUserRepo } from './users.js';
 import { SqlAppRepo } from './apps.js';
@@ -55,7 +56,13 @@ async function sqliteDialect(url: string, groupCommit: boolean): Promise<Dialect
   // exchange as fast as 64 MB did, and keeps a busy process's resident memory ~50 MB lower.
   db.pragma('cache_size = -16384');
   const prepare = cachedPrepare(db);
-  return groupCommit ? new GroupCommitSqliteDialect(db, prepare) : new SqliteDialect({ database: { close: () => db.close(), prepare: prepare as never } });
+  if (!groupCommit) return new SqliteDialect({ database: { close: () => db.close(), prepare: prepare as never } });
+  if (path === ':memory:') return new GroupCommitSqliteDialect(db, prepare);
+  // The thread copies pages as they come; the writer's own checkpoint, at 16 MB of log
+  // instead of 4, finishes what is left and lets the log start over (sqlite-checkpointer.ts).
+  db.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
+  const checkpointer = new WalCheckpointer(resolve(path));
+  return new GroupCommitSqliteDialect(db, prepare, () => checkpointer.stop());
 }
 
 /**

@@ -18,10 +18,15 @@ import {
  * commit the open batch, and other queries wait until they end, as with Kysely's own driver.
  */
 export class GroupCommitSqliteDialect implements Dialect {
-  constructor(private readonly database: BetterSqlite3Database, private readonly prepare: (sql: string) => Statement) {}
+  constructor(
+    private readonly database: BetterSqlite3Database,
+    private readonly prepare: (sql: string) => Statement,
+    /** Runs before the connection closes (the checkpointing thread's own connection goes first). */
+    private readonly beforeClose: () => Promise<void> = async () => undefined,
+  ) {}
 
   createDriver(): Driver {
-    return new GroupCommitDriver(this.database, this.prepare);
+    return new GroupCommitDriver(this.database, this.prepare, this.beforeClose);
   }
 
   createQueryCompiler() {
@@ -68,7 +73,11 @@ class GroupCommitDriver implements Driver {
   private readonly commit: Statement;
   private readonly rollback: Statement;
 
-  constructor(private readonly db: BetterSqlite3Database, readonly prepare: (sql: string) => Statement) {
+  constructor(
+    private readonly db: BetterSqlite3Database,
+    readonly prepare: (sql: string) => Statement,
+    private readonly beforeClose: () => Promise<void>,
+  ) {
     this.begin = db.prepare('begin immediate');
     this.commit = db.prepare('commit');
     this.rollback = db.prepare('rollback');
@@ -126,6 +135,7 @@ class GroupCommitDriver implements Driver {
 
   async destroy(): Promise<void> {
     this.commitBatch();
+    await this.beforeClose();
     this.db.close();
   }
 
