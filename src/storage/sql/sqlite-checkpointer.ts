@@ -7,7 +7,8 @@ import { Worker } from 'node:worker_threads';
  *
  * SQLite does this copying (a checkpoint) inside the commit that takes the log past
  * `wal_autocheckpoint` pages: on the event loop, with two fsyncs, while every request waits.
- * Under `exchange` that was about a tenth of each request's CPU. Here a passive checkpoint
+ * Under `exchange` a log ten times as long (fewer, bigger checkpoints) saved about a tenth of
+ * each request's CPU but doubled its p99 (docs/performance.md). Here a passive checkpoint
  * runs every CHECKPOINT_EVERY_MS beside the writer (it never blocks it), so when the writer's
  * own checkpoint comes due nearly every page has been copied already; that last checkpoint
  * is still needed, since only a log whose every frame is copied starts again from its
