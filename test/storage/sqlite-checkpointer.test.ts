@@ -48,6 +48,17 @@ describe.skipIf(isPostgresUrl(process.env.TEST_DATABASE_URL))('SQLite checkpoint
     expect(writer.prepare('select count(*) as n from blobs').get()).toEqual({ n: 500 });
   });
 
+  it('once it has caught up (and waits longer between looks), it copies later writes too', async () => {
+    writer.pragma('wal_autocheckpoint = 0');
+    const before = statSync(file).size;
+    checkpointer = new WalCheckpointer(file, 5, 40);
+    write(100);
+    await waitFor('the first writes copied', 10_000, () => statSync(file).size >= before + 100 * PAGE);
+    const copied = statSync(file).size;
+    write(100);
+    await waitFor('the later writes copied', 10_000, () => statSync(file).size >= copied + 100 * PAGE);
+  });
+
   it('leaves the log free to start over at the writer\'s own checkpoints', async () => {
     writer.pragma('wal_autocheckpoint = 100');
     checkpointer = new WalCheckpointer(file, 5);

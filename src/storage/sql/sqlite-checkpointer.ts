@@ -9,8 +9,9 @@ import { Worker } from 'node:worker_threads';
  * `wal_autocheckpoint` pages: on the event loop, with two fsyncs, while every request waits.
  * Under `exchange` a log ten times as long (fewer, bigger checkpoints) saved about a tenth of
  * each request's CPU but doubled its p99 (docs/performance.md). Here a passive checkpoint
- * runs every CHECKPOINT_EVERY_MS beside the writer (it never blocks it), so when the writer's
- * own checkpoint comes due nearly every page has been copied already; that last checkpoint
+ * runs every CHECKPOINT_EVERY_MS beside the writer while it writes (it never blocks it), so
+ * when the writer's own checkpoint comes due nearly every page has been copied already; that
+ * last checkpoint
  * is still needed, since only a log whose every frame is copied starts again from its
  * beginning instead of growing.
  *
@@ -21,15 +22,25 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.path, { fileMustExist: true });
-const timer = setInterval(() => {
+let delay = workerData.everyMs;
+let lastLog = -1;
+let timer;
+function checkpoint() {
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    const [{ log, checkpointed }] = db.pragma('wal_checkpoint(PASSIVE)');
+    // Nothing written since the last look: wait longer, up to idleMs, so an idle service
+    // is not woken a hundred times a second; any new page brings the short interval back.
+    const idle = log === lastLog && checkpointed === log;
+    delay = idle ? Math.min(delay * 2, workerData.idleMs) : workerData.everyMs;
+    lastLog = log;
   } catch {
     // Busy or failing: the writer's own checkpoints still keep the log bounded.
   }
-}, workerData.everyMs);
+  timer = setTimeout(checkpoint, delay);
+}
+timer = setTimeout(checkpoint, delay);
 parentPort.once('message', () => {
-  clearInterval(timer);
+  clearTimeout(timer);
   db.close();
   parentPort.close();
 });
@@ -37,6 +48,9 @@ parentPort.once('message', () => {
 
 /** Often enough that the writer's checkpoint finds little left to copy. */
 export const CHECKPOINT_EVERY_MS = 10;
+
+/** The longest wait while nothing is written (the interval doubles up to it). */
+export const CHECKPOINT_IDLE_MS = 1000;
 
 /**
  * The writer's own checkpoint comes due at this many pages of log (SQLite's default is 1,000).
@@ -48,10 +62,10 @@ export class WalCheckpointer {
   private readonly worker: Worker;
   private readonly exited: Promise<void>;
 
-  constructor(path: string, everyMs = CHECKPOINT_EVERY_MS) {
+  constructor(path: string, everyMs = CHECKPOINT_EVERY_MS, idleMs = CHECKPOINT_IDLE_MS) {
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), path, everyMs },
+      workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), path, everyMs, idleMs },
     });
     this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
     // It never keeps the process alive, and a thread that fails leaves the writer's own checkpoints.
