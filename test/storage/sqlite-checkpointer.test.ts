@@ -32,6 +32,13 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A checkpointer told of a first write, as the group-commit driver tells it. */
+function started(everyMs: number, idleMs?: number): WalCheckpointer {
+  const c = new WalCheckpointer(file, everyMs, idleMs);
+  c.wrote();
+  return c;
+}
+
 /** `count` commits of one page-sized row each. */
 function write(count: number): void {
   const insert = writer.prepare('insert into blobs (body) values (?)');
@@ -42,7 +49,7 @@ describe.skipIf(isPostgresUrl(process.env.TEST_DATABASE_URL))('SQLite checkpoint
   it('copies committed pages into the database file although the writer never checkpoints', async () => {
     writer.pragma('wal_autocheckpoint = 0');
     const before = statSync(file).size;
-    checkpointer = new WalCheckpointer(file, 5);
+    checkpointer = started(5);
     write(500);
     await waitFor('the pages copied into the database file', 10_000, () => statSync(file).size >= before + 500 * PAGE);
     expect(writer.prepare('select count(*) as n from blobs').get()).toEqual({ n: 500 });
@@ -51,7 +58,7 @@ describe.skipIf(isPostgresUrl(process.env.TEST_DATABASE_URL))('SQLite checkpoint
   it('once it has caught up (and waits longer between looks), it copies later writes too', async () => {
     writer.pragma('wal_autocheckpoint = 0');
     const before = statSync(file).size;
-    checkpointer = new WalCheckpointer(file, 5, 40);
+    checkpointer = started(5, 40);
     write(100);
     await waitFor('the first writes copied', 10_000, () => statSync(file).size >= before + 100 * PAGE);
     const copied = statSync(file).size;
@@ -61,14 +68,14 @@ describe.skipIf(isPostgresUrl(process.env.TEST_DATABASE_URL))('SQLite checkpoint
 
   it('leaves the log free to start over at the writer\'s own checkpoints', async () => {
     writer.pragma('wal_autocheckpoint = 100');
-    checkpointer = new WalCheckpointer(file, 5);
+    checkpointer = started(5);
     // Each row is at least two frames (its page and the table's); without restarts the log would pass 8 MB.
     write(1000);
     expect(statSync(`${file}-wal`).size).toBeLessThan(2 * 1024 * 1024);
   });
 
   it('stop() closes its connection: the writer, closing last, folds the log in and removes it', async () => {
-    checkpointer = new WalCheckpointer(file, 5);
+    checkpointer = started(5);
     write(50);
     await checkpointer.stop();
     checkpointer = undefined;

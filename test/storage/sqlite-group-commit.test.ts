@@ -104,4 +104,18 @@ describe.skipIf(isPostgresUrl(process.env.TEST_DATABASE_URL))('SQLite group comm
     expect(tries.filter((t) => t !== undefined).map((t) => t!.tries).sort()).toEqual([1, 2, 3, 4, 5]);
     expect((other.prepare('select tries from items').get() as { tries: number }).tries).toBe(5);
   });
+
+  it('tells its checkpointer of each batch\'s first write, and stops it before closing', async () => {
+    const raw = new BetterSqlite3(join(dir, 'told.db'));
+    raw.pragma('journal_mode = WAL');
+    const told: string[] = [];
+    const checkpoints = { wrote: () => void told.push('wrote'), stop: async () => void told.push('stop') };
+    const own = new Kysely<Db>({ dialect: new GroupCommitSqliteDialect(raw, cachedPrepare(raw), checkpoints) });
+    await sql`create table items (id integer primary key, name text unique not null, tries integer not null default 0)`.execute(own);
+    await Promise.all(['a', 'b'].map((name) => own.insertInto('items').values({ name }).execute()));
+    await own.selectFrom('items').selectAll().execute();
+    await own.destroy();
+    expect(told).toEqual(['wrote', 'wrote', 'stop']);
+    expect(raw.open).toBe(false);
+  });
 });

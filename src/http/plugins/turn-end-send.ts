@@ -36,8 +36,8 @@ function send(continuation: SendContinuation, payload: unknown, response: { dest
  * nearly every answer found the client asleep again. Written back to back, the first one
  * wakes it and the others reach a client that is already running. Under load this took a
  * `refresh` from 39–46 to 34–37 µs of CPU, most of it in the socket write; an idle server
- * answers as before, a `setImmediate` later. The wait is bounded by the turn: an answer now waits for the other
- * requests read with it, which before waited for it.
+ * answers as before, a `setImmediate` later. The wait is bounded by the turn: an answer now
+ * waits for the other requests read with it, which before waited for it.
  */
 export function sendAtTurnEnd(continuation: SendContinuation, payload: unknown, response: { destroy(): void }): void {
   if (ready.length === 0) setImmediate(sendReady);

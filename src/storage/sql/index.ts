@@ -61,8 +61,7 @@ async function sqliteDialect(url: string, groupCommit: boolean): Promise<Dialect
   // The thread copies pages as they come; the writer's own checkpoint, at 16 MB of log
   // instead of 4, finishes what is left and lets the log start over (sqlite-checkpointer.ts).
   db.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
-  const checkpointer = new WalCheckpointer(resolve(path));
-  return new GroupCommitSqliteDialect(db, prepare, () => checkpointer.stop());
+  return new GroupCommitSqliteDialect(db, prepare, new WalCheckpointer(resolve(path)));
 }
 
 /**

@@ -11,9 +11,11 @@ import { Worker } from 'node:worker_threads';
  * each request's CPU but doubled its p99 (docs/performance.md). Here a passive checkpoint
  * runs every CHECKPOINT_EVERY_MS beside the writer while it writes (it never blocks it), so
  * when the writer's own checkpoint comes due nearly every page has been copied already; that
- * last checkpoint
- * is still needed, since only a log whose every frame is copied starts again from its
- * beginning instead of growing.
+ * last checkpoint is still needed, since only a log whose every frame is copied starts again
+ * from its beginning instead of growing.
+ *
+ * The thread starts with the first write (a thread and a connection cost about 25 ms to start
+ * and stop): a CLI command that only reads, or migrates in its own transactions, never pays.
  *
  * The worker's code is a string so that it runs the same from `dist/` and from the sources
  * under test; it is given the resolved path of better-sqlite3 rather than resolving it itself.
@@ -59,25 +61,32 @@ export const CHECKPOINT_IDLE_MS = 1000;
 export const WRITER_CHECKPOINT_PAGES = 4000;
 
 export class WalCheckpointer {
-  private readonly worker: Worker;
-  private readonly exited: Promise<void>;
+  private worker: Worker | undefined;
+  private exited: Promise<void> = Promise.resolve();
 
-  constructor(path: string, everyMs = CHECKPOINT_EVERY_MS, idleMs = CHECKPOINT_IDLE_MS) {
-    this.worker = new Worker(WORKER_SOURCE, {
+  constructor(private readonly path: string, private readonly everyMs = CHECKPOINT_EVERY_MS, private readonly idleMs = CHECKPOINT_IDLE_MS) {}
+
+  /** Starts the thread unless it runs already; called as writes come, so cheap when it does. */
+  wrote(): void {
+    if (this.worker !== undefined) return;
+    const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), path, everyMs, idleMs },
+      workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), path: this.path, everyMs: this.everyMs, idleMs: this.idleMs },
     });
-    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
     // It never keeps the process alive, and a thread that fails leaves the writer's own checkpoints.
-    this.worker.unref();
-    this.worker.on('error', () => undefined);
+    worker.unref();
+    worker.on('error', () => undefined);
+    this.worker = worker;
   }
 
-  /** Stops the timer and closes the second connection. */
+  /** Stops the timer and closes the second connection, if the thread was started. */
   async stop(): Promise<void> {
+    const worker = this.worker;
+    if (worker === undefined) return;
     // Referenced again, or a process with nothing else left would end before the thread did.
-    this.worker.ref();
-    this.worker.postMessage('stop');
+    worker.ref();
+    worker.postMessage('stop');
     await this.exited;
   }
 }

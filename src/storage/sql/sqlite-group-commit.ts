@@ -21,12 +21,12 @@ export class GroupCommitSqliteDialect implements Dialect {
   constructor(
     private readonly database: BetterSqlite3Database,
     private readonly prepare: (sql: string) => Statement,
-    /** Runs before the connection closes (the checkpointing thread's own connection goes first). */
-    private readonly beforeClose: () => Promise<void> = async () => undefined,
+    /** Told of the first write of each batch, and stopped before the connection closes. */
+    private readonly checkpoints: Checkpoints = NO_CHECKPOINTER,
   ) {}
 
   createDriver(): Driver {
-    return new GroupCommitDriver(this.database, this.prepare, this.beforeClose);
+    return new GroupCommitDriver(this.database, this.prepare, this.checkpoints);
   }
 
   createQueryCompiler() {
@@ -41,6 +41,14 @@ export class GroupCommitSqliteDialect implements Dialect {
     return new SqliteIntrospector(db);
   }
 }
+
+/** What copies the log into the database file beside the writer (sqlite-checkpointer.ts). */
+export interface Checkpoints {
+  wrote(): void;
+  stop(): Promise<void>;
+}
+
+const NO_CHECKPOINTER: Checkpoints = { wrote: () => undefined, stop: async () => undefined };
 
 interface Batch {
   committed: Promise<void>;
@@ -76,7 +84,7 @@ class GroupCommitDriver implements Driver {
   constructor(
     private readonly db: BetterSqlite3Database,
     readonly prepare: (sql: string) => Statement,
-    private readonly beforeClose: () => Promise<void>,
+    private readonly checkpoints: Checkpoints,
   ) {
     this.begin = db.prepare('begin immediate');
     this.commit = db.prepare('commit');
@@ -135,7 +143,8 @@ class GroupCommitDriver implements Driver {
 
   async destroy(): Promise<void> {
     this.commitBatch();
-    await this.beforeClose();
+    // The checkpointing connection closes first, so this last one folds the log in and removes it.
+    await this.checkpoints.stop();
     this.db.close();
   }
 
@@ -148,6 +157,7 @@ class GroupCommitDriver implements Driver {
         this.begin.run();
         batch = this.batch = openBatch();
         setImmediate(() => this.commitBatch());
+        this.checkpoints.wrote();
       }
       result = execute(stmt, parameters);
     } catch (err) {
