@@ -117,6 +117,28 @@ describe('authorization code grant', () => {
     expect(viaPost.json().sub).toBe(String(person.uid));
   });
 
+  it('userinfo reads the Bearer header the same way before and after the token was first accepted', async () => {
+    const { tokens } = await codeFlow(basic, oauth.ClientSecretBasic(basic.client_secret!));
+    const at = tokens.access_token;
+    const ask = (authorization: string) => t.app.inject({ method: 'GET', url: '/oauth/userinfo', headers: { authorization } });
+    const refusals = async () => [
+      (await ask(`Bearer ${at}!`)).json(),
+      (await ask(`Bearer ${at} ${at}`)).json(),
+      (await ask(`Basic ${at}`)).json(),
+    ];
+    const before = await refusals();
+    expect(before[0]).toEqual({ error: 'invalid_token', error_description: 'The Authorization header is not a Bearer token' });
+    for (const header of [`Bearer ${at}`, `bearer ${at}`, `BEARER   ${at}`, `Bearer ${at}  `]) {
+      const res = await ask(header);
+      expect(res.statusCode, header.slice(0, 9)).toBe(200);
+      expect(res.json().sub).toBe(String(person.uid));
+    }
+    expect(await refusals()).toEqual(before);
+    const tampered = await ask(`Bearer ${at.slice(0, -2)}${at.endsWith('AA') ? 'BB' : 'AA'}`);
+    expect(tampered.statusCode).toBe(401);
+    expect(tampered.json().error_description).toBe('The access token is invalid, expired or revoked');
+  });
+
   it('client_secret_post and none (public client with PKCE) each work with their own method', async () => {
     const p = await codeFlow(post, oauth.ClientSecretPost(post.client_secret!), 'openid');
     expect(oauth.getValidatedIdTokenClaims(p.tokens)!.preferred_username).toBeUndefined();

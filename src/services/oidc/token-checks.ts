@@ -31,13 +31,20 @@ export class AccessTokenCheck {
    * cached), as the seed's `tokens.check()` does for `me`.
    */
   live(token: string): LiveAccess | undefined | Promise<LiveAccess | undefined> {
+    const known = this.liveIfVerified(token);
+    return known === NOT_CACHED ? this.liveStored(token) : known;
+  }
+
+  /**
+   * live() for a token whose signature was checked before; NOT_CACHED for any other string,
+   * which the caller checks for syntax before it calls live().
+   */
+  liveIfVerified(token: string): LiveAccess | undefined | Promise<LiveAccess | undefined> | typeof NOT_CACHED {
     const claims = this.minter.verifiedBefore(token);
-    if (claims === undefined) return undefined;
-    if (claims !== NOT_CACHED) {
-      const app = this.apps.cached(claims.client_id);
-      const user = claims.sid === undefined ? undefined : this.state.cachedUser(Number(claims.sub));
-      if (app !== NOT_CACHED && user !== NOT_CACHED) return judge(this.state, claims, app, user);
-    }
+    if (claims === undefined || claims === NOT_CACHED) return claims;
+    const app = this.apps.cached(claims.client_id);
+    const user = claims.sid === undefined ? undefined : this.state.cachedUser(Number(claims.sub));
+    if (app !== NOT_CACHED && user !== NOT_CACHED) return judge(this.state, claims, app, user);
     return this.liveStored(token);
   }
 
