@@ -11,6 +11,8 @@ import { IntrospectionResponse, UserInfoResponse } from '../../contracts/index.j
 import { NOT_CACHED } from '../../services/reloading-cache.js';
 
 const BEARER = /^bearer +([A-Za-z0-9\-_.~+/]+=*)$/i;
+/** The header as clients send it: the fast path of UserInfo below takes only this spelling. */
+const BEARER_PREFIX = 'Bearer ';
 
 /** RFC 6750 §2.1 header, or §2.2 form field on POST; never both. */
 function bearerToken(request: FastifyRequest): string {
@@ -49,8 +51,8 @@ export async function resourceRoutes(app: FastifyInstance, { provider }: OidcRou
     // A GET with the header as clients send it, for a token verified before, skips
     // bearerToken()'s syntax check: only well-formed tokens were ever verified, and the check
     // is a regular expression over an 800-character RS256 token (about 1 µs a request).
-    const known = request.method === 'GET' && header !== undefined && header.startsWith('Bearer ')
-      ? provider.accessCheck.liveIfVerified(header.slice(7)) : NOT_CACHED;
+    const known = request.method === 'GET' && header !== undefined && header.startsWith(BEARER_PREFIX)
+      ? provider.accessCheck.liveIfVerified(header.slice(BEARER_PREFIX.length)) : NOT_CACHED;
     const live = known === NOT_CACHED ? provider.accessCheck.live(bearerToken(request)) : known;
     void reply.headers(NO_STORE);
     return live instanceof Promise ? live.then(userinfoOf) : userinfoOf(live);
