@@ -6,6 +6,7 @@ import { type Generated, Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GroupCommitSqliteDialect } from '../../src/storage/sql/sqlite-group-commit.js';
 import { cachedPrepare } from '../../src/storage/sql/statement-cache.js';
+import { compileOnce, runCompiledDirectly } from '../../src/storage/sql/compiled.js';
 import { isPostgresUrl } from '../helpers/db.js';
 
 /**
@@ -22,6 +23,7 @@ interface Db {
 let dir: string;
 let file: string;
 let db: Kysely<Db>;
+let dialect: GroupCommitSqliteDialect;
 let other: BetterSqlite3.Database;
 
 beforeEach(async () => {
@@ -30,7 +32,8 @@ beforeEach(async () => {
   const raw = new BetterSqlite3(file);
   raw.pragma('journal_mode = WAL');
   raw.pragma('foreign_keys = ON');
-  db = new Kysely<Db>({ dialect: new GroupCommitSqliteDialect(raw, cachedPrepare(raw)) });
+  dialect = new GroupCommitSqliteDialect(raw, cachedPrepare(raw));
+  db = new Kysely<Db>({ dialect });
   await sql`create table items (id integer primary key, name text unique not null, tries integer not null default 0)`.execute(db);
   // Checked at COMMIT, so a bad row makes the batch's commit itself fail.
   await sql`create table children (id integer primary key, parent integer not null references items(id) deferrable initially deferred)`.execute(db);
@@ -95,6 +98,28 @@ describe.skipIf(isPostgresUrl(process.env.TEST_DATABASE_URL))('SQLite group comm
     await before;
     await tx;
     expect(seenByOther()).toEqual(['before', 'during']);
+  });
+
+  it('compiled queries run on the dialect directly join the turn\'s batch and wait for a Kysely transaction', async () => {
+    runCompiledDirectly(db, dialect.execute);
+    const insert = compileOnce(db, db.insertInto('items').values({ name: '' }));
+    const names = compileOnce(db, db.selectFrom('items').select('name').orderBy('id'));
+    const first = insert('first');
+    expect((await names()).rows.map((r) => r.name)).toEqual(['first']);
+    expect(seenByOther()).toEqual([]);
+    await first;
+    expect(seenByOther()).toEqual(['first']);
+
+    const { during } = await db.transaction().execute(async (trx) => {
+      await trx.insertInto('items').values({ name: 'in-tx' }).execute();
+      // Not part of the transaction: it runs once the transaction has ended.
+      const started = insert('during');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect((await trx.selectFrom('items').select('name').orderBy('id').execute()).map((r) => r.name)).toEqual(['first', 'in-tx']);
+      return { during: started };
+    });
+    await during;
+    expect(seenByOther()).toEqual(['first', 'in-tx', 'during']);
   });
 
   it('50 parallel conditional UPDATEs count exactly up to the limit', async () => {

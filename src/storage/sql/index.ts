@@ -7,6 +7,7 @@ import { migrationProvider } from './migrations/index.js';
 import { cachedPrepare } from './statement-cache.js';
 import { WRITER_CHECKPOINT_PAGES, WalCheckpointer } from './sqlite-checkpointer.js';
 import { GroupCommitSqliteDialect } from './sqlite-group-commit.js';
+import { runCompiledDirectly } from './compiled.js';
 import { SqlUserRepo } from './users.js';
 import { SqlAppRepo } from './apps.js';
 import { SqlAuthCodeRepo, SqlDeviceCodeRepo, SqlEmailCodeRepo } from './codes.js';
@@ -129,6 +130,7 @@ export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}
   const kind = url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
   const dialect = kind === 'sqlite' ? await sqliteDialect(url, opts.groupCommit !== false) : await postgresDialect(url, opts, opts.onPoolError ?? (() => undefined));
   const db = new Kysely<Database>({ dialect });
+  if (dialect instanceof GroupCommitSqliteDialect) runCompiledDirectly(db, dialect.execute);
   return {
     kind,
     users: new SqlUserRepo(db, kind),

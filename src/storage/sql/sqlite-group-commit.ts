@@ -18,16 +18,27 @@ import {
  * commit the open batch, and other queries wait until they end, as with Kysely's own driver.
  */
 export class GroupCommitSqliteDialect implements Dialect {
-  constructor(
-    private readonly database: BetterSqlite3Database,
-    private readonly prepare: (sql: string) => Statement,
-    /** Told of the first write of each batch, and stopped before the connection closes. */
-    private readonly checkpoints: Checkpoints = NO_CHECKPOINTER,
-  ) {}
+  private readonly driver: GroupCommitDriver;
 
-  createDriver(): Driver {
-    return new GroupCommitDriver(this.database, this.prepare, this.checkpoints);
+  constructor(
+    database: BetterSqlite3Database,
+    prepare: (sql: string) => Statement,
+    /** Told of the first write of each batch, and stopped before the connection closes. */
+    checkpoints: Checkpoints = NO_CHECKPOINTER,
+  ) {
+    this.driver = new GroupCommitDriver(database, prepare, checkpoints);
   }
+
+  /** One Kysely instance per dialect: the driver owns the only connection to the file. */
+  createDriver(): Driver {
+    return this.driver;
+  }
+
+  /**
+   * Runs a compiled query as a connection Kysely acquired would: after any Kysely transaction
+   * holding the database, a write in this turn's batch (compiled.ts `runCompiledDirectly`).
+   */
+  readonly execute = <R>(query: CompiledQuery): Promise<QueryResult<R>> => new Connection(this.driver).executeQuery<R>(query);
 
   createQueryCompiler() {
     return new SqliteQueryCompiler();
