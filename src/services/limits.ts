@@ -5,6 +5,8 @@ import type { RateLimitStore } from './rate-limit.js';
 
 export type LimitRuleName = keyof LimitPolicy;
 
+const NOTHING_TO_GIVE_BACK = async (): Promise<void> => undefined;
+
 /**
  * Applies the rate-limit policy over a RateLimitStore (memory, the cluster primary, or Redis,
  * shared by every instance). Every try is counted before it is judged, in one atomic
@@ -35,6 +37,17 @@ export class RateLimiter {
   /** Counts one try and refuses it with 429 when it is over the rule. */
   async takeOrRefuse(rule: LimitRuleName, subject: string): Promise<void> {
     if (!(await this.take(rule, subject))) throw rateLimited();
+  }
+
+  /**
+   * Counts one try like take(); `giveBack` returns it. The key is hashed once for both, which
+   * matters where every request is counted on several rules (the code exchange).
+   */
+  async takeReturnable(rule: LimitRuleName, subject: string): Promise<{ within: boolean; giveBack: () => Promise<void> }> {
+    if (!this.applies(rule)) return { within: true, giveBack: NOTHING_TO_GIVE_BACK };
+    const key = this.key(rule, subject);
+    const n = await this.store.increment(key, this.policy[rule].windowS * 1000);
+    return { within: n <= this.policy[rule].max, giveBack: () => this.store.decrement(key) };
   }
 
   /** Returns a try counted by take() that turned out not to count against the rule. */
@@ -124,16 +137,17 @@ export async function throttledExchange<T>(
   // In this order, stopping at the first exhausted rule: an address blocked on its pair no
   // longer feeds the client's ceiling.
   const rules: Array<[LimitRuleName, string]> = [['exchangePair', `${clientId}\u0000${ip}`], ['exchangeClient', clientId], ['exchangeIp', ip]];
-  const counted: Array<[LimitRuleName, string]> = [];
+  const counted: Array<() => Promise<void>> = [];
   let within = true;
   for (const [rule, subject] of rules) {
-    counted.push([rule, subject]);
-    if (!(await limiter.take(rule, subject))) {
+    const taken = await limiter.takeReturnable(rule, subject);
+    counted.push(taken.giveBack);
+    if (!taken.within) {
       within = false;
       break;
     }
   }
-  const giveBack = () => Promise.all(counted.map(([rule, subject]) => limiter.giveBack(rule, subject)));
+  const giveBack = () => Promise.all(counted.map((giveBackOne) => giveBackOne()));
   let result: T;
   try {
     result = await run();
