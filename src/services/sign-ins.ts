@@ -19,6 +19,12 @@ const USER_AGENT_MAX = 512;
  */
 const EXTEND_AHEAD_MAX_MS = 3_600_000;
 const extendAhead = (lifetimeMs: number) => Math.min(EXTEND_AHEAD_MAX_MS, Math.max(0, Math.floor(lifetimeMs / 4)));
+/** Times in ms; NEVER: not written by this instance (so `last used` is due, and the expiry unknown). */
+interface WrittenMarks {
+  lastUsedAt: number;
+  coveredUntil: number;
+}
+const NEVER = -Infinity;
 /** Where a sign-in came from (services/context.ts `Caller`; not imported, to keep tokens.ts free of the kit). */
 interface Origin {
   ip: string;
@@ -39,12 +45,10 @@ export const newSessionId = (): string => timeOrderedId(Date.now());
  * broadcast) as single tokens, so the per-request check stays one Map look-up.
  */
 export class SignIns {
-  /** When this instance last wrote `last used` of each session. */
-  private readonly written = new BoundedMap<string, number>(MAX_TRACKED);
+  /** What this instance last wrote of each session: one entry, so a sign-in costs one insert. */
+  private readonly tracked = new BoundedMap<string, WrittenMarks>(MAX_TRACKED);
   /** Sessions due for a `last used` write, flushed together. */
   private readonly pending = new Set<string>();
-  /** The expiry this instance last stored for each session (ms). */
-  private readonly coveredUntil = new BoundedMap<string, number>(MAX_TRACKED);
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -65,8 +69,7 @@ export class SignIns {
       id: sid, userId: user.id, app: first.app, createdAt: now, lastUsedAt: now, expiresAt,
       ip: caller.ip, userAgent: (caller.userAgent ?? '').slice(0, USER_AGENT_MAX),
     });
-    this.written.set(sid, now);
-    this.cover(sid, expiresAt);
+    this.tracked.set(sid, { lastUsedAt: now, coveredUntil: expiresAt });
   }
 
   /**
@@ -77,14 +80,16 @@ export class SignIns {
    */
   extend(sid: string, exp: number): Promise<void> | undefined {
     const needed = exp * 1000;
-    const covered = this.coveredUntil.get(sid);
+    const covered = this.tracked.get(sid)?.coveredUntil;
     if (covered !== undefined && covered >= needed) return undefined;
     const expiresAt = needed + extendAhead(needed - this.now());
     return this.repo.extend(sid, expiresAt).then(() => this.cover(sid, expiresAt));
   }
 
   private cover(sid: string, expiresAt: number): void {
-    this.coveredUntil.set(sid, expiresAt);
+    const marks = this.tracked.get(sid);
+    if (marks) marks.coveredUntil = expiresAt;
+    else this.tracked.set(sid, { lastUsedAt: NEVER, coveredUntil: expiresAt });
   }
 
   /**
@@ -94,9 +99,10 @@ export class SignIns {
    */
   seen(sid: string): void {
     const now = this.now();
-    const last = this.written.get(sid);
-    if (last !== undefined && now - last < LAST_USED_WRITE_EVERY_MS) return;
-    this.written.set(sid, now);
+    const marks = this.tracked.get(sid);
+    if (marks !== undefined && now - marks.lastUsedAt < LAST_USED_WRITE_EVERY_MS) return;
+    // Set again, not only changed: a session in use stays among the entries kept.
+    this.tracked.set(sid, { lastUsedAt: now, coveredUntil: marks?.coveredUntil ?? NEVER });
     this.pending.add(sid);
     if (this.flushTimer === undefined) {
       this.flushTimer = setTimeout(() => void this.flush(), FLUSH_AFTER_MS);
