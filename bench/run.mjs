@@ -150,7 +150,8 @@ async function serviceTargets() {
     log('me while logins saturate argon2');
     const idle = await runTarget(service, 'me', ctx);
     const [meLoad, loginLoad] = await Promise.all([runTarget(service, 'me', ctx), runTarget(service, 'login', ctx, duration, 16)]);
-    extra.saturation = { idleP99: idle.p99, meP99: meLoad.p99, meRps: meLoad.rps, loginRps: loginLoad.rps, errors: meLoad.errors + loginLoad.errors };
+    extra.saturation = { idleP99: idle.p99, meP99: meLoad.p99, meRps: meLoad.rps, loginRps: loginLoad.rps, errors: meLoad.errors + loginLoad.errors,
+      rssMb: Math.max(idle.rssMb ?? 0, meLoad.rssMb ?? 0, loginLoad.rssMb ?? 0) };
     printTable('me with and without a concurrent login load (16 connections)', summarise({ 'me idle': [idle], 'me + logins': [meLoad], 'logins beside me': [loginLoad] }));
   }
 

@@ -65,7 +65,11 @@ export function checks(db, main, extra) {
     add(`${t} rps, ${big.users.toLocaleString()} vs ${small.users.toLocaleString()} users`, r, '≥ 0.9', r >= 0.9);
   }
   // One service process; a cluster's total (primary plus workers) is shown in its own table.
-  const rss = Math.max(0, ...Object.values(main).map((s) => s.rssMb ?? 0), ...Object.values(extra.scale ?? {}).map((x) => x.big.rssMb ?? 0));
+  // Every run of a service process counts: the targets', the saturation check's and both scale sides'.
+  const rss = Math.max(
+    0, ...Object.values(main).map((s) => s.rssMb ?? 0), extra.saturation?.rssMb ?? 0,
+    ...Object.values(extra.scale ?? {}).flatMap((x) => [x.small.rssMb ?? 0, x.big.rssMb ?? 0]),
+  );
   if (rss) add('max RSS MB, one process', rss, '< 300', rss < 300);
   if (extra.saturation) {
     const r = extra.saturation.meP99 / Math.max(extra.saturation.idleP99, 1);
