@@ -47,7 +47,9 @@ const secret = randomBytes(48).toString('base64url');
 const mint = tokenMinter(secret);
 const stoppers = [];
 
-const profFlags = (name) => (opt['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', join(tmp, `prof-${name}`)] : []);
+// BENCH_NODE_FLAGS: V8 or Node flags for the service processes only (e.g. to try a GC setting).
+const extraNodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const profFlags = (name) => [...extraNodeFlags, ...(opt['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', join(tmp, `prof-${name}`)] : [])];
 
 async function startService(name, url, extraArgs = [], env = {}) {
   const p = await startProcess({ name, args: ['bin/account-center.js', 'serve', ...extraArgs], env: { ...serviceEnv(url, secret), ...env }, port: await freePort(), nodeFlags: profFlags(name) });

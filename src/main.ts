@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { loadConfig, type Config } from './config/index.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './log.js';
-import { boundHeapGrowth } from './heap-growth.js';
+import { tuneGarbageCollection } from './gc-tuning.js';
 import { createServices, type ServiceOptions, type Services } from './services/index.js';
 import { isClusterWorker } from './cluster.js';
 import { LocalChangeBus, type ChangeBus } from './services/change-bus.js';
@@ -75,7 +75,7 @@ export async function createRuntime(config: Config, logger: Logger, opts: Runtim
 
 /** Runs the service until SIGTERM/SIGINT, then drains in-flight requests and exits. */
 export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<Runtime> {
-  boundHeapGrowth();
+  tuneGarbageCollection();
   const { config, warnings } = loadConfig(env);
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   for (const w of warnings) logger.warn(w);
