@@ -20,7 +20,8 @@ const HEAP_GROWING_PERCENT = 25;
  * refreshes, codes) made it do so for the request path itself, and it did not go back: the
  * short-lived objects of every later request, even `me`, then filled the old generation, and
  * full collections ran about once a second for the rest of the process's life. `me` and
- * UserInfo then took 46–56 µs of CPU instead of 20 (docs/performance.md, "The GC-heavy state").
+ * UserInfo then took 46–56 µs of CPU instead of 20 (docs/performance.md, "The GC-heavy state
+ * on PostgreSQL, explained").
  */
 export function tuneGarbageCollection(): void {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
