@@ -29,9 +29,7 @@ export class RateLimiter {
 
   /** Counts one try; true when it is within the rule, false when it is over. */
   async take(rule: LimitRuleName, subject: string): Promise<boolean> {
-    if (!this.applies(rule)) return true;
-    const n = await this.store.increment(this.key(rule, subject), this.policy[rule].windowS * 1000);
-    return n <= this.policy[rule].max;
+    return (await this.takeReturnable(rule, subject)).within;
   }
 
   /** Counts one try and refuses it with 429 when it is over the rule. */
@@ -40,7 +38,7 @@ export class RateLimiter {
   }
 
   /**
-   * Counts one try like take(); `giveBack` returns it. The key is hashed once for both, which
+   * Counts one try; `giveBack` returns it. The key is hashed once for both, which
    * matters where every request is counted on several rules (the code exchange).
    */
   async takeReturnable(rule: LimitRuleName, subject: string): Promise<{ within: boolean; giveBack: () => Promise<void> }> {
