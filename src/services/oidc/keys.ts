@@ -26,7 +26,7 @@ export interface ActiveKey {
  * about 6.5 on the event loop. An RS256 signature costs 300 µs wherever it runs.
  * jose still makes the keys, JWKS and thumbprints, and verifies every token.
  */
-function compactSigner(alg: string, kid: string, typ: string, key: KeyObject): JwtSigner {
+export function compactSigner(alg: string, kid: string, typ: string, key: KeyObject): JwtSigner {
   const signingKey = alg === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' as const } : key;
   const digest = alg === 'EdDSA' ? null : 'sha256';
   const header = `${Buffer.from(JSON.stringify({ alg, kid, typ })).toString('base64url')}.`;
