@@ -19,6 +19,8 @@ import {
  */
 export class GroupCommitSqliteDialect implements Dialect {
   private readonly driver: GroupCommitDriver;
+  /** The connection compiled queries run on; never a transaction's, so it holds no state. */
+  private readonly direct: Connection;
 
   constructor(
     database: BetterSqlite3Database,
@@ -27,6 +29,7 @@ export class GroupCommitSqliteDialect implements Dialect {
     checkpoints: Checkpoints = NO_CHECKPOINTER,
   ) {
     this.driver = new GroupCommitDriver(database, prepare, checkpoints);
+    this.direct = new Connection(this.driver);
   }
 
   /** One Kysely instance per dialect: the driver owns the only connection to the file. */
@@ -38,7 +41,7 @@ export class GroupCommitSqliteDialect implements Dialect {
    * Runs a compiled query as a connection Kysely acquired would: after any Kysely transaction
    * holding the database, a write in this turn's batch (compiled.ts `runCompiledDirectly`).
    */
-  readonly execute = <R>(query: CompiledQuery): Promise<QueryResult<R>> => new Connection(this.driver).executeQuery<R>(query);
+  readonly execute = <R>(query: CompiledQuery): Promise<QueryResult<R>> => this.direct.executeQuery<R>(query);
 
   createQueryCompiler() {
     return new SqliteQueryCompiler();
