@@ -82,6 +82,14 @@ export function oidcStorageSuite(storage: () => Storage): void {
     await s.refreshTokens.create({ ...t, tokenHash: h2, createdAt: 1500 });
     expect((await s.refreshTokens.latestInFamily(fam))?.tokenHash).toBe(h2);
     expect(await s.refreshTokens.latestInFamily('no-family')).toBeUndefined();
+    // Within one millisecond the token not used yet is the newer, whatever the hashes' order.
+    const tie = unique('fam');
+    await s.refreshTokens.createFamily({ familyId: tie, userId: 5, clientId: 'rc', createdAt: 7000 });
+    const [used, successor] = [`zz-${unique('rt')}`, `aa-${unique('rt')}`];
+    await s.refreshTokens.create({ ...t, familyId: tie, tokenHash: used, createdAt: 7000 });
+    expect(await s.refreshTokens.use(used, 7000)).toMatchObject({ tokenHash: used });
+    await s.refreshTokens.create({ ...t, familyId: tie, tokenHash: successor, createdAt: 7000 });
+    expect((await s.refreshTokens.latestInFamily(tie))?.tokenHash).toBe(successor);
     expect(await s.refreshTokens.use(h2, 50_000)).toBeUndefined();
     const h3 = unique('rt');
     await s.refreshTokens.create({ ...t, tokenHash: h3 });

@@ -5,10 +5,11 @@ import type { Caller } from '../context.js';
 import { timedSecretKey } from '../crypto.js';
 import type { SessionCache } from '../session-state.js';
 import type { App, AuthCodeRepo, RefreshToken, RefreshTokenRepo, User } from '../../storage/types.js';
-import type { TokenIssuer, TokenResponse } from './issuer.js';
+import { newFamilyId, type TokenIssuer, type TokenResponse, type UserGrant } from './issuer.js';
+import type { Arrival, ArrivalOrder } from './arrival-order.js';
 import { OAuthError, invalidGrant } from './oauth-error.js';
 import { param, required, type Params } from './params.js';
-import type { TokenMinter } from './token-minter.js';
+import type { SigningAccess, TokenMinter } from './token-minter.js';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -19,6 +20,7 @@ export interface GrantDeps {
   issuer: TokenIssuer;
   minter: TokenMinter;
   audit: AuditLog;
+  arrivals: ArrivalOrder;
   now: () => number;
 }
 
@@ -61,19 +63,27 @@ export class TokenGrants {
     const user = await usableUser(this.d.state, code.userId, code.createdAt);
     if (!user) throw invalidGrant('The authorization code is invalid');
 
-    const grant = { app, user, scope: code.scope, authTimeMs: code.authTime ?? code.createdAt, nonce: code.nonce };
-    const familyId = await this.d.issuer.startFamily(app, user);
-    const access = await this.d.issuer.accessFor({ ...grant, familyId });
+    const grant = { app, user, scope: code.scope, authTimeMs: code.authTime ?? code.createdAt, nonce: code.nonce, familyId: newFamilyId() };
+    // Signed while the family row and the code's use commit; dropped if the code is lost.
+    const access = this.d.issuer.accessFor(grant);
+    await this.d.issuer.startFamily(app, user, grant.familyId);
     // One conditional UPDATE uses the code up and records what it issued: exactly one
     // concurrent caller wins, and a replay however interleaved finds the jti and family to revoke.
-    if (!(await codes.consumeOidc(codeHash, now(), { jti: access.claims.jti, exp: access.claims.exp, refreshFamily: familyId }))) {
-      await this.d.refreshTokens.revokeFamily(familyId, now());
+    if (!(await codes.consumeOidc(codeHash, now(), { jti: access.claims.jti, exp: access.claims.exp, refreshFamily: grant.familyId }))) {
+      await this.d.refreshTokens.revokeFamily(grant.familyId, now());
       const again = await codes.findByHash(codeHash);
       if (again?.usedAt != null) return this.replayed(codeHash, caller);
       throw invalidGrant('The authorization code has expired');
     }
-    const out = await this.d.issuer.complete({ ...grant, familyId }, access);
-    await this.d.audit.record('login.success', { actor: user.username, ip: caller.ip, target: app.clientId, detail: { method: 'oidc', grant: 'authorization_code' } });
+    return this.issued(grant, access, caller, 'authorization_code');
+  }
+
+  /** The response, its audit line written beside the refresh token (one batch on SQLite). */
+  private async issued(grant: UserGrant & { familyId: string }, access: SigningAccess, caller: Caller, grantType: string): Promise<TokenResponse> {
+    const [out] = await Promise.all([
+      this.d.issuer.complete(grant, access),
+      this.d.audit.record('login.success', { actor: grant.user.username, ip: caller.ip, target: grant.app.clientId, detail: { method: 'oidc', grant: grantType } }),
+    ]);
     return out;
   }
 
@@ -86,8 +96,8 @@ export class TokenGrants {
     throw invalidGrant('The authorization code has already been used');
   }
 
-  /** `arrivedAt`: when the request reached the endpoint, before any work, to tell a race from reuse. */
-  async refreshToken(app: App, body: Params, caller: Caller, arrivedAt = this.d.now()): Promise<TokenResponse> {
+  /** `arrival`: when the request reached the endpoint, before any work, to tell a race from reuse. */
+  async refreshToken(app: App, body: Params, caller: Caller, arrival: Arrival = this.d.arrivals.current()): Promise<TokenResponse> {
     const { refreshTokens, now } = this.d;
     const hash = timedSecretKey(required(body, 'refresh_token'));
     const requestedScope = param(body, 'scope');
@@ -96,7 +106,7 @@ export class TokenGrants {
     if (!stored || stored.clientId !== app.clientId) throw invalidGrant('The refresh token is invalid');
     const scope = narrowed(requestedScope, stored.scope);
     const used = await refreshTokens.use(hash, now());
-    if (!used) return this.refreshRefused(stored, arrivedAt, caller);
+    if (!used) return this.refreshRefused(stored, arrival, caller);
 
     const family = await refreshTokens.findFamily(used.familyId);
     const user = family && (await usableUser(this.d.state, used.userId, family.createdAt));
@@ -105,11 +115,11 @@ export class TokenGrants {
       throw invalidGrant('The refresh token is invalid');
     }
     const grant = { app, user, scope: used.scope, authTimeMs: used.authTime, familyId: used.familyId };
-    const access = await this.d.issuer.accessFor(grant, scope);
-    const out = await this.d.issuer.complete(grant, access, used.scope);
+    const access = this.d.issuer.accessFor(grant, scope);
     // The family may have been revoked while this rotation ran; then the new tokens die with it.
-    if ((await refreshTokens.findFamily(used.familyId))?.revokedAt != null) throw invalidGrant('The refresh token is invalid');
-    return out;
+    return this.d.issuer.complete(grant, access, used.scope, async () => {
+      if ((await refreshTokens.findFamily(used.familyId))?.revokedAt != null) throw invalidGrant('The refresh token is invalid');
+    });
   }
 
   /**
@@ -118,12 +128,13 @@ export class TokenGrants {
    * rotation was still running is the same client racing itself (two tabs, a retry, two
    * instances): it is refused without harming the winner's fresh tokens.
    */
-  private async refreshRefused(stored: RefreshToken, arrivedAt: number, caller: Caller): Promise<never> {
+  private async refreshRefused(stored: RefreshToken, arrival: Arrival, caller: Caller): Promise<never> {
     const now = this.d.now();
     const current = await this.d.refreshTokens.findByHash(stored.tokenHash);
     if (current?.usedAt != null) {
       const latest = await this.d.refreshTokens.latestInFamily(current.familyId);
-      const successorIssuedBefore = latest !== undefined && latest.tokenHash !== current.tokenHash && latest.createdAt <= arrivedAt;
+      const successorIssuedBefore = latest !== undefined && latest.tokenHash !== current.tokenHash
+        && this.d.arrivals.cameAfter(arrival, latest.tokenHash, latest.createdAt);
       if (!successorIssuedBefore) throw new OAuthError('invalid_grant', 'The refresh token is being rotated by a concurrent request', 400, {}, true);
       if (await this.d.refreshTokens.revokeFamily(current.familyId, now)) {
         await this.d.audit.record('refresh.reuse', { ip: caller.ip, target: current.clientId, detail: { family_revoked: true } });

@@ -11,6 +11,7 @@ import { BrowserSessions } from './browser-session.js';
 import { ClientAuthenticator } from './client-auth.js';
 import { DeviceGrant } from './device-grant.js';
 import { EndSession } from './end-session.js';
+import { ArrivalOrder } from './arrival-order.js';
 import { TokenGrants } from './grants.js';
 import { TokenIntrospection } from './introspection.js';
 import { TokenIssuer } from './issuer.js';
@@ -25,6 +26,8 @@ export interface OidcServices {
   readonly issuer: string;
   readonly signingAlg: OidcSigningAlg;
   readonly now: () => number;
+  /** Numbers token requests as they arrive (a refresh race or reuse). */
+  readonly arrivals: ArrivalOrder;
   /** The seed's exchange limits, applied to failed token requests as well. */
   readonly limiter: RateLimiter;
   readonly keys: SigningKeys;
@@ -65,17 +68,19 @@ export function createOidcServices(
   const issuer = config.baseUrl;
   const keys = signingKeysFor(config, storage.signingKeys, now);
   const minter = new TokenMinter(keys, { issuer, accessTokenTtl: config.accessTokenTtl, idTokenTtl: config.idTokenTtl }, now);
-  const tokenIssuer = new TokenIssuer(storage.refreshTokens, minter, { accessTokenTtl: config.accessTokenTtl, refreshTokenTtl: config.refreshTokenTtl }, now);
+  const arrivals = new ArrivalOrder(now);
+  const tokenIssuer = new TokenIssuer(storage.refreshTokens, minter, { accessTokenTtl: config.accessTokenTtl, refreshTokenTtl: config.refreshTokenTtl }, now, arrivals);
   const accessCheck = new AccessTokenCheck(minter, sessionCache, storage.apps);
   const sessions = new BrowserSessions(tokens, config.centerAppId, config.baseUrl, now);
   const tickets = new Tickets(config.jwtSecret, config.baseUrl, now);
   const clients = new ClientAuthenticator(storage.apps, [config.centerAppId, config.gameAppId], issuer);
-  const grants = new TokenGrants({ codes: storage.codes, refreshTokens: storage.refreshTokens, state: sessionCache, issuer: tokenIssuer, minter, audit, now });
+  const grants = new TokenGrants({ codes: storage.codes, refreshTokens: storage.refreshTokens, state: sessionCache, issuer: tokenIssuer, minter, audit, arrivals, now });
   const deviceGrant = new DeviceGrant(storage.devices, sessionCache, tokenIssuer, audit, now);
   return {
     issuer,
     signingAlg: config.oidcSigningAlg,
     now,
+    arrivals,
     limiter,
     keys,
     minter,

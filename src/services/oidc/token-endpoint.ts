@@ -1,4 +1,5 @@
 import type { Caller } from '../context.js';
+import type { Arrival } from './arrival-order.js';
 import { throttledExchange, type ExchangeFailure, type RateLimiter } from '../limits.js';
 import type { TokenResponse } from '../../contracts/index.js';
 import type { ClientAuthenticator } from './client-auth.js';
@@ -34,7 +35,7 @@ export class TokenEndpoint {
     private readonly limiter: RateLimiter,
   ) {}
 
-  async answer(authorization: string | undefined, body: Params, caller: Caller, arrivedAt: number): Promise<TokenResponse> {
+  async answer(authorization: string | undefined, body: Params, caller: Caller, arrival: Arrival): Promise<TokenResponse> {
     const grantType = required(body, 'grant_type');
     const claimed = this.clients.claimedId(authorization, body) ?? '';
     return throttledExchange(this.limiter, claimed, caller.ip, async () => {
@@ -42,7 +43,7 @@ export class TokenEndpoint {
       if (!KNOWN_GRANTS.has(grantType)) throw new OAuthError('unsupported_grant_type', 'This grant type is not supported');
       if (!client.grantTypes.includes(grantType)) throw new OAuthError('unauthorized_client', 'This client may not use this grant type');
       if (grantType === 'authorization_code') return this.grants.authorizationCode(client, body, caller);
-      if (grantType === 'refresh_token') return this.grants.refreshToken(client, body, caller, arrivedAt);
+      if (grantType === 'refresh_token') return this.grants.refreshToken(client, body, caller, arrival);
       if (grantType === 'client_credentials') return this.grants.clientCredentials(client, body);
       return this.deviceGrant.redeem(client, body, caller);
     }, tokenFailure);

@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ConsentsTable, Database, RefreshFamiliesTable, RefreshTokensTable, SigningKeysTable } from './schema.js';
 import type {
   Consent, ConsentRepo, LiveRefreshFamily, RefreshFamily, RefreshToken, RefreshTokenRepo, SigningKey, SigningKeyRepo,
@@ -145,8 +145,11 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
   }
 
   async latestInFamily(familyId: string): Promise<RefreshToken | undefined> {
+    // Times are whole milliseconds and a fast client rotates within one: on a tie the token not
+    // used yet is the newer (a token is used up before its successor is stored).
     const r = await this.db.selectFrom('refresh_tokens').selectAll().where('family_id', '=', familyId)
-      .orderBy('created_at', 'desc').orderBy('token_hash', 'desc').limit(1).executeTakeFirst();
+      .orderBy('created_at', 'desc').orderBy(sql`case when used_at is null then 0 else 1 end`).orderBy('token_hash', 'desc')
+      .limit(1).executeTakeFirst();
     return r && toRefresh(r);
   }
 
