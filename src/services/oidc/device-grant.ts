@@ -4,7 +4,7 @@ import type { Caller } from '../context.js';
 import { sha256Hex } from '../crypto.js';
 import type { SessionCache } from '../session-state.js';
 import type { App, DeviceCodeRepo } from '../../storage/types.js';
-import { newFamilyId, type TokenIssuer, type TokenResponse } from './issuer.js';
+import type { TokenIssuer, TokenResponse } from './issuer.js';
 import { OAuthError, invalidGrant } from './oauth-error.js';
 import { required, type Params } from './params.js';
 
@@ -37,13 +37,11 @@ export class DeviceGrant {
     if (!user || user.banned || code.createdAt <= user.tokensValidAfter) throw new OAuthError('access_denied', 'The user can no longer sign in');
     // Single use: of concurrent polls only the one that moves approved → used gets tokens.
     if (!(await this.devices.transition(hash, 'approved', 'used'))) throw new OAuthError('expired_token', 'The device code has expired');
-    const grant = { app, user, scope: code.scope, authTimeMs: now, familyId: newFamilyId() };
-    const access = this.issuer.accessFor(grant);
-    await this.issuer.startFamily(app, user, grant.familyId);
-    const [out] = await Promise.all([
-      this.issuer.complete(grant, access),
-      this.audit.record('login.success', { actor: user.username, ip: caller.ip, target: app.clientId, detail: { method: 'oidc', grant: 'device_code' } }),
-    ]);
+    const grant = { app, user, scope: code.scope, authTimeMs: now };
+    const familyId = await this.issuer.startFamily(app, user);
+    const access = await this.issuer.accessFor({ ...grant, familyId });
+    const out = await this.issuer.complete({ ...grant, familyId }, access);
+    await this.audit.record('login.success', { actor: user.username, ip: caller.ip, target: app.clientId, detail: { method: 'oidc', grant: 'device_code' } });
     return out;
   }
 }

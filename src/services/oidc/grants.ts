@@ -5,11 +5,11 @@ import type { Caller } from '../context.js';
 import { timedSecretKey } from '../crypto.js';
 import type { SessionCache } from '../session-state.js';
 import type { App, AuthCodeRepo, RefreshToken, RefreshTokenRepo, User } from '../../storage/types.js';
-import { newFamilyId, type TokenIssuer, type TokenResponse, type UserGrant } from './issuer.js';
+import type { TokenIssuer, TokenResponse } from './issuer.js';
 import type { Arrival, ArrivalOrder } from './arrival-order.js';
 import { OAuthError, invalidGrant } from './oauth-error.js';
 import { param, required, type Params } from './params.js';
-import type { SigningAccess, TokenMinter } from './token-minter.js';
+import type { TokenMinter } from './token-minter.js';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -63,27 +63,19 @@ export class TokenGrants {
     const user = await usableUser(this.d.state, code.userId, code.createdAt);
     if (!user) throw invalidGrant('The authorization code is invalid');
 
-    const grant = { app, user, scope: code.scope, authTimeMs: code.authTime ?? code.createdAt, nonce: code.nonce, familyId: newFamilyId() };
-    // Signed while the family row and the code's use commit; dropped if the code is lost.
-    const access = this.d.issuer.accessFor(grant);
-    await this.d.issuer.startFamily(app, user, grant.familyId);
+    const grant = { app, user, scope: code.scope, authTimeMs: code.authTime ?? code.createdAt, nonce: code.nonce };
+    const familyId = await this.d.issuer.startFamily(app, user);
+    const access = await this.d.issuer.accessFor({ ...grant, familyId });
     // One conditional UPDATE uses the code up and records what it issued: exactly one
     // concurrent caller wins, and a replay however interleaved finds the jti and family to revoke.
-    if (!(await codes.consumeOidc(codeHash, now(), { jti: access.claims.jti, exp: access.claims.exp, refreshFamily: grant.familyId }))) {
-      await this.d.refreshTokens.revokeFamily(grant.familyId, now());
+    if (!(await codes.consumeOidc(codeHash, now(), { jti: access.claims.jti, exp: access.claims.exp, refreshFamily: familyId }))) {
+      await this.d.refreshTokens.revokeFamily(familyId, now());
       const again = await codes.findByHash(codeHash);
       if (again?.usedAt != null) return this.replayed(codeHash, caller);
       throw invalidGrant('The authorization code has expired');
     }
-    return this.issued(grant, access, caller, 'authorization_code');
-  }
-
-  /** The response, its audit line written beside the refresh token (one batch on SQLite). */
-  private async issued(grant: UserGrant & { familyId: string }, access: SigningAccess, caller: Caller, grantType: string): Promise<TokenResponse> {
-    const [out] = await Promise.all([
-      this.d.issuer.complete(grant, access),
-      this.d.audit.record('login.success', { actor: grant.user.username, ip: caller.ip, target: grant.app.clientId, detail: { method: 'oidc', grant: grantType } }),
-    ]);
+    const out = await this.d.issuer.complete({ ...grant, familyId }, access);
+    await this.d.audit.record('login.success', { actor: user.username, ip: caller.ip, target: app.clientId, detail: { method: 'oidc', grant: 'authorization_code' } });
     return out;
   }
 
@@ -115,7 +107,7 @@ export class TokenGrants {
       throw invalidGrant('The refresh token is invalid');
     }
     const grant = { app, user, scope: used.scope, authTimeMs: used.authTime, familyId: used.familyId };
-    const access = this.d.issuer.accessFor(grant, scope);
+    const access = await this.d.issuer.accessFor(grant, scope);
     // The family may have been revoked while this rotation ran; then the new tokens die with it.
     return this.d.issuer.complete(grant, access, used.scope, async () => {
       if ((await refreshTokens.findFamily(used.familyId))?.revokedAt != null) throw invalidGrant('The refresh token is invalid');

@@ -25,13 +25,6 @@ export interface MintedAccess {
   claims: AccessClaims;
 }
 
-/** An access token whose claims are settled and whose signature is being made. */
-export interface SigningAccess {
-  claims: AccessClaims;
-  /** Never reported as unhandled: a grant that fails before it needs the token drops it. */
-  token: Promise<string>;
-}
-
 /**
  * Like the seed's token ids, the jti starts with its issue time in milliseconds, so a
  * logout-all or password reset cuts off tokens issued earlier within the same second.
@@ -52,14 +45,6 @@ function atHash(accessToken: string, alg: string): string {
   return digest.subarray(0, digest.length / 2).toString('base64url');
 }
 
-export interface AccessInput {
-  sub: string;
-  clientId: string;
-  scope: string;
-  familyId?: string;
-  notBeforeMs?: number;
-}
-
 export interface MinterSettings {
   issuer: string;
   accessTokenTtl: number;
@@ -78,16 +63,8 @@ export class TokenMinter {
 
   constructor(private readonly keys: SigningKeys, private readonly settings: MinterSettings, private readonly now: () => number = Date.now) {}
 
-  async access(input: AccessInput): Promise<MintedAccess> {
-    const { claims, token } = this.startAccess(input);
-    return { token: await token, claims };
-  }
-
-  /**
-   * The claims now (the jti a code records, the expiry) and the signature in the background,
-   * so a grant's database writes and the signer's thread work at the same time.
-   */
-  startAccess(input: AccessInput): SigningAccess {
+  async access(input: { sub: string; clientId: string; scope: string; familyId?: string; notBeforeMs?: number }): Promise<MintedAccess> {
+    const key = await this.keys.current();
     // Never minted in or before a user's cut-off millisecond, or it would be born dead.
     const ms = Math.max(this.now(), (input.notBeforeMs ?? 0) + 1);
     const iat = Math.floor(ms / 1000);
@@ -96,9 +73,7 @@ export class TokenMinter {
       jti: newJti(ms), iat, exp: iat + this.settings.accessTokenTtl,
       ...(input.familyId !== undefined && { sid: input.familyId }),
     };
-    const token = this.keys.current().then((key) => key.signAccess(claims));
-    token.catch(() => undefined);
-    return { claims, token };
+    return { token: await key.signAccess(claims), claims };
   }
 
   async id(input: { user: User; clientId: string; scopes: readonly string[]; authTimeMs: number; nonce?: string | null; accessToken: string }): Promise<string> {
