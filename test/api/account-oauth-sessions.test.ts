@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
 import { createTestApp, failure, refusal, type TestApp, type TestUser } from '../helpers/app.js';
 import { createApp, pkcePair, type CreatedApp } from '../helpers/oauth.js';
-import { authorizeAsBrowser, discover, postForm, viaInject } from '../helpers/oidc-client.js';
+import { authorizeAsBrowser, discover, postForm, signInWithCode } from '../helpers/oidc-client.js';
 
 const ISSUER = 'https://id.example.com';
 const CB = 'https://rp.example.com/cb';
@@ -25,17 +25,7 @@ beforeAll(async () => {
 afterAll(async () => { await t.close(); });
 
 /** The authorization code flow as a relying party runs it; returns the token response. */
-async function signIn(user: TestUser, client = forum) {
-  const verifier = oauth.generateRandomCodeVerifier();
-  const callback = await authorizeAsBrowser(t, user, {
-    response_type: 'code', client_id: client.client_id, redirect_uri: CB, scope: 'openid profile', state: 'st',
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-  });
-  const c = { client_id: client.client_id };
-  const params = oauth.validateAuthResponse(as, c, callback, 'st');
-  const res = await oauth.authorizationCodeGrantRequest(as, c, oauth.ClientSecretBasic(client.client_secret!), params, CB, verifier, viaInject(t));
-  return oauth.processAuthorizationCodeResponse(as, c, res);
-}
+const signIn = (user: TestUser, client = forum) => signInWithCode(t, as, user, client, CB);
 
 const refresh = (token: string, client = forum) =>
   postForm(t, '/oauth/token', { grant_type: 'refresh_token', refresh_token: token }, { basic: [client.client_id, client.client_secret!] });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createApp, type CreatedApp } from '../helpers/oauth.js';
-import { authorizeAsBrowser, discover, postForm, viaInject } from '../helpers/oidc-client.js';
+import { discover, postForm, signInWithCode } from '../helpers/oidc-client.js';
 
 // The clock stands still: every request, rotation and stored time falls in one millisecond,
 // as a fast client's do, so only the order of events can tell a race from reuse.
@@ -20,17 +20,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t.close(); });
 
-async function signIn(user: TestUser) {
-  const verifier = oauth.generateRandomCodeVerifier();
-  const callback = await authorizeAsBrowser(t, user, {
-    response_type: 'code', client_id: rp.client_id, redirect_uri: CB, scope: 'openid profile', state: 'st',
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-  });
-  const c = { client_id: rp.client_id };
-  const params = oauth.validateAuthResponse(as, c, callback, 'st');
-  const res = await oauth.authorizationCodeGrantRequest(as, c, oauth.ClientSecretBasic(rp.client_secret!), params, CB, verifier, viaInject(t));
-  return oauth.processAuthorizationCodeResponse(as, c, res);
-}
+const signIn = (user: TestUser) => signInWithCode(t, as, user, rp, CB);
 
 const refresh = (token: string) =>
   postForm(t, '/oauth/token', { grant_type: 'refresh_token', refresh_token: token }, { basic: [rp.client_id, rp.client_secret!] });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createApp, type CreatedApp } from '../helpers/oauth.js';
-import { authorizeAsBrowser, discover, postForm, viaInject } from '../helpers/oidc-client.js';
+import { authorizeAsBrowser, discover, postForm, signInWithCode, viaInject } from '../helpers/oidc-client.js';
 import { randomToken, sha256Hex, timedSecretKey } from '../../src/services/crypto.js';
 
 const ISSUER = 'https://id.example.com';
@@ -27,17 +27,7 @@ afterAll(async () => { await t.close(); });
 const auth = (c: CreatedApp) => oauth.ClientSecretBasic(c.client_secret!);
 const cred = (c: CreatedApp) => ({ basic: [c.client_id, c.client_secret!] as [string, string] });
 
-async function signIn(user: TestUser, client = rp, scope = 'openid profile email') {
-  const verifier = oauth.generateRandomCodeVerifier();
-  const callback = await authorizeAsBrowser(t, user, {
-    response_type: 'code', client_id: client.client_id, redirect_uri: CB, scope, state: 'st',
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-  });
-  const c = { client_id: client.client_id };
-  const params = oauth.validateAuthResponse(as, c, callback, 'st');
-  const res = await oauth.authorizationCodeGrantRequest(as, c, auth(client), params, CB, verifier, viaInject(t));
-  return oauth.processAuthorizationCodeResponse(as, c, res);
-}
+const signIn = (user: TestUser, client = rp, scope = 'openid profile email') => signInWithCode(t, as, user, client, CB, scope);
 
 const refresh = (token: string, client = rp, extra: Record<string, string> = {}) =>
   postForm(t, '/oauth/token', { grant_type: 'refresh_token', refresh_token: token, ...extra }, cred(client));

@@ -48,3 +48,22 @@ export function postForm(t: TestApp, url: string, form: Record<string, string>, 
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...auth, ...opts.headers },
   });
 }
+
+/**
+ * The authorization code flow as a relying party runs it (PKCE, client_secret_basic), with
+ * `user`'s browser consenting; returns the validated token response.
+ */
+export async function signInWithCode(
+  t: TestApp, as: oauth.AuthorizationServer, user: TestUser,
+  client: { client_id: string; client_secret?: string }, redirectUri: string, scope = 'openid profile',
+) {
+  const verifier = oauth.generateRandomCodeVerifier();
+  const callback = await authorizeAsBrowser(t, user, {
+    response_type: 'code', client_id: client.client_id, redirect_uri: redirectUri, scope, state: 'st',
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+  });
+  const c = { client_id: client.client_id };
+  const params = oauth.validateAuthResponse(as, c, callback, 'st');
+  const res = await oauth.authorizationCodeGrantRequest(as, c, oauth.ClientSecretBasic(client.client_secret!), params, redirectUri, verifier, viaInject(t));
+  return oauth.processAuthorizationCodeResponse(as, c, res);
+}
