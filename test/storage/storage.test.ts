@@ -57,5 +57,35 @@ if (!isPostgresUrl(pgUrl)) {
       }
       await expect(createSqlStorage(`${pgUrl}?schema=Bad;drop`)).rejects.toThrow(/invalid PostgreSQL schema/);
     });
+
+    it('migrating is not disturbed by other schemas of the database being dropped meanwhile', async () => {
+      // Other tenants (or other test runs) create and drop their schemas while this one starts.
+      let churning = true;
+      const churn = Promise.all(Array.from({ length: 4 }, async () => {
+        while (churning) {
+          const other = await freshPostgresSchema(pgUrl);
+          const s = await createSqlStorage(other.url, { pgPoolMax: 1 });
+          await s.migrate();
+          await s.close();
+          await other.dispose();
+        }
+      }));
+      try {
+        for (let i = 0; i < 12; i++) {
+          const mine = await freshPostgresSchema(pgUrl);
+          const s = await createSqlStorage(mine.url, { pgPoolMax: 1 });
+          try {
+            await s.migrate();
+            expect(await s.users.count()).toBe(0);
+          } finally {
+            await s.close();
+            await mine.dispose();
+          }
+        }
+      } finally {
+        churning = false;
+        await churn;
+      }
+    }, 60_000);
   });
 }

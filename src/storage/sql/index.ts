@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type Dialect, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { CurrentSchemaPostgresDialect } from './pg-dialect.js';
 import type { Database } from './schema.js';
 import type { Storage } from '../types.js';
 import { migrationProvider } from './migrations/index.js';
@@ -111,7 +112,7 @@ async function postgresDialect(url: string, opts: SqlStorageOptions, log: (err: 
   });
   // An idle client whose connection drops must not crash the process; the pool replaces it.
   pool.on('error', log);
-  return new PostgresDialect({ pool });
+  return new CurrentSchemaPostgresDialect({ pool });
 }
 
 /**
