@@ -31,9 +31,9 @@ export class TokenIssuer {
     private readonly refreshTokens: RefreshTokenRepo,
     private readonly minter: TokenMinter,
     private readonly settings: { accessTokenTtl: number; refreshTokenTtl: number },
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
     /** Told of each refresh token as it is made and handed out, to tell later requests from racing ones. */
-    private readonly arrivals?: Pick<ArrivalOrder, 'issuing' | 'issued'>,
+    private readonly arrivals: Pick<ArrivalOrder, 'issuing' | 'issued'>,
   ) {}
 
   /** A new family row; created before any token names it, so a revocation can never miss it. */
@@ -62,13 +62,12 @@ export class TokenIssuer {
     const body: TokenResponse = {
       access_token: access.token, token_type: 'Bearer', expires_in: this.settings.accessTokenTtl, scope: access.claims.scope,
     };
-    let tokenHash: string | undefined;
+    // Opaque: the time, then 256 random bits; stored only under `timedSecretKey`.
+    const refresh = g.app.grantTypes.includes('refresh_token') ? newTimedSecret() : undefined;
+    const tokenHash = refresh === undefined ? undefined : timedSecretKey(refresh);
+    if (tokenHash !== undefined) this.arrivals.issuing(tokenHash);
     try {
-      if (g.app.grantTypes.includes('refresh_token')) {
-        // Opaque: the time, then 256 random bits; stored only under `timedSecretKey`.
-        const refresh = newTimedSecret();
-        tokenHash = timedSecretKey(refresh);
-        this.arrivals?.issuing(tokenHash);
+      if (refresh !== undefined && tokenHash !== undefined) {
         const now = this.now();
         await this.refreshTokens.create({
           tokenHash, familyId: g.familyId, clientId: g.app.clientId, userId: g.user.id, scope: refreshScope,
@@ -84,9 +83,7 @@ export class TokenIssuer {
     } finally {
       // Answers leave at the end of the event loop's turn (http/plugins/turn-end-send.ts); the
       // token counts as handed out from then on, and a request that came before is racing it.
-      const { arrivals } = this;
-      const handedOut = tokenHash;
-      if (handedOut !== undefined && arrivals) setImmediate(() => arrivals.issued(handedOut));
+      if (tokenHash !== undefined) setImmediate(() => this.arrivals.issued(tokenHash));
     }
     return body;
   }
