@@ -89,7 +89,7 @@ export class TokenGrants {
   }
 
   /** `arrival`: when the request reached the endpoint, before any work, to tell a race from reuse. */
-  async refreshToken(app: App, body: Params, caller: Caller, arrival: Arrival = this.d.arrivals.current()): Promise<TokenResponse> {
+  async refreshToken(app: App, body: Params, caller: Caller, arrival: Arrival): Promise<TokenResponse> {
     const { refreshTokens, now } = this.d;
     const hash = timedSecretKey(required(body, 'refresh_token'));
     const requestedScope = param(body, 'scope');
