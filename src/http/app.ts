@@ -21,7 +21,7 @@ import { appsRoutes } from './routes/apps.js';
 import { authorizeRoutes } from './routes/authorize.js';
 import { deviceRoutes } from './routes/device.js';
 import { secondFactorRoutes } from './routes/second-factor.js';
-import { PAGE_HEADERS, pagesRoutes } from './routes/pages.js';
+import { PAGE_HEADERS, pagesRoutes, sendNotFoundPage } from './routes/pages.js';
 import { oidcPlugin } from '../oidc/index.js';
 import { accountSettingsRoutes } from './routes/account-settings.js';
 import { adminConsoleRoutes } from './routes/admin-console.js';
@@ -70,7 +70,7 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
 
   const metrics = createMetrics();
   registerRequestLog(app, logger, metrics.http);
-  registerErrorHandling(app);
+  registerErrorHandling(app, sendNotFoundPage);
   registerJsonBody(app);
   registerMetrics(app, metrics);
 

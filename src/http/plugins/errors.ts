@@ -35,7 +35,10 @@ export function toFailure(err: FastifyError | AppError | Error): { status: numbe
   return failureOf('internal');
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** Answers an unknown address with a page instead, when it is a browser's; true when it did. */
+export type NotFoundPage = (request: FastifyRequest, reply: FastifyReply) => boolean;
+
+export function registerErrorHandling(app: FastifyInstance, notFoundPage?: NotFoundPage): void {
   app.setErrorHandler((err, request, reply) => {
     const { status, body } = toFailure(err as FastifyError);
     if (status >= 500) request.log.error({ err }, 'request failed');
@@ -46,6 +49,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) => {
     const field = fieldWithNul(request.query);
     if (field !== undefined) throw badParam(field);
+    if (notFoundPage?.(request, reply)) return;
     const { status, body } = failureOf('notFound');
     void reply.code(status).send(body);
   });
