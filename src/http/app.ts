@@ -87,7 +87,9 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
       void reply.headers(PAGE_HEADERS);
       done(null, payload);
     });
-    await docs.register(swaggerUi, { routePrefix: '/docs' });
+    // The standalone layout's top bar draws the Swagger logo with an inline <style>, which the
+    // pages' CSP (style-src 'self') refuses: the base layout has no top bar (and the logo swap runs only in the standalone one).
+    await docs.register(swaggerUi, { routePrefix: '/docs', uiConfig: { layout: 'BaseLayout' } });
   });
 
   await registerCors(app, services.cors);

@@ -55,4 +55,17 @@ describe('a first visit', () => {
     await screenshot(page, 'login-rate-limited');
     await context.close();
   });
+
+  it('/docs shows the API without a single CSP error in the console', async () => {
+    const { context, page } = await newPage(browser);
+    const errors: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${center.baseUrl}/docs`);
+    await page.waitForSelector('.opblock-summary-path[data-path="/oauth/token"]');
+    await page.waitForSelector('.opblock-summary-path[data-path="/api/v1/auth/login"]');
+    await screenshot(page, 'docs');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
