@@ -106,6 +106,8 @@ export class AppError extends Error {
     /** Extra keys of the failure body (device polling adds `error`). */
     readonly extra?: Record<string, string>,
     field?: string,
+    /** For a 429: whole seconds until the exhausted limit lets the client in again (`Retry-After`). */
+    readonly retryAfterS?: number,
   ) {
     const [status, text] = REASONS[reason];
     const msg = field === undefined ? text : `${text}${field}`;
@@ -116,7 +118,7 @@ export class AppError extends Error {
   }
 }
 
-/** A refusal for `reason`, with the status and msg of the table. */
+/** A refusal for `reason`, with the status and msg of the table (a 429: rateLimited(), which says when to come back). */
 export const fail = (reason: Reason, extra?: Record<string, string>): AppError => new AppError(reason, extra);
 
 /** A rule's refusal as an error. */
@@ -128,7 +130,14 @@ export function badParam(field: string): AppError {
 }
 
 export const unauthorized = (): AppError => fail('tokenInvalid');
-export const rateLimited = (): AppError => fail('rateLimited');
+/** A 429 that the client may retry after `retryAfterS` seconds (at least one). */
+export const rateLimited = (retryAfterS: number, extra?: Record<string, string>): AppError =>
+  new AppError('rateLimited', extra, undefined, Math.max(1, Math.ceil(retryAfterS)));
+
+/** The `Retry-After` header of a 429 (RFC 9110 §10.2.3), for every place that answers errors; none for other errors. */
+export function retryAfterHeader(err: unknown): { 'retry-after': string } | Record<string, never> {
+  return err instanceof AppError && err.retryAfterS !== undefined ? { 'retry-after': String(err.retryAfterS) } : {};
+}
 
 /** The failure answer of a reason, for replies sent without throwing. */
 export function failureOf(reason: Reason): { status: number; body: { ok: false; msg: string } } {

@@ -21,7 +21,7 @@ import { appsRoutes } from './routes/apps.js';
 import { authorizeRoutes } from './routes/authorize.js';
 import { deviceRoutes } from './routes/device.js';
 import { secondFactorRoutes } from './routes/second-factor.js';
-import { PAGE_HEADERS, pagesRoutes } from './routes/pages.js';
+import { PAGE_HEADERS, pagesRoutes, sendNotFoundPage } from './routes/pages.js';
 import { oidcPlugin } from '../oidc/index.js';
 import { accountSettingsRoutes } from './routes/account-settings.js';
 import { adminConsoleRoutes } from './routes/admin-console.js';
@@ -70,7 +70,7 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
 
   const metrics = createMetrics();
   registerRequestLog(app, logger, metrics.http);
-  registerErrorHandling(app);
+  registerErrorHandling(app, sendNotFoundPage);
   registerJsonBody(app);
   registerMetrics(app, metrics);
 
@@ -87,7 +87,9 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
       void reply.headers(PAGE_HEADERS);
       done(null, payload);
     });
-    await docs.register(swaggerUi, { routePrefix: '/docs' });
+    // The standalone layout's top bar draws the Swagger logo with an inline <style>, which the
+    // pages' CSP (style-src 'self') refuses: the base layout has no top bar (and the logo swap runs only in the standalone one).
+    await docs.register(swaggerUi, { routePrefix: '/docs', uiConfig: { layout: 'BaseLayout' } });
   });
 
   await registerCors(app, services.cors);

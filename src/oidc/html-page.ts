@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { AppError, MSG } from '../errors/index.js';
+import { AppError, MSG, retryAfterHeader } from '../errors/index.js';
 import { loadBundle, PAGE_HEADERS } from '../http/routes/pages.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -57,6 +57,6 @@ export function pageErrors(app: FastifyInstance, title: string): void {
     const code = err instanceof AppError ? err.status : err.statusCode;
     const status = code !== undefined && code >= 400 && code < 500 ? code : 500;
     if (status === 500) request.log.error({ err }, `${request.routeOptions.url ?? 'page'} failed`);
-    return sendHtmlPage(reply, status, title, [status === 500 ? MSG.internal : '请求无法解析', '请返回应用重试。']);
+    return sendHtmlPage(reply.headers(retryAfterHeader(err)), status, title, [status === 500 ? MSG.internal : '请求无法解析', '请返回应用重试。']);
   });
 }

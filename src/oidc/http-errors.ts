@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { AppError } from '../errors/index.js';
+import { AppError, retryAfterHeader } from '../errors/index.js';
 import { OAuthError } from '../services/oidc/oauth-error.js';
 
 /** Token responses and errors of the standard endpoints are never cached (RFC 6749 §5.1). */
@@ -9,7 +9,7 @@ export const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' } as c
 export function toOAuthError(err: unknown): OAuthError {
   if (err instanceof OAuthError) return err;
   if (err instanceof AppError) {
-    if (err.status === 429) return new OAuthError('invalid_request', 'Too many requests; try again later', 429);
+    if (err.status === 429) return new OAuthError('invalid_request', 'Too many requests; try again later', 429, retryAfterHeader(err));
     return new OAuthError('invalid_request', err.msg, err.status >= 500 ? 500 : 400);
   }
   const e = err as FastifyError;

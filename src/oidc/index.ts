@@ -11,6 +11,7 @@ import { discoveryRoutes } from './routes/discovery.js';
 import { tokenRoutes } from './routes/token.js';
 import { resourceRoutes } from './routes/resources.js';
 import { deviceAuthorizationRoutes } from './routes/device-authorization.js';
+import { documentOidcRoutes } from './openapi.js';
 
 type RouteModule = (app: FastifyInstance, deps: RouteDeps) => Promise<void>;
 
@@ -25,6 +26,7 @@ const PAGE_HELPERS: Array<(app: ContractApp, deps: RouteDeps) => Promise<void>> 
 
 /** The OAuth 2.0 / OpenID Connect provider (OIDC.md), registered once from http/app.ts. */
 export async function oidcPlugin(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+  documentOidcRoutes(app);
   await app.register(async (standard) => {
     registerFormBody(standard);
     for (const routes of STANDARD) await standard.register(async (scope) => routes(scope, deps));

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { badParam, fail } from '../errors/index.js';
+import { badParam, fail, rateLimited } from '../errors/index.js';
 import {
   DEFAULT_ROLES, EMAIL_CODE_LENGTH, EMAIL_CODE_MAX_TRIES, EMAIL_CODE_TTL_S, EMAIL_RESEND_AFTER_S,
   asciiLower, isEmailPurpose, isValidDisplayName, isValidEmail, isValidPassword, isValidUsername,
@@ -131,7 +131,8 @@ export class AccountService {
     await this.limiter.takeOrRefuse('sendCodeIp', caller.ip);
     await this.limiter.takeOrRefuse('sendCodeResend', key);
     const last = await this.ctx.storage.emailCodes.lastSentAt(email);
-    if (last !== undefined && this.ctx.now() - last < this.ctx.config.limits.sendCodeResend.windowS * 1000) throw fail('rateLimited');
+    const resendMs = this.ctx.config.limits.sendCodeResend.windowS * 1000;
+    if (last !== undefined && this.ctx.now() - last < resendMs) throw rateLimited((resendMs - (this.ctx.now() - last)) / 1000);
     await this.limiter.takeOrRefuse('sendCodeEmail', key);
   }
 

@@ -12,7 +12,7 @@ export type ClusterMessage =
   | { kind: 'ac:limit'; id: string; op: LimitOp; key: string; windowMs?: number }
   | { kind: 'ac:limit-result'; id: string; value?: number; error?: string };
 
-type LimitOp = 'increment' | 'decrement' | 'peek' | 'reset';
+type LimitOp = 'increment' | 'decrement' | 'peek' | 'msLeft' | 'reset';
 
 export function isClusterMessage(m: unknown): m is ClusterMessage {
   return typeof m === 'object' && m !== null && typeof (m as { kind?: unknown }).kind === 'string' && (m as { kind: string }).kind.startsWith('ac:');
@@ -92,6 +92,10 @@ export class ClusterRateLimitStore implements RateLimitStore {
     return this.ask('peek', key);
   }
 
+  msLeft(key: string): Promise<number> {
+    return this.ask('msLeft', key);
+  }
+
   async reset(key: string): Promise<void> {
     await this.ask('reset', key);
   }
@@ -113,6 +117,7 @@ export async function answerLimitRequest(store: MemoryRateLimitStore, m: Extract
     if (m.op === 'increment') value = await store.increment(m.key, m.windowMs ?? 1000);
     else if (m.op === 'decrement') await store.decrement(m.key);
     else if (m.op === 'peek') value = await store.peek(m.key);
+    else if (m.op === 'msLeft') value = await store.msLeft(m.key);
     else await store.reset(m.key);
     return { kind: 'ac:limit-result', id: m.id, value };
   } catch (err) {

@@ -14,6 +14,8 @@ import type { DeviceApproved, DeviceRequest, DeviceStart, TokenEnvelope } from '
 const USER_CODE_ATTEMPTS = 20;
 /** Dead rows answer polls exactly like missing ones, so they are dropped from time to time. */
 const PURGE_EVERY_MS = 60_000;
+/** When nearly every user code is live, codes free up as their logins end: a minute is a fair wait. */
+const FLOODED_RETRY_S = 60;
 
 const REASON_FOR_POLL_ERROR: Record<PollError, Reason> = {
   authorization_pending: 'devicePending',
@@ -75,7 +77,7 @@ export class DeviceService {
       };
     }
     // Practically only when almost every code is live at once: a flood, so "try later".
-    throw rateLimited();
+    throw rateLimited(FLOODED_RETRY_S);
   }
 
   /**
@@ -124,7 +126,7 @@ export class DeviceService {
     const hash = sha256Hex(deviceCode);
     // Counted before the look-up; a known code gives its try back, so only unknown ones add up.
     if (!(await this.limiter.take('devicePollUnknownIp', caller.ip))) {
-      throw fail('rateLimited', { error: 'slow_down' });
+      throw await this.limiter.refusal('devicePollUnknownIp', caller.ip, { error: 'slow_down' });
     }
     const code = await storage.devices.findByHash(hash);
     if (code) await this.limiter.giveBack('devicePollUnknownIp', caller.ip);

@@ -34,7 +34,17 @@ export class RateLimiter {
 
   /** Counts one try and refuses it with 429 when it is over the rule. */
   async takeOrRefuse(rule: LimitRuleName, subject: string): Promise<void> {
-    if (!(await this.take(rule, subject))) throw rateLimited();
+    if (!(await this.take(rule, subject))) throw await this.refusal(rule, subject);
+  }
+
+  /**
+   * The 429 for a try over `rule`, saying when its window ends. Only read after the try was
+   * counted and refused: the wait is told, never used to decide.
+   */
+  async refusal(rule: LimitRuleName, subject: string, extra?: Record<string, string>): Promise<AppError> {
+    const msLeft = this.applies(rule) ? await this.store.msLeft(this.key(rule, subject)) : 0;
+    // A window that ended between the count and this read: the whole window is the safe answer.
+    return rateLimited(msLeft > 0 ? msLeft / 1000 : this.policy[rule].windowS, extra);
   }
 
   /**
@@ -136,12 +146,12 @@ export async function throttledExchange<T>(
   // longer feeds the client's ceiling.
   const rules: Array<[LimitRuleName, string]> = [['exchangePair', `${clientId}\u0000${ip}`], ['exchangeClient', clientId], ['exchangeIp', ip]];
   const counted: Array<() => Promise<void>> = [];
-  let within = true;
+  let exhausted: [LimitRuleName, string] | undefined;
   for (const [rule, subject] of rules) {
     const taken = await limiter.takeReturnable(rule, subject);
     counted.push(taken.giveBack);
     if (!taken.within) {
-      within = false;
+      exhausted = [rule, subject];
       break;
     }
   }
@@ -152,7 +162,7 @@ export async function throttledExchange<T>(
   } catch (err) {
     const failure = judge(err);
     if (failure === 'held') await giveBack();
-    else if (failure === 'guess' && !within) throw rateLimited();
+    else if (failure === 'guess' && exhausted) throw await limiter.refusal(...exhausted);
     throw err;
   }
   await giveBack();

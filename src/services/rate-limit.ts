@@ -9,6 +9,8 @@ export interface RateLimitStore {
   decrement(key: string): Promise<void>;
   /** The current count without adding to it: for inspection only, never to decide a limit (read, then compare, races). */
   peek(key: string): Promise<number>;
+  /** Milliseconds until the live window of `key` ends (0 when none is live): tells a refused client when to come back. */
+  msLeft(key: string): Promise<number>;
   reset(key: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -41,6 +43,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
   async peek(key: string): Promise<number> {
     const w = this.windows.get(key);
     return w && w.resetAt > this.now() ? w.count : 0;
+  }
+
+  async msLeft(key: string): Promise<number> {
+    const w = this.windows.get(key);
+    return w ? Math.max(0, w.resetAt - this.now()) : 0;
   }
 
   async reset(key: string): Promise<void> {

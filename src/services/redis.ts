@@ -83,6 +83,15 @@ export class RedisRateLimitStore implements RateLimitStore {
     }
   }
 
+  async msLeft(key: string): Promise<number> {
+    try {
+      // PTTL is -2 for no key and -1 for one without expiry: neither holds anyone back.
+      return Math.max(0, await this.redis.pttl(this.keyPrefix + key));
+    } catch {
+      return this.fallback.msLeft(key);
+    }
+  }
+
   async reset(key: string): Promise<void> {
     await this.fallback.reset(key);
     try {

@@ -6,9 +6,19 @@ const TOKEN_KEY = 'account_center_token';
 const PREFIX = '/api/v1/auth/';
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly msg: string, readonly body: Record<string, unknown> = {}) {
+  constructor(
+    readonly status: number, readonly msg: string, readonly body: Record<string, unknown> = {},
+    /** A 429's `Retry-After`: whole seconds until the limit lets this client in again. */
+    readonly retryAfterS?: number,
+  ) {
     super(msg);
   }
+}
+
+/** `Retry-After` in seconds (the service never sends the date form); absent or unreadable: undefined. */
+function retryAfterOf(res: Response): number | undefined {
+  const value = res.headers.get('retry-after');
+  return value !== null && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
 }
 
 export type { TokenEnvelope };
@@ -50,7 +60,7 @@ export async function request<T>(url: string, init: RequestInit): Promise<T> {
   }
   if (!res.ok || json.ok !== true) {
     const msg = typeof json.msg === 'string' ? json.msg : `请求失败（HTTP ${res.status}）`;
-    throw new ApiError(res.status, msg, json);
+    throw new ApiError(res.status, msg, json, res.status === 429 ? retryAfterOf(res) : undefined);
   }
   return json as T;
 }

@@ -25,10 +25,15 @@ export function render(title: string, body: Node[], opts: { me?: Me | null; wide
   return card;
 }
 
-/** The text to show for any failure. */
+/** The text to show for any failure; a rate-limited one also says how long to wait. */
 export function messageOf(err: unknown): string {
-  if (err instanceof ApiError) return err.msg;
+  if (err instanceof ApiError) return err.retryAfterS === undefined ? err.msg : `${err.msg}（${waitText(err.retryAfterS)}）`;
   return '发生未知错误，请刷新页面重试';
+}
+
+/** "请 N 分钟后再试", or in seconds under a minute; minutes round up so the user never comes back too early. */
+export function waitText(seconds: number): string {
+  return seconds < 60 ? `请 ${Math.max(1, seconds)} 秒后再试` : `请 ${Math.ceil(seconds / 60)} 分钟后再试`;
 }
 
 /** A failure that means the stored token is unusable: forget it and sign in again. */

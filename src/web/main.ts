@@ -6,6 +6,7 @@ import { devicePage } from './pages/device.js';
 import { loginPage } from './pages/login.js';
 import { registerPage, resetPasswordPage } from './pages/register.js';
 import { errorPage } from './layout.js';
+import { h } from './dom.js';
 
 const pages: Record<string, () => void | Promise<void>> = {
   authorize: authorizePage,
@@ -24,7 +25,7 @@ async function start(): Promise<void> {
   const page = pages[name];
   try {
     if (page) await page();
-    else errorPage('页面不存在', '找不到该页面');
+    else errorPage('页面不存在', '找不到该页面，请检查地址是否正确。', [h('p', { class: 'links' }, h('a', { href: '/' }, '返回首页'))]);
   } catch {
     errorPage('出错了', '页面加载失败，请刷新重试');
   }

@@ -72,3 +72,35 @@ describe('docs', () => {
     expect(spec.paths['/api/v1/auth/login'].post.requestBody).toBeDefined();
   });
 });
+
+describe('docs of the OpenID Connect endpoints', () => {
+  it('lists every standard endpoint the discovery document names, with a summary, without schemas that would validate', async () => {
+    const spec = (await t.get('/docs/json')).json();
+    const discovery = (await t.get('/.well-known/openid-configuration')).json();
+    const { issuer } = discovery;
+    const advertised = Object.entries(discovery)
+      .filter(([key, value]) => (key.endsWith('_endpoint') || key === 'jwks_uri') && typeof value === 'string')
+      .map(([, url]) => (url as string).slice(issuer.length));
+    expect(advertised).toEqual(expect.arrayContaining(['/oauth/authorize', '/oauth/token', '/oauth/userinfo', '/oauth/jwks', '/oauth/revoke', '/oauth/introspect', '/oauth/device_authorization', '/oauth/end_session']));
+    const expected: Array<[string, string]> = [
+      ['/.well-known/openid-configuration', 'get'], ['/.well-known/oauth-authorization-server', 'get'],
+      ['/oauth/authorize', 'get'], ['/oauth/authorize', 'post'], ['/oauth/authorize/resume', 'get'],
+      ['/oauth/token', 'post'], ['/oauth/userinfo', 'get'], ['/oauth/userinfo', 'post'], ['/oauth/jwks', 'get'],
+      ['/oauth/revoke', 'post'], ['/oauth/introspect', 'post'], ['/oauth/device_authorization', 'post'],
+      ['/oauth/end_session', 'get'], ['/oauth/end_session', 'post'],
+    ];
+    for (const path of advertised) expect(expected.map(([p]) => p), path).toContain(path);
+    for (const [path, method] of expected) {
+      const op = spec.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(op.summary, `${method} ${path}`).toMatch(/\S/);
+      expect(op.tags).toEqual(['openid connect']);
+      // Documentation only: the endpoints read their form bodies themselves.
+      expect(op.requestBody, `${method} ${path}`).toBeUndefined();
+      expect(op.parameters ?? [], `${method} ${path}`).toEqual([]);
+    }
+    // Unchanged behaviour: a JSON body is still the RFC error, not a schema failure.
+    const json = await t.post('/oauth/token', { grant_type: 'client_credentials' });
+    expect([json.statusCode, json.json().error]).toEqual([400, 'invalid_request']);
+  });
+});

@@ -49,6 +49,20 @@ describe.each(stores)('%s store', (_name, make, available) => {
     const again = await Promise.all(Array.from({ length: 12 }, () => limiter.take('deviceApproveWrong', subject)));
     expect(again.filter(Boolean)).toHaveLength(10);
   });
+
+  it.skipIf(!available)('a refusal says how much of the window is left, as Retry-After seconds', async () => {
+    const store = make();
+    const limiter = new RateLimiter(store, { ...DEFAULT_LIMITS, deviceApproveWrong: { max: 1, windowS: 60 } }, true);
+    const subject = `r:${process.pid}:${Math.random()}`;
+    await limiter.takeOrRefuse('deviceApproveWrong', subject);
+    const refused = await limiter.takeOrRefuse('deviceApproveWrong', subject).then(() => undefined, (err: unknown) => err);
+    expect(refused).toMatchObject({ status: 429, msg: '请求过于频繁，请稍后再试' });
+    const { retryAfterS } = refused as { retryAfterS: number };
+    expect(retryAfterS).toBeGreaterThanOrEqual(59);
+    expect(retryAfterS).toBeLessThanOrEqual(60);
+    // No live window: nothing to wait for.
+    expect(await store.msLeft(`rl:none:${Math.random()}`)).toBe(0);
+  });
 });
 
 describe('IP-only rules', () => {

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { AppError, badParam, fail, failureOf } from '../../errors/index.js';
+import { AppError, badParam, fail, failureOf, retryAfterHeader } from '../../errors/index.js';
 
 /** The public field a schema failure concerns: `/redirect_uris/0` → `redirect_uris`. */
 function fieldOf(err: FastifyError): string {
@@ -35,17 +35,21 @@ export function toFailure(err: FastifyError | AppError | Error): { status: numbe
   return failureOf('internal');
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** Answers an unknown address with a page instead, when it is a browser's; true when it did. */
+export type NotFoundPage = (request: FastifyRequest, reply: FastifyReply) => boolean;
+
+export function registerErrorHandling(app: FastifyInstance, notFoundPage?: NotFoundPage): void {
   app.setErrorHandler((err, request, reply) => {
     const { status, body } = toFailure(err as FastifyError);
     if (status >= 500) request.log.error({ err }, 'request failed');
-    void reply.code(status).send(body);
+    void reply.code(status).headers(retryAfterHeader(err)).send(body);
   });
   // An unknown route's query is judged too, before the 404: here rather than in a global hook,
   // which every route would run.
   app.setNotFoundHandler((request, reply) => {
     const field = fieldWithNul(request.query);
     if (field !== undefined) throw badParam(field);
+    if (notFoundPage?.(request, reply)) return;
     const { status, body } = failureOf('notFound');
     void reply.code(status).send(body);
   });

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { failureOf } from '../../errors/index.js';
 import type { RouteDeps } from '../deps.js';
+import { faviconRoutes } from './favicon.js';
 
 /** src/http/routes and dist/http/routes are both three levels under the project root. */
 const WEB_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'dist', 'web');
@@ -75,6 +76,7 @@ function shell(page: string, title: string, bundle: Bundle | undefined): string 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${title} - 账号中心</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 ${head}
 </head>
 <body data-page="${page}">
@@ -84,23 +86,44 @@ ${head}
 `;
 }
 
+/** The bundle named by the manifest, read on first use (and again while none is built). */
+let bundle: Bundle | undefined;
+const currentBundle = () => (bundle ??= loadBundle());
+
+const HTML_HEADERS = { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' };
+
+/** Paths whose unknown addresses stay JSON whatever the client accepts (CONTRACT §0, OIDC.md). */
+const JSON_PREFIXES = ['/api/', '/oauth/', '/.well-known/', '/assets/'];
+
+/**
+ * A browser asking for a page that does not exist gets one in the site's layout; API paths,
+ * the standard endpoints and any client not asking for HTML keep the `{ ok:false }` answer.
+ * Answers whether it sent the page.
+ */
+export function sendNotFoundPage(request: FastifyRequest, reply: FastifyReply): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  if (!(request.headers.accept ?? '').includes('text/html')) return false;
+  const path = request.url.split('?', 1)[0]!;
+  if (JSON_PREFIXES.some((prefix) => path.startsWith(prefix))) return false;
+  void reply.code(404).headers(HTML_HEADERS).send(shell('not_found', '页面不存在', currentBundle()));
+  return true;
+}
+
 /** The pages of CONTRACT §9 and their static assets, all under a strict CSP. */
 export async function pagesRoutes(app: FastifyInstance, _deps: RouteDeps) {
-  let bundle = loadBundle();
-  const current = () => (bundle ??= loadBundle());
-
   const sendPage = (reply: FastifyReply, page: string, title: string) => reply
     .code(200)
-    .headers({ ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' })
-    .send(shell(page, title, current()));
+    .headers(HTML_HEADERS)
+    .send(shell(page, title, currentBundle()));
 
   for (const [path, [page, title]] of Object.entries(PAGES)) {
     app.get(path, { schema: { hide: true } }, async (_request, reply) => sendPage(reply, page, title));
   }
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.headers(PAGE_HEADERS).redirect('/account'));
+  faviconRoutes(app, PAGE_HEADERS);
 
   app.get<{ Params: { name: string } }>('/assets/:name', { schema: { hide: true } }, async (request, reply) => {
-    const asset = current()?.assets.get(request.params.name);
+    const asset = currentBundle()?.assets.get(request.params.name);
     if (!asset) {
       const { status, body } = failureOf('notFound');
       return reply.code(status).headers(PAGE_HEADERS).send(body);

@@ -88,7 +88,7 @@ function consent(info: ClientInfo, me: Me, q: URLSearchParams): void {
       location.assign(res.data.redirect_url);
     } catch (err) {
       if (needsLogin(err)) return location.replace(loginUrl());
-      msg.error(err instanceof ApiError ? err.msg : messageOf(err));
+      msg.error(messageOf(err));
     }
   }));
   deny.addEventListener('click', () => {

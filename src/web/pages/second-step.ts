@@ -42,7 +42,7 @@ export function passkeySignIn(done: (envelope: TokenEnvelope) => Promise<void>, 
       const response = await startAuthentication({ optionsJSON });
       await done(await call<TokenEnvelope>('POST', 'passkey/login', { response }, false));
     } catch (err) {
-      msg.error(err instanceof ApiError ? err.msg : '未能使用通行密钥登录，请重试');
+      msg.error(err instanceof ApiError ? messageOf(err) : '未能使用通行密钥登录，请重试');
     }
   }));
   return h('div', { class: 'passkey-login' }, button);

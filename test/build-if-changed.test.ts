@@ -1,0 +1,43 @@
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * `npm start`'s build step (scripts/build-if-changed.mjs), run on a copy of the project so the
+ * builds it makes never touch the dist/ other tests are using.
+ */
+const ROOT = join(import.meta.dirname, '..');
+
+describe('npm start builds only when the sources changed', () => {
+  let dir: string;
+
+  const buildStep = () => execFileSync(process.execPath, ['scripts/build-if-changed.mjs'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const mtime = (file: string) => statSync(join(dir, file)).mtimeMs;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ac-build-'));
+    for (const entry of ['src', 'scripts', 'tsconfig.json', 'package.json', 'package-lock.json']) cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
+    symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(dir, 'node_modules'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('builds the first time, then does nothing until a source changes', () => {
+    expect(buildStep()).toContain('build: done');
+    const manifest = readFileSync(join(dir, 'dist/web/manifest.json'), 'utf8');
+    const compiled = mtime('dist/main.js');
+
+    const started = performance.now();
+    expect(buildStep()).toContain('nothing to do');
+    // Nothing was rewritten, and no compiler ran (a tsc run alone takes seconds).
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(mtime('dist/main.js')).toBe(compiled);
+    expect(readFileSync(join(dir, 'dist/web/manifest.json'), 'utf8')).toBe(manifest);
+
+    appendFileSync(join(dir, 'src/web/styles.css'), '\n.build-if-changed-test { color: red; }\n');
+    expect(buildStep()).toContain('build: done');
+    expect(readFileSync(join(dir, 'dist/web/manifest.json'), 'utf8')).not.toBe(manifest);
+    expect(buildStep()).toContain('nothing to do');
+  }, 180_000);
+});
