@@ -67,9 +67,15 @@ describe('e2e: device login', () => {
 
     const wrong = started.user_code === '000000' ? '000001' : '000000';
     await page.fill('#f-user_code', wrong);
-    await page.click('#approve');
+    await page.click('#device-next');
     await page.waitForSelector('.notice.error:has-text("设备码无效或已过期")');
+    await screenshot(page, 'device-wrong-code');
+    // Typing a new code takes the old error away at once.
+    await page.fill('#f-user_code', started.user_code.slice(0, 3));
+    expect(await page.isVisible('.notice.error')).toBe(false);
     await page.fill('#f-user_code', started.user_code);
+    await page.click('#device-next');
+    await page.waitForSelector('#device-request');
     await page.click('#deny');
     await page.waitForSelector('#device-result:has-text("已拒绝")');
     const poll = await env.center.post('/api/v1/auth/device/poll', { device_code: started.device_code });
