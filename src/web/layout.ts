@@ -1,6 +1,7 @@
 import { clearToken, getToken, type Me } from './api.js';
 import { clear, h } from './dom.js';
 import { ApiError } from './api.js';
+import { readable, type LabelOverrides } from './field-labels.js';
 
 export const root = (): HTMLElement => document.getElementById('app') as HTMLElement;
 
@@ -25,9 +26,9 @@ export function render(title: string, body: Node[], opts: { me?: Me | null; wide
   return card;
 }
 
-/** The text to show for any failure. */
-export function messageOf(err: unknown): string {
-  if (err instanceof ApiError) return err.msg;
+/** The text to show for any failure, with API field names given as the page's labels. */
+export function messageOf(err: unknown, labels?: LabelOverrides): string {
+  if (err instanceof ApiError) return readable(err.msg, labels);
   return '发生未知错误，请刷新页面重试';
 }
 
