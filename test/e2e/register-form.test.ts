@@ -81,6 +81,21 @@ describe('pages: the sign-up form reports every field at once', () => {
   });
 });
 
+describe('pages: the password reset form', () => {
+  it('says every empty field under the field before sending anything', async () => {
+    const { context, page } = await newPage(env.browser);
+    const sent: string[] = [];
+    page.on('request', (r) => { if (r.url().includes('/api/v1/auth/')) sent.push(r.url()); });
+    await page.goto(`${env.center.baseUrl}/reset_password`);
+    await page.click('button[type=submit]:has-text("重置密码")');
+    await page.waitForSelector('#err-email:has-text("请填写邮箱")');
+    expect(await page.textContent('#err-code')).toBe('请填写验证码');
+    expect(await page.textContent('#err-new_password')).toBe('请填写新密码');
+    expect(sent).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('pages: the authenticator step of /login has a way back', () => {
   it('返回，使用其他账号登录 leads to the first step with the fields cleared and `next` kept', async () => {
     const u = await env.center.register({ username: uniqueName('back') });

@@ -41,7 +41,7 @@ export function registerPage(): void {
   const username = input('username', { autocomplete: 'username', required: true, maxlength: '32' });
   const displayName = input('display_name', { autocomplete: 'nickname', maxlength: '64' });
   const email = input('email', { type: 'email', autocomplete: 'email', required: true });
-  const code = input('email_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字', required: codeRequired });
+  const code = input('email_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字', required: codeRequired, id: 'f-email_code' });
   const password = input('password', { type: 'password', autocomplete: 'new-password', required: true });
   const controls = { username, displayName, email, code, password };
   const send = h('button', { type: 'button', class: 'secondary' }, '发送验证码');
@@ -62,7 +62,9 @@ export function registerPage(): void {
     field('用户名', username, '3–32 位字母、数字或下划线'),
     field(optional('昵称'), displayName),
     field('邮箱', email),
-    h('div', { class: 'inline' }, field(codeRequired ? '邮箱验证码' : optional('邮箱验证码'), code, codeHint), send),
+    // The button sits beside the input itself, with the hint and any error under both.
+    h('div', { class: 'field' }, h('label', { for: code.id }, codeRequired ? '邮箱验证码' : optional('邮箱验证码')),
+      h('div', { class: 'inline' }, code, send), h('small', { class: 'hint' }, codeHint)),
     field('密码', password, '8–128 个字符'),
     submit,
   ], submit, async () => {
@@ -91,6 +93,7 @@ export function resetPasswordPage(): void {
     submit,
   ], submit, async () => {
     msg.hide();
+    if (!showFieldErrors([[email, required(email, '邮箱')], [code, required(code, '验证码')], [password, required(password, '新密码')]])) return;
     await data('POST', 'reset_password', { email: email.value.trim(), code: code.value.trim(), new_password: password.value });
     f.hidden = true;
     msg.ok('密码已重置，请使用新密码登录');
