@@ -44,6 +44,8 @@ describe('pages: the developer console form', () => {
     await page.waitForSelector(card('forum-web'));
     // After a creation the form is empty again, with the defaults ticked again.
     expect(await ticked()).toEqual(['authorization_code', 'refresh_token']);
+    // The new secret is one line too: a read-only input, not a textarea.
+    expect(await page.inputValue('#new-secret input[readonly]')).toMatch(/^\S{20,}$/);
     const link = page.locator(`${card('forum-web')} a.homepage`);
     expect(await link.getAttribute('href')).toBe('https://forum.example/');
     expect(await link.getAttribute('rel')).toContain('noopener');

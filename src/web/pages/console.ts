@@ -1,5 +1,5 @@
 import { currentUser, data, loginUrl, type Me } from '../api.js';
-import { busy, copyBox, field, form, formatTime, h, input, notice } from '../dom.js';
+import { busy, copyLine, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf, needsLogin, render } from '../layout.js';
 import { required, showFieldErrors } from '../field-errors.js';
 import { APP_LABELS } from '../field-labels.js';
@@ -25,7 +25,7 @@ function textarea(name: string, value: string, placeholder: string): HTMLTextAre
 function secretNotice(clientId: string, secret: string): HTMLElement {
   return h('div', { class: 'secret-once', id: 'new-secret' },
     h('p', {}, h('strong', {}, `「${clientId}」的 client_secret`), '：只显示这一次，请立即复制并保存到服务端配置中。'),
-    copyBox(secret, 'client_secret'));
+    copyLine(secret, 'client_secret'));
 }
 
 function profileFields(app?: AppView) {
