@@ -3,7 +3,7 @@
  * label on the form. This one map turns the first into the second for everything the pages
  * show; the API's own messages stay as they are.
  */
-const FIELD_LABELS: Record<string, string> = {
+const FIELD_LABELS = new Map<string, string>(Object.entries({
   username: '用户名',
   password: '密码',
   new_password: '新密码',
@@ -27,15 +27,16 @@ const FIELD_LABELS: Record<string, string> = {
   roles: '角色',
   purpose: '验证码用途',
   body: '请求内容',
-};
+}));
 
 /** Where a page names a field differently (an app's display_name is its 应用名称). */
 export type LabelOverrides = Readonly<Record<string, string>>;
 
 export const APP_LABELS: LabelOverrides = { display_name: '应用名称' };
 
+/** A Map and an own-property check: a name from the wire such as `__proto__` is never looked up on a prototype. */
 export function fieldLabel(name: string, overrides: LabelOverrides = {}): string {
-  return overrides[name] ?? FIELD_LABELS[name] ?? name;
+  return (Object.prototype.hasOwnProperty.call(overrides, name) ? overrides[name] : undefined) ?? FIELD_LABELS.get(name) ?? name;
 }
 
 const BAD_PARAM = '参数错误：';

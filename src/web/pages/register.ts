@@ -8,14 +8,14 @@ import { finishSignIn, sendCode, withNext } from './login.js';
 type Control = HTMLInputElement;
 
 /** The server's answers that concern one field of the sign-up form (CONTRACT §1). */
-const FIELD_OF_MSG: Record<string, string> = {
+const FIELD_OF_MSG = new Map<string, string>(Object.entries({
   用户名格式不正确: 'username',
   用户名已被占用: 'username',
   '密码长度需为 8 到 128 个字符': 'password',
   邮箱格式不正确: 'email',
   邮箱已被注册: 'email',
   验证码错误或已过期: 'email_code',
-};
+}));
 
 /** The same rules as the server (CONTRACT §1), checked first so every mistake shows at once. */
 function signUpChecks(f: Record<'username' | 'displayName' | 'email' | 'code' | 'password', Control>, codeRequired: boolean): Array<[Control, string | undefined]> {
@@ -53,8 +53,8 @@ export function registerPage(): void {
   const report = (e: unknown) => {
     // A refusal about one field goes next to it; anything else above the form.
     const text = e instanceof ApiError ? e.msg : '';
-    const name = FIELD_OF_MSG[text] ?? badParamField(text);
-    const control = name === undefined ? undefined : byName[name];
+    const name = FIELD_OF_MSG.get(text) ?? badParamField(text);
+    const control = name !== undefined && Object.prototype.hasOwnProperty.call(byName, name) ? byName[name] : undefined;
     if (control) setFieldError(control, messageOf(e));
     else msg.error(messageOf(e));
   };
