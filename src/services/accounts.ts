@@ -39,6 +39,11 @@ export class AccountService {
     private readonly secondFactor: Pick<SecondFactorService, 'checkSignIn'>,
   ) {}
 
+  /** REGISTER_REQUIRES_EMAIL_CODE, for the sign-up page to mark the code field required or optional. */
+  get emailCodeRequired(): boolean {
+    return this.ctx.config.registerRequiresEmailCode;
+  }
+
   /** E-mail codes are kept as a keyed hash, so a database dump does not reveal live codes. */
   private codeHash(code: string): string {
     return createHmac('sha256', this.ctx.config.jwtSecret).update(code).digest('hex');

@@ -39,7 +39,7 @@ export function notice(): { el: HTMLElement; error(msg: string): void; ok(msg: s
 }
 
 /** A labelled input; `name` doubles as the input id for the label and for tests. */
-export function field(label: string, input: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, hint?: string): HTMLElement {
+export function field(label: string | Node, input: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, hint?: string): HTMLElement {
   if (!input.id) input.id = `f-${input.name}`;
   return h('div', { class: 'field' }, h('label', { for: input.id }, label), input, hint ? h('small', { class: 'hint' }, hint) : null);
 }
@@ -76,17 +76,27 @@ export function copyBox(value: string, label: string): HTMLElement {
   const box = h('textarea', { class: 'secret', readonly: true, rows: '3', 'aria-label': label });
   box.value = value;
   const button = h('button', { type: 'button', class: 'secondary copy' }, '复制');
-  button.addEventListener('click', async () => {
-    box.select();
-    try {
-      await navigator.clipboard.writeText(value);
-    } catch {
-      document.execCommand('copy');
-    }
-    button.textContent = '已复制';
-    setTimeout(() => { button.textContent = '复制'; }, 1500);
-  });
+  button.addEventListener('click', () => void copyText(box, value, button));
   return h('div', { class: 'copy-box' }, box, button);
+}
+
+/** A one-line value (an address, an id) in a read-only input with a copy button. */
+export function copyLine(value: string, label: string): HTMLElement {
+  const line = h('input', { type: 'text', class: 'secret', readonly: true, 'aria-label': label, value });
+  const button = h('button', { type: 'button', class: 'secondary copy' }, '复制');
+  button.addEventListener('click', () => void copyText(line, value, button));
+  return h('div', { class: 'copy-box' }, line, button);
+}
+
+async function copyText(from: HTMLInputElement | HTMLTextAreaElement, value: string, button: HTMLButtonElement): Promise<void> {
+  from.select();
+  try {
+    await navigator.clipboard.writeText(value);
+  } catch {
+    document.execCommand('copy');
+  }
+  button.textContent = '已复制';
+  setTimeout(() => { button.textContent = '复制'; }, 1500);
 }
 
 /** The code-sending button: disabled for the resend interval with a countdown. */

@@ -1,6 +1,7 @@
 import { clearToken, getToken, type Me } from './api.js';
 import { clear, h } from './dom.js';
 import { ApiError } from './api.js';
+import { readable, type LabelOverrides } from './field-labels.js';
 
 export const root = (): HTMLElement => document.getElementById('app') as HTMLElement;
 
@@ -25,9 +26,12 @@ export function render(title: string, body: Node[], opts: { me?: Me | null; wide
   return card;
 }
 
-/** The text to show for any failure; a rate-limited one also says how long to wait. */
-export function messageOf(err: unknown): string {
-  if (err instanceof ApiError) return err.retryAfterS === undefined ? err.msg : `${err.msg}（${waitText(err.retryAfterS)}）`;
+/** The text to show for any failure: API field names given as the page's labels, and a rate-limited one says how long to wait. */
+export function messageOf(err: unknown, labels?: LabelOverrides): string {
+  if (err instanceof ApiError) {
+    const text = readable(err.msg, labels);
+    return err.retryAfterS === undefined ? text : `${text}（${waitText(err.retryAfterS)}）`;
+  }
   return '发生未知错误，请刷新页面重试';
 }
 

@@ -26,7 +26,7 @@ describe('e2e: developer console', () => {
     await page.fill('#create-app [name=scopes]', 'profile email');
     await page.click('#create-app button[type=submit]');
     await page.waitForSelector(card('my-site'));
-    const secret = await page.inputValue('#new-secret textarea');
+    const secret = await page.inputValue('#new-secret input');
     expect(secret.length).toBeGreaterThanOrEqual(43);
     await screenshot(page, 'console-created');
 
@@ -48,7 +48,7 @@ describe('e2e: developer console', () => {
     // Rotate: a new secret is shown once and it is different.
     await page.click(`${card('my-site')} [data-action=rotate]`);
     await page.waitForSelector('#new-secret');
-    const rotated = await page.inputValue('#new-secret textarea');
+    const rotated = await page.inputValue('#new-secret input');
     expect(rotated).not.toBe(secret);
     expect(rotated.length).toBeGreaterThanOrEqual(43);
 

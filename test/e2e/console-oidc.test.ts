@@ -14,9 +14,9 @@ describe('e2e: developer console, OpenID Connect client fields', () => {
 
     await page.click('#oidc-issuer summary');
     const issuer = env.center.baseUrl.replace(/\/$/, '');
-    await page.waitForSelector('#oidc-issuer textarea[aria-label="issuer"]');
-    await expect.poll(() => page.inputValue('#oidc-issuer textarea[aria-label="issuer"]')).toBe(issuer);
-    expect(await page.inputValue('#oidc-issuer textarea[aria-label="discovery URL"]')).toBe(`${issuer}/.well-known/openid-configuration`);
+    await page.waitForSelector('#oidc-issuer input[aria-label="issuer"]');
+    await expect.poll(() => page.inputValue('#oidc-issuer input[aria-label="issuer"]')).toBe(issuer);
+    expect(await page.inputValue('#oidc-issuer input[aria-label="discovery URL"]')).toBe(`${issuer}/.well-known/openid-configuration`);
 
     await page.click('#create-app summary');
     await page.fill('#create-app [name=display_name]', 'Wiki');

@@ -31,7 +31,7 @@ describe('e2e: the device page shows who asks before any approval', () => {
     await context.close();
   });
 
-  it('a typed code: the first click shows the request, only the second confirms', async () => {
+  it('a typed code: Enter shows the request and nothing else; one click on 确认登录 confirms', async () => {
     const dev = await env.center.register();
     const created = await env.center.post('/api/v1/auth/apps', { display_name: '像素农场', redirect_uris: ['com.example.farm:/cb'], client_type: 'public' }, dev.token);
     const clientId = created.json().data.client_id as string;
@@ -40,11 +40,14 @@ describe('e2e: the device page shows who asks before any approval', () => {
     const { context, page } = await newPage(env.browser);
     await signIn(page, env.center.baseUrl, player.username, player.password);
     await page.goto(`${env.center.baseUrl}/device`);
+    // Before the lookup there is nothing to confirm.
+    expect(await page.isVisible('#approve')).toBe(false);
     await page.fill('#f-user_code', started.user_code);
-    await page.click('#approve');
+    await page.press('#f-user_code', 'Enter');
     await page.waitForSelector('#device-request:has-text("像素农场")');
     expect(await page.textContent('#device-client-id')).toBe(clientId);
     expect(await page.textContent('#device-request')).not.toContain('完全访问权限');
+    expect(await page.textContent('#device-warning')).toContain('自己面前的设备');
     expect((await env.center.post('/api/v1/auth/device/poll', { device_code: started.device_code })).json().error).toBe('authorization_pending');
     await screenshot(page, 'device-request-third-party');
     await page.click('#approve');

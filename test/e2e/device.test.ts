@@ -53,6 +53,23 @@ describe('e2e: device login', () => {
     }
   }, 40_000);
 
+  it('at 375 px the first step is only the code and 下一步; a short code is told without asking the server', async () => {
+    const player = await env.center.register();
+    const { context, page } = await newPage(env.browser, { width: 375, height: 800 });
+    await signIn(page, env.center.baseUrl, player.username, player.password);
+    await page.goto(`${env.center.baseUrl}/device`);
+    await page.waitForSelector('#device-next');
+    expect(await page.isVisible('#approve')).toBe(false);
+    expect(await page.isVisible('#deny')).toBe(false);
+    await page.fill('#f-user_code', '123');
+    await page.press('#f-user_code', 'Enter');
+    await page.waitForSelector('.notice.error:has-text("6 位数字验证码")');
+    const box = (await page.locator('#device-next').boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(375);
+    await screenshot(page, 'device-step-one-phone');
+    await context.close();
+  });
+
   it('deny makes the poll answer access_denied; a wrong code shows the server message', async () => {
     const started = (await env.center.post('/api/v1/auth/device/start', {})).json().data;
     const player = await env.center.register();
@@ -67,9 +84,15 @@ describe('e2e: device login', () => {
 
     const wrong = started.user_code === '000000' ? '000001' : '000000';
     await page.fill('#f-user_code', wrong);
-    await page.click('#approve');
+    await page.click('#device-next');
     await page.waitForSelector('.notice.error:has-text("设备码无效或已过期")');
+    await screenshot(page, 'device-wrong-code');
+    // Typing a new code takes the old error away at once.
+    await page.fill('#f-user_code', started.user_code.slice(0, 3));
+    expect(await page.isVisible('.notice.error')).toBe(false);
     await page.fill('#f-user_code', started.user_code);
+    await page.click('#device-next');
+    await page.waitForSelector('#device-request');
     await page.click('#deny');
     await page.waitForSelector('#device-result:has-text("已拒绝")');
     const poll = await env.center.post('/api/v1/auth/device/poll', { device_code: started.device_code });

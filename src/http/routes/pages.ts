@@ -64,11 +64,16 @@ export function loadBundle(): Bundle | undefined {
   }
 }
 
-function shell(page: string, title: string, bundle: Bundle | undefined): string {
+/** Settings a page needs before its first request, as `data-*` attributes of <body>. */
+type PageData = Record<string, string>;
+
+function shell(page: string, title: string, bundle: Bundle | undefined, pageData: PageData = {}): string {
   const head = bundle
     ? `<link rel="stylesheet" href="/assets/${bundle.css}">\n<script type="module" src="/assets/${bundle.js}"></script>`
     : '';
   const fallback = bundle ? '正在加载…' : '页面资源尚未构建，请运行 npm run build。';
+  // Values are fixed words chosen here, never request input, so they need no escaping.
+  const attrs = Object.entries(pageData).map(([k, v]) => ` data-${k}="${v}"`).join('');
   return `<!doctype html>
 <html lang="zh-CN">
 <head>
@@ -79,7 +84,7 @@ function shell(page: string, title: string, bundle: Bundle | undefined): string 
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 ${head}
 </head>
-<body data-page="${page}">
+<body data-page="${page}"${attrs}>
 <div id="app"><noscript>请启用 JavaScript 后使用账号中心。</noscript><p class="loading">${fallback}</p></div>
 </body>
 </html>
@@ -110,11 +115,16 @@ export function sendNotFoundPage(request: FastifyRequest, reply: FastifyReply): 
 }
 
 /** The pages of CONTRACT §9 and their static assets, all under a strict CSP. */
-export async function pagesRoutes(app: FastifyInstance, _deps: RouteDeps) {
+export async function pagesRoutes(app: FastifyInstance, { services }: RouteDeps) {
+  // The sign-up page marks its e-mail code field 选填 unless the server requires the code.
+  const pageData: Record<string, PageData> = {
+    register: { 'email-code': services.accounts.emailCodeRequired ? 'required' : 'optional' },
+  };
+
   const sendPage = (reply: FastifyReply, page: string, title: string) => reply
     .code(200)
     .headers(HTML_HEADERS)
-    .send(shell(page, title, currentBundle()));
+    .send(shell(page, title, currentBundle(), pageData[page]));
 
   for (const [path, [page, title]] of Object.entries(PAGES)) {
     app.get(path, { schema: { hide: true } }, async (_request, reply) => sendPage(reply, page, title));

@@ -1,5 +1,5 @@
 /** The OpenID Connect part of the developer console: client fields and the issuer to copy. */
-import { copyBox, field, h } from '../dom.js';
+import { copyLine, field, h } from '../dom.js';
 import type { AppView } from '../../contracts/index.js';
 
 const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -26,7 +26,8 @@ export function clientFields(app: AppView | undefined, clientType: string): Clie
   const chosen = new Set(app?.grant_types ?? ['authorization_code', 'refresh_token']);
   const boxes = GRANTS.map(([value, label]) => {
     const box = h('input', { type: 'checkbox', name: 'grant_types', value });
-    box.checked = chosen.has(value);
+    // The default state too, so the form's reset after a creation ticks the defaults again.
+    box.defaultChecked = chosen.has(value);
     return h('label', { class: 'check' }, box, ` ${label}`);
   });
   const method = h('select', { name: 'token_endpoint_auth_method' });
@@ -55,13 +56,13 @@ export function clientFields(app: AppView | undefined, clientType: string): Clie
 /** The issuer and discovery URL an OpenID Connect client is configured with. */
 export function issuerPanel(): HTMLElement {
   const discovery = `${location.origin}/.well-known/openid-configuration`;
-  const issuerSlot = h('div', {}, copyBox(location.origin, 'issuer'));
+  const issuerSlot = h('div', {}, copyLine(location.origin, 'issuer'));
   // The discovery document names the issuer exactly (BASE_URL), which may differ from this page's origin behind a proxy.
   void fetch(discovery).then((r) => r.json()).then((d: { issuer?: unknown }) => {
-    if (typeof d.issuer === 'string') issuerSlot.replaceChildren(copyBox(d.issuer, 'issuer'));
+    if (typeof d.issuer === 'string') issuerSlot.replaceChildren(copyLine(d.issuer, 'issuer'));
   }).catch(() => undefined);
   return h('details', { class: 'oidc', id: 'oidc-issuer' }, h('summary', {}, 'OpenID Connect 接入信息'),
     h('p', { class: 'muted' }, '在 Grafana、Gitea、Nextcloud 等应用中填写签发者（issuer）或发现地址，再填 client_id 与 client_secret。'),
     h('p', {}, '签发者 issuer'), issuerSlot,
-    h('p', {}, '发现地址 discovery URL'), copyBox(discovery, 'discovery URL'));
+    h('p', {}, '发现地址 discovery URL'), copyLine(discovery, 'discovery URL'));
 }

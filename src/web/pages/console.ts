@@ -1,6 +1,8 @@
 import { currentUser, data, loginUrl, type Me } from '../api.js';
-import { busy, copyBox, field, form, formatTime, h, input, notice } from '../dom.js';
+import { busy, copyLine, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf, needsLogin, render } from '../layout.js';
+import { required, showFieldErrors } from '../field-errors.js';
+import { APP_LABELS } from '../field-labels.js';
 import type { AppSecret, AppSuspension, AppView, CreatedApp } from '../../contracts/index.js';
 import { clientFields, issuerPanel } from './console-oidc.js';
 
@@ -8,8 +10,10 @@ const lines = (text: string) => text.split(/[\r\n]+/).map((s) => s.trim()).filte
 const words = (text: string) => text.split(/[\s,，]+/).map((s) => s.trim()).filter(Boolean);
 const report = (msg: ReturnType<typeof notice>) => (err: unknown) => {
   if (needsLogin(err)) return location.replace(loginUrl());
-  msg.error(messageOf(err));
+  msg.error(messageOf(err, APP_LABELS));
 };
+/** An app needs a name: said next to the field before anything is sent. */
+const named = (f: ReturnType<typeof profileFields>) => showFieldErrors([[f.displayName, required(f.displayName, '应用名称')]]);
 
 function textarea(name: string, value: string, placeholder: string): HTMLTextAreaElement {
   const t = h('textarea', { name, rows: '3', placeholder });
@@ -21,7 +25,7 @@ function textarea(name: string, value: string, placeholder: string): HTMLTextAre
 function secretNotice(clientId: string, secret: string): HTMLElement {
   return h('div', { class: 'secret-once', id: 'new-secret' },
     h('p', {}, h('strong', {}, `「${clientId}」的 client_secret`), '：只显示这一次，请立即复制并保存到服务端配置中。'),
-    copyBox(secret, 'client_secret'));
+    copyLine(secret, 'client_secret'));
 }
 
 function profileFields(app?: AppView) {
@@ -39,17 +43,18 @@ function createForm(onCreated: (app: CreatedApp) => void): HTMLElement {
   const f = profileFields();
   const clientId = input('client_id', { placeholder: '留空自动生成', maxlength: '64' });
   const type = h('select', { name: 'client_type' },
-    h('option', { value: 'confidential' }, '机密客户端（有服务端，使用 client_secret）'),
-    h('option', { value: 'public' }, '公开客户端（单页应用/移动应用，使用 PKCE）'));
+    h('option', { value: 'confidential' }, '机密客户端（有服务端）'),
+    h('option', { value: 'public' }, '公开客户端（单页/移动应用）'));
   const oidc = clientFields(undefined, 'confidential');
   type.addEventListener('change', () => oidc.setClientType(type.value));
   const submit = h('button', { type: 'submit', class: 'primary' }, '创建应用');
   const el = form([
     field('应用名称', f.displayName), field('应用标识 client_id（可选）', clientId, '小写字母、数字、- 或 _，3–64 位'),
-    field('客户端类型', type), field('主页', f.homepage), field('回调地址', f.redirects), field('跨域来源', f.origins), field('权限范围', f.scopes),
+    field('客户端类型', type, '机密客户端在服务端保存 client_secret；公开客户端没有密钥，使用 PKCE'), field('主页', f.homepage), field('回调地址', f.redirects), field('跨域来源', f.origins), field('权限范围', f.scopes),
     ...oidc.nodes, submit,
   ], submit, async () => {
     msg.hide();
+    if (!named(f)) return;
     const body: Record<string, unknown> = {
       display_name: f.displayName.value.trim(), redirect_uris: lines(f.redirects.value), client_type: type.value,
       cors_origins: lines(f.origins.value), scopes: words(f.scopes.value), ...oidc.values(),
@@ -73,6 +78,7 @@ function editForm(app: AppView, onSaved: () => void): HTMLElement {
     field('跨域来源', f.origins), field('权限范围', f.scopes), ...oidc.nodes, submit,
   ], submit, async () => {
     msg.hide();
+    if (!named(f)) return;
     await data('POST', 'apps/update', {
       client_id: app.client_id, display_name: f.displayName.value.trim(), homepage: f.homepage.value.trim(),
       redirect_uris: lines(f.redirects.value), cors_origins: lines(f.origins.value), scopes: words(f.scopes.value), ...oidc.values(),
@@ -80,6 +86,20 @@ function editForm(app: AppView, onSaved: () => void): HTMLElement {
     onSaved();
   }, report(msg));
   return h('details', { class: 'edit' }, h('summary', {}, '编辑'), msg.el, el);
+}
+
+/** The app's homepage as a link; only http(s) addresses are ever made clickable. */
+function homepageLink(homepage: string | null | undefined): Node | string {
+  if (!homepage) return '（无）';
+  let url: URL;
+  try {
+    url = new URL(homepage);
+  } catch {
+    return homepage;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return homepage;
+  // A developer's site opens apart from this one: no window.opener, no referrer.
+  return h('a', { href: url.href, target: '_blank', rel: 'noopener noreferrer', class: 'break homepage' }, homepage);
 }
 
 function appCard(app: AppView, refresh: (secretFor?: [string, string]) => void): HTMLElement {
@@ -106,6 +126,7 @@ function appCard(app: AppView, refresh: (secretFor?: [string, string]) => void):
       h('span', { class: active ? 'badge ok' : 'badge warn', 'data-status': app.status }, active ? '已启用' : '已停用')),
     h('dl', { class: 'profile' },
       row('client_id', h('code', {}, app.client_id)),
+      row('主页', homepageLink(app.homepage)),
       row('类型', app.client_type === 'public' ? '公开客户端（PKCE）' : `机密客户端${app.has_secret ? '（已设置密钥）' : ''}`),
       row('回调地址', list(app.redirect_uris)),
       row('跨域来源', list(app.cors_origins)),

@@ -1,6 +1,6 @@
 import type { DeviceRequest as DeviceRequestData } from '../../contracts/index.js';
 import { currentUser, data, loginUrl, type Me } from '../api.js';
-import { busy, field, formatTime, h, input, notice } from '../dom.js';
+import { busy, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf, needsLogin, render } from '../layout.js';
 
 interface Approved {
@@ -33,7 +33,11 @@ function describe(req: DeviceRequestData, me: Me): HTMLElement {
   );
 }
 
-/** Approve (or refuse) a device sign-in by its 6-digit code, shown on the device. */
+/**
+ * Approve (or refuse) a device sign-in by its 6-digit code, in two steps: the code is looked up
+ * (Enter or 下一步), the page shows who asks, and only then do 确认登录 and 拒绝 appear, each
+ * acting on the first click. Editing the code goes back to the first step.
+ */
 export async function devicePage(): Promise<void> {
   const me = await currentUser().catch(() => null);
   if (!me) {
@@ -43,20 +47,15 @@ export async function devicePage(): Promise<void> {
   const msg = notice();
   const given = (new URLSearchParams(location.search).get('user_code') ?? '').replace(/\D/g, '').slice(0, 6);
   const code = input('user_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字', value: given, class: 'code-input' });
+  const next = h('button', { type: 'submit', class: 'primary', id: 'device-next' }, '下一步');
   const approve = h('button', { type: 'button', class: 'primary', id: 'approve' }, '确认登录');
   const deny = h('button', { type: 'button', class: 'secondary', id: 'deny' }, '拒绝');
   const details = h('div', {});
+  const decision = h('div', { class: 'actions', id: 'device-decision', hidden: true }, approve, deny);
   const result = h('div', { class: 'result', id: 'device-result', hidden: true });
-  const controls = h('div', {}, field('设备上显示的验证码', code), details, h('div', { class: 'actions' }, approve, deny));
   /** The code whose request is on screen: only that one can be confirmed. */
   let shown: string | undefined;
 
-  const typed = (): string | undefined => {
-    const userCode = code.value.replace(/\s/g, '');
-    if (/^\d{6}$/.test(userCode)) return userCode;
-    msg.error('请输入设备上显示的 6 位数字验证码');
-    return undefined;
-  };
   const failed = (err: unknown) => {
     if (needsLogin(err)) return location.replace(loginUrl());
     msg.error(messageOf(err));
@@ -64,24 +63,39 @@ export async function devicePage(): Promise<void> {
   const inspect = async (userCode: string) => {
     try {
       const req = await data<DeviceRequestData>('POST', 'device/inspect', { user_code: userCode });
+      // The answer may arrive after the user changed the code: show it only for the code typed.
+      if (code.value.replace(/\s/g, '') !== userCode) return;
       details.replaceChildren(describe(req, me));
       shown = userCode;
+      next.hidden = true;
+      decision.hidden = false;
       msg.hide();
+      approve.focus();
     } catch (err) {
       failed(err);
     }
   };
+  const lookUp = async () => {
+    msg.hide();
+    const userCode = code.value.replace(/\s/g, '');
+    if (!/^\d{6}$/.test(userCode)) return msg.error('请输入设备上显示的 6 位数字验证码');
+    await inspect(userCode);
+  };
+  const step = form([field('设备上显示的验证码', code), next], next, lookUp, failed);
+  // A changed code is a new question: the old answer, error or request no longer applies.
   code.addEventListener('input', () => {
     shown = undefined;
     details.replaceChildren();
+    decision.hidden = true;
+    next.hidden = false;
+    msg.hide();
   });
 
   const decide = (refuse: boolean) => async () => {
     msg.hide();
-    const userCode = typed();
+    // Only the request on screen can be decided (CONTRACT §9): never a code nobody looked at.
+    const userCode = shown;
     if (!userCode) return;
-    // Confirming needs the request on screen first: the first click shows it, a second confirms.
-    if (!refuse && shown !== userCode) return inspect(userCode);
     try {
       const app = await data<Approved>('POST', 'device/approve', refuse ? { user_code: userCode, deny: true } : { user_code: userCode });
       const name = app.display_name || app.client_id;
@@ -93,14 +107,15 @@ export async function devicePage(): Promise<void> {
       failed(err);
     }
   };
+  const controls = h('div', {}, step, details, decision);
   approve.addEventListener('click', () => void busy(approve, decide(false)));
   deny.addEventListener('click', () => void busy(deny, decide(true)));
   render('设备登录', [
-    h('p', {}, '游戏、启动器或桌面程序会显示一个 6 位验证码。确认它与设备上显示的一致，并核对下方的请求信息后再登录。'),
+    h('p', {}, '游戏、启动器或桌面程序会显示一个 6 位验证码。输入后点「下一步」，核对请求信息，再点「确认登录」。'),
     h('p', { class: 'muted small' }, '当前账号：', h('strong', {}, me.username)),
     msg.el, controls, result,
   ], { me });
   // A code from the link is looked up at once, but never confirmed without the user's click.
-  if (given.length === 6) await busy(approve, () => inspect(given));
+  if (given.length === 6) await busy(next, lookUp);
   else code.focus();
 }

@@ -27,9 +27,19 @@ export async function withSecondStep(send: (otp?: string) => Promise<TokenEnvelo
       msg.hide();
       resolve(await send(otp.value.trim()));
     }, (e) => msg.error(messageOf(e)));
-    render('两步验证', [h('p', { class: 'muted small' }, '该账号已开启两步验证。'), msg.el, step]);
+    render('两步验证', [h('p', { class: 'muted small' }, '该账号已开启两步验证。'), msg.el, step, h('p', { class: 'links' }, backToFirstStep())]);
     otp.focus();
   });
+}
+
+/**
+ * The way out of the code step: the sign-in page loaded afresh, so nothing typed for the first
+ * step stays on screen; `next` is kept so the sign-in still ends where it was going.
+ */
+function backToFirstStep(): HTMLElement {
+  const next = new URLSearchParams(location.search).get('next');
+  const href = next ? `/login?next=${encodeURIComponent(next)}` : '/login';
+  return h('a', { href, id: 'second-step-back' }, '返回，使用其他账号登录');
 }
 
 /** Sign-in with a passkey of this site, without a user name (discoverable credentials). */
