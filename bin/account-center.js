@@ -15,11 +15,12 @@ const { pathToFileURL } = require('node:url');
 
 process.env.UV_THREADPOOL_SIZE ??= String(Math.max(2, availableParallelism()));
 
-const entry = join(__dirname, '..', 'dist', 'cli.js');
+// dist/entry.js checks the configuration before it loads the rest (src/entry.ts).
+const entry = join(__dirname, '..', 'dist', 'entry.js');
 if (!existsSync(entry)) {
   process.stderr.write('account-center: not built yet; run `npm run build` in the project folder\n');
   process.exit(1);
 }
 // A rejection is left unhandled, so it ends the process with its stack and exit code 1, as a
 // top-level await did.
-void import(pathToFileURL(entry).href).then(({ main }) => main(process.argv.slice(2)));
+void import(pathToFileURL(entry).href).then(({ start }) => start(process.argv.slice(2)));

@@ -4,9 +4,9 @@ import { serve } from './main.js';
 import { exitOnStartupFailure } from './startup-errors.js';
 import { usersCommand } from './cli/users-transfer.js';
 import { backupCommand, restoreCommand } from './cli/backup.js';
-import { UsageError, withServices } from './cli/common.js';
+import { ArgumentError, strictArgs, UsageError, withServices } from './cli/common.js';
 import { isClusterWorker, runPrimary } from './cluster.js';
-import { DEFAULT_ROLES, isValidEmail, isValidPassword, isValidUsername } from './domain/accounts.js';
+import { DEFAULT_ROLES, isValidEmail, isValidPassword, isValidRole, isValidUsername } from './domain/accounts.js';
 import { AppError } from './errors/index.js';
 
 const USAGE = `usage: account-center [command]
@@ -27,38 +27,53 @@ Configuration comes from the environment (PORT, HOST, DATABASE_URL, JWT_SECRET, 
 
 const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 
+/**
+ * A comma-separated role list (`player,admin`): every name 1–32 of a-z 0-9 _ -. An empty name
+ * (`a,,b`, a trailing comma) is refused, not dropped, so a typo never removes a role silently.
+ */
+function roleList(command: string, text: string): string[] {
+  const roles = text.split(',').map((r) => r.trim());
+  if (roles.some((r) => r === '')) throw new ArgumentError(`${command}: an empty role name in "${text}"`);
+  const bad = roles.find((r) => !isValidRole(r));
+  if (bad !== undefined) throw new ArgumentError(`${command}: role "${bad}" is not 1–32 of a-z 0-9 _ -`);
+  return [...new Set(roles)];
+}
+
+async function userCreate(args: string[]): Promise<void> {
+  const { values } = strictArgs('user create', args, { username: { type: 'string' }, password: { type: 'string' }, email: { type: 'string' }, roles: { type: 'string' } }, 0);
+  const { username, password, email } = values as Record<string, string | undefined>;
+  if (!username || !isValidUsername(username)) throw new UsageError('--username: 3–32 of A-Z a-z 0-9 _');
+  if (!password || !isValidPassword(password)) throw new UsageError('--password: 8–128 characters');
+  if (!email || !isValidEmail(email)) throw new UsageError('--email: a valid e-mail address');
+  const rolesText = (values as Record<string, string | undefined>).roles;
+  const roles = rolesText === undefined ? [...DEFAULT_ROLES] : roleList('user create --roles', rolesText);
+  await withServices(async (s) => {
+    const user = await s.admin.createUser({ username, password, email, roles }, 'cli').catch((err: unknown) => {
+      // An operator reads which argument to change.
+      if (err instanceof AppError && err.reason === 'usernameTaken') throw new UsageError('username already taken');
+      if (err instanceof AppError && err.reason === 'emailTaken') throw new UsageError('email already taken');
+      throw err;
+    });
+    print({ uid: user.id, username: user.username, email: user.email, roles: user.roles });
+  });
+}
+
 async function userCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
-  if (sub === 'create') {
-    const { values } = parseArgs({ args: rest, options: { username: { type: 'string' }, password: { type: 'string' }, email: { type: 'string' }, roles: { type: 'string' } } });
-    const { username, password, email } = values;
-    if (!username || !isValidUsername(username)) throw new UsageError('--username: 3–32 of A-Z a-z 0-9 _');
-    if (!password || !isValidPassword(password)) throw new UsageError('--password: 8–128 characters');
-    if (!email || !isValidEmail(email)) throw new UsageError('--email: a valid e-mail address');
-    const roles = values.roles ? values.roles.split(',').map((r) => r.trim()).filter(Boolean) : [...DEFAULT_ROLES];
-    await withServices(async (s) => {
-      const user = await s.admin.createUser({ username, password, email, roles }, 'cli').catch((err: unknown) => {
-        // An operator reads which argument to change.
-        if (err instanceof AppError && err.reason === 'usernameTaken') throw new UsageError('username already taken');
-        if (err instanceof AppError && err.reason === 'emailTaken') throw new UsageError('email already taken');
-        throw err;
-      });
-      print({ uid: user.id, username: user.username, email: user.email, roles: user.roles });
-    });
-    return;
-  }
-  const [username, roleList] = rest;
-  if (!username) throw new UsageError(`user ${sub ?? ''}: a username is required`);
+  if (sub === 'create') return userCreate(rest);
+  if (sub !== 'ban' && sub !== 'unban' && sub !== 'roles' && sub !== 'remove-second-factor') throw new UsageError(`unknown user command: ${sub ?? ''}`);
+  // Each takes exactly its arguments and no option: anything more is refused before any change.
+  const { positionals } = strictArgs(`user ${sub}`, rest, {}, sub === 'roles' ? 2 : 1);
+  const [username, roleText] = positionals;
+  if (!username) throw new ArgumentError(`user ${sub}: a username is required`);
   if (sub === 'ban' || sub === 'unban') {
     await withServices(async (s) => print(await s.admin.setBanned(username, sub === 'ban', 'cli')));
   } else if (sub === 'roles') {
-    if (roleList === undefined) throw new UsageError('user roles U a,b: a comma-separated role list is required');
-    const roles = roleList.split(',').map((r) => r.trim()).filter(Boolean);
+    if (roleText === undefined) throw new ArgumentError('user roles U a,b: a comma-separated role list is required');
+    const roles = roleList('user roles', roleText);
     await withServices(async (s) => print(await s.admin.setRoles(username, roles, 'cli')));
-  } else if (sub === 'remove-second-factor') {
-    await withServices(async (s) => print(await s.secondFactor.adminRemove(await s.admin.userNamed(username), 'cli')));
   } else {
-    throw new UsageError(`unknown user command: ${sub ?? ''}`);
+    await withServices(async (s) => print(await s.secondFactor.adminRemove(await s.admin.userNamed(username), 'cli')));
   }
 }
 
@@ -136,7 +151,7 @@ export async function main(argv: string[]): Promise<void> {
     const badArgs = String((err as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS_');
     if (err instanceof UsageError || err instanceof ConfigError || err instanceof AppError || badArgs) {
       process.stderr.write(`account-center: ${err instanceof AppError ? err.msg : (err as Error).message}\n`);
-      if (err instanceof UsageError || badArgs) process.stderr.write(USAGE + '\n');
+      if ((err instanceof UsageError && !(err instanceof ArgumentError)) || badArgs) process.stderr.write(USAGE + '\n');
       process.exitCode = 2;
       return;
     }

@@ -1,10 +1,34 @@
 /** What every one-off command shares: its usage error and a way to run with the services. */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig } from '../config/index.js';
 import { createLogger } from '../log.js';
 import { createServices } from '../services/index.js';
 import { createSqlStorage } from '../storage/sql/index.js';
 
 export class UsageError extends Error {}
+
+/** A bad argument of a command whose form is known: its one line says what, without the usage text. */
+export class ArgumentError extends UsageError {}
+
+/**
+ * The options and exactly `positionals` arguments of `command`: an unknown option, a missing
+ * or a stray argument is an ArgumentError naming it.
+ */
+export function strictArgs<T extends ParseArgsConfig['options']>(command: string, args: string[], options: T, positionals: number) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    const code = String((err as { code?: unknown }).code ?? '');
+    const option = /'(-[^']*)'/.exec((err as Error).message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new ArgumentError(`${command}: unknown option ${option ?? ''}`.trim());
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new ArgumentError(`${command}: option ${option ?? ''} needs a value`);
+    throw new ArgumentError(`${command}: ${(err as Error).message}`);
+  }
+  const stray = parsed.positionals[positionals];
+  if (stray !== undefined) throw new ArgumentError(`${command}: unexpected argument "${stray}"`);
+  return parsed;
+}
 
 /** Opens storage and services for a one-off command, runs it, and closes everything. */
 export async function withServices<T>(run: (s: ReturnType<typeof createServices>) => Promise<T>): Promise<T> {

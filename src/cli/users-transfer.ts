@@ -3,9 +3,9 @@ import { createReadStream, createWriteStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { parse as parseCsv } from 'csv-parse';
-import { stringify as csvLine } from 'csv-stringify/sync';
+import { csvLine, csvUnescape } from '../domain/csv.js';
 import type { ImportedUser } from '../storage/types.js';
-import { parseRecord, type RowResult, type UserRecord } from '../services/user-transfer.js';
+import { HashTooCostly, parseRecord, type RowResult, type UserRecord } from '../services/user-transfer.js';
 import { UsageError, withServices } from './common.js';
 import { Progress } from './progress.js';
 
@@ -31,10 +31,9 @@ async function exportUsers(args: string[]): Promise<void> {
   };
   let n = 0;
   await withServices(async (s) => {
-    if (fmt === 'csv') await write(csvLine([CSV_COLUMNS]));
-    const cast = { boolean: (v: boolean) => String(v) };
+    if (fmt === 'csv') await write(csvLine(CSV_COLUMNS) + '\n');
     for await (const r of s.transfer.exportAll()) {
-      await write(fmt === 'csv' ? csvLine([CSV_COLUMNS.map((c) => (c === 'roles' ? r.roles.join(',') : r[c]))], { cast }) : JSON.stringify(r) + '\n');
+      await write(fmt === 'csv' ? csvLine(CSV_COLUMNS.map((c) => (c === 'roles' ? r.roles.join(',') : r[c]))) + '\n' : JSON.stringify(r) + '\n');
       n += 1;
     }
     // The file holds every password hash: who took one is worth knowing.
@@ -72,9 +71,29 @@ async function* csvRows(input: NodeJS.ReadableStream): AsyncGenerator<Row> {
   parser.on('skip', (err: { lines?: number; message: string }) => skipped.push({ line: err.lines ?? 0, error: `CSV: ${err.message}` }));
   for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, unknown>; info: { lines: number } }>) {
     yield* skipped.splice(0);
+    // A cell the export defused against spreadsheet formulas (`'-x`) is read as written (`-x`).
+    for (const [key, value] of Object.entries(record)) if (typeof value === 'string') record[key] = csvUnescape(value);
     yield { line: info.lines, record };
   }
   yield* skipped.splice(0);
+}
+
+/**
+ * The rows whose password hash asks for more than the cost limits, found by a first reading
+ * of the whole file (parameters only, nothing is hashed): any one of them refuses the file,
+ * so that nothing of it is imported and the operator fixes or drops those rows first.
+ */
+async function costlyRows(file: string, csv: boolean): Promise<Array<{ line: number; reason: string }>> {
+  const found: Array<{ line: number; reason: string }> = [];
+  for await (const row of csv ? csvRows(createReadStream(file)) : jsonlRows(createReadStream(file))) {
+    if ('error' in row) continue;
+    try {
+      parseRecord(row.record, 0);
+    } catch (err) {
+      if (err instanceof HashTooCostly) found.push({ line: row.line, reason: err.message });
+    }
+  }
+  return found;
 }
 
 async function importUsers(args: string[]): Promise<void> {
@@ -98,6 +117,13 @@ async function importUsers(args: string[]): Promise<void> {
     return input;
   };
   const csv = format(values.format, file) === 'csv';
+  const costly = await costlyRows(file, csv);
+  if (costly.length > 0) {
+    for (const row of costly) process.stderr.write(`line ${row.line}: ${row.reason} (file refused)\n`);
+    process.stderr.write(`nothing imported: ${costly.length} row(s) hold password hashes over the cost limits (docs/operations.md)\n`);
+    process.exitCode = 1;
+    return;
+  }
   const progress = new Progress(process.stderr, 'import', size);
   const total: RowResult = { imported: 0, present: 0, rejected: [] };
   const started = Date.now();

@@ -170,6 +170,20 @@ function jwtSecret(env: NodeJS.ProcessEnv, dataDir: string, production: boolean,
   return secret;
 }
 
+/**
+ * The service's own parameters of a postgres:// URL (storage/sql parsePostgresUrl reads them),
+ * judged here so that a bad one stops `serve` before anything is loaded.
+ */
+function postgresParameters(databaseUrl: string): void {
+  const params = new URL(databaseUrl).searchParams;
+  const malformed = (what: string) =>
+    new ConfigError(`DATABASE_URL is malformed (${what}): use sqlite:PATH or postgres://user:password@host:5432/database`);
+  const poolMax = params.get('pool_max');
+  if (poolMax && !(Number.isInteger(Number(poolMax)) && Number(poolMax) >= 1)) throw malformed(`invalid pool_max in DATABASE_URL: ${poolMax}`);
+  const schema = params.get('schema');
+  if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw malformed(`invalid PostgreSQL schema name: ${schema}`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const warnings: string[] = [];
   const nodeEnv = env.NODE_ENV ?? 'development';
@@ -183,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   if (!databaseUrl.startsWith('sqlite:') && !URL.canParse(databaseUrl)) {
     throw new ConfigError('DATABASE_URL is not a valid URL: use postgres://user:password@host:5432/database (percent-encode special characters)');
   }
+  if (!databaseUrl.startsWith('sqlite:')) postgresParameters(databaseUrl);
   const dataDir = dataDirFor(databaseUrl, env);
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   const config: Config = {

@@ -46,5 +46,5 @@ export function isValidDisplayName(v: string): boolean {
 
 /** Role names: the same alphabet as usernames, 1–32 characters. */
 export function isValidRole(v: string): boolean {
-  return /^[A-Za-z0-9_-]{1,32}$/.test(v);
+  return /^[a-z0-9_-]{1,32}$/.test(v);
 }

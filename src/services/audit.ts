@@ -1,5 +1,6 @@
 import type { AuditEntryView, AuditPage } from '../contracts/index.js';
 import type { AuditEntry, AuditRepo } from '../storage/types.js';
+import { csvLine } from '../domain/csv.js';
 
 export const AUDIT_PAGE_SIZE = 50;
 
@@ -14,13 +15,6 @@ export interface AuditFilter {
 
 /** At most this many rows go into one CSV download. */
 export const AUDIT_EXPORT_MAX = 10_000;
-
-/** One CSV field: quoted when needed; a leading = + - @ is defused so spreadsheets show text, not a formula. */
-function csvField(v: unknown): string {
-  let s = v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 /** The public view of an entry: times in unix seconds, like every other time of the API. */
 export function auditView(e: AuditEntry): AuditEntryView {
@@ -63,7 +57,7 @@ export class AuditLog {
     const { entries } = await this.repo.list(this.clean(filter), 0, AUDIT_EXPORT_MAX);
     const lines = ['id,time,actor,ip,action,target,detail'];
     for (const e of entries) {
-      lines.push([e.id, new Date(e.at).toISOString(), e.actor, e.ip, e.action, e.target, e.detail].map(csvField).join(','));
+      lines.push(csvLine([e.id, new Date(e.at).toISOString(), e.actor, e.ip, e.action, e.target, e.detail]));
     }
     return `\ufeff${lines.join('\r\n')}\r\n`;
   }

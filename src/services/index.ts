@@ -85,7 +85,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   const signIns = new SignIns(repos.sessions, sessionCache, config, now, (err) => log.warn({ err }, 'could not record session use'));
   const kit: ServiceKit = {
     config, storage: repos, now, log, sessionCache, clients, signIns,
-    tokens: new TokenService(config, sessionCache, appStatus, now, (sid) => signIns.seen(sid)),
+    tokens: new TokenService(config, sessionCache, appStatus, now, (sid) => signIns.seen(sid), (claims) => signIns.signedOut(claims)),
     passwords: new Passwords(),
     mailer: opts.mailer ?? createMailer(config.smtpUrl, config.mailFrom, log, config.nodeEnv !== 'production'),
     audit: new AuditLog(repos.audit, now, (err) => log.error({ err }, 'audit write failed')),

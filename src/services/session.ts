@@ -47,10 +47,9 @@ export class SessionService {
     const claims = tokens.decode(authorization);
     if (!claims) return;
     const all = asksForAll(body) && (await this.accepted(authorization));
+    // Revoking the token ends its session too (TokenService.revoke), so a refreshed sibling dies.
     await tokens.revoke(claims);
     if (all) await this.accounts.revokeAll(claims.uid);
-    // Signing out of this sign-in ends its session, so a refreshed sibling token dies too.
-    else if (claims.sid !== undefined) await this.ctx.signIns.end({ id: claims.sid, userId: claims.uid });
     await audit.record(all ? 'logout.all' : 'logout', { actor: claims.sub, ip: caller.ip, target: claims.sub });
   }
 

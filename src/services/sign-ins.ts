@@ -136,6 +136,15 @@ export class SignIns {
     await this.revokeId(session.id, session.userId);
   }
 
+  /**
+   * A token was used to sign out (TokenService.revoke): its session ends with it, whichever
+   * way the sign-out came (API logout, the pages' sign-out), so the list never shows as live
+   * a session whose token no longer works.
+   */
+  async signedOut(claims: { sid?: string; uid: number }): Promise<void> {
+    if (claims.sid !== undefined) await this.end({ id: claims.sid, userId: claims.uid });
+  }
+
   /** Ends every open session of the user but `keep`; returns how many. */
   async endAllOf(userId: number, keep?: string): Promise<number> {
     const ended = await this.repo.endAllOf(userId, this.now(), keep);

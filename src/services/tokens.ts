@@ -79,6 +79,8 @@ export class TokenService {
     private readonly now: () => number = Date.now,
     /** Told, without waiting, of every accepted token of a session (its `last used`). */
     private readonly sessionSeen: (sid: string) => void = () => undefined,
+    /** Told of every sign-out with a token (see revoke): its session ends with it. */
+    private readonly signedOut: (claims: TokenClaims) => Promise<void> = async () => undefined,
   ) {
     this.sign = hs256Signer(config.jwtSecret);
     // Only HS256 is accepted: `alg: none` and every other algorithm fail verification.
@@ -158,7 +160,12 @@ export class TokenService {
     return auth;
   }
 
-  revoke(claims: TokenClaims): Promise<void> {
-    return this.sessionCache.revoke(claims.jti, claims.uid, claims.exp);
+  /**
+   * A sign-out with this token (logout, the pages' sign-out): the token is revoked and its
+   * session ended, so the session is no longer listed as live and a refreshed sibling fails too.
+   */
+  async revoke(claims: TokenClaims): Promise<void> {
+    await this.sessionCache.revoke(claims.jti, claims.uid, claims.exp);
+    await this.signedOut(claims);
   }
 }

@@ -1,6 +1,6 @@
 import { DEFAULT_ROLES, asciiLower, isValidDisplayName, isValidEmail, isValidRole, isValidUsername } from '../domain/accounts.js';
 import { UniqueViolation, type ImportedUser, type User, type UserRepo } from '../storage/types.js';
-import { hashProblem, keycloakCredentialToHash } from './password-formats.js';
+import { hashProblem, isCostProblem, keycloakCredentialToHash } from './password-formats.js';
 
 /**
  * Moving users in and out (`account-center users export|import`). Export writes each user
@@ -20,6 +20,12 @@ export interface UserRecord {
   password_hash: string;
   created_at: string;
 }
+
+/**
+ * A row whose password hash asks for more work than COST_LIMITS (password-formats.ts) allows.
+ * Such a row refuses the whole file: nothing of it is imported.
+ */
+export class HashTooCostly extends Error {}
 
 /** Stored for accounts imported without a password: nothing verifies against it (sign in by e-mail code). */
 export const NO_PASSWORD = '!no-password';
@@ -75,7 +81,7 @@ function passwordHash(r: Record<string, unknown>): string {
     : String(r.password_hash ?? '').trim().replace(DJANGO_WRAPPER, '');
   if (raw === '') return NO_PASSWORD;
   const problem = hashProblem(raw);
-  if (problem) throw new Error(`password_hash: ${problem}`);
+  if (problem) throw new (isCostProblem(problem) ? HashTooCostly : Error)(`password_hash: ${problem}`);
   return raw;
 }
 

@@ -113,7 +113,7 @@ describe('POST admin/users/roles', () => {
 
   it('validates roles', async () => {
     const u = await t.register();
-    for (const roles of [['bad role'], [''], 'admin', [1], Array.from({ length: 21 }, (_, i) => `r${i}`)]) {
+    for (const roles of [['bad role'], [''], ['Admin'], ['a'.repeat(33)], 'admin', [1], Array.from({ length: 21 }, (_, i) => `r${i}`)]) {
       expect(failure(await t.post(`${A}/users/roles`, { username: u.username, roles }, admin.token)), JSON.stringify(roles)).toEqual([400, fail('参数错误：roles')]);
     }
     expect(failure(await t.post(`${A}/users/roles`, { username: 'x_nobody_here', roles: ['player'] }, admin.token))).toEqual([404, fail('用户不存在')]);

@@ -140,11 +140,21 @@ describe.skipIf(PG_BASE !== undefined)('the CLI', () => {
   });
 
   it('exits 2 with usage on bad arguments', async () => {
-    const cases = [['user', 'create', '--username', 'x'], ['user', 'roles', 'someone'], ['user', 'create', '--bogus', 'x'], ['serve', '--port', '1']];
+    const cases = [['user', 'create', '--username', 'x'], ['serve', '--port', '1']];
     for (const args of cases) {
       const res = await cli(args);
       expect(res.code, args.join(' ')).toBe(2);
       expect(res.stderr, args.join(' ')).toContain('usage: account-center');
+    }
+    // A known command's bad argument is one line naming it (CONTRACT §10), without the usage text.
+    const oneLine: Array<[string[], RegExp]> = [
+      [['user', 'roles', 'someone'], /^account-center: user roles U a,b: a comma-separated role list is required$/],
+      [['user', 'create', '--bogus', 'x'], /^account-center: user create: unknown option --bogus$/],
+    ];
+    for (const [args, line] of oneLine) {
+      const res = await cli(args);
+      expect(res.code, args.join(' ')).toBe(2);
+      expect(res.stderr.split('\n').filter(Boolean), args.join(' ')).toEqual([expect.stringMatching(line)]);
     }
   });
 

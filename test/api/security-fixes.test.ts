@@ -84,18 +84,38 @@ describe('a disabled app: its tokens stop at me and refresh (SPEC §3.2, CONTRAC
 describe('NUL bytes are a 400 field error before any database (CONTRACT §0)', () => {
   const NUL = 'a\u0000b';
   it.each([
-    ['login', { username: NUL, password: 'whatever password' }, 'username'],
-    ['register', { username: 'nul_user', password: 'correct horse battery', email: 'nul@example.com', display_name: NUL }, 'display_name'],
-    ['send_code', { email: `x${NUL}@example.com`, purpose: 'login' }, 'email'],
-    ['login_by_code', { email: `x${NUL}@example.com`, code: '123456' }, 'email'],
-    ['reset_password', { email: 'x@example.com', code: NUL, new_password: 'correct horse battery' }, 'code'],
-    ['client_info', { client_id: NUL, redirect_uri: 'https://a.example.com/cb' }, 'client_id'],
-    ['exchange', { client_id: NUL, client_secret: 'x', code: 'y' }, 'client_id'],
-    ['device/start', { client_id: NUL }, 'client_id'],
-    ['device/poll', { device_code: NUL }, 'device_code'],
-  ])('%s', async (path, body, field) => {
+    ['login', { username: NUL, password: 'whatever password' }, '参数错误：username'],
+    ['register', { username: 'nul_user', password: 'correct horse battery', email: 'nul@example.com', display_name: NUL }, '参数错误：display_name'],
+    ['send_code', { email: 'x@example.com', purpose: NUL }, '参数错误：purpose'],
+    ['reset_password', { email: 'x@example.com', code: NUL, new_password: 'correct horse battery' }, '参数错误：code'],
+    ['client_info', { client_id: NUL, redirect_uri: 'https://a.example.com/cb' }, '参数错误：client_id'],
+    ['exchange', { client_id: NUL, client_secret: 'x', code: 'y' }, '参数错误：client_id'],
+    ['device/start', { client_id: NUL }, '参数错误：client_id'],
+    ['device/poll', { device_code: NUL }, '参数错误：device_code'],
+    // A field with its own format row (CONTRACT §1) gets that row, as any other malformed value does.
+    ['register', { username: NUL, password: 'correct horse battery', email: 'nul@example.com' }, '用户名格式不正确'],
+    ['register', { username: 'nul_user', password: 'correct horse battery', email: `x${NUL}@example.com` }, '邮箱格式不正确'],
+    ['send_code', { email: `x${NUL}@example.com`, purpose: 'login' }, '邮箱格式不正确'],
+    ['login_by_code', { email: `x${NUL}@example.com`, code: '123456' }, '邮箱格式不正确'],
+    ['reset_password', { email: `x${NUL}@example.com`, code: '123456', new_password: 'correct horse battery' }, '邮箱格式不正确'],
+  ])('%s: %j', async (path, body, msg) => {
     const res = await t.post(`${AUTH}/${path}`, body);
-    expect([res.statusCode, res.json()]).toEqual([400, { ok: false, msg: `参数错误：${field}` }]);
+    expect([res.statusCode, res.json()]).toEqual([400, { ok: false, msg }]);
+  });
+
+  it('a NUL byte gets exactly the answer of any other malformed value of a field with its own format row', async () => {
+    const cases: Array<[string, Record<string, unknown>, string, string]> = [
+      ['register', { password: 'correct horse battery', email: 'nul2@example.com' }, 'username', 'bad name!'],
+      ['register', { username: 'nul_user2', password: 'correct horse battery' }, 'email', 'not-an-address'],
+      ['send_code', { purpose: 'login' }, 'email', 'not-an-address'],
+      ['login_by_code', { code: '123456' }, 'email', 'not-an-address'],
+      ['reset_password', { code: '123456', new_password: 'correct horse battery' }, 'email', 'not-an-address'],
+    ];
+    for (const [path, rest, field, malformed] of cases) {
+      const other = await t.post(`${AUTH}/${path}`, { ...rest, [field]: malformed });
+      const nul = await t.post(`${AUTH}/${path}`, { ...rest, [field]: `ab${NUL}cd` });
+      expect([nul.statusCode, nul.json()], `${path} ${field}`).toEqual([other.statusCode, other.json()]);
+    }
   });
 
   it('in Bearer routes, nested values and query strings too', async () => {

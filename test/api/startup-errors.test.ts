@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -99,6 +99,32 @@ describe.skipIf(isPostgresUrl(process.env.TEST_DATABASE_URL))('a failed start is
       { JWT_SECRET: '', DATA_DIR: join(notAFolder, 'data') },
       /JWT_SECRET is not set and .*plain-file\/data\/jwt-secret can not be written .*set JWT_SECRET or DATA_DIR/,
     );
+  });
+
+  it('finds a configuration error before loading the service: one line, exit 1, little CPU', async () => {
+    // The child reports its own CPU time on exit (a preload), so a busy machine does not matter.
+    const report = join(dir, 'cpu-usage.cjs');
+    writeFileSync(report, `process.on('exit', () => { const u = process.resourceUsage();
+      require('fs').writeFileSync(process.env.CPU_USAGE_FILE, String((u.userCPUTime + u.systemCPUTime) / 1000)); });`);
+    const cpuFile = join(dir, 'cpu-ms');
+    const cases: Array<[Record<string, string>, RegExp]> = [
+      [{ NODE_ENV: 'production', JWT_SECRET: '' }, /JWT_SECRET is required when NODE_ENV=production/],
+      [{ NODE_ENV: 'production', JWT_SECRET: 'too-short' }, /JWT_SECRET must be at least 32 bytes when NODE_ENV=production/],
+      [{ DATABASE_URL: 'mysql://localhost/db' }, /DATABASE_URL must be sqlite:PATH or postgres:\/\//],
+      [{ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test?pool_max=many' }, /DATABASE_URL is malformed \(invalid pool_max/],
+      [{ PORT: 'eighty' }, /PORT must be an integer from 0 to 65535, got "eighty"/],
+    ];
+    for (const [env, pattern] of cases) {
+      const run = await new Promise<Run>((resolve) => {
+        const child = execFile(process.execPath, ['--require', report, BIN, 'serve'], {
+          env: { ...baseEnv, ...env, CPU_USAGE_FILE: cpuFile }, timeout: 30_000,
+        }, (_err, _stdout, stderr) => resolve({ code: child.exitCode, stderr }));
+      });
+      expect(run.code, run.stderr).toBe(1);
+      expect(run.stderr.split('\n').filter(Boolean), run.stderr).toEqual([expect.stringMatching(pattern)]);
+      // Loading the service takes about 2 s of CPU on the development machine; a check alone, about 0.05 s.
+      expect(Number(readFileSync(cpuFile, 'utf8')), JSON.stringify(env)).toBeLessThan(500);
+    }
   });
 
   it('names a file that is not a database', async () => {

@@ -1,5 +1,16 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { AppError, badParam, fail, failureOf, retryAfterHeader } from '../../errors/index.js';
+import { AppError, badParam, fail, failureOf, retryAfterHeader, type Reason } from '../../errors/index.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Body fields this route answers with their own format failure (CONTRACT §1 rows, e.g.
+     * `username: 'badUsername'`): a NUL byte in one gets that answer, exactly as any other
+     * malformed value of the field does, instead of `参数错误：<field>`.
+     */
+    fieldFormats?: Readonly<Record<string, Reason>>;
+  }
+}
 
 /** The public field a schema failure concerns: `/redirect_uris/0` → `redirect_uris`. */
 function fieldOf(err: FastifyError): string {
@@ -71,10 +82,13 @@ export function registerJsonBody(app: FastifyInstance): void {
   // Bound per route when it is added: `request.routeOptions` would build an object per request.
   app.addHook('onRoute', (route) => {
     const checksBody = readsBody(route.schema?.body);
+    const formats = route.config?.fieldFormats ?? {};
     const hook = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
       if (request.method === 'POST' && request.body === undefined) request.body = {};
-      const field = (checksBody ? fieldWithNul(request.body) : undefined) ?? fieldWithNul(request.query);
-      done(field === undefined ? undefined : badParam(field));
+      const inBody = checksBody ? fieldWithNul(request.body) : undefined;
+      if (inBody !== undefined) return done(Object.hasOwn(formats, inBody) ? fail(formats[inBody]!) : badParam(inBody));
+      const inQuery = fieldWithNul(request.query);
+      done(inQuery === undefined ? undefined : badParam(inQuery));
     };
     // A route that validates nothing (`me`, `refresh`) runs the check first among its
     // pre-handlers instead: same order, one hook stage fewer per request.

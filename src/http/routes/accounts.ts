@@ -6,6 +6,8 @@ import {
 import { authOf, callerOf, NO_STORE, type ContractApp, type RouteDeps } from '../deps.js';
 
 const tags = ['accounts'];
+/** Routes whose `email` is checked as an address: a NUL byte in it is that answer too (plugins/errors.ts). */
+const EMAIL_FORMAT = { email: 'badEmail' } as const;
 
 /** Registration and sign-in (CONTRACT §1). */
 export async function accountRoutes(app: ContractApp, { services, guards, metrics }: RouteDeps) {
@@ -24,6 +26,7 @@ export async function accountRoutes(app: ContractApp, { services, guards, metric
   }
 
   app.post('/api/v1/auth/register', {
+    config: { fieldFormats: { username: 'badUsername', email: 'badEmail' } },
     schema: { tags, summary: 'Create an account and sign in', body: RegisterBody, response: responses(TokenEnvelope) },
   }, async (request, reply) => {
     void reply.headers(NO_STORE);
@@ -39,6 +42,7 @@ export async function accountRoutes(app: ContractApp, { services, guards, metric
   });
 
   app.post('/api/v1/auth/send_code', {
+    config: { fieldFormats: EMAIL_FORMAT },
     schema: {
       tags, summary: 'E-mail a 6-digit code for register, login, verify or reset_password', body: SendCodeBody, response: responses(SendCodeReply),
     },
@@ -48,6 +52,7 @@ export async function accountRoutes(app: ContractApp, { services, guards, metric
   });
 
   app.post('/api/v1/auth/login_by_code', {
+    config: { fieldFormats: EMAIL_FORMAT },
     schema: { tags, summary: 'Sign in with an e-mailed login code; `otp` for an account with a second factor', body: LoginByCodeBody, response: responses(TokenEnvelope) },
   }, async (request, reply) => {
     const { email, code, otp } = request.body;
@@ -61,6 +66,7 @@ export async function accountRoutes(app: ContractApp, { services, guards, metric
   }, async (request) => ({ ok: true as const, data: await accounts.verifyEmail(authOf(request).user, request.body.code) }));
 
   app.post('/api/v1/auth/reset_password', {
+    config: { fieldFormats: EMAIL_FORMAT },
     schema: {
       tags, summary: 'Set a new password with a reset_password code; ends every earlier token', body: ResetPasswordBody, response: responses(ResetPasswordReply),
     },
