@@ -12,9 +12,19 @@ export const MAX_SCOPES = 20;
 export const HOMEPAGE_MAX = 2048;
 
 const CLIENT_ID = /^[a-z0-9][a-z0-9_-]{2,63}$/;
+const DIGITS_ONLY = /^[0-9]+$/;
+
+/**
+ * A `client_credentials` token's `sub` is its client id, and a person's `sub` is their
+ * numeric id (OIDC.md §5): an id of digits alone could name a person to a resource server
+ * that trusts `sub` (RFC 9068 §5), so such ids are never registered.
+ */
+export function couldBeUserSubject(clientId: string): boolean {
+  return DIGITS_ONLY.test(clientId);
+}
 
 export function isValidClientId(v: string): boolean {
-  return CLIENT_ID.test(v);
+  return CLIENT_ID.test(v) && !couldBeUserSubject(v);
 }
 
 export function isClientType(v: string): v is ClientTypeName {

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { badParam } from '../errors/index.js';
+import { fieldWithNul } from '../http/plugins/errors.js';
 
 /** Form fields; a name sent more than once keeps every value (RFC 6749 §3.1 refuses repeats). */
 export type FormFields = Record<string, string | string[]>;
@@ -40,7 +42,11 @@ function add(out: FormFields, name: string, value: string): void {
  */
 export function registerFormBody(app: FastifyInstance): void {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    done(null, parseForm(typeof body === 'string' ? body : body.toString('utf8')));
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    const fields = parseForm(text);
+    // PostgreSQL text cannot hold NUL: refused here, as the JSON bodies are, before any field reaches a query.
+    const withNul = text.includes('%00') || text.includes('\0') ? fieldWithNul(fields) : undefined;
+    done(withNul === undefined ? null : badParam(withNul), withNul === undefined ? fields : undefined);
   });
 }
 

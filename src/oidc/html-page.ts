@@ -3,9 +3,10 @@ import { AppError, MSG, retryAfterHeader } from '../errors/index.js';
 import { loadBundle, PAGE_HEADERS } from '../http/routes/pages.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 /** The pages' stylesheet (content-hashed name), read once it has been built. */
 let stylesheetName: string | undefined;
+
+export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 /**
  * A server-rendered page for the answers that must not depend on the script bundle: the
@@ -14,9 +15,14 @@ let stylesheetName: string | undefined;
 export function sendHtmlPage(reply: FastifyReply, status: number, title: string, lines: string[], link?: { href: string; text: string }): FastifyReply {
   // The first line is the message itself: an error when the status says so.
   const body = lines.map((l, i) => `<p class="${i === 0 ? (status >= 400 ? 'notice error' : 'notice success') : 'muted small'}"${i === 0 && status >= 400 ? ' role="alert"' : ''}>${escapeHtml(l)}</p>`).join('\n');
+  const more = link ? `\n<p class="links"><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p>` : '';
+  return sendPageHtml(reply, status, title, body + more);
+}
+
+/** A page around `bodyHtml` (already escaped); `headers` may replace the pages' own, e.g. the CSP. */
+export function sendPageHtml(reply: FastifyReply, status: number, title: string, bodyHtml: string, headers: Record<string, string> = {}): FastifyReply {
   const css = (stylesheetName ??= loadBundle()?.css);
   const stylesheet = css ? `<link rel="stylesheet" href="/assets/${escapeHtml(css)}">\n` : '';
-  const more = link ? `\n<p class="links"><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p>` : '';
   const html = `<!doctype html>
 <html lang="zh-CN">
 <head>
@@ -30,7 +36,7 @@ ${stylesheet}</head>
 <header class="topbar"><a class="brand" href="/account">账号中心</a></header>
 <main class="card">
 <h1>${escapeHtml(title)}</h1>
-${body}${more}
+${bodyHtml}
 </main>
 </div>
 </body>
@@ -38,7 +44,7 @@ ${body}${more}
 `;
   return reply
     .code(status)
-    .headers({ ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+    .headers({ ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...headers })
     .send(html);
 }
 

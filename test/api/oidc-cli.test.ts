@@ -51,6 +51,17 @@ describe('account-center CLI: OpenID Connect', () => {
     expect(method.code).toBe(2);
   }, 60_000);
 
+  it('app create --client-id of digits only exits non-zero with one line and creates nothing', async () => {
+    const res = await cli(['app', 'create', '--owner', 'oidc_owner', '--name', 'Service', '--redirect-uri', 'https://svc.example/cb',
+      '--client-id', '125', '--grant-types', 'client_credentials']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe('account-center: 参数错误：client_id\n');
+    expect(res.stdout).toBe('');
+    const ok = await cli(['app', 'create', '--owner', 'oidc_owner', '--name', 'Service', '--redirect-uri', 'https://svc.example/cb', '--client-id', 'svc125']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout).client_id).toBe('svc125');
+  }, 60_000);
+
   it('keys rotate makes a new key current and keeps the old one, encrypted at rest', async () => {
     const first = await cli(['keys', 'rotate']);
     expect(first.code, first.stderr).toBe(0);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { createApp, type CreatedApp } from '../helpers/oauth.js';
+import { authorizeCode, createApp, type CreatedApp } from '../helpers/oauth.js';
 import { authorizeAsBrowser, discover, postForm, signInWithCode, viaInject } from '../helpers/oidc-client.js';
 import { randomToken, sha256Hex, timedSecretKey } from '../../src/services/crypto.js';
 
@@ -31,7 +31,12 @@ const signIn = (user: TestUser, client = rp, scope = 'openid profile email') => 
 
 const refresh = (token: string, client = rp, extra: Record<string, string> = {}) =>
   postForm(t, '/oauth/token', { grant_type: 'refresh_token', refresh_token: token, ...extra }, cred(client));
-const introspect = async (token: string) => (await postForm(t, '/oauth/introspect', { token, client_id: rs.client_id, client_secret: rs.client_secret! })).json();
+/** Introspection by the client the token was issued to (only it learns anything, RFC 7662 §4). */
+const introspect = async (token: string, client = rp) => {
+  const post = client.token_endpoint_auth_method === 'client_secret_post';
+  const form: Record<string, string> = post ? { token, client_id: client.client_id, client_secret: client.client_secret! } : { token };
+  return (await postForm(t, '/oauth/introspect', form, post ? {} : cred(client))).json();
+};
 const userinfo = (token: string) => t.get('/oauth/userinfo', token);
 
 describe('refresh tokens', () => {
@@ -201,13 +206,17 @@ describe('revocation (RFC 7009) and introspection (RFC 7662)', () => {
     expect(missing.json().error).toBe('invalid_request');
   });
 
-  it('introspection through oauth4webapi; the seed HS256 tokens are checked like `me`', async () => {
+  it('introspection through oauth4webapi; the seed HS256 tokens of the client are checked like `me`', async () => {
     const user = await t.register();
+    const code = await authorizeCode(t, user, { client_id: rs.client_id, redirect_uri: CB });
+    const v1 = (await t.post('/api/v1/auth/exchange', { client_id: rs.client_id, client_secret: rs.client_secret, code })).json().access_token as string;
     const c = { client_id: rs.client_id };
-    const seed = await oauth.processIntrospectionResponse(as, c, await oauth.introspectionRequest(as, c, oauth.ClientSecretPost(rs.client_secret!), user.token, viaInject(t)));
-    expect(seed).toMatchObject({ active: true, username: user.username, client_id: 'account-center' });
-    await t.post('/api/v1/auth/logout', {}, user.token);
-    expect(await introspect(user.token)).toEqual({ active: false });
+    const seed = await oauth.processIntrospectionResponse(as, c, await oauth.introspectionRequest(as, c, oauth.ClientSecretPost(rs.client_secret!), v1, viaInject(t)));
+    expect(seed).toMatchObject({ active: true, username: user.username, client_id: rs.client_id });
+    // The center's own first-party token was issued to no client.
+    expect(await introspect(user.token, rs)).toEqual({ active: false });
+    await t.post('/api/v1/auth/logout', {}, v1);
+    expect(await introspect(v1, rs)).toEqual({ active: false });
     expect(await introspect('garbage')).toEqual({ active: false });
     expect(await introspect('a.b.c')).toEqual({ active: false });
     const pub = await createApp(t, dev, { client_type: 'public', redirect_uris: [CB] });

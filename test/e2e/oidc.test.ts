@@ -181,6 +181,40 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
     await context.close();
   });
 
+  it('a cross-site link to end-session without a hint ends nothing until the person confirms', async () => {
+    const { config, context, page } = await consentedSignIn();
+    const state = client.randomState();
+    const logout = client.buildEndSessionUrl(config, { post_logout_redirect_uri: relyingParty.loggedOut, state }).href;
+    const sessionToken = async () => (await context.cookies(center.baseUrl)).find((c) => c.name === 'ac_session')?.value ?? '';
+    const signedIn = async () => (await center.get('/api/v1/auth/me', await sessionToken())).statusCode === 200;
+    const ask = page.getByRole('heading', { name: '退出登录？' });
+
+    // A plain link on another site (localhost is another site than 127.0.0.1): the SameSite=Lax
+    // session cookie rides on this top-level GET, yet only the confirmation page answers.
+    await page.goto(`${relyingParty.origin.replace('127.0.0.1', 'localhost')}/lure`);
+    await page.evaluate(`(() => { const a = document.createElement('a'); a.id = 'lure'; a.href = ${JSON.stringify(logout)}; a.textContent = 'win'; document.body.append(a); })()`);
+    await page.click('#lure');
+    await ask.waitFor();
+    expect(new URL(page.url()).origin).toBe(center.baseUrl);
+    await screenshot(page, 'oidc-logout-confirm');
+    expect(await signedIn()).toBe(true);
+
+    // 取消: back to the client with its state, still signed in.
+    await page.getByRole('button', { name: '取消' }).click();
+    expect((await landed(page, '/logged-out')).searchParams.get('state')).toBe(state);
+    expect(await signedIn()).toBe(true);
+
+    // 确认退出: signed out, back to the client with its state.
+    await page.goto(logout);
+    await ask.waitFor();
+    const token = await sessionToken();
+    await page.getByRole('button', { name: '确认退出' }).click();
+    expect((await landed(page, '/logged-out')).searchParams.get('state')).toBe(state);
+    expect((await center.get('/api/v1/auth/me', token)).statusCode).toBe(401);
+    expect(await sessionToken()).toBe('');
+    await context.close();
+  });
+
   it('revoking the app on /account ends its refresh token', async () => {
     const { config, context, page, tokens } = await consentedSignIn();
 

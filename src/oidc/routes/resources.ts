@@ -78,7 +78,7 @@ export async function resourceRoutes(app: FastifyInstance, { provider }: OidcRou
     const token = required(body, 'token');
     param(body, 'token_type_hint');
     void reply.headers(NO_STORE);
-    return provider.introspection.introspect(token);
+    return provider.introspection.introspect(token, client.app.clientId);
   };
   app.post('/oauth/introspect', { schema: { hide: true, response: { 200: IntrospectionResponse } } }, (request, reply) => {
     const body = formBody(request.body, request.headers['content-type']);

@@ -52,10 +52,8 @@ export class BrowserSessions {
   }
 
   /** Ends the session for good: the token is revoked, so a copy of the cookie is useless. */
-  async end(cookieHeader: string | undefined): Promise<Authenticated | undefined> {
-    const auth = await this.current(cookieHeader);
-    if (auth) await this.tokens.revoke(auth.claims);
-    return auth;
+  async revoke(session: Authenticated): Promise<void> {
+    await this.tokens.revoke(session.claims);
   }
 }
 

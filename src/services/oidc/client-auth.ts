@@ -25,10 +25,14 @@ interface CheckedBasic {
   secretHash: string;
 }
 
+/** Control characters (NUL above all: PostgreSQL text cannot hold it) are in no client id or secret. */
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 /** RFC 6749 §2.3.1: id and secret are form-url-encoded before they are joined for Basic. */
 function formDecode(v: string): string | undefined {
   try {
-    return decodeURIComponent(v.replace(/\+/g, ' '));
+    const decoded = decodeURIComponent(v.replace(/\+/g, ' '));
+    return CONTROL.test(decoded) ? undefined : decoded;
   } catch {
     return undefined;
   }
@@ -73,7 +77,7 @@ export class ClientAuthenticator {
     if (checked !== undefined) return checked.clientId;
     if (authorization !== undefined && /^basic\b/i.test(authorization.trim())) return basicCredentials(authorization.trim())?.id;
     const v = body?.client_id;
-    return typeof v === 'string' && v !== '' ? v : undefined;
+    return typeof v === 'string' && v !== '' && !CONTROL.test(v) ? v : undefined;
   }
 
   /** Without a promise when the same Basic header authenticated before and nothing changed since. */

@@ -1,3 +1,4 @@
+import { couldBeUserSubject } from '../../domain/clients.js';
 import { verifyPkce } from '../../domain/pkce.js';
 import { splitScope } from '../../domain/scope.js';
 import type { AuditLog } from '../audit.js';
@@ -139,6 +140,8 @@ export class TokenGrants {
   /** RFC 6749 §4.4: the client acts for itself; `sub` is its id, no refresh or ID token. */
   async clientCredentials(app: App, body: Params): Promise<TokenResponse> {
     if (app.clientType !== 'confidential') throw new OAuthError('unauthorized_client', 'Public clients cannot use client_credentials');
+    // An id registered before digits-only ids were refused would mint a token whose sub is a person's.
+    if (couldBeUserSubject(app.clientId)) throw new OAuthError('unauthorized_client', 'This client id cannot be the subject of a token');
     const requested = param(body, 'scope');
     const allowed = app.scopes.filter((s) => s !== 'openid' && s !== 'offline_access');
     const scope = requested === undefined ? allowed.join(' ') : splitScope(requested).join(' ');

@@ -11,6 +11,7 @@ import { BrowserSessions } from './browser-session.js';
 import { ClientAuthenticator } from './client-auth.js';
 import { DeviceGrant } from './device-grant.js';
 import { EndSession } from './end-session.js';
+import { LogoutConfirmations } from './logout-confirmation.js';
 import { ArrivalOrder } from './arrival-order.js';
 import { TokenGrants } from './grants.js';
 import { TokenIntrospection } from './introspection.js';
@@ -100,6 +101,6 @@ export function createOidcServices(
       now,
     ),
     authorizedApps: new AuthorizedApps({ consents: storage.consents, apps: storage.apps, refreshTokens: storage.refreshTokens }, audit, now),
-    endSession: new EndSession(storage.apps, sessions, (kid) => keys.publicKey(kid), issuer, audit),
+    endSession: new EndSession(storage.apps, sessions, new LogoutConfirmations(config.jwtSecret), (kid) => keys.publicKey(kid), issuer, audit),
   };
 }

@@ -22,6 +22,11 @@ function describeAccess(live: LiveAccess): IntrospectionResponse {
   };
 }
 
+/** Whether an access token was issued to this client: its `client_id`, or its `aud`. */
+function issuedTo(claims: LiveAccess['claims'], clientId: string): boolean {
+  return claims.client_id === clientId || (Array.isArray(claims.aud) ? claims.aud.includes(clientId) : claims.aud === clientId);
+}
+
 /**
  * RFC 7662 introspection and RFC 7009 revocation over every token the center issues: our
  * RFC 9068 access tokens, refresh tokens, and the seed's HS256 tokens (checked exactly like `me`).
@@ -37,21 +42,31 @@ export class TokenIntrospection {
     private readonly now: () => number,
   ) {}
 
-  /** Without a promise for one of our access tokens whose app and person are in memory, as UserInfo. */
-  introspect(token: string): IntrospectionResponse | Promise<IntrospectionResponse> {
-    if (!looksLikeJwt(token)) return this.refresh(token).then((found) => found ?? INACTIVE);
+  /**
+   * RFC 7662 §4: only the client a token was issued to learns anything about it; any other
+   * client is told `active: false`, as for a token that does not exist. Without a promise for
+   * one of our access tokens whose app and person are in memory, as UserInfo.
+   */
+  introspect(token: string, askingClientId: string): IntrospectionResponse | Promise<IntrospectionResponse> {
+    if (!looksLikeJwt(token)) return this.refresh(token, askingClientId).then((found) => found ?? INACTIVE);
     const live = this.accessCheck.live(token);
-    if (live instanceof Promise) return live.then((found) => (found ? describeAccess(found) : this.seedOrInactive(token)));
-    return live ? describeAccess(live) : this.seedOrInactive(token);
+    if (live instanceof Promise) return live.then((found) => this.describeFor(found, token, askingClientId));
+    return this.describeFor(live, token, askingClientId);
   }
 
-  private async seedOrInactive(token: string): Promise<IntrospectionResponse> {
-    return (await this.seed(token)) ?? INACTIVE;
+  private describeFor(live: LiveAccess | undefined, token: string, askingClientId: string): IntrospectionResponse | Promise<IntrospectionResponse> {
+    if (!live) return this.seedOrInactive(token, askingClientId);
+    return issuedTo(live.claims, askingClientId) ? describeAccess(live) : INACTIVE;
   }
 
-  private async seed(token: string): Promise<IntrospectionResponse | undefined> {
+  private async seedOrInactive(token: string, askingClientId: string): Promise<IntrospectionResponse> {
+    return (await this.seed(token, askingClientId)) ?? INACTIVE;
+  }
+
+  private async seed(token: string, askingClientId: string): Promise<IntrospectionResponse | undefined> {
     try {
       const { claims, user } = await this.seedTokens.check(`Bearer ${token}`);
+      if (claims.app !== askingClientId) return undefined;
       return {
         active: true, client_id: claims.app, username: user.username, token_type: 'Bearer',
         exp: claims.exp, iat: claims.iat, sub: claims.sub, jti: claims.jti,
@@ -61,10 +76,10 @@ export class TokenIntrospection {
     }
   }
 
-  private async refresh(token: string): Promise<IntrospectionResponse | undefined> {
+  private async refresh(token: string, askingClientId: string): Promise<IntrospectionResponse | undefined> {
     const row = await this.refreshTokens.findByHash(timedSecretKey(token));
     const now = this.now();
-    if (!row || row.usedAt !== null || row.revokedAt !== null || row.expiresAt <= now) return undefined;
+    if (!row || row.clientId !== askingClientId || row.usedAt !== null || row.revokedAt !== null || row.expiresAt <= now) return undefined;
     const family = await this.refreshTokens.findFamily(row.familyId);
     if (!family || family.revokedAt !== null) return undefined;
     const user = await this.state.user(row.userId);

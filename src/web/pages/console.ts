@@ -49,7 +49,7 @@ function createForm(onCreated: (app: CreatedApp) => void): HTMLElement {
   type.addEventListener('change', () => oidc.setClientType(type.value));
   const submit = h('button', { type: 'submit', class: 'primary' }, '创建应用');
   const el = form([
-    field('应用名称', f.displayName), field('应用标识 client_id（可选）', clientId, '小写字母、数字、- 或 _，3–64 位'),
+    field('应用名称', f.displayName), field('应用标识 client_id（可选）', clientId, '小写字母、数字、- 或 _，3–64 位，不能全是数字'),
     field('客户端类型', type, '机密客户端在服务端保存 client_secret；公开客户端没有密钥，使用 PKCE'), field('主页', f.homepage), field('回调地址', f.redirects), field('跨域来源', f.origins), field('权限范围', f.scopes),
     ...oidc.nodes, submit,
   ], submit, async () => {
