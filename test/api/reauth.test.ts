@@ -69,6 +69,14 @@ describe('every sensitive change needs the proof in the request', () => {
     clock += STEP_MS;
     expect((await t.post(`${ACC}/totp/disable`, { password: u.password, code: await codeAt(u.secret) }, u.token)).statusCode).toBe(200);
   });
+
+  it('an account without a usable password can not prove itself yet: 401', async () => {
+    const u = await t.register();
+    // As an account created without a password would be (none is, today).
+    await t.runtime.storage.users.update(u.uid, { passwordHash: '' }, clock);
+    expect(failure(await t.post(`${ACC}/passkeys/options`, { current_password: '' }, u.token))).toEqual([401, REAUTH]);
+    expect(failure(await t.post(`${ACC}/passkeys/options`, { current_password: u.password }, u.token))).toEqual([401, REAUTH]);
+  });
 });
 
 describe('a thief with only the bearer token', () => {
