@@ -77,4 +77,6 @@ export interface ReauthGrantRepo {
   /** Whether a grant of this user, session and purpose is live at `now`. */
   live(userId: number, sessionKey: string, purpose: ReauthPurpose, now: number): Promise<boolean>;
   remove(userId: number, sessionKey: string, purpose: ReauthPurpose): Promise<void>;
+  /** Deletes every grant expired at `now`; returns how many. */
+  purgeExpired(now: number): Promise<number>;
 }

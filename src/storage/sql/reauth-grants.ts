@@ -25,4 +25,9 @@ export class SqlReauthGrantRepo implements ReauthGrantRepo {
     await this.db.deleteFrom('reauth_grants')
       .where('user_id', '=', userId).where('session_key', '=', sessionKey).where('purpose', '=', purpose).execute();
   }
+
+  async purgeExpired(now: number): Promise<number> {
+    const res = await this.db.deleteFrom('reauth_grants').where('expires_at', '<=', now).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
 }
