@@ -1,17 +1,18 @@
 /** The signed-in user's own account: profile, password, e-mail, sessions, deletion. */
 import { Type, type Static } from '@sinclair/typebox';
 import { DataEnvelope, Str, View } from './common.js';
+import { ReauthFields } from './reauth.js';
 import { PublicUser } from './session.js';
 
 export const ProfileBody = Type.Object({ display_name: Str() });
 export const ProfileReply = DataEnvelope(PublicUser);
 
 export const ChangePasswordBody = Type.Object({
-  current_password: Str(), new_password: Str(),
+  ...ReauthFields, new_password: Str(),
   end_other_sessions: Type.Optional(Type.Boolean({ description: 'default true: every other sign-in ends' })),
 });
 
-export const ChangeEmailCodeBody = Type.Object({ email: Str() });
+export const ChangeEmailCodeBody = Type.Object({ email: Str(), ...ReauthFields });
 export const ChangeEmailBody = Type.Object({ email: Str(), code: Str() });
 export const ChangeEmailData = View({ email: Type.String(), email_verified: Type.Literal(true) });
 export const ChangeEmailReply = DataEnvelope(ChangeEmailData);
@@ -36,5 +37,6 @@ export const EndSessionBody = Type.Object({ id: Str(64) });
 export const EndSessionReply = DataEnvelope(View({}));
 export const EndOtherSessionsReply = DataEnvelope(View({ ended: Type.Integer() }));
 
-export const DeleteAccountBody = Type.Object({ password: Str() });
+/** `password` is the older name of `current_password`, still accepted. */
+export const DeleteAccountBody = Type.Object({ ...ReauthFields, password: Type.Optional(Str()) });
 export const DeleteAccountReply = DataEnvelope(View({}));

@@ -13,6 +13,7 @@ export * from './admin.js';
 export * from './system.js';
 export * from './oidc-pages.js';
 export * from './oidc-tokens.js';
+export * from './reauth.js';
 export * from './second-factor.js';
 export * from './account-settings.js';
 export * from './admin-console.js';

@@ -1,6 +1,7 @@
 /** Second factors: authenticator app (TOTP), recovery codes and passkeys (WebAuthn). */
 import { Type, type Static } from '@sinclair/typebox';
 import { DataEnvelope, Str, View } from './common.js';
+import { ReauthFields } from './reauth.js';
 
 export const PasskeyView = View({
   id: Type.String(), name: Type.String(), created_at: Type.Integer(), last_used_at: Type.Union([Type.Integer(), Type.Null()]),
@@ -21,7 +22,10 @@ export const TotpSetupReply = DataEnvelope(TotpSetupData);
 
 /** `code`: a 6-digit authenticator code (or, where a recovery code is accepted, one of those). */
 export const OtpCodeBody = Type.Object({ code: Str(64) });
-export const TotpDisableBody = Type.Object({ password: Str(), code: Str(64) });
+/** `password` and `code` are the older names of `current_password` and `otp`, still accepted. */
+export const TotpDisableBody = Type.Object({ ...ReauthFields, password: Type.Optional(Str()), code: Type.Optional(Str(64)) });
+/** `code` is the older name of `otp`, still accepted. */
+export const RecoveryCodesBody = Type.Object({ ...ReauthFields, code: Type.Optional(Str(64)) });
 
 /** Shown once: only their hashes are kept. */
 export const RecoveryCodesData = View({ recovery_codes: Type.Array(Type.String()) });
@@ -34,7 +38,7 @@ export const WebAuthnOptionsReply = DataEnvelope(Type.Record(Type.String(), Type
 /** `response`: the browser helper's result (RegistrationResponseJSON / AuthenticationResponseJSON). */
 export const PasskeyRegisterBody = Type.Object({ name: Type.Optional(Str(64)), response: Type.Record(Type.String(), Type.Unknown()) });
 export const PasskeyLoginBody = Type.Object({ response: Type.Record(Type.String(), Type.Unknown()) });
-export const PasskeyDeleteBody = Type.Object({ id: Str(1024) });
+export const PasskeyDeleteBody = Type.Object({ id: Str(1024), ...ReauthFields });
 export const PasskeyReply = DataEnvelope(PasskeyView);
 
 export const AdminSecondFactorBody = Type.Object({ username: Str(256) });

@@ -31,7 +31,6 @@ const REASONS = {
   badSecondFactor: [401, '两步验证码错误'],
   // second factors on /account (not fixed by the spec)
   wrongOtpCode: [400, '两步验证码错误'],
-  wrongPassword: [400, '密码错误'],
   totpAlreadyOn: [409, '两步验证已开启'],
   totpNotSetUp: [400, '请先生成两步验证密钥'],
   totpNotOn: [400, '两步验证未开启'],
@@ -67,6 +66,8 @@ const REASONS = {
   deviceInvalid: [400, '设备码无效或已过期'],
   // account self-service (/api/v1/auth/account/…; not fixed by the spec)
   badCurrentPassword: [400, '当前密码不正确'],
+  // CONTRACT §10: a sensitive account change without the current password (and code)
+  reauthRequired: [401, '需要重新验证身份'],
   sameEmail: [400, '新邮箱与当前邮箱相同'],
   unknownSession: [404, '会话不存在'],
   // admin (CONTRACT §8)

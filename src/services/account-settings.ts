@@ -3,11 +3,12 @@ import { isValidDisplayName, isValidPassword } from '../domain/accounts.js';
 import type { SessionView, TokenEnvelope } from '../contracts/index.js';
 import type { User } from '../storage/types.js';
 import type { Caller, Uses } from './context.js';
-import type { RateLimiter } from './limits.js';
+import { passwordChangedNotice } from './account-notices.js';
+import type { ReauthProof, ReauthService } from './reauth.js';
 import type { Authenticated } from './tokens.js';
 import { publicUser } from './tokens.js';
 
-export type AccountSettingsDeps = Uses<'config' | 'now' | 'tokens' | 'passwords' | 'audit' | 'signIns', 'users' | 'apps' | 'refreshTokens'>;
+export type AccountSettingsDeps = Uses<'config' | 'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns', 'users' | 'apps' | 'refreshTokens' | 'passkeys'>;
 
 /** Names of the built-in applications, which have no row. */
 const BUILT_IN_NAMES = { center: '账号中心', game: '游戏' };
@@ -26,7 +27,7 @@ export const tombstone = (uid: number) => ({ username: `deleted~${uid}`, email: 
 
 /** What the signed-in user changes about their own account: name, password, sessions, deletion. */
 export class AccountSettingsService {
-  constructor(private readonly ctx: AccountSettingsDeps, private readonly limiter: RateLimiter) {}
+  constructor(private readonly ctx: AccountSettingsDeps, private readonly reauth: Pick<ReauthService, 'prove'>) {}
 
   /** The user's live sessions, the caller's own marked `current`. */
   async sessions({ user, claims }: Authenticated): Promise<SessionView[]> {
@@ -106,25 +107,14 @@ export class AccountSettingsService {
   }
 
   /**
-   * Checks the current password under the per-user rule: the try is counted before the hash
-   * is compared, and a right password gives it back.
-   */
-  private async checkPassword(user: User, password: string): Promise<void> {
-    const subject = `uid:${user.id}`;
-    await this.limiter.takeOrRefuse('accountPassword', subject);
-    if (!(await this.ctx.passwords.verify(user.passwordHash, password))) throw fail('badCurrentPassword');
-    await this.limiter.giveBack('accountPassword', subject);
-  }
-
-  /**
    * Sets a new password. By default every other sign-in ends: the cut-off kills every token
    * issued so far (those from before sessions too), and the caller gets a fresh token of its
    * own session in the answer, so only this sign-in goes on.
    */
-  async changePassword(auth: Authenticated, current: string, next: string, endOthers: boolean, caller: Caller): Promise<TokenEnvelope> {
+  async changePassword(auth: Authenticated, proof: ReauthProof, next: string, endOthers: boolean, caller: Caller): Promise<TokenEnvelope> {
     const { user, claims } = auth;
     if (!isValidPassword(next)) throw fail('badPassword');
-    await this.checkPassword(user, current);
+    await this.reauth.prove(auth, proof, caller);
     const passwordHash = await this.ctx.passwords.hash(next);
     const now = this.ctx.now();
     await this.ctx.storage.users.update(user.id, { passwordHash, ...(endOthers && { tokensValidAfter: now }) }, now);
@@ -134,7 +124,17 @@ export class AccountSettingsService {
     if (claims.sid === undefined) await this.ctx.signIns.record(issued.claims, updated, caller);
     else await this.ctx.signIns.extend(claims.sid, issued.claims.exp);
     await this.ctx.audit.record('user.password_change', { actor: user.username, ip: caller.ip, target: user.username, detail: { ended_other_sessions: endOthers } });
+    await this.notifyPasswordChange(user, now);
     return issued.body;
+  }
+
+  /** The owner hears of the change, with the passkeys that still sign in; a mail failure does not undo it. */
+  private async notifyPasswordChange(user: User, at: number): Promise<void> {
+    try {
+      await this.ctx.mailer.send(passwordChangedNotice(user, await this.ctx.storage.passkeys.listByUser(user.id), at));
+    } catch (err) {
+      this.ctx.log.warn({ err, uid: user.id }, 'could not send the password change notice');
+    }
   }
 
   /**
@@ -143,8 +143,9 @@ export class AccountSettingsService {
    * roles cleared, banned, every token cut off and its apps disabled. The username and the
    * e-mail address are free for a new account. The audit row names only the user id.
    */
-  async deleteAccount(user: User, password: string, caller: Caller): Promise<void> {
-    await this.checkPassword(user, password);
+  async deleteAccount(auth: Authenticated, proof: ReauthProof, caller: Caller): Promise<void> {
+    const { user } = auth;
+    await this.reauth.prove(auth, proof, caller);
     const now = this.ctx.now();
     await this.ctx.storage.users.update(user.id, {
       ...tombstone(user.id), displayName: DELETED_DISPLAY_NAME, passwordHash: '!', emailVerified: false,

@@ -10,6 +10,9 @@ import { randomDigits, randomToken, safeEqual } from './crypto.js';
 import { LoginThrottle, type RateLimiter } from './limits.js';
 import type { RegisterBody, SendCodeData, TokenEnvelope, VerifyEmailData } from '../contracts/index.js';
 import type { SecondFactorService } from './second-factor.js';
+import { emailChangedNotice, passwordChangedNotice } from './account-notices.js';
+import type { ReauthProof, ReauthService } from './reauth.js';
+import type { Authenticated } from './tokens.js';
 
 export type RegisterInput = RegisterBody;
 
@@ -28,7 +31,7 @@ function taken(err: unknown): never {
   throw err;
 }
 
-export type AccountDeps = Uses<'config' | 'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns', 'users' | 'emailCodes'>;
+export type AccountDeps = Uses<'config' | 'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns', 'users' | 'emailCodes' | 'passkeys'>;
 
 /** Registration, password and e-mail-code sign-in, e-mail verification and password reset. */
 export class AccountService {
@@ -37,6 +40,8 @@ export class AccountService {
     private readonly limiter: RateLimiter,
     /** The second step of a sign-in, for accounts that turned a second factor on. */
     private readonly secondFactor: Pick<SecondFactorService, 'checkSignIn'>,
+    /** The owner's proof for an e-mail change, and its grant to the confirming step. */
+    private readonly reauth: Pick<ReauthService, 'proveFor' | 'require' | 'clear'>,
   ) {}
 
   /** REGISTER_REQUIRES_EMAIL_CODE, for the sign-up page to mark the code field required or optional. */
@@ -157,36 +162,45 @@ export class AccountService {
     });
   }
 
-  /** New address must be well-formed, not the current one and not another account's. */
+  /** New address must be neither the current one nor another account's. */
   private async checkNewEmail(user: User, email: string): Promise<void> {
-    if (!isValidEmail(email)) throw fail('badEmail');
     if (asciiLower(email) === asciiLower(user.email)) throw fail('sameEmail');
     if (await this.ctx.storage.users.findByEmail(email)) throw fail('emailTaken');
   }
 
-  /** Mails a `change_email` code to the new address; only changeEmail accepts it. */
-  async sendEmailChangeCode(user: User, email: string, caller: Caller): Promise<SendCodeData> {
-    await this.checkNewEmail(user, email);
+  /**
+   * Mails a `change_email` code to the new address; only changeEmail accepts it. The order
+   * matters: the owner's proof, then every limit counted like a send, and only then whether
+   * the address is taken, so that the answer `邮箱已被注册` is never an unthrottled oracle.
+   */
+  async sendEmailChangeCode(auth: Authenticated, email: string, proof: ReauthProof, caller: Caller): Promise<SendCodeData> {
+    const { user } = auth;
+    if (!isValidEmail(email)) throw fail('badEmail');
+    await this.reauth.proveFor(auth, 'email', proof, caller);
     await this.limiter.takeOrRefuse('emailChangeUser', `uid:${user.id}`);
     await this.throttleSend(email, caller);
+    await this.checkNewEmail(user, email);
     await this.storeAndMail(email, 'change_email', email);
     await this.ctx.audit.record('email_code.sent', { actor: user.username, ip: caller.ip, target: asciiLower(email), detail: { purpose: 'change_email', delivered: true } });
     return { expires_in: EMAIL_CODE_TTL_S, resend_after: EMAIL_RESEND_AFTER_S };
   }
 
   /**
-   * Moves the account to the new address once the code mailed there is given back: the new
-   * address is thereby verified; the old one is told, so a hijack does not go unnoticed.
+   * Moves the account to the new address once the code mailed there is given back, in the
+   * session that proved itself when asking for the code: the new address is thereby
+   * verified; the old one is told, so a hijack does not go unnoticed.
    */
-  async changeEmail(user: User, email: string, code: string, caller: Caller): Promise<{ email: string; email_verified: true }> {
+  async changeEmail(auth: Authenticated, email: string, code: string, caller: Caller): Promise<{ email: string; email_verified: true }> {
+    const { user } = auth;
+    if (!isValidEmail(email)) throw fail('badEmail');
+    await this.reauth.require(auth, 'email');
     await this.checkNewEmail(user, email);
     await this.consumeCode(email, 'change_email', code);
-    await this.ctx.storage.users.update(user.id, { email, emailVerified: true }, this.ctx.now()).catch(taken);
-    await this.ctx.mailer.send({
-      to: user.email,
-      subject: 'Account Center 邮箱已更换',
-      text: `您的账号 ${user.username} 的邮箱已更换为 ${email}。如非本人操作，请立即通过“忘记密码”找回账号并联系管理员。`,
-    }).catch((err: unknown) => this.ctx.log.warn({ err, uid: user.id }, 'could not send the e-mail change notice'));
+    const now = this.ctx.now();
+    await this.ctx.storage.users.update(user.id, { email, emailVerified: true }, now).catch(taken);
+    await this.reauth.clear(auth, 'email');
+    await this.ctx.mailer.send(emailChangedNotice(user, email, now))
+      .catch((err: unknown) => this.ctx.log.warn({ err, uid: user.id }, 'could not send the e-mail change notice'));
     await this.ctx.audit.record('user.email_change', { actor: user.username, ip: caller.ip, target: user.username });
     return { email, email_verified: true };
   }
@@ -248,6 +262,9 @@ export class AccountService {
     await storage.users.update(user.id, { passwordHash, tokensValidAfter: now() }, now());
     await this.ctx.signIns.markAllEnded(user.id);
     await this.ctx.audit.record('user.password_reset', { actor: user.username, ip: caller.ip, target: user.username });
+    // Passkeys outlive the reset: the owner learns which ones still sign in.
+    await this.ctx.mailer.send(passwordChangedNotice(user, await storage.passkeys.listByUser(user.id), now()))
+      .catch((err: unknown) => this.ctx.log.warn({ err, uid: user.id }, 'could not send the password reset notice'));
   }
 
   /**

@@ -15,7 +15,7 @@ export class Housekeeping {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions'>,
+    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants'>,
     private readonly sessionCache: Pick<SessionCache, 'reloadRevocations'>,
     private readonly now: () => number,
     private readonly log: Logger,
@@ -41,6 +41,7 @@ export class Housekeeping {
     await this.storage.refreshTokens.purgeExpired(now - AUTH_CODE_GRACE_MS);
     await this.storage.passkeys.purgeChallenges(now);
     await this.storage.sessions.purgeExpired(now);
+    await this.storage.reauthGrants.purgeExpired(now);
     await this.sessionCache.reloadRevocations();
   }
 }

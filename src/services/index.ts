@@ -18,6 +18,7 @@ import { CorsWhitelist } from './cors-whitelist.js';
 import { DeviceService } from './device.js';
 import { Housekeeping } from './housekeeping.js';
 import { RateLimiter } from './limits.js';
+import { ReauthService } from './reauth.js';
 import { createMailer, type Mailer } from './mail.js';
 import { Passwords } from './passwords.js';
 import { PasskeyService } from './passkeys.js';
@@ -53,6 +54,8 @@ export interface Services {
   /** Authenticator app and recovery codes. */
   readonly secondFactor: SecondFactorService;
   readonly passkeys: PasskeyService;
+  /** Re-authentication for changes to how an account is signed in to (CONTRACT §10). */
+  readonly reauth: ReauthService;
   readonly transfer: UserTransferService;
   readonly session: SessionService;
   /** Bearer checks for the guards, and token issue. */
@@ -95,14 +98,16 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   // One limiter over the shared counters, handed to every service that applies a rule.
   const limiter = new RateLimiter(kit.rateCounters, config.limits, config.ipRateLimits);
   const secondFactor = new SecondFactorService(kit, limiter);
-  const accounts = new AccountService(kit, limiter, secondFactor);
-  const settings = new AccountSettingsService(kit, limiter);
+  const reauth = new ReauthService(kit, limiter, secondFactor);
+  const accounts = new AccountService(kit, limiter, secondFactor, reauth);
+  const settings = new AccountSettingsService(kit, reauth);
   const oidc = createOidcServices(config, { ...repos, apps: appCache }, { sessionCache, tokens: kit.tokens, audit: kit.audit, limiter, now });
   return {
     accounts,
     settings,
     adminConsole: new AdminConsoleService(kit, accounts, settings),
     secondFactor,
+    reauth,
     passkeys: new PasskeyService(kit),
     admin: new AdminService(kit),
     apps: new AppService(kit),
@@ -138,6 +143,6 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
 
 /** The repositories of a backend, without its lifecycle. */
 function repositoriesOf(storage: Storage): ServiceKit['storage'] {
-  const { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions } = storage;
-  return { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions };
+  const { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants } = storage;
+  return { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants };
 }

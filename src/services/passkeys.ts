@@ -22,8 +22,9 @@ export type PasskeyDeps = Uses<'config' | 'now' | 'audit' | 'tokens' | 'log', 'p
 
 /**
  * Passkeys (WebAuthn discoverable credentials): registered on /account, used on /login
- * without a user name. A passkey sign-in proves possession and (where the authenticator can)
- * the user's presence or PIN at once: it counts as both factors. The relying-party id and
+ * without a user name. A passkey sign-in proves possession and, through user verification
+ * (the UV flag: the device's PIN or biometric), the user at once: it counts as both factors,
+ * so an answer without UV is refused, at registration and at sign-in. The relying-party id and
  * origin come from BASE_URL; challenges are rows, used up by one conditional UPDATE.
  */
 export class PasskeyService {
@@ -48,7 +49,7 @@ export class PasskeyService {
       userID: new TextEncoder().encode(String(user.id)),
       attestationType: 'none',
       excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports })),
-      authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
+      authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
     });
     await this.saveChallenge(options.challenge, 'register', user.id);
     return options as unknown as Record<string, unknown>;
@@ -62,7 +63,7 @@ export class PasskeyService {
       const result = await verifyRegistrationResponse({
         response: response as RegistrationResponseJSON,
         expectedChallenge: challenges.take,
-        expectedOrigin: this.origin, expectedRPID: this.rpId, requireUserVerification: false,
+        expectedOrigin: this.origin, expectedRPID: this.rpId, requireUserVerification: true,
       });
       if (!result.verified) throw fail('passkeyFailed');
       info = result.registrationInfo;
@@ -88,7 +89,7 @@ export class PasskeyService {
 
   /** Options for a sign-in with any passkey of this site (no user name: discoverable credentials). */
   async authenticationOptions(): Promise<Record<string, unknown>> {
-    const options = await generateAuthenticationOptions({ rpID: this.rpId, userVerification: 'preferred', allowCredentials: [] });
+    const options = await generateAuthenticationOptions({ rpID: this.rpId, userVerification: 'required', allowCredentials: [] });
     await this.saveChallenge(options.challenge, 'login', null);
     return options as unknown as Record<string, unknown>;
   }
@@ -104,7 +105,7 @@ export class PasskeyService {
       const result = await verifyAuthenticationResponse({
         response: answer,
         expectedChallenge: challenges.take,
-        expectedOrigin: this.origin, expectedRPID: this.rpId, requireUserVerification: false,
+        expectedOrigin: this.origin, expectedRPID: this.rpId, requireUserVerification: true,
         credential: {
           id: passkey.credentialId, publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
           counter: passkey.counter, transports: passkey.transports as never,

@@ -24,7 +24,7 @@ function newRecoveryCode(): string {
   return `${out.slice(0, 5)}-${out.slice(5)}`;
 }
 
-export type SecondFactorDeps = Uses<'config' | 'now' | 'audit' | 'passwords', 'secondFactors' | 'passkeys'>;
+export type SecondFactorDeps = Uses<'config' | 'now' | 'audit', 'secondFactors' | 'passkeys'>;
 
 /**
  * The authenticator-app factor and its recovery codes: enrolment and removal on /account,
@@ -85,23 +85,28 @@ export class SecondFactorService {
     return { recovery_codes: codes.plain };
   }
 
-  /** Turning the factor off takes the password and a code (authenticator or recovery). */
-  async disableTotp(user: User, password: string, code: string, caller: Caller): Promise<void> {
+  /** Turns the factor off; the caller proved the password and a code first (ReauthService). */
+  async disableTotp(user: User, caller: Caller): Promise<void> {
     await this.requireOn(user);
-    if (!(await this.ctx.passwords.verify(user.passwordHash, password))) throw fail('wrongPassword');
-    if (!(await this.verifyCounted(user, code, caller, true))) throw fail('wrongOtpCode');
     await this.ctx.storage.secondFactors.removeTotp(user.id);
     await this.ctx.audit.record('totp.disable', { actor: user.username, ip: caller.ip, target: user.username });
   }
 
-  /** New recovery codes (the old ones stop working), after an authenticator code. */
-  async regenerateRecoveryCodes(user: User, code: string, caller: Caller): Promise<RecoveryCodesData> {
+  /** New recovery codes (the old ones stop working); the caller proved password and code first. */
+  async regenerateRecoveryCodes(user: User, caller: Caller): Promise<RecoveryCodesData> {
     await this.requireOn(user);
-    if (!(await this.verifyCounted(user, code, caller, false))) throw fail('wrongOtpCode');
     const codes = this.newRecoveryCodes();
     await this.ctx.storage.secondFactors.replaceRecoveryCodes(user.id, codes.hashes);
     await this.ctx.audit.record('recovery_codes.regenerate', { actor: user.username, ip: caller.ip, target: user.username });
     return { recovery_codes: codes.plain };
+  }
+
+  /**
+   * A code (authenticator or recovery) given with a change on /account: counted under the
+   * OTP rules, used up like a sign-in's, 400 `两步验证码错误` when wrong.
+   */
+  async checkAccountCode(user: User, code: string, caller: Caller): Promise<void> {
+    if (!(await this.verifyCounted(user, code, caller, true))) throw fail('wrongOtpCode');
   }
 
   /** For a user who lost every factor: removes the authenticator and the passkeys (audited). */

@@ -1,6 +1,6 @@
 import type { AppStatus } from '../domain/app-state.js';
 import type { ClientTypeName } from '../domain/clients.js';
-import type { PasskeyRepo, SecondFactorRepo } from './second-factor-types.js';
+import type { PasskeyRepo, ReauthGrantRepo, SecondFactorRepo } from './second-factor-types.js';
 
 export type * from './second-factor-types.js';
 
@@ -408,6 +408,7 @@ export interface Storage {
   readonly secondFactors: SecondFactorRepo;
   readonly passkeys: PasskeyRepo;
   readonly sessions: SessionRepo;
+  readonly reauthGrants: ReauthGrantRepo;
   /** Runs the migrations not yet applied; safe to call from several processes. */
   migrate(): Promise<void>;
   ping(): Promise<boolean>;

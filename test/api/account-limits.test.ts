@@ -36,7 +36,7 @@ describe('account limits under concurrency', () => {
     t = await createTestApp();
     const u = await t.register();
     const next = `${uniqueName('n')}@example.org`;
-    expect((await t.post(`${ACC}/email/send_code`, { email: next }, u.token)).statusCode).toBe(200);
+    expect((await t.post(`${ACC}/email/send_code`, { email: next, current_password: u.password }, u.token)).statusCode).toBe(200);
     const code = await t.smtp.codeFor(next);
     const wrong = (i: number) => String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
     const res = await parallel(60, (i) => t!.post(`${ACC}/email`, { email: next, code: i === 59 ? code : wrong(i) }, u.token));
@@ -49,14 +49,14 @@ describe('account limits under concurrency', () => {
     t = await createTestApp();
     const users = await parallel(3, () => t!.register());
     const next = `${uniqueName('n')}@example.org`;
-    const res = await parallel(60, (i) => t!.post(`${ACC}/email/send_code`, { email: next }, users[i % 3]!.token));
+    const res = await parallel(60, (i) => t!.post(`${ACC}/email/send_code`, { email: next, current_password: users[i % 3]!.password }, users[i % 3]!.token));
     expect(countBy(res.map((r) => r.statusCode))).toEqual({ 200: 1, 429: 59 });
   });
 
   it('per user, change-email sends stop at the rule whatever the addresses', async () => {
     t = await createTestApp({ LIMIT_EMAIL_CHANGE_USER: '5/3600' });
     const u = await t.register();
-    const res = await parallel(50, (i) => t!.post(`${ACC}/email/send_code`, { email: `${uniqueName(`m${i}`)}@example.org` }, u.token));
+    const res = await parallel(50, (i) => t!.post(`${ACC}/email/send_code`, { email: `${uniqueName(`m${i}`)}@example.org`, current_password: u.password }, u.token));
     expect(countBy(res.map((r) => r.statusCode))).toEqual({ 200: 5, 429: 45 });
   });
 });

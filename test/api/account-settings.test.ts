@@ -152,7 +152,7 @@ describe('change e-mail', () => {
   it('a code to the new address confirms it; the old address gets a notice; email_verified follows', async () => {
     const u = await t.register();
     const next = `${uniqueName('new')}@Example.org`;
-    const sent = await t.post(`${ACC}/email/send_code`, { email: next }, u.token);
+    const sent = await t.post(`${ACC}/email/send_code`, { email: next, current_password: u.password }, u.token);
     expect(sent.json()).toEqual({ ok: true, data: { expires_in: 600, resend_after: 60 } });
     const code = await t.smtp.codeFor(next);
     // The code works only here: neither login_by_code nor send_code know the purpose.
@@ -164,22 +164,23 @@ describe('change e-mail', () => {
     const me = (await t.get(`${A}/me`, u.token)).json().data;
     expect(me).toMatchObject({ email: next, email_verified: true });
     expect((await t.post(`${A}/login`, { username: next.toUpperCase(), password: u.password })).statusCode).toBe(200);
-    expect(failure(await t.post(`${ACC}/email`, { email: next, code }, u.token))).toEqual([400, refusal('新邮箱与当前邮箱相同')]);
+    // The change used up the grant of the send: nothing more happens without a new proof.
+    expect(failure(await t.post(`${ACC}/email`, { email: next, code }, u.token))).toEqual([401, refusal('需要重新验证身份')]);
     expect((await t.runtime.storage.audit.list({ action: 'user.email_change', target: u.username }, 0, 5)).total).toBe(1);
   });
 
   it('refuses a taken, the same, a malformed address, and a wrong code', async () => {
     const u = await t.register();
     const v = await t.register();
-    expect(failure(await t.post(`${ACC}/email/send_code`, { email: v.email.toUpperCase() }, u.token))).toEqual([409, refusal('邮箱已被注册')]);
-    expect(failure(await t.post(`${ACC}/email/send_code`, { email: u.email.toUpperCase() }, u.token))).toEqual([400, refusal('新邮箱与当前邮箱相同')]);
-    expect(failure(await t.post(`${ACC}/email/send_code`, { email: 'nope' }, u.token))).toEqual([400, refusal('邮箱格式不正确')]);
+    expect(failure(await t.post(`${ACC}/email/send_code`, { email: v.email.toUpperCase(), current_password: u.password }, u.token))).toEqual([409, refusal('邮箱已被注册')]);
+    expect(failure(await t.post(`${ACC}/email/send_code`, { email: u.email.toUpperCase(), current_password: u.password }, u.token))).toEqual([400, refusal('新邮箱与当前邮箱相同')]);
+    expect(failure(await t.post(`${ACC}/email/send_code`, { email: 'nope', current_password: u.password }, u.token))).toEqual([400, refusal('邮箱格式不正确')]);
     const next = `${uniqueName('n')}@example.org`;
-    await t.post(`${ACC}/email/send_code`, { email: next }, u.token);
+    await t.post(`${ACC}/email/send_code`, { email: next, current_password: u.password }, u.token);
     const code = await t.smtp.codeFor(next);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     expect(failure(await t.post(`${ACC}/email`, { email: next, code: wrong }, u.token))).toEqual([400, refusal('验证码错误或已过期')]);
-    expect(failure(await t.post(`${ACC}/email/send_code`, { email: next }, u.token))).toEqual([429, refusal('请求过于频繁，请稍后再试')]);
+    expect(failure(await t.post(`${ACC}/email/send_code`, { email: next, current_password: u.password }, u.token))).toEqual([429, refusal('请求过于频繁，请稍后再试')]);
   });
 });
 

@@ -18,7 +18,7 @@ afterAll(async () => { await t.close(); });
 async function withPasskey(app = t): Promise<TestUser & { device: SoftAuthenticator }> {
   const u = await app.register();
   const device = new SoftAuthenticator(BASE);
-  const options = (await app.post(`${A}/account/passkeys/options`, {}, u.token)).json().data;
+  const options = (await app.post(`${A}/account/passkeys/options`, { current_password: u.password }, u.token)).json().data;
   const res = await app.post(`${A}/account/passkeys/register`, { name: '我的电脑', response: device.create(options) }, u.token);
   expect(res.statusCode).toBe(200);
   return { ...u, device };
@@ -29,34 +29,37 @@ const loginOptions = async (app = t) => (await app.post(`${A}/passkey/options`, 
 describe('passkey registration', () => {
   it('offers discoverable-credential options for the BASE_URL host, and registers the answer', async () => {
     const u = await t.register();
-    const options = (await t.post(`${A}/account/passkeys/options`, {}, u.token)).json().data;
+    const options = (await t.post(`${A}/account/passkeys/options`, { current_password: u.password }, u.token)).json().data;
     expect(options).toMatchObject({
       rp: { id: 'id.example.com', name: 'Account Center' }, user: { name: u.username },
-      authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' }, attestation: 'none',
+      authenticatorSelection: { residentKey: 'required', userVerification: 'required' }, attestation: 'none',
     });
     const device = new SoftAuthenticator(BASE);
     const answer = device.create(options);
     const res = await t.post(`${A}/account/passkeys/register`, { name: '  工作电脑  ', response: answer }, u.token);
     expect(res.json()).toEqual({ ok: true, data: { id: device.credentials[0]!.id, name: '工作电脑', created_at: Math.floor(clock / 1000), last_used_at: null } });
-    // The challenge was used up: the same answer again is refused.
+    // The challenge was used up: the same answer again is refused (even with a new grant).
+    await t.post(`${A}/account/passkeys/options`, { current_password: u.password }, u.token);
     expect(failure(await t.post(`${A}/account/passkeys/register`, { response: answer }, u.token))).toEqual([400, FAILED]);
     const status = (await t.get(`${A}/account/second_factor`, u.token)).json().data;
     expect(status.passkeys).toHaveLength(1);
     // Already registered credentials are excluded from the next options.
-    const next = (await t.post(`${A}/account/passkeys/options`, {}, u.token)).json().data;
+    const next = (await t.post(`${A}/account/passkeys/options`, { current_password: u.password }, u.token)).json().data;
     expect(next.excludeCredentials).toEqual([{ id: device.credentials[0]!.id, type: 'public-key', transports: ['internal'] }]);
   });
 
   it('refuses an answer for another origin, another user\'s challenge, or a stale challenge', async () => {
     const u = await t.register();
     const other = await t.register();
-    const options = (await t.post(`${A}/account/passkeys/options`, {}, u.token)).json().data;
+    const options = (await t.post(`${A}/account/passkeys/options`, { current_password: u.password }, u.token)).json().data;
     expect(failure(await t.post(`${A}/account/passkeys/register`, { response: new SoftAuthenticator('https://evil.example').create(options) }, u.token)))
       .toEqual([400, FAILED]);
-    const second = (await t.post(`${A}/account/passkeys/options`, {}, u.token)).json().data;
+    const second = (await t.post(`${A}/account/passkeys/options`, { current_password: u.password }, u.token)).json().data;
+    // The other user holds a grant of their own: what refuses the answer is the challenge's owner.
+    await t.post(`${A}/account/passkeys/options`, { current_password: other.password }, other.token);
     expect(failure(await t.post(`${A}/account/passkeys/register`, { response: new SoftAuthenticator(BASE).create(second) }, other.token)))
       .toEqual([400, FAILED]);
-    const third = (await t.post(`${A}/account/passkeys/options`, {}, u.token)).json().data;
+    const third = (await t.post(`${A}/account/passkeys/options`, { current_password: u.password }, u.token)).json().data;
     clock += 5 * 60_000 + 1;
     expect(failure(await t.post(`${A}/account/passkeys/register`, { response: new SoftAuthenticator(BASE).create(third) }, u.token)))
       .toEqual([400, FAILED]);
@@ -65,6 +68,7 @@ describe('passkey registration', () => {
   it('answers malformed bodies with 400, never 500', async () => {
     const u = await t.register();
     const url = `${A}/account/passkeys/register`;
+    await t.post(`${A}/account/passkeys/options`, { current_password: u.password }, u.token);
     expect(failure(await t.post(url, {}, u.token))).toEqual([400, refusal('参数错误：response')]);
     expect(failure(await t.post(url, { response: 'x' }, u.token))).toEqual([400, refusal('参数错误：response')]);
     for (const response of [{}, { id: 1 }, { id: 'x', response: {} }, { id: 'x', type: 'public-key', response: { clientDataJSON: '!!', attestationObject: 'AA' } }]) {
@@ -79,7 +83,7 @@ describe('passkey sign-in', () => {
   it('signs in without a user name, with the login envelope; counts as both factors', async () => {
     const u = await withPasskey();
     // Turn the authenticator app on as well: a passkey sign-in asks no code.
-    const setup = (await t.post(`${A}/account/totp/setup`, {}, u.token)).json().data;
+    const setup = (await t.post(`${A}/account/totp/setup`, { current_password: u.password }, u.token)).json().data;
     await t.post(`${A}/account/totp/enable`, { code: await generate({ secret: setup.secret, epoch: Math.floor(clock / 1000) }) }, u.token);
     expect(failure(await t.post(`${A}/login`, { username: u.username, password: u.password }))).toEqual([401, refusal('需要两步验证')]);
 
@@ -101,13 +105,13 @@ describe('passkey sign-in', () => {
     const stale = await loginOptions();
     clock += 5 * 60_000 + 1;
     expect(failure(await t.post(`${A}/passkey/login`, { response: u.device.get(stale) }))).toEqual([400, FAILED]);
-    const registration = (await t.post(`${A}/account/passkeys/options`, {}, u.token)).json().data;
+    const registration = (await t.post(`${A}/account/passkeys/options`, { current_password: u.password }, u.token)).json().data;
     expect(failure(await t.post(`${A}/passkey/login`, { response: u.device.get({ challenge: registration.challenge }) }))).toEqual([400, FAILED]);
 
     const other = await t.register();
     const id = u.device.credentials[0]!.id;
-    expect(failure(await t.post(`${A}/account/passkeys/delete`, { id }, other.token))).toEqual([404, refusal('通行密钥不存在')]);
-    expect((await t.post(`${A}/account/passkeys/delete`, { id }, u.token)).json()).toEqual({ ok: true, data: {} });
+    expect(failure(await t.post(`${A}/account/passkeys/delete`, { id, current_password: other.password }, other.token))).toEqual([404, refusal('通行密钥不存在')]);
+    expect((await t.post(`${A}/account/passkeys/delete`, { id, current_password: u.password }, u.token)).json()).toEqual({ ok: true, data: {} });
     expect(failure(await t.post(`${A}/passkey/login`, { response: u.device.get(await loginOptions()) }))).toEqual([400, FAILED]);
   });
 

@@ -25,7 +25,7 @@ afterAll(async () => {
 describe('account-center user remove-second-factor', () => {
   it('removes the authenticator of a user, audited; an unknown user is a clear failure', async () => {
     const u = await t.register();
-    const { secret } = (await t.post('/api/v1/auth/account/totp/setup', {}, u.token)).json().data;
+    const { secret } = (await t.post('/api/v1/auth/account/totp/setup', { current_password: u.password }, u.token)).json().data;
     await t.post('/api/v1/auth/account/totp/enable', { code: await generate({ secret }) }, u.token);
     expect((await t.post('/api/v1/auth/login', { username: u.username, password: u.password })).json().msg).toBe('需要两步验证');
 

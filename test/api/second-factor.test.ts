@@ -4,6 +4,7 @@ import { createTestApp, failure, refusal, type TestApp, type TestUser } from '..
 
 const A = '/api/v1/auth';
 const NEED = refusal('需要两步验证');
+const REAUTH = refusal('需要重新验证身份');
 const WRONG = refusal('两步验证码错误');
 const STEP_MS = 30_000;
 
@@ -17,7 +18,7 @@ afterAll(async () => { await t.close(); });
 /** A registered user with the authenticator on: its secret and recovery codes. */
 async function enrolled(app = t): Promise<TestUser & { secret: string; recovery: string[] }> {
   const u = await app.register();
-  const setup = await app.post(`${A}/account/totp/setup`, {}, u.token);
+  const setup = await app.post(`${A}/account/totp/setup`, { current_password: u.password }, u.token);
   expect(setup.statusCode).toBe(200);
   const { secret } = setup.json().data;
   const on = await app.post(`${A}/account/totp/enable`, { code: await codeAt(secret) }, u.token);
@@ -34,7 +35,7 @@ describe('authenticator enrolment', () => {
     const u = await t.register();
     const before = await t.get(`${A}/account/second_factor`, u.token);
     expect(before.json()).toEqual({ ok: true, data: { totp: false, recovery_codes_left: 0, passkeys: [] } });
-    const setup = (await t.post(`${A}/account/totp/setup`, {}, u.token)).json().data;
+    const setup = (await t.post(`${A}/account/totp/setup`, { current_password: u.password }, u.token)).json().data;
     expect(setup.secret).toMatch(/^[A-Z2-7]{16,}$/);
     expect(setup.otpauth_url).toBe(`otpauth://totp/Account%20Center:${u.username}?secret=${setup.secret}&issuer=Account%20Center`);
     expect(setup.qr).toMatch(/^data:image\/png;base64,/);
@@ -47,13 +48,17 @@ describe('authenticator enrolment', () => {
     expect(new Set(codes).size).toBe(10);
     for (const c of codes) expect(c).toMatch(/^[a-z2-9]{5}-[a-z2-9]{5}$/);
     expect((await t.get(`${A}/account/second_factor`, u.token)).json().data).toEqual({ totp: true, recovery_codes_left: 10, passkeys: [] });
-    expect(failure(await t.post(`${A}/account/totp/setup`, {}, u.token))).toEqual([409, refusal('两步验证已开启')]);
-    expect(failure(await t.post(`${A}/account/totp/enable`, { code: await codeAt(setup.secret) }, u.token))).toEqual([409, refusal('两步验证已开启')]);
+    // The grant of the set-up was used up by the enable.
+    expect(failure(await t.post(`${A}/account/totp/enable`, { code: await codeAt(setup.secret) }, u.token))).toEqual([401, REAUTH]);
+    clock += STEP_MS;
+    expect(failure(await t.post(`${A}/account/totp/setup`, { current_password: u.password, otp: await codeAt(setup.secret) }, u.token)))
+      .toEqual([409, refusal('两步验证已开启')]);
   });
 
   it('refuses enable before setup and answers bad bodies with 400', async () => {
     const u = await t.register();
-    expect(failure(await t.post(`${A}/account/totp/enable`, { code: '123456' }, u.token))).toEqual([400, refusal('请先生成两步验证密钥')]);
+    // Only a set-up in this session, with the password, leads to enable.
+    expect(failure(await t.post(`${A}/account/totp/enable`, { code: '123456' }, u.token))).toEqual([401, REAUTH]);
     expect(failure(await t.post(`${A}/account/totp/enable`, { code: 123456 }, u.token))).toEqual([400, refusal('参数错误：code')]);
     expect(failure(await t.post(`${A}/account/totp/enable`, {}, u.token))).toEqual([400, refusal('参数错误：code')]);
     expect(failure(await t.post(`${A}/login`, { username: u.username, password: u.password, otp: 5 }))).toEqual([400, refusal('参数错误：otp')]);
@@ -160,7 +165,7 @@ describe('turning it off, new recovery codes, reset, admin removal', () => {
     const token = (await login(u, { otp: await codeAt(u.secret) })).json().access_token;
     clock += STEP_MS;
     expect(failure(await t.post(`${A}/account/totp/disable`, { password: 'wrong password', code: await codeAt(u.secret) }, token)))
-      .toEqual([400, refusal('密码错误')]);
+      .toEqual([400, refusal('当前密码不正确')]);
     expect(failure(await t.post(`${A}/account/totp/disable`, { password: u.password, code: '000000' }, token))).toEqual([400, WRONG]);
     expect((await t.post(`${A}/account/totp/disable`, { password: u.password, code: await codeAt(u.secret) }, token)).statusCode).toBe(200);
     expect((await login(u)).statusCode).toBe(200);
@@ -170,7 +175,7 @@ describe('turning it off, new recovery codes, reset, admin removal', () => {
   it('regenerates recovery codes: the old ones stop working', async () => {
     const u = await enrolled();
     const token = (await login(u, { otp: u.recovery[0] })).json().access_token;
-    const fresh = await t.post(`${A}/account/recovery_codes`, { code: await codeAt(u.secret) }, token);
+    const fresh = await t.post(`${A}/account/recovery_codes`, { current_password: u.password, code: await codeAt(u.secret) }, token);
     const codes: string[] = fresh.json().data.recovery_codes;
     expect(codes).toHaveLength(10);
     expect(failure(await login(u, { otp: u.recovery[1] }))).toEqual([401, WRONG]);

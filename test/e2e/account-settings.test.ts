@@ -84,6 +84,11 @@ describe('account page: self-service (phone)', () => {
     await signIn(page, env.center.baseUrl, u.username, u.password);
     const before = env.center.smtp.countTo(u.email);
     await page.fill('#f-new_email', next);
+    // The code is sent only with the current password.
+    await page.click('#send-change-code');
+    await page.waitForSelector('#change-email .notice.error:has-text("当前密码不正确")');
+    expect(env.center.smtp.countTo(next)).toBe(0);
+    await page.fill('#f-change_email_password', u.password);
     await page.click('#send-change-code');
     await page.waitForSelector('#change-email .notice.success');
     await page.fill('#f-change_email_code', await env.center.smtp.codeFor(next));

@@ -49,8 +49,14 @@ describe('pages: authenticator app and passkeys', () => {
     const { context, page } = await newPage(browser);
     await signIn(page, base, u.username, u.password);
 
-    // Enrolment: the secret is read from the page and the code computed with the same library.
+    // Enrolment asks for the password before it shows a secret.
     await page.click('#totp-setup');
+    await page.waitForSelector('#two-factor .notice.error:has-text("当前密码不正确")');
+    expect(await page.locator('#totp-secret').count()).toBe(0);
+    await page.fill('#f-totp_setup_password', u.password);
+    await page.click('#totp-setup');
+    // The secret is read from the page and the code computed with the same library.
+    await page.waitForSelector('#totp-secret');
     const secret = (await page.textContent('#totp-secret'))!.trim();
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
     expect(await page.getAttribute('img.qr', 'src')).toMatch(/^data:image\/png;base64,/);
@@ -59,6 +65,8 @@ describe('pages: authenticator app and passkeys', () => {
     await page.click('#totp-enable');
     await page.waitForSelector('#recovery-codes li');
     expect(await page.locator('#recovery-codes li').count()).toBe(10);
+    // Later changes take a code; the authenticator's next steps are spent below, so recovery codes serve.
+    const recovery = await page.locator('#recovery-codes li').allTextContents();
     await expect(page.textContent('#totp-status')).resolves.toBe('已开启');
     await screenshot(page, 'totp-recovery-codes');
 
@@ -84,10 +92,25 @@ describe('pages: authenticator app and passkeys', () => {
       options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
     });
     await page.fill('#f-passkey_name', 'Chromium 测试');
+    // Adding one asks for the password and, the authenticator being on, a code.
+    await page.click('#passkey-add');
+    await page.waitForSelector('#passkeys .notice.error:has-text("当前密码不正确")');
+    await page.fill('#f-passkey_add_password', u.password);
+    await page.waitForSelector('#f-passkey_add_otp');
+    await page.fill('#f-passkey_add_otp', recovery[0]!.trim());
     await page.click('#passkey-add');
     await page.waitForSelector('[data-passkey="Chromium 测试"]');
     await expect(page.textContent('[data-passkey="Chromium 测试"]')).resolves.toContain('尚未使用');
     await screenshot(page, 'passkey-added');
+
+    // A password change leaves the passkey signing in: the page lists it right after.
+    await page.fill('#f-current_password', u.password);
+    await page.waitForSelector('#f-current_otp');
+    await page.fill('#f-current_otp', recovery[2]!.trim());
+    await page.fill('#f-new_password', 'a brand new password');
+    await page.click('#change-password button[type=submit]');
+    await page.waitForSelector('#password-passkeys li:has-text("Chromium 测试")');
+    await screenshot(page, 'password-changed-passkeys');
 
     // A passkey sign-in needs no user name and counts as both factors: no code is asked.
     await signOut(page);
@@ -98,15 +121,18 @@ describe('pages: authenticator app and passkeys', () => {
     await expect(page.textContent('[data-passkey="Chromium 测试"]')).resolves.toContain('上次使用');
     await screenshot(page, 'passkey-signed-in');
 
-    // Deleting it leaves the list empty.
+    // Deleting it asks for the proof too, and leaves the list empty.
     await page.click('[data-passkey="Chromium 测试"] [data-action="delete-passkey"]');
+    await page.fill('#f-passkey_delete_password', 'a brand new password');
+    await page.fill('#f-passkey_delete_otp', recovery[1]!.trim());
+    await page.click('[data-passkey="Chromium 测试"] [data-action="confirm-delete-passkey"]');
     await page.waitForSelector('#passkey-list:has-text("还没有通行密钥")');
     await context.close();
   });
 
   it('an admin removes a locked-out user\'s second factor from /admin', async () => {
     const u = await center.register({ username: uniqueName('locked') });
-    const { secret } = (await center.post('/api/v1/auth/account/totp/setup', {}, u.token)).json().data;
+    const { secret } = (await center.post('/api/v1/auth/account/totp/setup', { current_password: u.password }, u.token)).json().data;
     expect((await center.post('/api/v1/auth/account/totp/enable', { code: await generate({ secret }) }, u.token)).statusCode).toBe(200);
     const needs = await center.post('/api/v1/auth/login', { username: u.username, password: u.password });
     expect(needs.json().msg).toBe('需要两步验证');

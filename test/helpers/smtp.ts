@@ -47,6 +47,11 @@ export class SmtpSink {
     return this.codeFor(email);
   }
 
+  /** The decoded texts of the messages to `email`, oldest first. */
+  textsTo(email: string): string[] {
+    return this.messages.filter((m) => m.to.includes(email.toLowerCase())).map((m) => decodeBody(m.raw));
+  }
+
   countTo(email: string): number {
     return this.messages.filter((m) => m.to.includes(email.toLowerCase())).length;
   }

@@ -4,7 +4,9 @@ import { isoCBOR } from '@simplewebauthn/server/helpers';
 /**
  * A software passkey authenticator for API tests: answers WebAuthn creation and request
  * options as a browser with a built-in authenticator would (ES256, "none" attestation,
- * resident keys, user verified), so the server's checks run against real signatures.
+ * resident keys, user verified by default), so the server's checks run against real
+ * signatures. `userVerified: false` answers like a security key without PIN or biometric:
+ * user present only (flags 0x01 / 0x41).
  * Chromium's own virtual authenticator covers the pages (test/e2e).
  */
 interface Credential {
@@ -28,7 +30,7 @@ export class SoftAuthenticator {
   }
 
   /** The browser helper's RegistrationResponseJSON for these creation options. */
-  create(options: Record<string, any>): Record<string, unknown> {
+  create(options: Record<string, any>, { userVerified = true } = {}): Record<string, unknown> {
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const jwk = publicKey.export({ format: 'jwk' });
     const cose = new Map<number, number | Uint8Array>([
@@ -38,8 +40,8 @@ export class SoftAuthenticator {
     const id = b64(rawId);
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(rawId.length);
-    // flags: user present, user verified, attested credential data
-    const authData = Buffer.concat([sha256(options.rp?.id ?? this.rpId), Buffer.from([0x45]), u32(0), Buffer.alloc(16), idLength, rawId, Buffer.from(isoCBOR.encode(cose))]);
+    // flags: user present, user verified (unless told otherwise), attested credential data
+    const authData = Buffer.concat([sha256(options.rp?.id ?? this.rpId), Buffer.from([userVerified ? 0x45 : 0x41]), u32(0), Buffer.alloc(16), idLength, rawId, Buffer.from(isoCBOR.encode(cose))]);
     const attestation = isoCBOR.encode(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]) as never);
     this.credentials.push({ id, privateKey, userHandle: options.user.id, counter: 0 });
     return {
@@ -51,9 +53,10 @@ export class SoftAuthenticator {
   }
 
   /** The browser helper's AuthenticationResponseJSON for these request options (a discoverable credential). */
-  get(options: Record<string, any>, credential = this.credentials[0]!): Record<string, unknown> {
+  get(options: Record<string, any>, credential = this.credentials[0]!, { userVerified = true } = {}): Record<string, unknown> {
     credential.counter += 1;
-    const authData = Buffer.concat([sha256(options.rpId ?? this.rpId), Buffer.from([0x05]), u32(credential.counter)]);
+    // flags: user present, and user verified unless told otherwise
+    const authData = Buffer.concat([sha256(options.rpId ?? this.rpId), Buffer.from([userVerified ? 0x05 : 0x01]), u32(credential.counter)]);
     const clientData = this.clientData('webauthn.get', options.challenge);
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientData)]), credential.privateKey);
     return {

@@ -41,7 +41,7 @@ describe('secrets at rest', () => {
     const device = await t.post('/api/v1/auth/device/start', {});
     secrets.push(device.json().data.device_code);
 
-    const setup = await t.post('/api/v1/auth/account/totp/setup', {}, u.token);
+    const setup = await t.post('/api/v1/auth/account/totp/setup', { current_password: u.password }, u.token);
     const { secret } = setup.json().data;
     const on = await t.post('/api/v1/auth/account/totp/enable', { code: await generate({ secret }) }, u.token);
     const recoveryCodes: string[] = on.json().data.recovery_codes;

@@ -4,6 +4,7 @@ import {
   TokenEnvelope, AppSuspensionsReply, responses,
 } from '../../contracts/index.js';
 import { authOf, callerOf, NO_STORE, type ContractApp, type RouteDeps } from '../deps.js';
+import { proofOf } from './reauth-proof.js';
 
 const tags = ['account'];
 const P = '/api/v1/auth/account';
@@ -20,24 +21,32 @@ export async function accountSettingsRoutes(app: ContractApp, { services, guards
   app.post(`${P}/password`, {
     preHandler,
     schema: {
-      tags, summary: 'Change the password (needs the current one); by default ends every other session and answers a fresh token of this one',
+      tags, summary: 'Change the password (needs current_password, and otp when the authenticator is on); by default ends every other session and answers a fresh token of this one',
       body: ChangePasswordBody, response: responses(TokenEnvelope),
     },
   }, async (request, reply) => {
-    const { current_password, new_password, end_other_sessions } = request.body;
+    const { new_password, end_other_sessions } = request.body;
     void reply.headers(NO_STORE);
-    return settings.changePassword(authOf(request), current_password, new_password, end_other_sessions !== false, callerOf(request));
+    return settings.changePassword(authOf(request), proofOf(request.body), new_password, end_other_sessions !== false, callerOf(request));
   });
 
   app.post(`${P}/email/send_code`, {
-    preHandler, schema: { tags, summary: 'E-mail a change_email code to the new address', body: ChangeEmailCodeBody, response: responses(SendCodeReply) },
-  }, async (request) => ({ ok: true as const, data: await accounts.sendEmailChangeCode(authOf(request).user, request.body.email, callerOf(request)) }));
+    preHandler,
+    schema: {
+      tags, summary: 'E-mail a change_email code to the new address (needs current_password, and otp when the authenticator is on)',
+      body: ChangeEmailCodeBody, response: responses(SendCodeReply),
+    },
+  }, async (request) => ({ ok: true as const, data: await accounts.sendEmailChangeCode(authOf(request), request.body.email, proofOf(request.body), callerOf(request)) }));
 
   app.post(`${P}/email`, {
-    preHandler, schema: { tags, summary: 'Move the account to the new address with the code sent there; the old address gets a notice', body: ChangeEmailBody, response: responses(ChangeEmailReply) },
+    preHandler,
+    schema: {
+      tags, summary: 'Move the account to the new address with the code sent there, within 10 minutes in the session that asked for it; the old address gets a notice',
+      body: ChangeEmailBody, response: responses(ChangeEmailReply),
+    },
   }, async (request) => {
     const { email, code } = request.body;
-    return { ok: true as const, data: await accounts.changeEmail(authOf(request).user, email, code, callerOf(request)) };
+    return { ok: true as const, data: await accounts.changeEmail(authOf(request), email, code, callerOf(request)) };
   });
 
   app.get(`${P}/sessions`, {
@@ -61,9 +70,9 @@ export async function accountSettingsRoutes(app: ContractApp, { services, guards
   }, async (request) => ({ ok: true as const, data: { suspensions: await services.apps.suspensions(authOf(request).user) } }));
 
   app.post(`${P}/delete`, {
-    preHandler, schema: { tags, summary: 'Delete the account (needs the password); ends everything', body: DeleteAccountBody, response: responses(DeleteAccountReply) },
+    preHandler, schema: { tags, summary: 'Delete the account (needs current_password, and otp when the authenticator is on); ends everything', body: DeleteAccountBody, response: responses(DeleteAccountReply) },
   }, async (request) => {
-    await settings.deleteAccount(authOf(request).user, request.body.password, callerOf(request));
+    await settings.deleteAccount(authOf(request), proofOf(request.body, { password: request.body.password }), callerOf(request));
     return { ok: true as const, data: {} };
   });
 }

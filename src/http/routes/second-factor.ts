@@ -1,14 +1,16 @@
 import {
   AdminSecondFactorBody, AdminSecondFactorReply, EmptyReply, OtpCodeBody, PasskeyDeleteBody, PasskeyLoginBody, PasskeyRegisterBody,
-  PasskeyReply, RecoveryCodesReply, SecondFactorStatusReply, TokenEnvelope, TotpDisableBody, TotpSetupReply, WebAuthnOptionsReply, responses,
+  PasskeyReply, ReauthBody, RecoveryCodesBody, RecoveryCodesReply, SecondFactorStatusReply, TokenEnvelope, TotpDisableBody, TotpSetupReply,
+  WebAuthnOptionsReply, responses,
 } from '../../contracts/index.js';
 import { authOf, callerOf, NO_STORE, type ContractApp, type RouteDeps } from '../deps.js';
+import { proofOf } from './reauth-proof.js';
 
 const tags = ['second factors'];
 
 /** Authenticator app, recovery codes and passkeys: /account, the passkey sign-in, admin removal. */
 export async function secondFactorRoutes(app: ContractApp, { services, guards, metrics }: RouteDeps) {
-  const { secondFactor, passkeys } = services;
+  const { secondFactor, passkeys, reauth } = services;
 
   app.get('/api/v1/auth/account/second_factor', {
     preHandler: guards.firstParty,
@@ -21,55 +23,82 @@ export async function secondFactorRoutes(app: ContractApp, { services, guards, m
 
   app.post('/api/v1/auth/account/totp/setup', {
     preHandler: guards.firstParty,
-    schema: { tags, summary: 'A new authenticator secret (text, otpauth link, QR code); on after enable', response: responses(TotpSetupReply) },
+    schema: {
+      tags, summary: 'A new authenticator secret (text, otpauth link, QR code); needs current_password; enable must follow within 10 minutes in this session',
+      body: ReauthBody, response: responses(TotpSetupReply),
+    },
   }, async (request, reply) => {
+    const auth = authOf(request);
     void reply.headers(NO_STORE);
-    return { ok: true as const, data: await secondFactor.setupTotp(authOf(request).user) };
+    await reauth.proveFor(auth, 'totp', proofOf(request.body), callerOf(request));
+    return { ok: true as const, data: await secondFactor.setupTotp(auth.user) };
   });
 
   app.post('/api/v1/auth/account/totp/enable', {
     preHandler: guards.firstParty,
     schema: { tags, summary: 'Turn the authenticator on with one valid code; answers 10 recovery codes, once', body: OtpCodeBody, response: responses(RecoveryCodesReply) },
   }, async (request, reply) => {
+    const auth = authOf(request);
     void reply.headers(NO_STORE);
-    return { ok: true as const, data: await secondFactor.enableTotp(authOf(request).user, request.body.code, callerOf(request)) };
+    // A wrong code leaves the grant in place: the user types the code again.
+    await reauth.require(auth, 'totp');
+    const codes = await secondFactor.enableTotp(auth.user, request.body.code, callerOf(request));
+    await reauth.clear(auth, 'totp');
+    return { ok: true as const, data: codes };
   });
 
   app.post('/api/v1/auth/account/totp/disable', {
     preHandler: guards.firstParty,
-    schema: { tags, summary: 'Turn the authenticator off with the password and a code (or a recovery code)', body: TotpDisableBody, response: responses(EmptyReply) },
+    schema: { tags, summary: 'Turn the authenticator off with current_password and otp (authenticator or recovery code)', body: TotpDisableBody, response: responses(EmptyReply) },
   }, async (request) => {
+    const auth = authOf(request);
     const { password, code } = request.body;
-    await secondFactor.disableTotp(authOf(request).user, password, code, callerOf(request));
+    await reauth.prove(auth, proofOf(request.body, { password, otp: code }), callerOf(request));
+    await secondFactor.disableTotp(auth.user, callerOf(request));
     return { ok: true as const, data: {} };
   });
 
   app.post('/api/v1/auth/account/recovery_codes', {
     preHandler: guards.firstParty,
-    schema: { tags, summary: 'Replace the recovery codes, after an authenticator code', body: OtpCodeBody, response: responses(RecoveryCodesReply) },
+    schema: { tags, summary: 'Replace the recovery codes, with current_password and otp', body: RecoveryCodesBody, response: responses(RecoveryCodesReply) },
   }, async (request, reply) => {
+    const auth = authOf(request);
     void reply.headers(NO_STORE);
-    return { ok: true as const, data: await secondFactor.regenerateRecoveryCodes(authOf(request).user, request.body.code, callerOf(request)) };
+    await reauth.prove(auth, proofOf(request.body, { otp: request.body.code }), callerOf(request));
+    return { ok: true as const, data: await secondFactor.regenerateRecoveryCodes(auth.user, callerOf(request)) };
   });
 
   app.post('/api/v1/auth/account/passkeys/options', {
     preHandler: guards.firstParty,
-    schema: { tags, summary: 'WebAuthn creation options for a new passkey (challenge valid 5 minutes, once)', response: responses(WebAuthnOptionsReply) },
-  }, async (request) => ({ ok: true as const, data: await passkeys.registrationOptions(authOf(request).user) }));
+    schema: {
+      tags, summary: 'WebAuthn creation options for a new passkey (challenge valid 5 minutes, once); needs current_password, and otp when the authenticator is on',
+      body: ReauthBody, response: responses(WebAuthnOptionsReply),
+    },
+  }, async (request) => {
+    const auth = authOf(request);
+    await reauth.proveFor(auth, 'passkey', proofOf(request.body), callerOf(request));
+    return { ok: true as const, data: await passkeys.registrationOptions(auth.user) };
+  });
 
   app.post('/api/v1/auth/account/passkeys/register', {
     preHandler: guards.firstParty,
-    schema: { tags, summary: 'Register a passkey with the browser\'s answer to the options', body: PasskeyRegisterBody, response: responses(PasskeyReply) },
+    schema: { tags, summary: 'Register a passkey with the browser\'s answer to the options, in the session that asked for them', body: PasskeyRegisterBody, response: responses(PasskeyReply) },
   }, async (request) => {
+    const auth = authOf(request);
     const { name, response } = request.body;
-    return { ok: true as const, data: await passkeys.register(authOf(request).user, name, response, callerOf(request)) };
+    await reauth.require(auth, 'passkey');
+    const passkey = await passkeys.register(auth.user, name, response, callerOf(request));
+    await reauth.clear(auth, 'passkey');
+    return { ok: true as const, data: passkey };
   });
 
   app.post('/api/v1/auth/account/passkeys/delete', {
     preHandler: guards.firstParty,
-    schema: { tags, summary: 'Delete one of your passkeys', body: PasskeyDeleteBody, response: responses(EmptyReply) },
+    schema: { tags, summary: 'Delete one of your passkeys (needs current_password, and otp when the authenticator is on)', body: PasskeyDeleteBody, response: responses(EmptyReply) },
   }, async (request) => {
-    await passkeys.remove(authOf(request).user, request.body.id, callerOf(request));
+    const auth = authOf(request);
+    await reauth.prove(auth, proofOf(request.body), callerOf(request));
+    await passkeys.remove(auth.user, request.body.id, callerOf(request));
     return { ok: true as const, data: {} };
   });
 
@@ -81,7 +110,7 @@ export async function secondFactorRoutes(app: ContractApp, { services, guards, m
   });
 
   app.post('/api/v1/auth/passkey/login', {
-    schema: { tags, summary: 'Sign in with a passkey (counts as both factors); same answer as login', body: PasskeyLoginBody, response: responses(TokenEnvelope) },
+    schema: { tags, summary: 'Sign in with a passkey (user verification required; counts as both factors); same answer as login', body: PasskeyLoginBody, response: responses(TokenEnvelope) },
   }, async (request, reply) => {
     void reply.headers(NO_STORE);
     try {

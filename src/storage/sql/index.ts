@@ -15,6 +15,7 @@ import { SqlAuthCodeRepo, SqlDeviceCodeRepo, SqlEmailCodeRepo } from './codes.js
 import { SqlAuditRepo, SqlRevocationRepo } from './records.js';
 import { SqlConsentRepo, SqlRefreshTokenRepo, SqlSigningKeyRepo } from './oidc.js';
 import { SqlPasskeyRepo, SqlSecondFactorRepo } from './second-factors.js';
+import { SqlReauthGrantRepo } from './reauth-grants.js';
 import { SqlSessionRepo } from './sessions.js';
 
 export interface SqlStorageOptions {
@@ -147,6 +148,7 @@ export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}
     secondFactors: new SqlSecondFactorRepo(db),
     passkeys: new SqlPasskeyRepo(db),
     sessions: new SqlSessionRepo(db, kind),
+    reauthGrants: new SqlReauthGrantRepo(db),
     async migrate() {
       const migrationTableSchema = await migrationSchema(db, kind);
       const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationTableSchema && { migrationTableSchema }) });

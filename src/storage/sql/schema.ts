@@ -172,6 +172,13 @@ export interface WebauthnChallengesTable {
   used_at: number | null;
 }
 
+export interface ReauthGrantsTable {
+  user_id: number;
+  session_key: string;
+  purpose: string;
+  expires_at: number;
+}
+
 export interface SessionsTable {
   id: string;
   user_id: number;
@@ -201,4 +208,5 @@ export interface Database {
   passkeys: PasskeysTable;
   webauthn_challenges: WebauthnChallengesTable;
   sessions: SessionsTable;
+  reauth_grants: ReauthGrantsTable;
 }

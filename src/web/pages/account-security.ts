@@ -3,6 +3,7 @@ import { startRegistration } from '@simplewebauthn/browser';
 import { ApiError, data } from '../api.js';
 import { busy, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf } from '../layout.js';
+import { authenticatorChanged, reauthFields } from '../reauth.js';
 import type { PasskeyView, RecoveryCodesData, SecondFactorStatus, TotpSetupData } from '../../contracts/index.js';
 
 /** Recovery codes, shown once, right under the section heading. */
@@ -17,12 +18,15 @@ function showRecoveryCodes(box: HTMLElement, codes: string[]): void {
 
 function totpOff(box: HTMLElement, refresh: () => Promise<void>): HTMLElement[] {
   const msg = notice();
-  const start = h('button', { type: 'button', class: 'primary', id: 'totp-setup' }, '开启两步验证');
+  const proof = reauthFields('totp_setup');
+  const start = h('button', { type: 'submit', class: 'primary', id: 'totp-setup' }, '开启两步验证');
   const step = h('div', {});
-  start.addEventListener('click', () => void busy(start, async () => {
+  // The password is asked before the secret is shown; the code then confirms it in this session.
+  const startForm = form([h('div', { class: 'inline' }, proof.el, start)], start, async () => {
     msg.hide();
     try {
-      const setup = await data<TotpSetupData>('POST', 'account/totp/setup');
+      const setup = await data<TotpSetupData>('POST', 'account/totp/setup', proof.proof());
+      startForm.hidden = true;
       const code = input('totp_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字' });
       const confirm = h('button', { type: 'submit', class: 'primary', id: 'totp-enable' }, '确认开启');
       step.replaceChildren(
@@ -39,25 +43,26 @@ function totpOff(box: HTMLElement, refresh: () => Promise<void>): HTMLElement[] 
     } catch (err) {
       msg.error(messageOf(err));
     }
-  }));
-  return [h('p', { class: 'muted small' }, '登录时除密码外还需输入身份验证器应用中的验证码。'), msg.el, start, step];
+  }, (e) => msg.error(messageOf(e)));
+  return [h('p', { class: 'muted small' }, '登录时除密码外还需输入身份验证器应用中的验证码。请先输入当前密码。'), msg.el, startForm, step];
 }
 
 function totpOn(status: SecondFactorStatus, box: HTMLElement, refresh: () => Promise<void>): HTMLElement[] {
   const msg = notice();
   const password = input('totp_off_password', { type: 'password', autocomplete: 'current-password' });
+  const regenPassword = input('recovery_code_password', { type: 'password', autocomplete: 'current-password' });
   const offCode = input('totp_off_code', { autocomplete: 'one-time-code', placeholder: '验证码或恢复码' });
   const off = h('button', { type: 'submit', class: 'danger', id: 'totp-disable' }, '关闭两步验证');
   const offForm = form([field('密码', password), field('验证码', offCode), off], off, async () => {
     msg.hide();
-    await data('POST', 'account/totp/disable', { password: password.value, code: offCode.value.trim() });
+    await data('POST', 'account/totp/disable', { current_password: password.value, otp: offCode.value.trim() });
     await refresh();
   }, (e) => msg.error(messageOf(e)));
-  const newCode = input('recovery_code_otp', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字' });
+  const newCode = input('recovery_code_otp', { autocomplete: 'one-time-code', placeholder: '验证码或恢复码' });
   const regen = h('button', { type: 'submit', class: 'secondary', id: 'recovery-regenerate' }, '重新生成恢复码');
-  const regenForm = form([field('验证码', newCode), regen], regen, async () => {
+  const regenForm = form([field('当前密码', regenPassword), field('验证码', newCode), regen], regen, async () => {
     msg.hide();
-    const { recovery_codes } = await data<RecoveryCodesData>('POST', 'account/recovery_codes', { code: newCode.value.trim() });
+    const { recovery_codes } = await data<RecoveryCodesData>('POST', 'account/recovery_codes', { current_password: regenPassword.value, otp: newCode.value.trim() });
     await refresh();
     showRecoveryCodes(box, recovery_codes);
   }, (e) => msg.error(messageOf(e)));
@@ -69,22 +74,30 @@ function totpOn(status: SecondFactorStatus, box: HTMLElement, refresh: () => Pro
 
 function passkeyRow(p: PasskeyView, refresh: () => Promise<void>, msg: ReturnType<typeof notice>): HTMLElement {
   const del = h('button', { type: 'button', class: 'danger', 'data-action': 'delete-passkey' }, '删除');
-  del.addEventListener('click', () => void busy(del, async () => {
-    await data('POST', 'account/passkeys/delete', { id: p.id }).then(refresh, (e: unknown) => msg.error(messageOf(e)));
-  }));
+  // Deleting asks for the password first, in a small form under the row.
+  const proof = reauthFields('passkey_delete');
+  const confirmDel = h('button', { type: 'submit', class: 'danger', 'data-action': 'confirm-delete-passkey' }, '确认删除');
+  const confirmForm = form([h('div', { class: 'inline' }, proof.el, confirmDel)], confirmDel, async () => {
+    await data('POST', 'account/passkeys/delete', { id: p.id, ...proof.proof() });
+    await refresh();
+  }, (e) => msg.error(messageOf(e)));
+  confirmForm.hidden = true;
+  del.addEventListener('click', () => { confirmForm.hidden = false; });
   return h('li', { class: 'passkey', 'data-passkey': p.name },
     h('strong', {}, p.name), ' ',
     h('span', { class: 'muted small' }, `添加于 ${formatTime(p.created_at)}，${p.last_used_at === null ? '尚未使用' : `上次使用 ${formatTime(p.last_used_at)}`}`),
-    ' ', del);
+    ' ', del, confirmForm);
 }
 
 function passkeys(status: SecondFactorStatus, refresh: () => Promise<void>): HTMLElement[] {
   const msg = notice();
   const name = input('passkey_name', { maxlength: '64', placeholder: '例如：我的笔记本' });
+  const proof = reauthFields('passkey_add');
   const add = h('button', { type: 'submit', class: 'secondary', id: 'passkey-add' }, '添加通行密钥');
-  const addForm = form([h('div', { class: 'inline' }, field('名称', name), add)], add, async () => {
+  const addForm = form([field('名称', name), h('div', { class: 'inline' }, proof.el, add)], add, async () => {
     msg.hide();
-    const optionsJSON = await data<Parameters<typeof startRegistration>[0]['optionsJSON']>('POST', 'account/passkeys/options');
+    const optionsJSON = await data<Parameters<typeof startRegistration>[0]['optionsJSON']>('POST', 'account/passkeys/options', proof.proof());
+    proof.reset();
     let response;
     try {
       response = await startRegistration({ optionsJSON });
@@ -106,6 +119,7 @@ export function securitySections(): HTMLElement[] {
   const passkeyBox = h('section', { id: 'passkeys' }, h('h2', {}, '通行密钥'));
   const refresh = async () => {
     const status = await data<SecondFactorStatus>('GET', 'account/second_factor');
+    authenticatorChanged(status.totp);
     totpBox.replaceChildren(h('h2', {}, '两步验证'), ...(status.totp ? totpOn(status, totpBox, refresh) : totpOff(totpBox, refresh)));
     passkeyBox.replaceChildren(h('h2', {}, '通行密钥'), ...passkeys(status, refresh));
   };

@@ -1,8 +1,9 @@
 /** The self-service sections of /account: name, password, e-mail, sessions, deletion. */
 import { call, clearToken, data, setToken, type Me, type TokenEnvelope } from '../api.js';
-import type { SessionList, SessionView } from '../../contracts/index.js';
+import type { SecondFactorStatus, SessionList, SessionView } from '../../contracts/index.js';
 import { busy, cooldown, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf } from '../layout.js';
+import { reauthFields } from '../reauth.js';
 
 type Notice = ReturnType<typeof notice>;
 const section = (title: string, id: string, ...body: Array<Node | null>) =>
@@ -26,38 +27,50 @@ export function editName(me: Me): HTMLElement {
 
 export function changePassword(): HTMLElement {
   const msg = notice();
-  const current = input('current_password', { type: 'password', autocomplete: 'current-password' });
+  const proof = reauthFields('current', 'current_password');
   const next = input('new_password', { type: 'password', autocomplete: 'new-password', placeholder: '8 到 128 个字符' });
   const endOthers = h('input', { type: 'checkbox', id: 'f-end_other_sessions', name: 'end_other_sessions', checked: true });
   const submit = h('button', { type: 'submit', class: 'primary' }, '修改密码');
   const f = form([
-    field('当前密码', current), field('新密码', next),
+    proof.el, field('新密码', next),
     h('label', { class: 'check' }, endOthers, ' 同时退出其他所有设备上的登录'),
     submit,
   ], submit, async () => {
     msg.hide();
     const env = await call<TokenEnvelope>('POST', 'account/password', {
-      current_password: current.value, new_password: next.value, end_other_sessions: endOthers.checked,
+      ...proof.proof(), new_password: next.value, end_other_sessions: endOthers.checked,
     });
     // The answer carries a fresh token of this sign-in: the old one may have been cut off.
     setToken(env.access_token);
-    current.value = '';
+    proof.reset();
     next.value = '';
     msg.ok(endOthers.checked ? '密码已修改，其他设备已退出登录' : '密码已修改');
     document.dispatchEvent(new Event('sessions-changed'));
+    await showRemainingPasskeys(left);
   }, (e) => msg.error(messageOf(e)));
-  return section('修改密码', 'change-password', msg.el, f);
+  const left = h('div', { id: 'password-passkeys' });
+  return section('修改密码', 'change-password', msg.el, left, f);
+}
+
+/** Passkeys sign in whatever the password is: after a change, the owner sees which ones are left. */
+async function showRemainingPasskeys(box: HTMLElement): Promise<void> {
+  const { passkeys } = await data<SecondFactorStatus>('GET', 'account/second_factor');
+  box.replaceChildren(...(passkeys.length === 0 ? [] : [h('div', { class: 'notice warning' },
+    h('p', {}, '以下通行密钥不受密码影响，仍可直接登录您的账号；不认识的请在“通行密钥”中删除：'),
+    h('ul', {}, ...passkeys.map((p) => h('li', {}, h('strong', {}, p.name), ` 添加于 ${formatTime(p.created_at)}`))))]));
 }
 
 export function changeEmail(me: Me): HTMLElement {
   const msg = notice();
   const email = input('new_email', { type: 'email', autocomplete: 'email', placeholder: '新邮箱地址' });
+  const proof = reauthFields('change_email');
   const code = input('change_email_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字' });
   const send = h('button', { type: 'button', class: 'secondary', id: 'send-change-code' }, '发送验证码');
   send.addEventListener('click', () => void busy(send, async () => {
     msg.hide();
     try {
-      const sent = await data<{ resend_after: number }>('POST', 'account/email/send_code', { email: email.value.trim() });
+      const sent = await data<{ resend_after: number }>('POST', 'account/email/send_code', { email: email.value.trim(), ...proof.proof() });
+      proof.reset();
       msg.ok('验证码已发送到新邮箱，请查收（10 分钟内有效）');
       setTimeout(() => cooldown(send, sent.resend_after || 60), 0);
     } catch (err) {
@@ -65,7 +78,7 @@ export function changeEmail(me: Me): HTMLElement {
     }
   }));
   const submit = h('button', { type: 'submit', class: 'primary' }, '更换邮箱');
-  const f = form([field('新邮箱', email), h('div', { class: 'inline' }, field('验证码', code), send), submit], submit, async () => {
+  const f = form([field('新邮箱', email), proof.el, h('div', { class: 'inline' }, field('验证码', code), send), submit], submit, async () => {
     msg.hide();
     const changed = await data<{ email: string }>('POST', 'account/email', { email: email.value.trim(), code: code.value.trim() });
     msg.ok(`邮箱已更换为 ${changed.email}，原邮箱已收到通知`);
@@ -79,7 +92,7 @@ export function changeEmail(me: Me): HTMLElement {
     email.value = '';
     code.value = '';
   }, (e) => msg.error(messageOf(e)));
-  return section('更换邮箱', 'change-email', h('p', { class: 'muted small' }, `当前邮箱：${me.email}。验证码将发送到新邮箱。`), msg.el, f);
+  return section('更换邮箱', 'change-email', h('p', { class: 'muted small' }, `当前邮箱：${me.email}。请先输入当前密码再发送验证码；验证码将发送到新邮箱，10 分钟内在本设备确认。`), msg.el, f);
 }
 
 /** A short description of a user agent: enough to tell a phone from a desktop. */
@@ -155,12 +168,12 @@ export function sessions(): HTMLElement {
 
 export function deleteAccount(): HTMLElement {
   const msg: Notice = notice();
-  const password = input('delete_password', { type: 'password', autocomplete: 'current-password' });
+  const proof = reauthFields('delete');
   const submit = h('button', { type: 'submit', class: 'danger', id: 'delete-account' }, '永久注销账号');
-  const f = form([field('输入密码以确认', password), submit], submit, async () => {
+  const f = form([proof.el, submit], submit, async () => {
     msg.hide();
     if (!confirm('注销后账号无法恢复，所有登录和您创建的应用都将失效。确定注销吗？')) return;
-    await data('POST', 'account/delete', { password: password.value });
+    await data('POST', 'account/delete', proof.proof());
     clearToken();
     location.replace('/login?deleted=1');
   }, (e) => msg.error(messageOf(e)));

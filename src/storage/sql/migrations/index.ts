@@ -4,6 +4,7 @@ import * as m002 from './002-ascii-case-keys.js';
 import * as m003 from './003-oidc.js';
 import * as m005 from './005-second-factors.js';
 import * as m004 from './004-account-sessions.js';
+import * as m006 from './006-reauth-grants.js';
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '003-oidc': m003,
   '005-second-factors': m005,
   '004-account-sessions': m004,
+  '006-reauth-grants': m006,
 };
 
 export const migrationProvider: MigrationProvider = {

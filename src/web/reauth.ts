@@ -1,0 +1,47 @@
+/**
+ * The owner's proof that /account sends with every change to how the account is signed in
+ * to (CONTRACT §10): the current password, and the authenticator code when it is on.
+ */
+import { data } from './api.js';
+import { field, h, input } from './dom.js';
+import type { SecondFactorStatus } from '../contracts/index.js';
+
+let totpOn: Promise<boolean> | undefined;
+
+/** Whether the authenticator is on: asked once, then told by the second-factor sections. */
+function authenticatorOn(): Promise<boolean> {
+  totpOn ??= data<SecondFactorStatus>('GET', 'account/second_factor').then((s) => s.totp);
+  return totpOn;
+}
+
+/** The second-factor sections tell every proof form when the authenticator went on or off. */
+export function authenticatorChanged(on: boolean): void {
+  totpOn = Promise.resolve(on);
+  document.dispatchEvent(new Event('authenticator-changed'));
+}
+
+export interface ReauthFields {
+  el: HTMLElement;
+  /** The body fields of the proof. */
+  proof(): { current_password: string; otp?: string };
+  reset(): void;
+}
+
+/** The password input is named `<prefix>_password` (or `password`), the code's `<prefix>_otp`. */
+export function reauthFields(prefix: string, passwordName = `${prefix}_password`): ReauthFields {
+  const password = input(passwordName, { type: 'password', autocomplete: 'current-password' });
+  const otp = input(`${prefix}_otp`, { autocomplete: 'one-time-code', placeholder: '验证码或恢复码' });
+  const otpField = field('两步验证码', otp);
+  otpField.hidden = true;
+  const show = () => void authenticatorOn().then((on) => { otpField.hidden = !on; }, () => undefined);
+  show();
+  document.addEventListener('authenticator-changed', show);
+  return {
+    el: h('div', { class: 'reauth' }, field('当前密码', password), otpField),
+    proof: () => ({ current_password: password.value, ...(!otpField.hidden && { otp: otp.value.trim() }) }),
+    reset() {
+      password.value = '';
+      otp.value = '';
+    },
+  };
+}
