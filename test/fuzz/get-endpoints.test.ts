@@ -42,7 +42,10 @@ describe('fuzzing GET routes', () => {
       const type = String(res.headers['content-type'] ?? '');
       if (type.startsWith('application/json')) {
         const b = res.json();
-        if (res.statusCode >= 400 && (b.ok !== false || typeof b.msg !== 'string')) throw new Error(`${url}: not an envelope ${res.body}`);
+        // The standard endpoints answer RFC 6749 / 6750 errors; the rest the v1 envelope.
+        const standard = !path.startsWith('/api/');
+        const wellFormed = standard ? typeof b.error === 'string' || b.ok === false : b.ok === false && typeof b.msg === 'string';
+        if (res.statusCode >= 400 && !wellFormed) throw new Error(`${url}: not a well-formed failure ${res.body}`);
       }
       if (!prototypeIsClean()) throw new Error(`${url}: Object.prototype polluted`);
     }), { numRuns: RUNS * 3, interruptAfterTimeLimit: 60_000 });

@@ -127,6 +127,21 @@ export function assertEnvelope(res: LightMyRequestResponse, what: string): void 
   if (b.ok !== false || typeof b.msg !== 'string' || b.msg.length === 0) fail('failure without {ok:false,msg}');
 }
 
+/**
+ * The standard OAuth / OpenID Connect endpoints answer in their own formats (RFC 6749 errors,
+ * HTML pages, redirects), not the v1 envelope: for them, no 5xx and no surprising status.
+ */
+export function assertStandardAnswer(res: LightMyRequestResponse, what: string): void {
+  const status = res.statusCode;
+  const expected = (status >= 200 && status < 300) || status === 302 || status === 303 || (status >= 400 && status < 500);
+  if (!expected) {
+    throw new Error(`${what}: unexpected status — ${res.statusCode} ${res.body.slice(0, 300)}`);
+  }
+}
+
+/** The v1 API answers with its envelope; the standard endpoints with their own formats. */
+export const assertAnswerOf = (path: string) => (path.startsWith('/api/') ? assertEnvelope : assertStandardAnswer);
+
 export function prototypeIsClean(): boolean {
   const probe = {} as Record<string, unknown>;
   return probe[POLLUTION_MARKER] === undefined && probe.isAdmin === undefined && probe.roles === undefined && probe.status === undefined

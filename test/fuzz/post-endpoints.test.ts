@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, uniqueName, type TestApp, type TestUser } from '../helpers/app.js';
 import {
-  CONTRACT_POST_PATHS, anyString, assertEnvelope, bodyText, contentTypes, injectWithin, postRoutes, prototypeIsClean, type PostRoute,
+  CONTRACT_POST_PATHS, anyString, assertAnswerOf, assertEnvelope, assertStandardAnswer, bodyText, contentTypes, injectWithin, postRoutes, prototypeIsClean, type PostRoute,
 } from './harness.js';
 
 /**
@@ -141,7 +141,7 @@ async function hit(route: PostRoute, r: FuzzRequest): Promise<void> {
   if (r.contentType) headers['content-type'] = r.contentType;
   if (token) headers.authorization = `${r.scheme} ${token}`;
   const res = await injectWithin(t.app, ANSWER_WITHIN_MS, { method: 'POST', url: route.path, payload: r.text, headers });
-  assertEnvelope(res, `${route.path} ${r.contentType} ${r.text.slice(0, 120)}`);
+  assertAnswerOf(route.path)(res, `${route.path} ${r.contentType} ${r.text.slice(0, 120)}`);
   if (!prototypeIsClean()) throw new Error(`${route.path}: Object.prototype was polluted`);
 }
 
@@ -185,6 +185,10 @@ describe('fuzzing every POST endpoint', () => {
     expect(() => assertEnvelope(res(400, 'oops'), 't')).toThrow(/not JSON/);
     expect(() => assertEnvelope(res(400, '{"error":"x"}'), 't')).toThrow(/ok:false/);
     expect(() => assertEnvelope(res(400, '{"ok":false,"msg":"参数错误：x"}'), 't')).not.toThrow();
+    expect(() => assertStandardAnswer(res(500, '{"error":"server_error"}'), 't')).toThrow(/unexpected status/);
+    expect(() => assertStandardAnswer(res(400, '{"error":"invalid_request"}'), 't')).not.toThrow();
+    expect(assertAnswerOf('/oauth/token')).toBe(assertStandardAnswer);
+    expect(assertAnswerOf('/api/v1/auth/login')).toBe(assertEnvelope);
     (Object.prototype as Record<string, unknown>).fuzzPolluted = 'yes';
     try {
       expect(prototypeIsClean()).toBe(false);
