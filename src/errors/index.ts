@@ -65,8 +65,8 @@ const REASONS = {
   deviceDenied: [400, '用户拒绝了授权'],
   deviceInvalid: [400, '设备码无效或已过期'],
   // account self-service (/api/v1/auth/account/…; not fixed by the spec)
-  badCurrentPassword: [400, '当前密码不正确'],
-  // CONTRACT §10: a sensitive account change without the current password (and code)
+  // CONTRACT §10: a sensitive account change without the owner's proof: the current password
+  // (and the second-factor code when one is on) missing or wrong
   reauthRequired: [401, '需要重新验证身份'],
   sameEmail: [400, '新邮箱与当前邮箱相同'],
   unknownSession: [404, '会话不存在'],

@@ -1,4 +1,4 @@
-import { fail } from '../errors/index.js';
+import { AppError, fail } from '../errors/index.js';
 import type { ReauthPurpose, User } from '../storage/types.js';
 import type { Caller, Uses } from './context.js';
 import type { RateLimiter } from './limits.js';
@@ -31,8 +31,9 @@ export class ReauthService {
   ) {}
 
   /**
-   * Checks the proof: missing parts are 401 `需要重新验证身份` before anything is compared;
-   * a wrong password or code is the 400 of its own check, each try counted first.
+   * Checks the proof. Anything short of the owner's proof is 401 `需要重新验证身份`
+   * (docs/api.md §10): missing parts before anything is compared, a wrong password or code
+   * after its try was counted, so guesses stay under the same limits as elsewhere.
    */
   async prove({ user }: Authenticated, proof: ReauthProof, caller: Caller): Promise<void> {
     const otpNeeded = await this.secondFactor.required(user.id);
@@ -40,7 +41,7 @@ export class ReauthService {
     // that exists, it cannot make these changes.
     if (!hasPassword(user) || proof.currentPassword === undefined || (otpNeeded && proof.otp === undefined)) throw fail('reauthRequired');
     await this.checkPassword(user, proof.currentPassword);
-    if (otpNeeded) await this.secondFactor.checkAccountCode(user, proof.otp ?? '', caller);
+    if (otpNeeded) await this.secondFactor.checkAccountCode(user, proof.otp ?? '', caller).catch(asReauthRequired);
   }
 
   /** Proves, then leaves the grant the second step of `purpose` needs. */
@@ -68,10 +69,15 @@ export class ReauthService {
   private async checkPassword(user: User, password: string): Promise<void> {
     const subject = `uid:${user.id}`;
     await this.limiter.takeOrRefuse('accountPassword', subject);
-    if (!(await this.ctx.passwords.verify(user.passwordHash, password))) throw fail('badCurrentPassword');
+    if (!(await this.ctx.passwords.verify(user.passwordHash, password))) throw fail('reauthRequired');
     await this.limiter.giveBack('accountPassword', subject);
   }
 }
+
+/** A wrong second-factor code in a proof is a failed proof like a wrong password. */
+const asReauthRequired = (err: unknown): never => {
+  throw err instanceof AppError && err.reason === 'wrongOtpCode' ? fail('reauthRequired') : err;
+};
 
 /** The session a token belongs to; a token from before sessions stands for itself. */
 const sessionKey = ({ claims }: Authenticated): string => (claims.sid !== undefined ? `sid:${claims.sid}` : `jti:${claims.jti}`);

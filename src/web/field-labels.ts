@@ -46,8 +46,12 @@ export function badParamField(msg: string): string | undefined {
   return msg.startsWith(BAD_PARAM) ? msg.slice(BAD_PARAM.length) : undefined;
 }
 
+/** The API's answer to a missing or wrong proof of a sensitive change; the pages always send one. */
+export const REAUTH_REQUIRED = '需要重新验证身份';
+
 /** A server message as a person reads it: `参数错误：display_name` becomes `参数错误：应用名称`. */
 export function readable(msg: string, overrides: LabelOverrides = {}): string {
+  if (msg === REAUTH_REQUIRED) return '当前密码或两步验证码不正确';
   const field = badParamField(msg);
   return field === undefined ? msg : BAD_PARAM + fieldLabel(field, overrides);
 }

@@ -1,7 +1,7 @@
 import { clearToken, getToken, type Me } from './api.js';
 import { clear, h } from './dom.js';
 import { ApiError } from './api.js';
-import { readable, type LabelOverrides } from './field-labels.js';
+import { readable, REAUTH_REQUIRED, type LabelOverrides } from './field-labels.js';
 
 export const root = (): HTMLElement => document.getElementById('app') as HTMLElement;
 
@@ -42,7 +42,8 @@ export function waitText(seconds: number): string {
 
 /** A failure that means the stored token is unusable: forget it and sign in again. */
 export function needsLogin(err: unknown): boolean {
-  if (err instanceof ApiError && err.status === 401) {
+  // A refused proof of a sensitive change is a 401 too, but the token is still good.
+  if (err instanceof ApiError && err.status === 401 && err.msg !== REAUTH_REQUIRED) {
     clearToken();
     return true;
   }

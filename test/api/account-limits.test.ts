@@ -20,7 +20,7 @@ describe('account limits under concurrency', () => {
     t = await createTestApp({ LIMIT_ACCOUNT_PASSWORD: '10/900' });
     const u = await t.register();
     const res = await parallel(60, (i) => t!.post(`${ACC}/password`, { current_password: `wrong guess ${i}`, new_password: 'brand new password' }, u.token));
-    expect(countBy(res.map((r) => r.statusCode))).toEqual({ 400: 10, 429: 50 });
+    expect(countBy(res.map((r) => r.statusCode))).toEqual({ 401: 10, 429: 50 });
     expect((await t.post(`${ACC}/password`, { current_password: u.password, new_password: 'brand new password' }, u.token)).statusCode).toBe(429);
   });
 
@@ -28,7 +28,7 @@ describe('account limits under concurrency', () => {
     t = await createTestApp({ LIMIT_ACCOUNT_PASSWORD: '10/900' });
     const u = await t.register();
     const res = await parallel(55, (i) => t!.post(`${ACC}/delete`, { password: `wrong guess ${i}` }, u.token));
-    expect(countBy(res.map((r) => r.statusCode))).toEqual({ 400: 10, 429: 45 });
+    expect(countBy(res.map((r) => r.statusCode))).toEqual({ 401: 10, 429: 45 });
     expect((await t.get('/api/v1/auth/me', u.token)).statusCode).toBe(200);
   });
 

@@ -122,7 +122,7 @@ describe('profile and password', () => {
     const u = await t.register();
     const other = await login(u);
     expect(failure(await t.post(`${ACC}/password`, { current_password: 'wrong wrong', new_password: 'brand new password' }, u.token)))
-      .toEqual([400, refusal('当前密码不正确')]);
+      .toEqual([401, refusal('需要重新验证身份')]);
     expect(failure(await t.post(`${ACC}/password`, { current_password: u.password, new_password: 'short' }, u.token)))
       .toEqual([400, refusal('密码长度需为 8 到 128 个字符')]);
     const res = await t.post(`${ACC}/password`, { current_password: u.password, new_password: 'brand new password' }, u.token);
@@ -191,7 +191,7 @@ describe('delete account', () => {
     expect(app.statusCode).toBe(200);
     const clientId = app.json().data.client_id as string;
     const other = await login(u);
-    expect(failure(await t.post(`${ACC}/delete`, { password: 'wrong password' }, u.token))).toEqual([400, refusal('当前密码不正确')]);
+    expect(failure(await t.post(`${ACC}/delete`, { password: 'wrong password' }, u.token))).toEqual([401, refusal('需要重新验证身份')]);
     expect((await t.post(`${ACC}/delete`, { password: u.password }, u.token)).json()).toEqual({ ok: true, data: {} });
     for (const tok of [u.token, other]) expect((await t.get(`${A}/me`, tok)).statusCode).not.toBe(200);
     expect((await t.post(`${A}/login`, { username: u.username, password: u.password })).statusCode).toBe(401);

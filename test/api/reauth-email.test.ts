@@ -26,7 +26,7 @@ describe('e-mail change', () => {
     const victim = await t.register();
     const thief = `${uniqueName('thief')}@example.org`;
     expect(failure(await t.post(`${ACC}/email/send_code`, { email: thief }, victim.token))).toEqual([401, REAUTH]);
-    expect(failure(await t.post(`${ACC}/email/send_code`, { email: thief, current_password: 'a guess' }, victim.token))).toEqual([400, refusal('当前密码不正确')]);
+    expect(failure(await t.post(`${ACC}/email/send_code`, { email: thief, current_password: 'a guess' }, victim.token))).toEqual([401, refusal('需要重新验证身份')]);
     expect(t.smtp.countTo(thief)).toBe(0);
     expect(failure(await t.post(`${ACC}/email`, { email: thief, code: '123456' }, victim.token))).toEqual([401, REAUTH]);
     // Password reset still mails the owner only.

@@ -165,8 +165,8 @@ describe('turning it off, new recovery codes, reset, admin removal', () => {
     const token = (await login(u, { otp: await codeAt(u.secret) })).json().access_token;
     clock += STEP_MS;
     expect(failure(await t.post(`${A}/account/totp/disable`, { password: 'wrong password', code: await codeAt(u.secret) }, token)))
-      .toEqual([400, refusal('当前密码不正确')]);
-    expect(failure(await t.post(`${A}/account/totp/disable`, { password: u.password, code: '000000' }, token))).toEqual([400, WRONG]);
+      .toEqual([401, refusal('需要重新验证身份')]);
+    expect(failure(await t.post(`${A}/account/totp/disable`, { password: u.password, code: '000000' }, token))).toEqual([401, refusal('需要重新验证身份')]);
     expect((await t.post(`${A}/account/totp/disable`, { password: u.password, code: await codeAt(u.secret) }, token)).statusCode).toBe(200);
     expect((await login(u)).statusCode).toBe(200);
     expect(failure(await t.post(`${A}/account/totp/disable`, { password: u.password, code: '000000' }, token))).toEqual([400, refusal('两步验证未开启')]);

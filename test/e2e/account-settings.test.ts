@@ -73,7 +73,7 @@ describe('account page: self-service (phone)', () => {
     await page.fill('#f-current_password', 'not my password');
     await page.fill('#f-new_password', 'a brand new password');
     await page.click('#change-password button[type=submit]');
-    await page.waitForSelector('#change-password .notice.error:has-text("当前密码不正确")');
+    await page.waitForSelector('#change-password .notice.error:has-text("当前密码或两步验证码不正确")');
     await context.close();
   });
 
@@ -86,7 +86,7 @@ describe('account page: self-service (phone)', () => {
     await page.fill('#f-new_email', next);
     // The code is sent only with the current password.
     await page.click('#send-change-code');
-    await page.waitForSelector('#change-email .notice.error:has-text("当前密码不正确")');
+    await page.waitForSelector('#change-email .notice.error:has-text("当前密码或两步验证码不正确")');
     expect(env.center.smtp.countTo(next)).toBe(0);
     await page.fill('#f-change_email_password', u.password);
     await page.click('#send-change-code');

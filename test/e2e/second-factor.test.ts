@@ -51,7 +51,7 @@ describe('pages: authenticator app and passkeys', () => {
 
     // Enrolment asks for the password before it shows a secret.
     await page.click('#totp-setup');
-    await page.waitForSelector('#two-factor .notice.error:has-text("当前密码不正确")');
+    await page.waitForSelector('#two-factor .notice.error:has-text("当前密码或两步验证码不正确")');
     expect(await page.locator('#totp-secret').count()).toBe(0);
     await page.fill('#f-totp_setup_password', u.password);
     await page.click('#totp-setup');
@@ -94,7 +94,7 @@ describe('pages: authenticator app and passkeys', () => {
     await page.fill('#f-passkey_name', 'Chromium 测试');
     // Adding one asks for the password and, the authenticator being on, a code.
     await page.click('#passkey-add');
-    await page.waitForSelector('#passkeys .notice.error:has-text("当前密码不正确")');
+    await page.waitForSelector('#passkeys .notice.error:has-text("当前密码或两步验证码不正确")');
     await page.fill('#f-passkey_add_password', u.password);
     await page.waitForSelector('#f-passkey_add_otp');
     await page.fill('#f-passkey_add_otp', recovery[0]!.trim());
