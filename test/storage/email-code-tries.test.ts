@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlStorage } from '../../src/storage/sql/index.js';
 import type { Storage } from '../../src/storage/types.js';
 import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
+import { openTestStorage, type TestStorage } from '../helpers/storage.js';
 
 /**
  * The repository half of the e-mail code rules, on SQLite and on PostgreSQL: a try is counted
@@ -13,23 +14,14 @@ import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
  */
 const pgUrl = process.env.TEST_DATABASE_URL;
 let storage: Storage;
-let dispose: () => Promise<void>;
+let opened: TestStorage;
 
 beforeAll(async () => {
-  if (isPostgresUrl(pgUrl)) {
-    const fresh = await freshPostgresSchema(pgUrl);
-    storage = await createSqlStorage(fresh.url, { pgPoolMax: 8 });
-    dispose = fresh.dispose;
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'ac-tries-'));
-    storage = await createSqlStorage(`sqlite:${join(dir, 'test.db')}`);
-    dispose = async () => rmSync(dir, { recursive: true, force: true });
-  }
-  await storage.migrate();
+  opened = await openTestStorage('tries');
+  storage = opened.storage;
 });
 afterAll(async () => {
-  await storage.close();
-  await dispose();
+  await opened.close();
 });
 
 describe(`e-mail code tries (${isPostgresUrl(pgUrl) ? 'postgres' : 'sqlite'})`, () => {

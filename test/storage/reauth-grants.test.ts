@@ -1,31 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqlStorage } from '../../src/storage/sql/index.js';
 import type { Storage } from '../../src/storage/types.js';
-import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
+import { openTestStorage, type TestStorage } from '../helpers/storage.js';
 
 /** Re-authentication grants on SQLite and PostgreSQL: bound to user, session and purpose, and expiring. */
-const pgUrl = process.env.TEST_DATABASE_URL;
 let s: Storage;
-let dispose: () => Promise<void>;
+let opened: TestStorage;
 
 beforeAll(async () => {
-  if (isPostgresUrl(pgUrl)) {
-    const fresh = await freshPostgresSchema(pgUrl);
-    s = await createSqlStorage(fresh.url);
-    dispose = fresh.dispose;
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'ac-reauth-'));
-    s = await createSqlStorage(`sqlite:${join(dir, 'test.db')}`);
-    dispose = async () => rmSync(dir, { recursive: true, force: true });
-  }
-  await s.migrate();
+  opened = await openTestStorage('reauth');
+  s = opened.storage;
 });
 afterAll(async () => {
-  await s.close();
-  await dispose();
+  await opened.close();
 });
 
 describe('reauth grants', () => {

@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqlStorage } from '../../src/storage/sql/index.js';
 import { UniqueViolation, type Storage } from '../../src/storage/types.js';
-import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
+import { isPostgresUrl } from '../helpers/db.js';
+import { openTestStorage, type TestStorage } from '../helpers/storage.js';
 
 /**
  * The repository half of the second-factor rules, on SQLite and PostgreSQL: a time step, a
@@ -13,24 +10,15 @@ import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
  */
 const pgUrl = process.env.TEST_DATABASE_URL;
 let s: Storage;
-let dispose: () => Promise<void>;
+let opened: TestStorage;
 let seq = 0;
 
 beforeAll(async () => {
-  if (isPostgresUrl(pgUrl)) {
-    const fresh = await freshPostgresSchema(pgUrl);
-    s = await createSqlStorage(fresh.url, { pgPoolMax: 8 });
-    dispose = fresh.dispose;
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'ac-2fa-'));
-    s = await createSqlStorage(`sqlite:${join(dir, 'test.db')}`);
-    dispose = async () => rmSync(dir, { recursive: true, force: true });
-  }
-  await s.migrate();
+  opened = await openTestStorage('2fa');
+  s = opened.storage;
 });
 afterAll(async () => {
-  await s.close();
-  await dispose();
+  await opened.close();
 });
 
 const user = async () => {
