@@ -174,6 +174,8 @@ describe('header account menu and /account contents', () => {
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await page.evaluate('window.scrollTo(0, 0)');
     await screenshot(page, 'header-menu-open-phone');
+    // The whole page is long; this one is what the phone shows at the top.
+    await page.screenshot({ path: 'test-artifacts/e2e/header-menu-open-phone-top.png' });
     await page.click('#menu-logout');
     await page.waitForURL(`${env.center.baseUrl}/login`);
     expect(await storedKeys(page)).toEqual([]);
