@@ -61,6 +61,7 @@ describe('account page: what a newcomer finds', () => {
     await page.waitForSelector('#err-delete_password:has-text("请填写当前密码")');
     expect(dialogs).toEqual([]);
     await screenshot(page, 'account-delete-empty-phone');
+    await page.locator('#danger').screenshot({ path: 'test-artifacts/e2e/account-delete-empty-phone-section.png' });
 
     // A filled form is the one that asks; dismissing it keeps the account.
     await page.fill('#f-delete_password', u.password);
