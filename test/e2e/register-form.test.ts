@@ -99,7 +99,7 @@ describe('pages: the password reset form', () => {
 describe('pages: the authenticator step of /login has a way back', () => {
   it('返回，使用其他账号登录 leads to the first step with the fields cleared and `next` kept', async () => {
     const u = await env.center.register({ username: uniqueName('back') });
-    const { secret } = (await env.center.post('/api/v1/auth/account/totp/setup', {}, u.token)).json().data;
+    const { secret } = (await env.center.post('/api/v1/auth/account/totp/setup', { current_password: u.password }, u.token)).json().data;
     expect((await env.center.post('/api/v1/auth/account/totp/enable', { code: await generate({ secret }) }, u.token)).statusCode).toBe(200);
     const { context, page } = await newPage(env.browser, PHONE_375);
     const next = '/device?user_code=123456';
