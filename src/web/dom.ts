@@ -88,8 +88,33 @@ export function copyLine(value: string, label: string): HTMLElement {
   return h('div', { class: 'copy-box' }, line, button);
 }
 
-async function copyText(from: HTMLInputElement | HTMLTextAreaElement, value: string, button: HTMLButtonElement): Promise<void> {
-  from.select();
+/** A 复制 button for text already shown on the page in some other form (a list). */
+export function copyButton(value: string, id?: string): HTMLButtonElement {
+  const button = h('button', { type: 'button', class: 'secondary copy', id }, '复制');
+  button.addEventListener('click', () => void copyText(null, value, button));
+  return button;
+}
+
+/**
+ * A 下载 button that saves `text` as `filename`. The file is a Blob address made on click,
+ * so nothing is written into the page and the CSP needs no inline script or data: address.
+ */
+export function downloadButton(text: string, filename: string, id?: string): HTMLButtonElement {
+  const button = h('button', { type: 'button', class: 'secondary', id }, '下载');
+  button.addEventListener('click', () => {
+    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+    const link = h('a', { href: url, download: filename, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    // The browser reads the Blob after this handler returns; free it once the save has begun.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  });
+  return button;
+}
+
+async function copyText(from: HTMLInputElement | HTMLTextAreaElement | null, value: string, button: HTMLButtonElement): Promise<void> {
+  from?.select();
   try {
     await navigator.clipboard.writeText(value);
   } catch {

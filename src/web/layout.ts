@@ -1,7 +1,8 @@
-import { clearToken, getToken, type Me } from './api.js';
+import { clearToken, type Me } from './api.js';
 import { clear, h } from './dom.js';
 import { ApiError } from './api.js';
 import { readable, REAUTH_REQUIRED, type LabelOverrides } from './field-labels.js';
+import { fillNav } from './user-menu.js';
 
 export const root = (): HTMLElement => document.getElementById('app') as HTMLElement;
 
@@ -10,16 +11,8 @@ export function render(title: string, body: Node[], opts: { me?: Me | null; wide
   document.title = `${title} - 账号中心`;
   const app = root();
   clear(app);
-  const nav = h('nav', { class: 'nav' });
-  if (opts.me) {
-    nav.append(
-      h('a', { href: '/account' }, '我的账号'),
-      h('a', { href: '/console' }, '开发者控制台'),
-    );
-    if (opts.me.roles.includes('admin')) nav.append(h('a', { href: '/admin' }, '用户管理'));
-  } else if (!getToken()) {
-    nav.append(h('a', { href: '/login' }, '登录'), h('a', { href: '/register' }, '注册'));
-  }
+  const nav = h('nav', { class: 'nav', 'aria-label': '账号' });
+  fillNav(nav, opts.me);
   const header = h('header', { class: 'topbar' }, h('a', { class: 'brand', href: '/account' }, '账号中心'), nav);
   const card = h('main', { class: opts.wide ? 'card wide' : 'card' }, h('h1', {}, title), ...body);
   app.append(header, card);

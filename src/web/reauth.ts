@@ -4,6 +4,7 @@
  */
 import { data } from './api.js';
 import { field, h, input } from './dom.js';
+import { required, showFieldErrors } from './field-errors.js';
 import type { SecondFactorStatus } from '../contracts/index.js';
 
 let totpOn: Promise<boolean> | undefined;
@@ -24,6 +25,8 @@ export interface ReauthFields {
   el: HTMLElement;
   /** The body fields of the proof. */
   proof(): { current_password: string; otp?: string };
+  /** Marks an empty password (or code, when asked for) under its field; true when both are filled. */
+  check(): boolean;
   reset(): void;
 }
 
@@ -39,6 +42,10 @@ export function reauthFields(prefix: string, passwordName = `${prefix}_password`
   return {
     el: h('div', { class: 'reauth' }, field('当前密码', password), otpField),
     proof: () => ({ current_password: password.value, ...(!otpField.hidden && { otp: otp.value.trim() }) }),
+    check: () => showFieldErrors([
+      [password, password.value === '' ? '请填写当前密码' : undefined],
+      [otp, otpField.hidden ? undefined : required(otp, '两步验证码')],
+    ]),
     reset() {
       password.value = '';
       otp.value = '';

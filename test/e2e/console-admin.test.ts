@@ -11,7 +11,8 @@ describe('e2e: developer console', () => {
     const { context, page } = await newPage(env.browser);
     page.on('dialog', (d) => void d.accept());
     await signIn(page, env.center.baseUrl, dev.username, dev.password);
-    await page.click('nav >> text=开发者控制台');
+    await page.click('#user-menu summary');
+    await page.click('#user-menu >> text=开发者控制台');
     await page.waitForSelector('text=还没有应用。');
 
     await page.click('#create-app summary');
@@ -83,7 +84,8 @@ describe('e2e: user administration', () => {
     const target = await env.center.register();
     const { context, page } = await newPage(env.browser);
     await signIn(page, env.center.baseUrl, admin.username, admin.password);
-    await page.click('nav >> text=用户管理');
+    await page.click('#user-menu summary');
+    await page.click('#user-menu >> text=管理后台');
     await page.waitForURL(`${env.center.baseUrl}/admin`);
     await page.fill('[name=q]', target.username);
     await page.click('button:has-text("搜索")');
@@ -111,7 +113,9 @@ describe('e2e: user administration', () => {
     const user = await env.center.register();
     const { context, page } = await newPage(env.browser);
     await signIn(page, env.center.baseUrl, user.username, user.password);
-    expect(await page.$('nav >> text=用户管理')).toBeNull();
+    await page.click('#user-menu summary');
+    await page.waitForSelector('#user-menu >> text=开发者控制台');
+    expect(await page.$('#user-menu >> text=管理后台')).toBeNull();
     await page.goto(`${env.center.baseUrl}/admin`);
     await page.waitForSelector('.notice.error:has-text("需要管理员权限")');
     await context.close();

@@ -9,7 +9,8 @@ describe('e2e: developer console, OpenID Connect client fields', () => {
     const dev = await env.center.register();
     const { context, page } = await newPage(env.browser);
     await signIn(page, env.center.baseUrl, dev.username, dev.password);
-    await page.click('nav >> text=开发者控制台');
+    await page.click('#user-menu summary');
+    await page.click('#user-menu >> text=开发者控制台');
     await page.waitForSelector('text=还没有应用。');
 
     await page.click('#oidc-issuer summary');

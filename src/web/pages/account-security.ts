@@ -1,7 +1,7 @@
 /** /account sections for second factors: the authenticator app with its recovery codes, and passkeys. */
 import { startRegistration } from '@simplewebauthn/browser';
 import { ApiError, data } from '../api.js';
-import { busy, field, form, formatTime, h, input, notice } from '../dom.js';
+import { busy, copyButton, downloadButton, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf } from '../layout.js';
 import { authenticatorChanged, reauthFields } from '../reauth.js';
 import type { PasskeyView, RecoveryCodesData, SecondFactorStatus, TotpSetupData } from '../../contracts/index.js';
@@ -10,7 +10,10 @@ import type { PasskeyView, RecoveryCodesData, SecondFactorStatus, TotpSetupData 
 function showRecoveryCodes(box: HTMLElement, codes: string[]): void {
   const list = h('div', { class: 'recovery' },
     h('p', { class: 'notice success' }, '请立即保存以下恢复码：每个只能用一次，此后不再显示。'),
-    h('ul', { id: 'recovery-codes', class: 'codes' }, ...codes.map((c) => h('li', {}, h('code', {}, c)))));
+    h('ul', { id: 'recovery-codes', class: 'codes' }, ...codes.map((c) => h('li', {}, h('code', {}, c)))),
+    h('div', { class: 'actions' },
+      copyButton(codes.join('\n'), 'recovery-copy'),
+      downloadButton(`${codes.join('\n')}\n`, 'recovery-codes.txt', 'recovery-download')));
   const heading = box.querySelector('h2');
   if (heading) heading.after(list);
   else box.prepend(list);

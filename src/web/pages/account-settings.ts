@@ -82,8 +82,9 @@ export function changeEmail(me: Me): HTMLElement {
     msg.hide();
     const changed = await data<{ email: string }>('POST', 'account/email', { email: email.value.trim(), code: code.value.trim() });
     msg.ok(`邮箱已更换为 ${changed.email}，原邮箱已收到通知`);
-    const shown = document.getElementById('profile-email');
-    if (shown) shown.textContent = changed.email;
+    // Every place on the page that names the address shows the new one; it is verified by the code.
+    for (const shown of document.querySelectorAll('.current-email')) shown.textContent = changed.email;
+    document.getElementById('verify-email')?.remove();
     const status = document.getElementById('email-status');
     if (status) {
       status.textContent = '已验证';
@@ -92,7 +93,8 @@ export function changeEmail(me: Me): HTMLElement {
     email.value = '';
     code.value = '';
   }, (e) => msg.error(messageOf(e)));
-  return section('更换邮箱', 'change-email', h('p', { class: 'muted small' }, `当前邮箱：${me.email}。请先输入当前密码再发送验证码；验证码将发送到新邮箱，10 分钟内在本设备确认。`), msg.el, f);
+  return section('更换邮箱', 'change-email', h('p', { class: 'muted small' }, '当前邮箱：', h('span', { class: 'current-email', id: 'change-email-current' }, me.email),
+    '。请先输入当前密码再发送验证码；验证码将发送到新邮箱，10 分钟内在本设备确认。'), msg.el, f);
 }
 
 /** A short description of a user agent: enough to tell a phone from a desktop. */
@@ -172,6 +174,8 @@ export function deleteAccount(): HTMLElement {
   const submit = h('button', { type: 'submit', class: 'danger', id: 'delete-account' }, '永久注销账号');
   const f = form([proof.el, submit], submit, async () => {
     msg.hide();
+    // Only a complete form is worth the question: an empty field is pointed out first.
+    if (!proof.check()) return;
     if (!confirm('注销后账号无法恢复，所有登录和您创建的应用都将失效。确定注销吗？')) return;
     await data('POST', 'account/delete', proof.proof());
     clearToken();
@@ -179,5 +183,5 @@ export function deleteAccount(): HTMLElement {
   }, (e) => msg.error(messageOf(e)));
   const box = h('details', { id: 'delete-section' }, h('summary', {}, '注销账号'),
     h('p', { class: 'muted small' }, '注销后：所有登录立即失效，您创建的应用被停用，用户名和邮箱可被重新注册。此操作无法撤销。'), msg.el, f);
-  return h('section', {}, h('h2', {}, '危险操作'), box);
+  return h('section', { id: 'danger' }, h('h2', {}, '危险操作'), box);
 }

@@ -1,8 +1,8 @@
-import { call, clearToken, currentUser, data, loginUrl, type Me, type TokenEnvelope } from '../api.js';
+import { call, currentUser, data, loginUrl, type Me, type TokenEnvelope } from '../api.js';
 import { busy, copyBox, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf, needsLogin, render } from '../layout.js';
 import { sendCode } from './login.js';
-import { endBrowserSession } from '../oidc.js';
+import { signOut } from '../sign-out.js';
 import type { AuthorizedApp, AuthorizedAppList } from '../../contracts/index.js';
 import { securitySections } from './account-security.js';
 import { changeEmail, changePassword, deleteAccount, editName, sessions } from './account-settings.js';
@@ -12,10 +12,10 @@ function profile(me: Me): HTMLElement {
   const verified = me.email_verified
     ? h('span', { class: 'badge ok', id: 'email-status' }, '已验证')
     : h('span', { class: 'badge warn', id: 'email-status' }, '未验证');
-  return h('dl', { class: 'profile' },
+  return h('dl', { class: 'profile', id: 'profile' },
     row('用户名', h('span', { id: 'profile-username' }, me.username)),
     row('昵称', h('span', { id: 'profile-display-name' }, me.display_name)),
-    row('邮箱', h('span', {}, h('span', { id: 'profile-email' }, me.email), ' ', verified)),
+    row('邮箱', h('span', {}, h('span', { id: 'profile-email', class: 'current-email' }, me.email), ' ', verified)),
     row('角色', me.roles.join('、') || '无'),
     row('本次登录有效期至', formatTime(me.exp)),
   );
@@ -39,7 +39,8 @@ function verifyEmail(me: Me): HTMLElement | null {
       status.className = 'badge ok';
     }
   }, (e) => msg.error(messageOf(e)));
-  return h('section', {}, h('h2', {}, '验证邮箱'), h('p', { class: 'muted small' }, `验证码将发送到 ${me.email}`), msg.el, f);
+  return h('section', { id: 'verify-email' }, h('h2', {}, '验证邮箱'),
+    h('p', { class: 'muted small' }, '验证码将发送到 ', h('span', { class: 'current-email' }, me.email)), msg.el, f);
 }
 
 function gameToken(): HTMLElement {
@@ -59,7 +60,7 @@ function gameToken(): HTMLElement {
       msg.error(messageOf(err));
     }
   }));
-  return h('section', {}, h('h2', {}, '游戏令牌'),
+  return h('section', { id: 'game-token-section' }, h('h2', {}, '游戏令牌'),
     h('p', { class: 'muted small' }, '用于粘贴到游戏中登录的长期令牌（30 天）。'), msg.el, mint, out);
 }
 
@@ -92,7 +93,7 @@ function authorizedRow(app: AuthorizedApp, msg: ReturnType<typeof notice>): HTML
 function authorizedApps(): HTMLElement {
   const msg = notice();
   const list = h('ul', { class: 'authorized-apps', id: 'authorized-apps' });
-  const section = h('section', {}, h('h2', {}, '已授权的应用'), msg.el, list);
+  const section = h('section', { id: 'authorized' }, h('h2', {}, '已授权的应用'), msg.el, list);
   void data<AuthorizedAppList>('GET', 'account/authorized_apps').then(({ apps }) => {
     if (apps.length === 0) list.replaceWith(h('p', { class: 'muted small', id: 'authorized-apps-empty' }, '还没有授权任何应用。'));
     else list.append(...apps.map((a) => authorizedRow(a, msg)));
@@ -100,24 +101,31 @@ function authorizedApps(): HTMLElement {
   return section;
 }
 
-function signOut(): HTMLElement {
+function signOutSection(): HTMLElement {
   const msg = notice();
   const out = h('button', { type: 'button', class: 'secondary', id: 'logout' }, '退出登录');
   const all = h('button', { type: 'button', class: 'danger', id: 'logout-all' }, '退出所有设备');
-  const leave = (everywhere: boolean) => async () => {
-    try {
-      await call('POST', 'logout', everywhere ? { all: true } : {});
-    } catch (err) {
-      // A token the server no longer accepts is as good as signed out.
-      if (!needsLogin(err)) return msg.error(messageOf(err));
-    }
-    clearToken();
-    await endBrowserSession();
-    location.replace('/login');
-  };
+  const leave = (everywhere: boolean) => () => signOut(everywhere).catch((err: unknown) => msg.error(messageOf(err)));
   out.addEventListener('click', () => void busy(out, leave(false)));
   all.addEventListener('click', () => void busy(all, leave(true)));
-  return h('section', {}, h('h2', {}, '登录状态'), msg.el, h('div', { class: 'actions' }, out, all));
+  return h('section', { id: 'sign-out' }, h('h2', {}, '登录状态'), msg.el, h('div', { class: 'actions' }, out, all));
+}
+
+/** Where each part of this long page starts, so nothing needs a scroll to the bottom to find. */
+const SECTIONS: Array<[string, string]> = [
+  ['profile', '资料'], ['change-password', '安全'], ['two-factor', '两步验证'], ['passkeys', '通行密钥'],
+  ['session-list', '登录设备'], ['authorized', '已授权的应用'], ['game-token-section', '游戏令牌'], ['danger', '注销账号'],
+];
+
+function pageNav(): HTMLElement {
+  const links = SECTIONS.map(([id, label]) => h('li', {}, h('a', { href: `#${id}` }, label)));
+  const nav = h('nav', { class: 'page-nav', id: 'account-nav', 'aria-label': '本页目录' }, h('ul', {}, ...links));
+  // The deletion form sits folded away; its link unfolds it as well as scrolling to it.
+  nav.querySelector('a[href="#danger"]')?.addEventListener('click', () => {
+    const box = document.getElementById('delete-section');
+    if (box instanceof HTMLDetailsElement) box.open = true;
+  });
+  return nav;
 }
 
 export async function accountPage(): Promise<void> {
@@ -132,5 +140,5 @@ export async function accountPage(): Promise<void> {
     location.replace(loginUrl());
     return;
   }
-  render('我的账号', [profile(me), verifyEmail(me), editName(me), changePassword(), changeEmail(me), ...securitySections(), sessions(), authorizedApps(), gameToken(), signOut(), deleteAccount()].filter((n): n is HTMLElement => n !== null), { me });
+  render('我的账号', [pageNav(), profile(me), verifyEmail(me), editName(me), changePassword(), changeEmail(me), ...securitySections(), sessions(), authorizedApps(), gameToken(), signOutSection(), deleteAccount()].filter((n): n is HTMLElement => n !== null), { me });
 }
