@@ -23,7 +23,7 @@ describe('e2e: SITE_NAME is what the pages call the center', () => {
     await request.waitFor();
     expect(await request.textContent()).toContain('「星海社区」请求登录');
     expect(await request.textContent()).toContain('这是星海社区本身的登录');
-    expect(await page.evaluate(() => document.body.dataset.siteName)).toBe('星海社区');
+    expect(await page.getAttribute('body', 'data-site-name')).toBe('星海社区');
     expect(await page.content()).not.toContain('Account Center');
     await screenshot(page, 'device-site-name');
     await context.close();
