@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { waitFor } from '../helpers/wait.js';
 
 const BROWSER = { accept: 'text/html' };
 let t: TestApp;
@@ -14,6 +15,21 @@ describe('SITE_NAME names the center', () => {
     await t.smtp.nextCodeFor(u.email, before);
     expect(t.smtp.subjectsTo(u.email).at(-1)).toBe('【星海社区】登录验证码');
     expect(t.smtp.textsTo(u.email).at(-1)).toMatch(/\n星海社区\s*$/);
+    // One form of address on every page and e-mail: 你, never 您.
+    expect(t.smtp.textsTo(u.email).at(-1)).toMatch(/^你的登录验证码是 \d{6}/);
+  });
+
+  it('in the notice of a password change, which addresses its reader as 你', async () => {
+    const u = await t.register();
+    const before = t.smtp.countTo(u.email);
+    const changed = await t.post('/api/v1/auth/account/password', { current_password: u.password, new_password: 'brand new password' }, u.token);
+    expect(changed.statusCode).toBe(200);
+    await waitFor('the notice', 5000, () => t.smtp.countTo(u.email) > before);
+    expect(t.smtp.subjectsTo(u.email).at(-1)).toBe('【星海社区】密码已更改');
+    const text = t.smtp.textsTo(u.email).at(-1)!;
+    expect(text).toMatch(/^你的账号 /);
+    expect(text).not.toContain('您');
+    expect(text).toMatch(/\n星海社区\s*$/);
   });
 
   it('in the title of the pages, the bundle pages, the not-found page and the server-rendered OpenID pages', async () => {
