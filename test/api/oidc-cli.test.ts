@@ -55,7 +55,7 @@ describe('account-center CLI: OpenID Connect', () => {
     const res = await cli(['app', 'create', '--owner', 'oidc_owner', '--name', 'Service', '--redirect-uri', 'https://svc.example/cb',
       '--client-id', '125', '--grant-types', 'client_credentials']);
     expect(res.code).toBe(2);
-    expect(res.stderr).toBe('account-center: 参数错误：client_id\n');
+    expect(res.stderr).toBe('account-center: invalid parameter: client_id\n');
     expect(res.stdout).toBe('');
     const ok = await cli(['app', 'create', '--owner', 'oidc_owner', '--name', 'Service', '--redirect-uri', 'https://svc.example/cb', '--client-id', 'svc125']);
     expect(ok.code, ok.stderr).toBe(0);
