@@ -5,6 +5,7 @@ import { exitOnStartupFailure } from './startup-errors.js';
 import { usersCommand } from './cli/users-transfer.js';
 import { backupCommand, restoreCommand } from './cli/backup.js';
 import { ArgumentError, strictArgs, UsageError, withServices } from './cli/common.js';
+import { cliMessage } from './cli/messages.js';
 import { isClusterWorker, runPrimary } from './cluster.js';
 import { DEFAULT_ROLES, isValidEmail, isValidPassword, isValidRole, isValidUsername } from './domain/accounts.js';
 import { AppError } from './errors/index.js';
@@ -58,8 +59,11 @@ async function userCreate(args: string[]): Promise<void> {
   });
 }
 
+const USER_COMMANDS = ['create', 'ban', 'unban', 'roles', 'remove-second-factor'];
+
 async function userCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
+  if (sub === undefined) throw new ArgumentError(`user: a sub-command is required (${USER_COMMANDS.join(', ')})`);
   if (sub === 'create') return userCreate(rest);
   if (sub !== 'ban' && sub !== 'unban' && sub !== 'roles' && sub !== 'remove-second-factor') throw new UsageError(`unknown user command: ${sub ?? ''}`);
   // Each takes exactly its arguments and no option: anything more is refused before any change.
@@ -150,7 +154,7 @@ export async function main(argv: string[]): Promise<void> {
     // node:util parseArgs rejects unknown options and missing values with these codes.
     const badArgs = String((err as { code?: unknown }).code ?? '').startsWith('ERR_PARSE_ARGS_');
     if (err instanceof UsageError || err instanceof ConfigError || err instanceof AppError || badArgs) {
-      process.stderr.write(`account-center: ${err instanceof AppError ? err.msg : (err as Error).message}\n`);
+      process.stderr.write(`account-center: ${cliMessage(err)}\n`);
       if ((err instanceof UsageError && !(err instanceof ArgumentError)) || badArgs) process.stderr.write(USAGE + '\n');
       process.exitCode = 2;
       return;

@@ -7,6 +7,7 @@ import { csvLine, csvUnescape } from '../domain/csv.js';
 import type { ImportedUser } from '../storage/types.js';
 import { HashTooCostly, parseRecord, type RowResult, type UserRecord } from '../services/user-transfer.js';
 import { UsageError, withServices } from './common.js';
+import { cliMessage } from './messages.js';
 import { Progress } from './progress.js';
 
 /** `users export [--format jsonl|csv] [--output FILE]` and `users import FILE [--format jsonl|csv]`. */
@@ -155,8 +156,8 @@ async function importUsers(args: string[]): Promise<void> {
       try {
         batch.push({ line: row.line, user: parseRecord(row.record, Date.now()) });
       } catch (err) {
-        report(row.line, (err as Error).message);
-        total.rejected.push({ line: row.line, reason: (err as Error).message });
+        report(row.line, cliMessage(err));
+        total.rejected.push({ line: row.line, reason: cliMessage(err) });
       }
       if (batch.length >= batchSize) await flush();
     }

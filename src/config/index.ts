@@ -20,6 +20,8 @@ export interface Config {
   readonly jwtSecret: string;
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
+  /** SITE_NAME: what pages, e-mails and the device/consent pages call the center itself. */
+  readonly siteName: string;
   readonly centerAppId: string;
   readonly gameAppId: string;
   readonly authCodeTtl: number;
@@ -87,6 +89,13 @@ function logFormat(raw: string | undefined): Config['logFormat'] {
   const format = raw?.trim().toLowerCase() || 'json';
   if (format !== 'json' && format !== 'pretty') throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
   return format;
+}
+
+/** Shown in titles and mail subjects: one short line, no control characters. */
+function siteName(raw: string | undefined): string {
+  const name = raw?.trim() || '账号中心';
+  if (name.length > 64 || /[\u0000-\u001f\u007f]/.test(name)) throw new ConfigError(`SITE_NAME must be one line of at most 64 characters, got "${raw}"`);
+  return name;
 }
 
 /** An absolute http(s) address without a trailing slash, or the listen address. */
@@ -214,6 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     jwtSecret: jwtSecret(env, dataDir, production, warnings),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Account Center <no-reply@localhost>',
+    siteName: siteName(env.SITE_NAME),
     centerAppId: env.CENTER_APP_ID || 'account-center',
     gameAppId: env.GAME_APP_ID || 'game',
     authCodeTtl: int(env, 'AUTH_CODE_TTL', 120),

@@ -22,6 +22,7 @@ import { authorizeRoutes } from './routes/authorize.js';
 import { deviceRoutes } from './routes/device.js';
 import { secondFactorRoutes } from './routes/second-factor.js';
 import { PAGE_HEADERS, pagesRoutes, sendNotFoundPage } from './routes/pages.js';
+import './site-name.js';
 import { oidcPlugin } from '../oidc/index.js';
 import { accountSettingsRoutes } from './routes/account-settings.js';
 import { adminConsoleRoutes } from './routes/admin-console.js';
@@ -67,6 +68,7 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
   }) as unknown as FastifyInstance;
   app.decorateRequest('auth', undefined);
+  app.decorate('siteName', config.siteName);
 
   const metrics = createMetrics();
   registerRequestLog(app, logger, metrics.http);

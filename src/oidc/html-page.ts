@@ -1,12 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { AppError, MSG, retryAfterHeader } from '../errors/index.js';
 import { loadBundle, PAGE_HEADERS } from '../http/routes/pages.js';
+import { escapeHtml } from '../http/site-name.js';
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 /** The pages' stylesheet (content-hashed name), read once it has been built. */
 let stylesheetName: string | undefined;
 
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+export { escapeHtml };
 
 /**
  * A server-rendered page for the answers that must not depend on the script bundle: the
@@ -22,6 +22,7 @@ export function sendHtmlPage(reply: FastifyReply, status: number, title: string,
 /** A page around `bodyHtml` (already escaped); `headers` may replace the pages' own, e.g. the CSP. */
 export function sendPageHtml(reply: FastifyReply, status: number, title: string, bodyHtml: string, headers: Record<string, string> = {}): FastifyReply {
   const css = (stylesheetName ??= loadBundle()?.css);
+  const site = escapeHtml(reply.server.siteName);
   const stylesheet = css ? `<link rel="stylesheet" href="/assets/${escapeHtml(css)}">\n` : '';
   const html = `<!doctype html>
 <html lang="zh-CN">
@@ -29,11 +30,11 @@ export function sendPageHtml(reply: FastifyReply, status: number, title: string,
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)} - 账号中心</title>
+<title>${escapeHtml(title)} - ${site}</title>
 ${stylesheet}</head>
 <body class="ready">
 <div id="app">
-<header class="topbar"><a class="brand" href="/account">账号中心</a></header>
+<header class="topbar"><a class="brand" href="/account">${site}</a></header>
 <main class="card">
 <h1>${escapeHtml(title)}</h1>
 ${bodyHtml}

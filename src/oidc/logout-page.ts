@@ -25,7 +25,7 @@ const hidden = (name: string, value: string | undefined): string =>
  * form, no script (the pages' strict CSP); both buttons post, `取消` ends nothing.
  */
 export function sendLogoutConfirmation(reply: FastifyReply, c: LogoutConfirmation): FastifyReply {
-  const body = `<p>你正以 <strong>${escapeHtml(c.username)}</strong> 登录账号中心。确定要退出登录吗？</p>
+  const body = `<p>你正以 <strong>${escapeHtml(c.username)}</strong> 登录${escapeHtml(reply.server.siteName)}。确定要退出登录吗？</p>
 <form method="post" action="${CONFIRM_PATH}">
 ${hidden('csrf_token', c.csrfToken)}${hidden('client_id', c.clientId)}${hidden('post_logout_redirect_uri', c.postLogoutRedirectUri)}${hidden('state', c.state)}<div class="actions">
 <button type="submit" class="primary" name="decision" value="confirm">确认退出</button>

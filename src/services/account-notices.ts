@@ -11,8 +11,8 @@ const when = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).
 export function emailChangedNotice(user: Pick<User, 'username' | 'email'>, newEmail: string, at: number): MailMessage {
   return {
     to: user.email,
-    subject: 'Account Center 邮箱已更换',
-    text: `您的账号 ${user.username} 的邮箱已于 ${when(at)} 更换为 ${newEmail}。`
+    subject: '邮箱已更换',
+    text: `你的账号 ${user.username} 的邮箱已于 ${when(at)} 更换为 ${newEmail}。`
       + '此后重置密码的验证码将发往新邮箱。如非本人操作，请立即联系本站管理员。',
   };
 }
@@ -27,7 +27,7 @@ export function passwordChangedNotice(user: Pick<User, 'username' | 'email'>, pa
     : `以下通行密钥仍可直接登录该账号，不认识的请在“我的账号”（/account）页面删除：\n${passkeys.map((p) => `- ${p.name}（添加于 ${when(p.createdAt)}）`).join('\n')}`;
   return {
     to: user.email,
-    subject: 'Account Center 密码已更改',
-    text: `您的账号 ${user.username} 的密码已于 ${when(at)} 更改。如非本人操作，请立即联系本站管理员。\n${list}`,
+    subject: '密码已更改',
+    text: `你的账号 ${user.username} 的密码已于 ${when(at)} 更改。如非本人操作，请立即联系本站管理员。\n${list}`,
   };
 }

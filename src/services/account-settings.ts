@@ -10,8 +10,8 @@ import { publicUser } from './tokens.js';
 
 export type AccountSettingsDeps = Uses<'config' | 'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns', 'users' | 'apps' | 'refreshTokens' | 'passkeys'>;
 
-/** Names of the built-in applications, which have no row. */
-const BUILT_IN_NAMES = { center: '账号中心', game: '游戏' };
+/** The built-in game has no row, hence no name of its own; the center's is SITE_NAME. */
+const GAME_NAME = '游戏';
 const seconds = (ms: number): number => Math.floor(ms / 1000);
 /** Ids of OAuth refresh families in the session list, apart from the account center's own sessions. */
 const OAUTH_PREFIX = 'oauth:';
@@ -56,8 +56,8 @@ export class AccountSettingsService {
   }
 
   private async appNames(ids: string[]): Promise<Map<string, string>> {
-    const { centerAppId, gameAppId } = this.ctx.config;
-    const names = new Map([[centerAppId, BUILT_IN_NAMES.center], [gameAppId, BUILT_IN_NAMES.game]]);
+    const { centerAppId, gameAppId, siteName } = this.ctx.config;
+    const names = new Map([[centerAppId, siteName], [gameAppId, GAME_NAME]]);
     for (const id of new Set(ids)) {
       if (names.has(id)) continue;
       const app = await this.ctx.storage.apps.findById(id);

@@ -157,8 +157,8 @@ export class AccountService {
     if (to === undefined) return;
     await this.ctx.mailer.send({
       to,
-      subject: `Account Center ${PURPOSE_SUBJECT[purpose]}`,
-      text: `您的${PURPOSE_SUBJECT[purpose]}是 ${code}，${EMAIL_CODE_TTL_S / 60} 分钟内有效。如非本人操作，请忽略本邮件。`,
+      subject: PURPOSE_SUBJECT[purpose],
+      text: `你的${PURPOSE_SUBJECT[purpose]}是 ${code}，${EMAIL_CODE_TTL_S / 60} 分钟内有效。如非本人操作，请忽略本邮件。`,
     });
   }
 

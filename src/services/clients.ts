@@ -24,8 +24,8 @@ export type ClientResolution = { ok: true; client: ResolvedClient } | { ok: fals
 export class ClientDirectory {
   private readonly builtIn: ReadonlyMap<string, string>;
 
-  constructor(private readonly apps: Pick<AppCache, 'findById' | 'cached'>, ids: { centerAppId: string; gameAppId: string }) {
-    this.builtIn = new Map([[ids.centerAppId, 'Account Center'], [ids.gameAppId, 'Game']]);
+  constructor(private readonly apps: Pick<AppCache, 'findById' | 'cached'>, ids: { centerAppId: string; gameAppId: string; siteName: string }) {
+    this.builtIn = new Map([[ids.centerAppId, ids.siteName], [ids.gameAppId, 'Game']]);
   }
 
   async resolveClient(clientId: string, purpose: ClientPurpose): Promise<ClientResolution> {

@@ -19,7 +19,7 @@ import { DeviceService } from './device.js';
 import { Housekeeping } from './housekeeping.js';
 import { RateLimiter } from './limits.js';
 import { ReauthService } from './reauth.js';
-import { createMailer, type Mailer } from './mail.js';
+import { createMailer, signedBy, type Mailer } from './mail.js';
 import { Passwords } from './passwords.js';
 import { PasskeyService } from './passkeys.js';
 import { PublishingAppRepo, PublishingUserRepo } from './publishing-repos.js';
@@ -90,7 +90,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     config, storage: repos, now, log, sessionCache, clients, signIns,
     tokens: new TokenService(config, sessionCache, appStatus, now, (sid) => signIns.seen(sid), (claims) => signIns.signedOut(claims)),
     passwords: new Passwords(),
-    mailer: opts.mailer ?? createMailer(config.smtpUrl, config.mailFrom, log, config.nodeEnv !== 'production'),
+    mailer: signedBy(config.siteName, opts.mailer ?? createMailer(config.smtpUrl, config.mailFrom, log, config.nodeEnv !== 'production')),
     audit: new AuditLog(repos.audit, now, (err) => log.error({ err }, 'audit write failed')),
     rateCounters: opts.rateCounters ?? new MemoryRateLimitStore(now),
   };

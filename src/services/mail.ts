@@ -40,3 +40,14 @@ export function createMailer(smtpUrl: string | undefined, from: string, log: Log
     },
   };
 }
+
+/**
+ * Every message names the center the same way (SITE_NAME): in the subject, where the reader
+ * sees it first, and as the signature.
+ */
+export function signedBy(siteName: string, mailer: Mailer): Mailer {
+  return {
+    send: (m) => mailer.send({ ...m, subject: `【${siteName}】${m.subject}`, text: `${m.text}\n\n${siteName}` }),
+    close: () => mailer.close(),
+  };
+}

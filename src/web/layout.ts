@@ -2,18 +2,19 @@ import { clearToken, type Me } from './api.js';
 import { clear, h } from './dom.js';
 import { ApiError } from './api.js';
 import { readable, REAUTH_REQUIRED, type LabelOverrides } from './field-labels.js';
+import { siteName } from './site.js';
 import { fillNav } from './user-menu.js';
 
 export const root = (): HTMLElement => document.getElementById('app') as HTMLElement;
 
 /** Renders a page: the site header (with links when signed in) and one card of content. */
 export function render(title: string, body: Node[], opts: { me?: Me | null; wide?: boolean } = {}): HTMLElement {
-  document.title = `${title} - 账号中心`;
+  document.title = `${title} - ${siteName()}`;
   const app = root();
   clear(app);
   const nav = h('nav', { class: 'nav', 'aria-label': '账号' });
   fillNav(nav, opts.me);
-  const header = h('header', { class: 'topbar' }, h('a', { class: 'brand', href: '/account' }, '账号中心'), nav);
+  const header = h('header', { class: 'topbar' }, h('a', { class: 'brand', href: '/account' }, siteName()), nav);
   const card = h('main', { class: opts.wide ? 'card wide' : 'card' }, h('h1', {}, title), ...body);
   app.append(header, card);
   return card;

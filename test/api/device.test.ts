@@ -86,7 +86,7 @@ describe('device/poll', () => {
     expect(pending.headers['cache-control']).toBe('no-store');
 
     const ok = await approve(user_code);
-    expect([ok.statusCode, ok.json()]).toEqual([200, { ok: true, data: { client_id: 'account-center', display_name: 'Account Center' } }]);
+    expect([ok.statusCode, ok.json()]).toEqual([200, { ok: true, data: { client_id: 'account-center', display_name: '账号中心' } }]);
 
     const res = await poll(device_code);
     expect(res.statusCode).toBe(200);

@@ -46,7 +46,7 @@ describe('account-center CLI: OpenID Connect', () => {
     });
     const bad = await cli(['app', 'create', '--owner', 'oidc_owner', '--name', 'SPA', '--redirect-uri', 'https://spa.example/cb', '--public', '--grant-types', 'client_credentials']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('参数错误：grant_types');
+    expect(bad.stderr).toContain('account-center: invalid parameter: grant_types');
     const method = await cli(['app', 'create', '--owner', 'oidc_owner', '--name', 'SPA', '--redirect-uri', 'https://spa.example/cb', '--public', '--auth-method', 'client_secret_basic']);
     expect(method.code).toBe(2);
   }, 60_000);
@@ -55,7 +55,7 @@ describe('account-center CLI: OpenID Connect', () => {
     const res = await cli(['app', 'create', '--owner', 'oidc_owner', '--name', 'Service', '--redirect-uri', 'https://svc.example/cb',
       '--client-id', '125', '--grant-types', 'client_credentials']);
     expect(res.code).toBe(2);
-    expect(res.stderr).toBe('account-center: 参数错误：client_id\n');
+    expect(res.stderr).toBe('account-center: invalid parameter: client_id\n');
     expect(res.stdout).toBe('');
     const ok = await cli(['app', 'create', '--owner', 'oidc_owner', '--name', 'Service', '--redirect-uri', 'https://svc.example/cb', '--client-id', 'svc125']);
     expect(ok.code, ok.stderr).toBe(0);

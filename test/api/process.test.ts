@@ -113,7 +113,7 @@ describe('the real process', () => {
 
     const unknown = await cli(['user', 'ban', 'nobody_at_all']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('用户不存在');
+    expect(unknown.stderr).toContain('account-center: no such user');
   });
 
   it('migrate is idempotent on a live database', async () => {

@@ -40,6 +40,6 @@ describe('account-center user remove-second-factor', () => {
 
     const unknown = await runCommand(env, ['user', 'remove-second-factor', 'nobody_at_all']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('用户不存在');
+    expect(unknown.stderr).toContain('account-center: no such user');
   });
 });

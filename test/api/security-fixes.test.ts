@@ -200,7 +200,7 @@ describe('device/inspect tells who asks before approval (CONTRACT §9, RFC 8628 
     const u = await t.register();
     const center = (await t.post(`${AUTH}/device/start`, {})).json().data;
     const res = await t.post(`${AUTH}/device/inspect`, { user_code: center.user_code }, u.token);
-    expect(res.json()).toEqual({ ok: true, data: { client_id: 'account-center', display_name: 'Account Center', first_party: true, created_at: Math.floor(clock / 1000) } });
+    expect(res.json()).toEqual({ ok: true, data: { client_id: 'account-center', display_name: '账号中心', first_party: true, created_at: Math.floor(clock / 1000) } });
     const created = await t.post(`${AUTH}/apps`, { display_name: '星海启动器', redirect_uris: ['com.example.launcher:/cb'], client_type: 'public' }, owner.token);
     const clientId = created.json().data.client_id;
     const game = (await t.post(`${AUTH}/device/start`, { client_id: clientId })).json().data;

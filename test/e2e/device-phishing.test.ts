@@ -17,7 +17,7 @@ describe('e2e: the device page shows who asks before any approval', () => {
     await page.goto(started.verification_uri_complete);
     const request = page.locator('#device-request');
     await request.waitFor();
-    expect(await request.textContent()).toContain('Account Center');
+    expect(await request.textContent()).toContain('「账号中心」请求登录');
     expect(await page.textContent('#device-client-id')).toBe('account-center');
     expect(await request.textContent()).toContain('完全访问权限');
     expect(await page.textContent('#device-started')).toMatch(/请求发起于 \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);

@@ -52,6 +52,11 @@ export class SmtpSink {
     return this.messages.filter((m) => m.to.includes(email.toLowerCase())).map((m) => decodeBody(m.raw));
   }
 
+  /** The decoded subjects of the messages to `email`, oldest first. */
+  subjectsTo(email: string): string[] {
+    return this.messages.filter((m) => m.to.includes(email.toLowerCase())).map((m) => decodeSubject(m.raw));
+  }
+
   countTo(email: string): number {
     return this.messages.filter((m) => m.to.includes(email.toLowerCase())).length;
   }
@@ -69,4 +74,14 @@ function decodeBody(raw: string): string {
     return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   }
   return body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+}
+
+/** The Subject header, unfolded, with its RFC 2047 encoded words (B or Q) decoded. */
+function decodeSubject(raw: string): string {
+  const header = /^subject:(.*(?:\r?\n[ \t].*)*)/im.exec(raw.split(/\r?\n\r?\n/, 1)[0]!)?.[1] ?? '';
+  return header.replace(/\r?\n[ \t]/g, ' ').trim()
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?utf-8\?([bq])\?([^?]*)\?=/gi, (_, enc: string, text: string) => (enc.toLowerCase() === 'b'
+      ? Buffer.from(text, 'base64')
+      : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1')).toString('utf8'));
 }

@@ -73,6 +73,13 @@ describe('defaults (CONTRACT §9)', () => {
   });
 });
 
+describe('SITE_NAME', () => {
+  it('defaults to 账号中心 and is read trimmed', () => {
+    expect(loadConfig({ JWT_SECRET: SECRET, DATABASE_URL: 'sqlite::memory:' }).config.siteName).toBe('账号中心');
+    expect(loadConfig({ JWT_SECRET: SECRET, DATABASE_URL: 'sqlite::memory:', SITE_NAME: ' 星海社区 ' }).config.siteName).toBe('星海社区');
+  });
+});
+
 describe('invalid settings', () => {
   it('are refused with a message naming the variable', () => {
     const cases: Array<[Record<string, string>, RegExp]> = [
@@ -86,6 +93,8 @@ describe('invalid settings', () => {
       [{ DATABASE_URL: 'sqlite:' }, /DATABASE_URL/],
       [{ BASE_URL: 'not a url' }, /BASE_URL/],
       [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+      [{ SITE_NAME: '星海\n社区' }, /SITE_NAME/],
+      [{ SITE_NAME: 'x'.repeat(65) }, /SITE_NAME/],
     ];
     for (const [env, message] of cases) {
       expect(() => loadConfig({ JWT_SECRET: SECRET, ...env }), JSON.stringify(env)).toThrow(ConfigError);

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { failureOf } from '../../errors/index.js';
+import { escapeHtml } from '../site-name.js';
 import type { RouteDeps } from '../deps.js';
 import { faviconRoutes } from './favicon.js';
 
@@ -67,25 +68,27 @@ export function loadBundle(): Bundle | undefined {
 /** Settings a page needs before its first request, as `data-*` attributes of <body>. */
 type PageData = Record<string, string>;
 
-function shell(page: string, title: string, bundle: Bundle | undefined, pageData: PageData = {}): string {
+function shell(page: string, title: string, siteName: string, bundle: Bundle | undefined, pageData: PageData = {}): string {
   const head = bundle
     ? `<link rel="stylesheet" href="/assets/${bundle.css}">\n<script type="module" src="/assets/${bundle.js}"></script>`
     : '';
   const fallback = bundle ? '正在加载…' : '页面资源尚未构建，请运行 npm run build。';
-  // Values are fixed words chosen here, never request input, so they need no escaping.
-  const attrs = Object.entries(pageData).map(([k, v]) => ` data-${k}="${v}"`).join('');
+  // Values are never request input, but SITE_NAME comes from the operator: escaped like all of them.
+  const data: PageData = { ...pageData, 'site-name': siteName };
+  const attrs = Object.entries(data).map(([k, v]) => ` data-${k}="${escapeHtml(v)}"`).join('');
+  const site = escapeHtml(siteName);
   return `<!doctype html>
 <html lang="zh-CN">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${title} - 账号中心</title>
+<title>${title} - ${site}</title>
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 ${head}
 </head>
 <body data-page="${page}"${attrs}>
-<div id="app"><noscript>请启用 JavaScript 后使用账号中心。</noscript><p class="loading">${fallback}</p></div>
+<div id="app"><noscript>请启用 JavaScript 后使用${site}。</noscript><p class="loading">${fallback}</p></div>
 </body>
 </html>
 `;
@@ -110,7 +113,7 @@ export function sendNotFoundPage(request: FastifyRequest, reply: FastifyReply): 
   if (!(request.headers.accept ?? '').includes('text/html')) return false;
   const path = request.url.split('?', 1)[0]!;
   if (JSON_PREFIXES.some((prefix) => path.startsWith(prefix))) return false;
-  void reply.code(404).headers(HTML_HEADERS).send(shell('not_found', '页面不存在', currentBundle()));
+  void reply.code(404).headers(HTML_HEADERS).send(shell('not_found', '页面不存在', reply.server.siteName, currentBundle()));
   return true;
 }
 
@@ -124,7 +127,7 @@ export async function pagesRoutes(app: FastifyInstance, { services }: RouteDeps)
   const sendPage = (reply: FastifyReply, page: string, title: string) => reply
     .code(200)
     .headers(HTML_HEADERS)
-    .send(shell(page, title, currentBundle(), pageData[page]));
+    .send(shell(page, title, app.siteName, currentBundle(), pageData[page]));
 
   for (const [path, [page, title]] of Object.entries(PAGES)) {
     app.get(path, { schema: { hide: true } }, async (_request, reply) => sendPage(reply, page, title));

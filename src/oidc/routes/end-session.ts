@@ -16,7 +16,7 @@ export async function endSessionRoutes(app: FastifyInstance, { services }: Route
     // Signed out, or nothing to end: a stale cookie goes either way.
     if (!('sessionKept' in answer)) void reply.header('set-cookie', sessions.clearCookie());
     if ('redirect' in answer) return reply.code(302).headers({ location: answer.redirect, 'cache-control': 'no-store' }).send();
-    return sendHtmlPage(reply, 200, '已退出登录', ['你已退出账号中心。', ...(answer.note ? [answer.note] : [])], { href: '/login', text: '重新登录' });
+    return sendHtmlPage(reply, 200, '已退出登录', [`你已退出${reply.server.siteName}。`, ...(answer.note ? [answer.note] : [])], { href: '/login', text: '重新登录' });
   };
   const handle = async (request: FastifyRequest, reply: FastifyReply, params: Record<string, string | string[]>) =>
     send(reply, await endSession.handle(params, request.headers.cookie, callerOf(request).ip));

@@ -56,7 +56,7 @@ export function changePassword(): HTMLElement {
 async function showRemainingPasskeys(box: HTMLElement): Promise<void> {
   const { passkeys } = await data<SecondFactorStatus>('GET', 'account/second_factor');
   box.replaceChildren(...(passkeys.length === 0 ? [] : [h('div', { class: 'notice warning' },
-    h('p', {}, '以下通行密钥不受密码影响，仍可直接登录您的账号；不认识的请在“通行密钥”中删除：'),
+    h('p', {}, '以下通行密钥不受密码影响，仍可直接登录你的账号；不认识的请在“通行密钥”中删除：'),
     h('ul', {}, ...passkeys.map((p) => h('li', {}, h('strong', {}, p.name), ` 添加于 ${formatTime(p.created_at)}`))))]));
 }
 
@@ -112,7 +112,7 @@ export function deviceOf(ua: string): string {
  * an application holds it (the server records no address for those).
  */
 export function sessionOrigin(s: SessionView): string {
-  if (s.kind === 'oauth') return s.ip || s.user_agent ? `OAuth 授权 · ${deviceOf(s.user_agent)} · ${s.ip}` : 'OAuth 授权（应用代您访问账号）';
+  if (s.kind === 'oauth') return s.ip || s.user_agent ? `OAuth 授权 · ${deviceOf(s.user_agent)} · ${s.ip}` : 'OAuth 授权（应用代你访问账号）';
   return `${deviceOf(s.user_agent)} · ${s.ip}`;
 }
 
@@ -164,7 +164,7 @@ export function sessions(): HTMLElement {
   document.addEventListener('sessions-changed', () => void load());
   void load();
   return section('登录设备', 'session-list',
-    h('p', { class: 'muted small' }, '以下是您的账号当前有效的登录（包括游戏令牌和第三方应用）。不认识的登录请立即退出并修改密码。'),
+    h('p', { class: 'muted small' }, '以下是你的账号当前有效的登录（包括游戏令牌和第三方应用）。不认识的登录请立即退出并修改密码。'),
     msg.el, list, h('div', { class: 'actions' }, endOthers));
 }
 
@@ -176,12 +176,12 @@ export function deleteAccount(): HTMLElement {
     msg.hide();
     // Only a complete form is worth the question: an empty field is pointed out first.
     if (!proof.check()) return;
-    if (!confirm('注销后账号无法恢复，所有登录和您创建的应用都将失效。确定注销吗？')) return;
+    if (!confirm('注销后账号无法恢复，所有登录和你创建的应用都将失效。确定注销吗？')) return;
     await data('POST', 'account/delete', proof.proof());
     clearToken();
     location.replace('/login?deleted=1');
   }, (e) => msg.error(messageOf(e)));
   const box = h('details', { id: 'delete-section' }, h('summary', {}, '注销账号'),
-    h('p', { class: 'muted small' }, '注销后：所有登录立即失效，您创建的应用被停用，用户名和邮箱可被重新注册。此操作无法撤销。'), msg.el, f);
+    h('p', { class: 'muted small' }, '注销后：所有登录立即失效，你创建的应用被停用，用户名和邮箱可被重新注册。此操作无法撤销。'), msg.el, f);
   return h('section', { id: 'danger' }, h('h2', {}, '危险操作'), box);
 }

@@ -7,6 +7,7 @@ import { barChart } from '../chart.js';
 import { busy, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf } from '../layout.js';
 import { sessionOrigin } from './account-settings.js';
+import { auditActionLabel, detailLines, roleLabel } from '../audit-labels.js';
 
 type Notice = ReturnType<typeof notice>;
 const VIEWS: Array<[string, string]> = [['dashboard', '概览'], ['', '用户'], ['apps', '应用'], ['audit', '审计日志']];
@@ -50,13 +51,23 @@ function sessionRows(sessions: SessionView[], end: (s: SessionView, b: HTMLButto
   }));
 }
 
+/** The phrase, with the code under it (and as the tooltip) for the action filter and the CSV. */
+const actionCell = (action: string): Node[] => [
+  h('span', { title: action }, auditActionLabel(action)), h('br', {}), h('code', { class: 'muted small' }, action),
+];
+
+const detailCell = (detail: unknown): Array<Node | string> => {
+  const lines = detailLines(detail);
+  return lines.length ? lines.map((line) => h('div', {}, line)) : ['—'];
+};
+
 function auditTable(entries: AuditEntryView[]): HTMLElement {
   return h('div', { class: 'table-wrap' }, h('table', { class: 'users audit' },
     h('thead', {}, h('tr', {}, ...['时间', '操作者', '动作', '对象', 'IP', '详情'].map((t) => h('th', {}, t)))),
     h('tbody', {}, ...entries.map((e) => h('tr', {},
       h('td', { 'data-label': '时间' }, formatTime(e.at)), h('td', { 'data-label': '操作者' }, e.actor ?? '—'),
-      h('td', { 'data-label': '动作' }, h('code', {}, e.action)), h('td', { 'data-label': '对象' }, e.target ?? '—'),
-      h('td', { 'data-label': 'IP' }, e.ip ?? '—'), h('td', { 'data-label': '详情', class: 'break small' }, JSON.stringify(e.detail)))))));
+      h('td', { 'data-label': '动作', class: 'audit-action' }, ...actionCell(e.action)), h('td', { 'data-label': '对象' }, e.target ?? '—'),
+      h('td', { 'data-label': 'IP' }, e.ip ?? '—'), h('td', { 'data-label': '详情', class: 'break small audit-detail' }, ...detailCell(e.detail)))))));
 }
 
 export async function userDetailView(username: string, msg: Notice): Promise<HTMLElement> {
@@ -77,7 +88,7 @@ export async function userDetailView(username: string, msg: Notice): Promise<HTM
       const row = (k: string, v: Node | string) => h('div', { class: 'row' }, h('dt', {}, k), h('dd', {}, v));
       box.replaceChildren(
         h('dl', { class: 'profile' }, row('用户名', u.username), row('昵称', u.display_name), row('邮箱', `${u.email}${u.email_verified ? '（已验证）' : '（未验证）'}`),
-          row('角色', u.roles.join('、') || '无'), row('状态', u.banned ? '已封禁' : '正常'), row('注册时间', formatTime(u.created_at))),
+          row('角色', u.roles.map(roleLabel).join('、') || '无'), row('状态', u.banned ? '已封禁' : '正常'), row('注册时间', formatTime(u.created_at))),
         h('div', { class: 'actions' }, reset),
         h('h2', {}, `有效登录（${d.sessions.length}）`), sessionRows(d.sessions, end),
         h('h2', {}, `应用（${d.apps.length}）`),

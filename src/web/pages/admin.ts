@@ -1,6 +1,7 @@
 import { currentUser, data, loginUrl } from '../api.js';
 import { busy, form, h, input, notice } from '../dom.js';
 import { messageOf, needsLogin, render } from '../layout.js';
+import { roleLabel } from '../audit-labels.js';
 import type { AdminUserView as UserRow, UserPage } from '../../contracts/index.js';
 import { adminTabs, appsView, auditView, dashboardView, userDetailView } from './admin-console.js';
 
@@ -53,7 +54,9 @@ export async function adminPage(): Promise<void> {
       h('td', { 'data-label': '用户' }, h('a', { href: `/admin?view=user&username=${encodeURIComponent(u.username)}` }, h('strong', {}, u.username)), h('div', { class: 'muted small' }, u.display_name)),
       h('td', { 'data-label': '邮箱' }, u.email, ' ', h('span', { class: u.email_verified ? 'badge ok' : 'badge' }, u.email_verified ? '已验证' : '未验证')),
       h('td', { 'data-label': '状态' }, h('span', { class: u.banned ? 'badge warn' : 'badge ok', 'data-status': u.banned ? 'banned' : 'active' }, u.banned ? '已封禁' : '正常')),
-      h('td', { 'data-label': '角色' }, h('div', { class: 'inline tight' }, roles, save)),
+      h('td', { 'data-label': '角色' },
+        h('div', { class: 'role-names' }, ...u.roles.map((r) => h('span', { class: 'badge', title: r, 'data-role': r }, roleLabel(r)))),
+        h('div', { class: 'inline tight' }, roles, save)),
       h('td', { 'data-label': '操作' }, h('div', { class: 'inline tight' }, ban, unlock)),
     );
     return tr;

@@ -1,6 +1,7 @@
 import { currentUser, data, loginUrl, type Me } from '../api.js';
 import { busy, copyLine, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf, needsLogin, render } from '../layout.js';
+import { siteName } from '../site.js';
 import { required, showFieldErrors } from '../field-errors.js';
 import { APP_LABELS } from '../field-labels.js';
 import type { AppSecret, AppSuspension, AppView, CreatedApp } from '../../contracts/index.js';
@@ -164,7 +165,7 @@ export async function consolePage(): Promise<void> {
   };
   const create = createForm((app) => void refresh(app.client_secret ? [app.client_id, app.client_secret] : undefined));
   render('开发者控制台', [
-    h('p', { class: 'muted' }, '管理接入账号中心的应用：回调地址、跨域来源、权限范围与密钥。'),
+    h('p', { class: 'muted' }, `管理接入${siteName()}的应用：回调地址、跨域来源、权限范围与密钥。`),
     msg.el, suspensions, secretSlot, issuerPanel(), create, h('h2', {}, '我的应用'), listEl,
   ], { me, wide: true });
   await refresh();

@@ -2,6 +2,7 @@ import type { DeviceRequest as DeviceRequestData } from '../../contracts/index.j
 import { currentUser, data, loginUrl, type Me } from '../api.js';
 import { busy, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf, needsLogin, render } from '../layout.js';
+import { siteName } from '../site.js';
 
 interface Approved {
   client_id: string;
@@ -21,7 +22,7 @@ const minutesAgo = (unixSeconds: number): string => {
 function describe(req: DeviceRequestData, me: Me): HTMLElement {
   const name = req.display_name || req.client_id;
   const grant = req.first_party
-    ? h('p', {}, h('strong', {}, '这是账号中心本身的登录：确认后，该设备将获得你账号的完全访问权限'), '（可以管理你的应用、以你的身份登录其他应用）。')
+    ? h('p', {}, h('strong', {}, `这是${siteName()}本身的登录：确认后，该设备将获得你账号的完全访问权限`), '（可以管理你的应用、以你的身份登录其他应用）。')
     : h('p', {}, `确认后，该应用将以你的身份（${me.username}）登录。`);
   return h('div', { class: 'device-request', id: 'device-request' },
     h('h3', {}, `「${name}」请求登录`),

@@ -1,0 +1,74 @@
+import { AppError, MSG, type Reason } from '../errors/index.js';
+
+/**
+ * The CLI speaks English: every refusal reason of the service has its line here (the type
+ * makes a missing one a compile error), so a Chinese `msg` never reaches an operator's terminal.
+ */
+export const CLI_REASON_TEXT: { readonly [R in Reason]: string } = {
+  notJson: 'the request body must be JSON',
+  badJson: 'the request body is not valid JSON',
+  tooLarge: 'the request body is too large',
+  notFound: 'no such endpoint',
+  internal: 'internal error',
+  rateLimited: 'too many requests, try again later',
+  badParam: 'invalid parameter: ',
+  tokenInvalid: 'the token is invalid or expired',
+  notFirstParty: 'this token may not use this endpoint',
+  banned: 'the account is banned',
+  badUsername: 'invalid username: 3–32 of A-Z a-z 0-9 _',
+  badPassword: 'invalid password: 8–128 characters',
+  badEmail: 'invalid e-mail address',
+  usernameTaken: 'username already taken',
+  emailTaken: 'email already taken',
+  badEmailCode: 'the e-mail code is wrong or expired',
+  badCredentials: 'wrong username or password',
+  secondFactorRequired: 'a second factor is required',
+  badSecondFactor: 'wrong second-factor code',
+  wrongOtpCode: 'wrong second-factor code',
+  totpAlreadyOn: 'the authenticator is already on',
+  totpNotSetUp: 'set up the authenticator secret first',
+  totpNotOn: 'the authenticator is not on',
+  passkeyFailed: 'passkey verification failed',
+  passkeyTaken: 'this passkey is already registered',
+  unknownPasskey: 'no such passkey',
+  unknownApp: 'no such application',
+  appDisabled: 'the application is disabled',
+  notAppOwner: 'not the owner of this application',
+  clientIdTaken: 'client id already taken',
+  badRedirectUriFormat: 'invalid redirect URI: an absolute URI without a fragment',
+  badOriginFormat: 'invalid origin',
+  publicNoSecret: 'a public client has no secret',
+  redirectNotAllowed: 'the redirect URI is not registered',
+  pkceRequired: 'a public client must send code_challenge (PKCE)',
+  s256Only: 'only code_challenge_method=S256 is supported',
+  confidentialFields: 'client_id, client_secret and code are required',
+  badSecret: 'wrong client_secret',
+  verifierMissing: 'code_verifier is missing',
+  verifierFailed: 'code_verifier does not match',
+  codeInvalid: 'invalid authorization code',
+  codeExpired: 'the authorization code has expired',
+  codeUsed: 'the authorization code was already used',
+  badScope: 'invalid scope',
+  originNotAllowed: 'the origin is not allowed',
+  devicePending: 'waiting for the user to confirm',
+  deviceSlowDown: 'polling too fast',
+  deviceDenied: 'the user denied the request',
+  deviceInvalid: 'the device code is invalid or expired',
+  reauthRequired: 'the owner must prove their identity again',
+  sameEmail: 'the new e-mail address is the current one',
+  unknownSession: 'no such session',
+  adminOnly: 'administrators only',
+  unknownUser: 'no such user',
+  reasonRequired: 'a reason is required',
+  appSuspended: 'the application was suspended by an administrator',
+  dbUnavailable: 'the database is unavailable',
+  authorizationTicketInvalid: 'the authorization request is no longer valid',
+};
+
+/** The English line for a refusal (with the field of a `badParam`); other errors keep their message. */
+export function cliMessage(err: unknown): string {
+  if (!(err instanceof AppError)) return (err as Error).message;
+  const text = CLI_REASON_TEXT[err.reason];
+  // badParam's msg is `参数错误：<field>`: keep the field, which is already an English name.
+  return err.reason === 'badParam' ? `${text}${err.msg.slice(MSG.badParam.length)}` : text;
+}
