@@ -82,7 +82,7 @@ async function userCommand(args: string[]): Promise<void> {
 }
 
 /** Commands that later modules add (e.g. `app`), keyed by their first word. */
-/** `app create --owner U --name N --redirect-uri URI [--public] [--client-id ID]` (CONTRACT §8). */
+/** `app create --owner U --name N --redirect-uri URI [--public] [--client-id ID]` (docs/api.md §8). */
 async function appCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub !== 'create') throw new UsageError(`unknown app command: ${sub ?? ''}`);
@@ -90,7 +90,7 @@ async function appCommand(args: string[]): Promise<void> {
     args: rest,
     options: {
       owner: { type: 'string' }, name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' }, 'client-id': { type: 'string' },
-      // OIDC.md §2 client fields.
+      // docs/api.md §12.2 client fields.
       'grant-types': { type: 'string' }, 'auth-method': { type: 'string' }, 'post-logout-redirect-uri': { type: 'string', multiple: true },
     },
   });

@@ -12,7 +12,7 @@ import { SmtpSink } from './helpers/smtp.js';
  * Limits under real concurrency, against the real process: `serve --workers 2` on SQLite and
  * on PostgreSQL, and two instances sharing PostgreSQL and Redis. 50+ parallel requests, each on
  * its own connection so the workers take turns: N parallel tries never get more checks than
- * the limit (CONTRACT §0), and a disabled app is refused on every worker (CONTRACT §2).
+ * the limit (docs/api.md §1), and a disabled app is refused on every worker (docs/api.md §3).
  */
 const PG = process.env.TEST_PG_URL;
 const redisUp = PG ? await redisAvailable() : false;

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { limitPolicyFrom, type LimitPolicy } from '../domain/limits.js';
 
-/** Every setting of CONTRACT.md §9 plus the lifetimes of §4, read once at start-up. */
+/** Every setting of docs/api.md §11 plus the lifetimes of §4, read once at start-up. */
 export interface Config {
   readonly nodeEnv: string;
   readonly port: number;
@@ -35,7 +35,7 @@ export interface Config {
   readonly logLevel: string;
   /** LOG_FORMAT: `json` lines (default) or `pretty` for a terminal. */
   readonly logFormat: 'json' | 'pretty';
-  /** OpenID Connect (OIDC.md): signing algorithm of new keys and token lifetimes in seconds. */
+  /** OpenID Connect (docs/api.md §12): signing algorithm of new keys and token lifetimes in seconds. */
   readonly oidcSigningAlg: OidcSigningAlg;
   readonly accessTokenTtl: number;
   readonly idTokenTtl: number;

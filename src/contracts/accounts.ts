@@ -1,4 +1,4 @@
-/** Registration and sign-in (CONTRACT §1). */
+/** Registration and sign-in (docs/api.md §2). */
 import { Type, type Static } from '@sinclair/typebox';
 import { DataEnvelope, Str, View } from './common.js';
 

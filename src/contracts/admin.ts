@@ -1,4 +1,4 @@
-/** User administration and the audit trail for role admin (CONTRACT §8). */
+/** User administration and the audit trail for role admin (docs/api.md §8). */
 import { Type, type Static } from '@sinclair/typebox';
 import { DataEnvelope, Str, StrList, View } from './common.js';
 

@@ -1,4 +1,4 @@
-/** Application self-management for developers (CONTRACT §3). */
+/** Application self-management for developers (docs/api.md §4). */
 import { Type, type Static } from '@sinclair/typebox';
 import { DataEnvelope, Str, StrList, View } from './common.js';
 
@@ -8,7 +8,7 @@ const viewFields = {
   client_type: Type.Union([Type.Literal('confidential'), Type.Literal('public')]),
   status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
   has_secret: Type.Boolean(), created_at: Type.Integer(), updated_at: Type.Integer(),
-  // OIDC.md §2 client fields (RFC 7591 names).
+  // docs/api.md §12.2 client fields (RFC 7591 names).
   grant_types: Type.Array(Type.String()), token_endpoint_auth_method: Type.String(), post_logout_redirect_uris: Type.Array(Type.String()),
 };
 
@@ -24,7 +24,7 @@ const list = (description: string) => Type.Array(Type.String({ maxLength: 4096 }
 const editable = {
   display_name: Type.Optional(Str()), homepage: Type.Optional(Str()), redirect_uris: Type.Optional(list('redirect_uris')),
   cors_origins: Type.Optional(list('cors_origins')), scopes: Type.Optional(StrList(20, 64)),
-  // OIDC.md §2 client fields.
+  // docs/api.md §12.2 client fields.
   grant_types: Type.Optional(StrList(4, 64)), token_endpoint_auth_method: Type.Optional(Str(64)),
   post_logout_redirect_uris: Type.Optional(list('post_logout_redirect_uris')),
 };

@@ -1,4 +1,4 @@
-/** The authorization-code flow: client_info, authorize, exchange (SPEC §2.7, §4.2–4.4). */
+/** The authorization-code flow: client_info, authorize, exchange (docs/api.md §5.3, §5.3–5.5). */
 import { Type, type Static } from '@sinclair/typebox';
 import { DataEnvelope, Str, View } from './common.js';
 import { TokenEnvelope } from './session.js';
@@ -23,7 +23,7 @@ export const IssuedCode = View({ code: Type.String(), redirect_url: Type.String(
 export type IssuedCode = Static<typeof IssuedCode>;
 export const IssuedCodeReply = DataEnvelope(IssuedCode);
 
-/** Nothing is required by the schema: a missing field gets the msg of SPEC §7. */
+/** Nothing is required by the schema: a missing field gets the msg of docs/api.md §1.9. */
 export const ExchangeBody = Type.Object({
   client_id: Type.Optional(Str()), code: Type.Optional(Str()), client_secret: Type.Optional(Str()),
   code_verifier: Type.Optional(Str()), redirect_uri: Type.Optional(Str()),

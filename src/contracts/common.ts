@@ -10,7 +10,7 @@ export const Str = (maxLength?: number) => (maxLength === undefined ? Type.Strin
 export const StrList = (maxItems = 20, maxLength = 2048, minItems?: number) =>
   Type.Array(Type.String({ maxLength }), { maxItems, ...(minItems !== undefined && { minItems }) });
 
-/** `{ ok: false, msg }`: every 4xx/5xx answer (CONTRACT §0). */
+/** `{ ok: false, msg }`: every 4xx/5xx answer (docs/api.md §1). */
 export const Failure = Type.Object({ ok: Type.Boolean(), msg: Type.String() });
 
 /** `{ ok: true, data }` around one success shape. */

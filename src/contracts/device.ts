@@ -1,4 +1,4 @@
-/** Device login and the game token (SPEC §4.7, §4.8, CONTRACT §6, §7). */
+/** Device login and the game token (docs/api.md §7, §3.6). */
 import { Type, type Static } from '@sinclair/typebox';
 import { DataEnvelope, Str, View } from './common.js';
 
@@ -16,7 +16,7 @@ export type DeviceApproved = Static<typeof DeviceApproved>;
 export const DeviceApproveReply = DataEnvelope(DeviceApproved);
 
 export const DevicePollBody = Type.Object({ device_code: Str() });
-/** Poll failures carry the RFC 8628 `error` code next to `msg` (CONTRACT §6). */
+/** Poll failures carry the RFC 8628 `error` code next to `msg` (docs/api.md §7). */
 export const PollFailure = Type.Object({ ok: Type.Boolean(), msg: Type.String(), error: Type.Optional(Type.String()) });
 
 export const DeviceInspectBody = Type.Object({ user_code: Str() });

@@ -1,5 +1,5 @@
 /**
- * Re-authentication (CONTRACT §10): the request that starts a change to how an account is
+ * Re-authentication (docs/api.md §10): the request that starts a change to how an account is
  * signed in to carries the current password, and a code when the authenticator is on.
  * Optional in the schema, so that a request without them gets 401 `需要重新验证身份`
  * rather than a 400 about a field.

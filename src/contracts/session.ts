@@ -1,8 +1,8 @@
-/** Token envelopes and the session endpoints: me, refresh, logout (SPEC §2.4, §4.5, CONTRACT §0, §2). */
+/** Token envelopes and the session endpoints: me, refresh, logout (docs/api.md §3.2–3.4, §1, §3). */
 import { Type, type Static } from '@sinclair/typebox';
 import { DataEnvelope, View } from './common.js';
 
-/** The `user` object of token envelopes: exactly these five keys (CONTRACT §0). */
+/** The `user` object of token envelopes: exactly these five keys (docs/api.md §1). */
 export const PublicUser = View({
   uid: Type.Integer(), username: Type.String(), display_name: Type.String(), email: Type.String(), roles: Type.Array(Type.String()),
 });
@@ -24,7 +24,7 @@ export const MeReply = DataEnvelope(MeData);
 
 /**
  * logout reads `all` only when it is exactly `true`; anything else (another type, another
- * body shape) still answers 200 (CONTRACT §2), so the body is not validated.
+ * body shape) still answers 200 (docs/api.md §3), so the body is not validated.
  */
 export const LogoutBody = Type.Unknown({ description: '{ "all": true } revokes every token of the user' });
 export const LogoutReply = DataEnvelope(View({}));

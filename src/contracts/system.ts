@@ -1,4 +1,4 @@
-/** Liveness and readiness probes (CONTRACT §9). */
+/** Liveness and readiness probes (docs/api.md §11). */
 import { Type } from '@sinclair/typebox';
 import { DataEnvelope, Failure, View, responses } from './common.js';
 

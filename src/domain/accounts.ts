@@ -1,4 +1,4 @@
-/** Account field rules of CONTRACT §1, as pure predicates. */
+/** Account field rules of docs/api.md §2, as pure predicates. */
 
 const USERNAME = /^[A-Za-z0-9_]{3,32}$/;
 // Deliberately simple: one @, no spaces, a dot in the domain; the mailbox proves the rest.
@@ -14,7 +14,7 @@ export const DISPLAY_NAME_MAX = 64;
 
 /**
  * The comparison key of usernames and e-mail addresses: ASCII letters lower-cased, nothing
- * else touched. Unicode case mapping is never used (CONTRACT §1): JavaScript and PostgreSQL
+ * else touched. Unicode case mapping is never used (docs/api.md §2): JavaScript and PostgreSQL
  * both map U+212A KELVIN SIGN to `k`, which would let `\u212aate@…` stand for `kate@…`.
  */
 export function asciiLower(v: string): string {

@@ -1,4 +1,4 @@
-/** The application state machine of SPEC §3.2: active ⇄ disabled; any other status is disabled. */
+/** The application state machine of docs/api.md §4.3: active ⇄ disabled; any other status is disabled. */
 
 /** The two states an application can be in; a stored status other than `active` reads as disabled. */
 export type AppStatus = 'active' | 'disabled';

@@ -1,4 +1,4 @@
-/** Application (client) rules of CONTRACT §3 as pure functions: ids, field validation, views. */
+/** Application (client) rules of docs/api.md §4 as pure functions: ids, field validation, views. */
 import { isValidDisplayName } from './accounts.js';
 import { accept, refuse, type Outcome } from './outcome.js';
 import { isValidOrigin, isValidRedirectUri } from './redirect.js';
@@ -16,7 +16,7 @@ const DIGITS_ONLY = /^[0-9]+$/;
 
 /**
  * A `client_credentials` token's `sub` is its client id, and a person's `sub` is their
- * numeric id (OIDC.md §5): an id of digits alone could name a person to a resource server
+ * numeric id (docs/api.md §12.5): an id of digits alone could name a person to a resource server
  * that trusts `sub` (RFC 9068 §5), so such ids are never registered.
  */
 export function couldBeUserSubject(clientId: string): boolean {

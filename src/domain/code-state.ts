@@ -1,4 +1,4 @@
-/** The authorization-code state machine of SPEC §3.1. */
+/** The authorization-code state machine of docs/api.md §5.1. */
 import type { Reason } from '../errors/index.js';
 
 export type CodeState = 'none' | 'issued' | 'used' | 'expired';

@@ -1,5 +1,5 @@
 /**
- * Device login rules (SPEC §3.3, CONTRACT §6, RFC 8628) as pure functions: what a poll
+ * Device login rules (docs/api.md §7, RFC 8628) as pure functions: what a poll
  * answers for a stored device code at a given instant, and what approve may act on.
  *
  * States: pending → approved → used, or pending → denied. A code past its expiry is

@@ -17,7 +17,7 @@ export interface LimitPolicy {
   readonly loginAccount: LimitRule;
   /** Failed password sign-ins from one address, whatever the account (credential stuffing). */
   readonly loginIp: LimitRule;
-  /** Codes sent to one e-mail address in a row: one per minute (CONTRACT §1). */
+  /** Codes sent to one e-mail address in a row: one per minute (docs/api.md §2). */
   readonly sendCodeResend: LimitRule;
   /** Codes e-mailed to one address (on top of the resend rule). */
   readonly sendCodeEmail: LimitRule;
@@ -28,7 +28,7 @@ export interface LimitPolicy {
   /**
    * Failed code exchanges (wrong secret, verifier or code) of one client_id from one address
    * answered in detail; further failures are answered 429. A valid code with the valid
-   * secret or verifier is never refused (CONTRACT §4): the secrets are too long to guess.
+   * secret or verifier is never refused (docs/api.md §5): the secrets are too long to guess.
    */
   readonly exchangePair: LimitRule;
   /** Failed code exchanges of one client_id from all addresses, as above: a far higher ceiling. */
@@ -37,7 +37,7 @@ export interface LimitPolicy {
   readonly exchangeIp: LimitRule;
   /** Device logins started from one client address: each holds a user code for its lifetime. */
   readonly deviceStartIp: LimitRule;
-  /** Wrong user codes one signed-in user may submit to approve or inspect (CONTRACT §6). */
+  /** Wrong user codes one signed-in user may submit to approve or inspect (docs/api.md §7). */
   readonly deviceApproveWrong: LimitRule;
   /** Polls with an unknown or purged device code from one client address. */
   readonly devicePollUnknownIp: LimitRule;

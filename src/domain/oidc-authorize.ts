@@ -1,5 +1,5 @@
 /**
- * The rules of an OpenID Connect authorization request (OIDC.md §3; RFC 6749 §4.1,
+ * The rules of an OpenID Connect authorization request (docs/api.md §12.3; RFC 6749 §4.1,
  * OIDC Core §3.1.2, RFC 7636), as pure functions. Errors that concern the client or its
  * callback are shown on a page; every other error goes back to the validated callback.
  */

@@ -1,4 +1,4 @@
-/** The RFC 7591 client fields of OIDC.md §2 as pure rules: grants, token endpoint auth method, logout callbacks. */
+/** The RFC 7591 client fields of docs/api.md §12.2 as pure rules: grants, token endpoint auth method, logout callbacks. */
 import { MAX_REDIRECT_URIS } from './clients.js';
 import { accept, refuse, type Outcome } from './outcome.js';
 import { isValidRedirectUri } from './redirect.js';

@@ -1,4 +1,4 @@
-/** PKCE (RFC 7636), S256 only (SPEC §4.3–4.4, CONTRACT §4). */
+/** PKCE (RFC 7636), S256 only (docs/api.md §5.4–5.5, §5). */
 import { hash, timingSafeEqual } from 'node:crypto';
 import { accept, refuse, type Outcome } from './outcome.js';
 

@@ -1,4 +1,4 @@
-/** Callback addresses and browser origins (SPEC §2.5, §5; CONTRACT §3, §4). */
+/** Callback addresses and browser origins (docs/api.md §4.1, §6; docs/api.md §4, §5). */
 
 export const REDIRECT_URI_MAX = 2048;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -64,7 +64,7 @@ export function allowedOriginsOf(app: { corsOrigins: readonly string[]; redirect
   return [...new Set(origins)];
 }
 
-/** `redirect_uri` + `?` or `&` + `code=…[&state=…]`, both URL-encoded (CONTRACT §4). */
+/** `redirect_uri` + `?` or `&` + `code=…[&state=…]`, both URL-encoded (docs/api.md §5). */
 export function composeRedirectUrl(redirectUri: string, code: string, state?: string): string {
   const sep = redirectUri.includes('?') ? '&' : '?';
   const statePart = state === undefined ? '' : `&state=${encodeURIComponent(state)}`;

@@ -1,4 +1,4 @@
-/** Scope strings (SPEC §4.1, CONTRACT §4): split on spaces or `+`, de-duplicated, one space. */
+/** Scope strings (docs/api.md §5.2, §5): split on spaces or `+`, de-duplicated, one space. */
 
 const SCOPE_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
 

@@ -1,11 +1,11 @@
 /**
  * The single error type of the service and the one table that maps each refusal reason to
  * its HTTP status and public `msg`. Rules (domain) return reasons; services throw them;
- * only this table knows statuses and texts. Texts are public interface (SPEC.md §7,
- * CONTRACT.md): never edit one without the spec.
+ * only this table knows statuses and texts. Texts are public interface (docs/api.md §1.9,
+ * docs/api.md): never edit one without the spec.
  */
 const REASONS = {
-  // general (CONTRACT §0)
+  // general (docs/api.md §1)
   notJson: [415, '请求体必须是 JSON'],
   badJson: [400, '请求体不是合法的 JSON'],
   tooLarge: [413, '请求体过大'],
@@ -14,11 +14,11 @@ const REASONS = {
   rateLimited: [429, '请求过于频繁，请稍后再试'],
   /** `参数错误：<field>`: the field name is appended (see badParam). */
   badParam: [400, '参数错误：'],
-  // tokens (SPEC §7, CONTRACT §0, §2)
+  // tokens (docs/api.md §1.9, §1, §3)
   tokenInvalid: [401, '令牌无效或已过期'],
   notFirstParty: [403, '该令牌无权访问此接口'],
   banned: [403, '账号已被封禁'],
-  // accounts (CONTRACT §1)
+  // accounts (docs/api.md §2)
   badUsername: [400, '用户名格式不正确'],
   badPassword: [400, '密码长度需为 8 到 128 个字符'],
   badEmail: [400, '邮箱格式不正确'],
@@ -37,7 +37,7 @@ const REASONS = {
   passkeyFailed: [400, '通行密钥验证失败'],
   passkeyTaken: [409, '该通行密钥已登记'],
   unknownPasskey: [404, '通行密钥不存在'],
-  // applications (SPEC §7, CONTRACT §3)
+  // applications (docs/api.md §1.9, §4)
   unknownApp: [404, '未知的应用'],
   appDisabled: [403, '该应用已被停用'],
   notAppOwner: [403, '无权操作该应用'],
@@ -45,7 +45,7 @@ const REASONS = {
   badRedirectUriFormat: [400, '回调地址格式不正确'],
   badOriginFormat: [400, '来源格式不正确'],
   publicNoSecret: [400, '公开客户端没有密钥'],
-  // authorization (SPEC §7, CONTRACT §4)
+  // authorization (docs/api.md §1.9, §5)
   redirectNotAllowed: [400, '回调地址不在白名单内'],
   pkceRequired: [400, '公开客户端必须提供 code_challenge(PKCE)'],
   s256Only: [400, '仅支持 code_challenge_method=S256'],
@@ -57,20 +57,20 @@ const REASONS = {
   codeExpired: [400, '授权码已过期'],
   codeUsed: [400, '授权码已被使用'],
   badScope: [400, '申请的权限范围无效'],
-  // CORS (SPEC §5)
+  // CORS (docs/api.md §6)
   originNotAllowed: [403, '来源不在白名单内'],
-  // device (CONTRACT §6)
+  // device (docs/api.md §7)
   devicePending: [400, '等待用户确认'],
   deviceSlowDown: [400, '请求过于频繁'],
   deviceDenied: [400, '用户拒绝了授权'],
   deviceInvalid: [400, '设备码无效或已过期'],
   // account self-service (/api/v1/auth/account/…; not fixed by the spec)
-  // CONTRACT §10: a sensitive account change without the owner's proof: the current password
+  // docs/api.md §10: a sensitive account change without the owner's proof: the current password
   // (and the second-factor code when one is on) missing or wrong
   reauthRequired: [401, '需要重新验证身份'],
   sameEmail: [400, '新邮箱与当前邮箱相同'],
   unknownSession: [404, '会话不存在'],
-  // admin (CONTRACT §8)
+  // admin (docs/api.md §8)
   adminOnly: [403, '需要管理员权限'],
   // not fixed by the spec: admin actions on a username that does not exist
   unknownUser: [404, '用户不存在'],
@@ -125,7 +125,7 @@ export const fail = (reason: Reason, extra?: Record<string, string>): AppError =
 /** A rule's refusal as an error. */
 export const refused = (r: Refusal): AppError => new AppError(r.reason, undefined, r.field);
 
-/** `参数错误：<field>` — the generic invalid-field failure of CONTRACT §0. */
+/** `参数错误：<field>` — the generic invalid-field failure of docs/api.md §1. */
 export function badParam(field: string): AppError {
   return new AppError('badParam', undefined, field);
 }

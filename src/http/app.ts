@@ -83,7 +83,7 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
     },
   });
   // The API docs share this origin with the pages, which keep the token in localStorage: they
-  // get the same CSP, framing and sniffing headers (CONTRACT §9), their static files included.
+  // get the same CSP, framing and sniffing headers (docs/api.md §11), their static files included.
   await app.register(async (docs) => {
     docs.addHook('onSend', (_request, reply, payload, done) => {
       void reply.headers(PAGE_HEADERS);

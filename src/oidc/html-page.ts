@@ -49,7 +49,7 @@ ${bodyHtml}
     .send(html);
 }
 
-/** The authorization endpoint's refusal when no callback can be trusted (OIDC.md §3). */
+/** The authorization endpoint's refusal when no callback can be trusted (docs/api.md §12.3). */
 export function sendAuthorizeErrorPage(reply: FastifyReply, msg: string): FastifyReply {
   return sendHtmlPage(reply, 400, '授权失败', [msg, '请返回应用重新发起登录；如果问题持续，请联系该应用的开发者。']);
 }

@@ -37,7 +37,7 @@ export function registerOAuthErrors(app: FastifyInstance): void {
 
 const FORM = 'application/x-www-form-urlencoded';
 
-/** Only form bodies are accepted (OIDC.md §4): JSON or anything else is invalid_request. */
+/** Only form bodies are accepted (docs/api.md §12.4): JSON or anything else is invalid_request. */
 export function formBody(body: unknown, contentType: string | undefined): Record<string, string | string[]> {
   const isForm = contentType === FORM || (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase() === FORM;
   if (!isForm || body === null || typeof body !== 'object' || Array.isArray(body)) {

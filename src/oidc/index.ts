@@ -24,7 +24,7 @@ const TOKEN_SIDE: Array<(app: FastifyInstance, deps: OidcRouteDeps) => Promise<v
 /** JSON helpers of the pages, with the seed's envelopes; no form parser in their scope. */
 const PAGE_HELPERS: Array<(app: ContractApp, deps: RouteDeps) => Promise<void>> = [pagesSessionRoutes, authorizedAppsRoutes];
 
-/** The OAuth 2.0 / OpenID Connect provider (OIDC.md), registered once from http/app.ts. */
+/** The OAuth 2.0 / OpenID Connect provider (docs/api.md §12), registered once from http/app.ts. */
 export async function oidcPlugin(app: FastifyInstance, deps: RouteDeps): Promise<void> {
   documentOidcRoutes(app);
   await app.register(async (standard) => {

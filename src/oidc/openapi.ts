@@ -4,7 +4,7 @@ const tags = ['openid connect'];
 const FORM = 'Form-encoded body (application/x-www-form-urlencoded); errors are RFC 6749 `{ error, error_description }`.';
 
 /**
- * How /docs describes the standard endpoints (OIDC.md). Their routes declare no body or query
+ * How /docs describes the standard endpoints (docs/api.md §12). Their routes declare no body or query
  * schema on purpose: they read form bodies themselves, and a declared schema would be
  * validated on every request. So this adds only what the OpenAPI document reads (tag, summary,
  * description), when each route is added: nothing runs per request.

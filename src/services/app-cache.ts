@@ -11,7 +11,7 @@ const MAX_CACHED_APPS = 10_000;
  * (services/reloading-cache.ts). Every app write announces itself on the change bus
  * (services/publishing-repos.ts), which drops the copy here at once and, through Redis or the
  * cluster primary, on other instances; without a bus another instance's change is seen
- * through the change feed within about a second (CONTRACT §2 allows 5 s). Writes pass through.
+ * through the change feed within about a second (docs/api.md §3 allows 5 s). Writes pass through.
  */
 export class AppCache implements AppRepo {
   private readonly rows: ReloadingCache<string, App | undefined>;

@@ -6,7 +6,7 @@ import { NOT_CACHED } from './reloading-cache.js';
 const activeRow = (app: App | undefined) => app === undefined || isActive(app.status);
 
 /**
- * Whether the application a token was issued to is still enabled (CONTRACT §2: `me` and
+ * Whether the application a token was issued to is still enabled (docs/api.md §3: `me` and
  * `refresh` refuse tokens of a disabled app within 5 s on every instance), read from the
  * app cache so the hot path stays synchronous. Built-in ids have no row and are always
  * active; so is an id without a row, which no disable can have touched.

@@ -45,7 +45,7 @@ const newClientId = (): string => randomBytes(12).toString('hex');
 
 export type AppDeps = Uses<'config' | 'now' | 'audit', 'apps'>;
 
-/** Application self-management (CONTRACT §3). */
+/** Application self-management (docs/api.md §4). */
 export class AppService {
   constructor(private readonly ctx: AppDeps) {}
 

@@ -42,7 +42,7 @@ function clientInfoOf(app: App, redirectUri: string): ClientInfo {
 export type AuthorizationDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'sessionCache' | 'clients' | 'signIns', 'codes'>;
 
 /**
- * client_info, POST /authorize and exchange (SPEC §4.2–4.4, CONTRACT §4).
+ * client_info, POST /authorize and exchange (docs/api.md §5.3–5.5, §5).
  * Apps come from the app cache (services/app-cache.ts): a change made on this instance
  * applies to the very next request, one made on another instance within 4 s.
  */
@@ -91,7 +91,7 @@ export class AuthorizationService {
   }
 
   /**
-   * Exchanges a code for a token. Order of checks, each with its SPEC §7 msg:
+   * Exchanges a code for a token. Order of checks, each with its docs/api.md §1.9 msg:
    * client_id present → app known (404) → active (403) → client credential (confidential:
    * secret and code present, secret right; public: code present) → code exists, belongs to
    * this client and callback → code state (used: replay, expired) → PKCE → atomic consume.

@@ -11,7 +11,7 @@ interface Cached {
 }
 
 /**
- * Origin whitelists, kept up to CORS_CACHE_TTL seconds (SPEC §5 allows 60 s). An app write,
+ * Origin whitelists, kept up to CORS_CACHE_TTL seconds (docs/api.md §6 allows 60 s). An app write,
  * here or announced on the change bus, drops the cached entries at once. Only the CORS
  * headers use this; body checks read the app through the app cache (services/app-cache.ts),
  * which never keeps a changed row past the change feed's next poll.

@@ -30,7 +30,7 @@ function pollFailure(error: PollError, reason = REASON_FOR_POLL_ERROR[error]): A
 
 export type DeviceDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'sessionCache' | 'clients' | 'signIns', 'devices'>;
 
-/** Device login (SPEC §4.7, CONTRACT §6) and the game token (CONTRACT §7). */
+/** Device login (docs/api.md §7) and the game token (docs/api.md §3.6). */
 export class DeviceService {
   private lastPurge = 0;
 

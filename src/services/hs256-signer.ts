@@ -4,7 +4,7 @@ import { createHmac, createSecretKey } from 'node:crypto';
 const ENCODED_HEADER = Buffer.from('{"alg":"HS256","typ":"JWT"}', 'utf8').toString('base64url');
 
 /**
- * Signs the seed's HS256 tokens (SPEC §2.2) with node:crypto's HMAC. The claims are
+ * Signs the seed's HS256 tokens (docs/api.md §3.1) with node:crypto's HMAC. The claims are
  * serialised as given, so the caller sets `iat` and `exp`; the output is byte for byte what
  * fast-jwt's signer gives for such claims (test/unit/hs256-signer.test.ts), and fast-jwt
  * still verifies every token. fast-jwt's signer re-encodes this fixed header, copies the

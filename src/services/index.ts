@@ -54,7 +54,7 @@ export interface Services {
   /** Authenticator app and recovery codes. */
   readonly secondFactor: SecondFactorService;
   readonly passkeys: PasskeyService;
-  /** Re-authentication for changes to how an account is signed in to (CONTRACT §10). */
+  /** Re-authentication for changes to how an account is signed in to (docs/api.md §10). */
   readonly reauth: ReauthService;
   readonly transfer: UserTransferService;
   readonly session: SessionService;

@@ -127,7 +127,7 @@ const HELD_THE_REAL_CODE: ReadonlySet<Reason> = new Set<Reason>(['codeUsed', 'co
  * exchange is counted first on (client, address), client and address; it is then run in
  * full, and a success (or a failure that needed the real code, such as a replay) gives its
  * try back. Only a failure over a rule is answered 429: a valid code with the valid secret or
- * verifier is never refused because of earlier failures (CONTRACT §4).
+ * verifier is never refused because of earlier failures (docs/api.md §5).
  */
 /** How a failed exchange counts: a guess (counted), a failure only the real holder reaches, or a fault. */
 export type ExchangeFailure = 'guess' | 'held' | 'fault';

@@ -18,7 +18,7 @@ export interface ReauthProof {
 export type ReauthDeps = Uses<'now' | 'passwords', 'reauthGrants'>;
 
 /**
- * The one rule for changes to how an account is signed in to (CONTRACT §10): a bearer token
+ * The one rule for changes to how an account is signed in to (docs/api.md §10): a bearer token
  * alone is never enough. The request proves the owner (current password, plus a code when
  * the authenticator is on); a two-step change leaves a grant that only the same user's same
  * session can use, for ten minutes. Grants are rows, so every instance sees them.

@@ -5,7 +5,7 @@ export const CACHE_FRESH_MS = 2000;
 /**
  * Up to this age a cached copy is still served while a reload runs in the background, so a
  * request never waits on the database for a row it has seen recently. Another instance's
- * change is thus seen here within this bound (CONTRACT §2 allows 5 s); local changes at once.
+ * change is thus seen here within this bound (docs/api.md §3 allows 5 s); local changes at once.
  */
 export const CACHE_MAX_AGE_MS = 4000;
 /**

@@ -5,12 +5,12 @@ import type { Authenticated } from './tokens.js';
 
 export type SessionDeps = Uses<'tokens' | 'audit' | 'signIns'>;
 
-/** Only a body `{ "all": true }` asks for logout-all; any other body is a plain logout (CONTRACT §2). */
+/** Only a body `{ "all": true }` asks for logout-all; any other body is a plain logout (docs/api.md §3). */
 function asksForAll(body: unknown): boolean {
   return typeof body === 'object' && body !== null && 'all' in body && body.all === true;
 }
 
-/** The signed-in session: who it is, a fresh token, and the end of it (SPEC §4.5, CONTRACT §2). */
+/** The signed-in session: who it is, a fresh token, and the end of it (docs/api.md §3). */
 export class SessionService {
   constructor(private readonly ctx: SessionDeps, private readonly accounts: Pick<AccountService, 'revokeAll'>) {}
 

@@ -22,7 +22,7 @@ export interface TokenClaims {
   sid?: string;
 }
 
-/** The `user` object of token envelopes: exactly these five keys (CONTRACT §0). */
+/** The `user` object of token envelopes: exactly these five keys (docs/api.md §1). */
 export function publicUser(u: User): PublicUser {
   return { uid: u.id, username: u.username, display_name: u.displayName, email: u.email, roles: u.roles };
 }

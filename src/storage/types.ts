@@ -92,7 +92,7 @@ export interface App {
   secretHash: string | null;
   /** Stored as text: anything other than 'active' is treated as disabled. */
   status: string;
-  /** RFC 7591 client fields (OIDC.md §2). */
+  /** RFC 7591 client fields (docs/api.md §12.2). */
   grantTypes: string[];
   tokenEndpointAuthMethod: string;
   postLogoutRedirectUris: string[];

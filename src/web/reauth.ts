@@ -1,6 +1,6 @@
 /**
  * The owner's proof that /account sends with every change to how the account is signed in
- * to (CONTRACT §10): the current password, and the authenticator code when it is on.
+ * to (docs/api.md §10): the current password, and the authenticator code when it is on.
  */
 import { data } from './api.js';
 import { field, h, input } from './dom.js';

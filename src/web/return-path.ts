@@ -1,4 +1,4 @@
-/** The pages' rule for `next` (CONTRACT, Pages): followed only to a path on this origin. */
+/** The pages' rule for `next` (docs/api.md §11.3): followed only to a path on this origin. */
 
 /**
  * Where the sign-in pages go afterwards (`next`): only a path on this origin, judged on the

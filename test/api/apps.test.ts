@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t.close(); });
 
-// CONTRACT §3: the seed view plus the client fields of OIDC.md §2.
+// docs/api.md §4: the seed view plus the client fields of docs/api.md §12.2.
 const VIEW_KEYS = ['client_id', 'cors_origins', 'created_at', 'display_name', 'has_secret', 'homepage', 'redirect_uris', 'scopes', 'status', 'updated_at', 'client_type', 'grant_types', 'token_endpoint_auth_method', 'post_logout_redirect_uris'].sort();
 const post = (path: string, payload: unknown, token = owner.token) => t.post(`/api/v1/auth/${path}`, payload, token);
 const fail = async (res: Promise<{ statusCode: number; json(): { msg: string } }>) => { const r = await res; return [r.statusCode, r.json().msg]; };
@@ -61,7 +61,7 @@ describe('POST /apps', () => {
     expect(d.client_id).toMatch(/^[a-z0-9][a-z0-9_-]{2,63}$/);
   });
 
-  it('validates fields with the msgs of CONTRACT §3', async () => {
+  it('validates fields with the msgs of docs/api.md §4', async () => {
     const base = { display_name: 'X', redirect_uris: ['https://good.example.com/cb'] };
     expect(await fail(post('apps', { ...base, client_id: 'Bad Id' }))).toEqual([400, '参数错误：client_id']);
     expect(await fail(post('apps', { ...base, client_type: 'native' }))).toEqual([400, '参数错误：client_type']);

@@ -16,7 +16,7 @@ afterAll(async () => {
   await ws.dispose();
 });
 
-describe('CSV exports defuse formulas (CONTRACT §10)', () => {
+describe('CSV exports defuse formulas (docs/api.md §10)', () => {
   it('users export --format csv prefixes = + - @ with a quote, and its import gives the names back', async () => {
     const db = await ws.freshDatabase('csv_users');
     const rows = RISKY.map((display_name, i) => JSON.stringify({ username: `csv_user_${i}`, email: `csv${i}@example.com`, display_name }));

@@ -7,7 +7,7 @@ afterAll(async () => { await t.close(); });
 
 const LOGIN = '/api/v1/auth/login';
 
-describe('request bodies (CONTRACT §0)', () => {
+describe('request bodies (docs/api.md §1)', () => {
   it('rejects non-JSON bodies with 415', async () => {
     for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml']) {
       const res = await t.app.inject({ method: 'POST', url: LOGIN, payload: 'username=a&password=b', headers: { 'content-type': contentType } });
@@ -92,7 +92,7 @@ describe('request bodies (CONTRACT §0)', () => {
   });
 });
 
-describe('routes and envelopes (CONTRACT §0)', () => {
+describe('routes and envelopes (docs/api.md §1)', () => {
   it('answers unknown routes with 404 for any method', async () => {
     expect(failure(await t.get('/nope'))).toEqual([404, { ok: false, msg: '接口不存在' }]);
     expect(failure(await t.get('/api/v1/auth/nope'))).toEqual([404, { ok: false, msg: '接口不存在' }]);
@@ -131,7 +131,7 @@ describe('routes and envelopes (CONTRACT §0)', () => {
   });
 });
 
-describe('first-party rule (CONTRACT §0)', () => {
+describe('first-party rule (docs/api.md §1)', () => {
   it('refuses a third-party token at admin endpoints and accepts it at me', async () => {
     const admin = await t.admin();
     const user = await t.runtime.storage.users.findById(admin.uid);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, uniqueName, type TestApp } from '../helpers/app.js';
 
 /**
- * Every limit counts a try before it judges it (CONTRACT §0): N parallel tries never get
+ * Every limit counts a try before it judges it (docs/api.md §1): N parallel tries never get
  * more checks than the limit, on SQLite and on PostgreSQL. Each test fires 50+ requests at once.
  */
 const RATE_LIMITED = { ok: false, msg: '请求过于频繁，请稍后再试' };
@@ -145,7 +145,7 @@ describe('device login under concurrency', () => {
   });
 });
 
-describe('code exchange: failures never lock the client out (CONTRACT §4)', () => {
+describe('code exchange: failures never lock the client out (docs/api.md §5)', () => {
   async function client(app: TestApp) {
     const owner = await app.register();
     const created = await app.post(`${AUTH}/apps`, { display_name: 'Exchanger', redirect_uris: ['https://example.com/cb'] }, owner.token);

@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t.close(); });
 
-describe('CORS on the standard endpoints (CONTRACT §5 with the client’s cors_origins)', () => {
+describe('CORS on the standard endpoints (docs/api.md §6 with the client’s cors_origins)', () => {
   for (const path of ['/oauth/token', '/oauth/userinfo', '/oauth/revoke', '/oauth/device_authorization']) {
     it(`${path}: a whitelisted origin's preflight passes, another origin's is refused`, async () => {
       const ok = await t.app.inject({ method: 'OPTIONS', url: `${path}?client_id=${spa.client_id}`, headers: { origin: SPA, 'access-control-request-method': 'POST' } });

@@ -46,7 +46,7 @@ async function codeFlow(client: CreatedApp, auth: oauth.ClientAuth, scope = 'ope
 }
 
 describe('discovery and keys', () => {
-  it('serves one document at both well-known paths, issuer without trailing slash, every OIDC.md §1 field', async () => {
+  it('serves one document at both well-known paths, issuer without trailing slash, every docs/api.md §12.1 field', async () => {
     const a = await t.get('/.well-known/openid-configuration');
     const b = await t.get('/.well-known/oauth-authorization-server');
     expect(a.statusCode).toBe(200);

@@ -146,7 +146,7 @@ describe.skipIf(PG_BASE !== undefined)('the CLI', () => {
       expect(res.code, args.join(' ')).toBe(2);
       expect(res.stderr, args.join(' ')).toContain('usage: account-center');
     }
-    // A known command's bad argument is one line naming it (CONTRACT §10), without the usage text.
+    // A known command's bad argument is one line naming it (docs/api.md §10), without the usage text.
     const oneLine: Array<[string[], RegExp]> = [
       [['user', 'roles', 'someone'], /^account-center: user roles U a,b: a comma-separated role list is required$/],
       [['user', 'create', '--bogus', 'x'], /^account-center: user create: unknown option --bogus$/],

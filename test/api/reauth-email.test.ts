@@ -4,7 +4,7 @@ import { SoftAuthenticator } from '../helpers/soft-authenticator.js';
 import { waitFor } from '../helpers/wait.js';
 
 /**
- * CONTRACT §10 for the e-mail address: the change needs the owner's proof at the code and
+ * docs/api.md §10 for the e-mail address: the change needs the owner's proof at the code and
  * the same session at the confirmation; the "taken" answer is throttled like a send; the
  * notices tell the owner what happened and what still signs in.
  */

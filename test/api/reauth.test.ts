@@ -4,7 +4,7 @@ import { createTestApp, failure, refusal, type TestApp, type TestUser } from '..
 import { SoftAuthenticator } from '../helpers/soft-authenticator.js';
 
 /**
- * CONTRACT §10: a bearer token alone never changes how an account is signed in to. Every
+ * docs/api.md §10: a bearer token alone never changes how an account is signed in to. Every
  * such change takes the current password (and a code when the authenticator is on) in the
  * request; a two-step change lets its second step follow in the same session for 10 minutes.
  */

@@ -13,7 +13,7 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t.close(); });
 
-describe('logout {all:true} acts only for a token that me accepts (CONTRACT §2)', () => {
+describe('logout {all:true} acts only for a token that me accepts (docs/api.md §3)', () => {
   const meStatus = async (token: string) => (await t.get(`${AUTH}/me`, token)).statusCode;
 
   it('a revoked token cannot sign the user out everywhere', async () => {
@@ -45,7 +45,7 @@ describe('logout {all:true} acts only for a token that me accepts (CONTRACT §2)
   });
 });
 
-describe('a disabled app: its tokens stop at me and refresh (SPEC §3.2, CONTRACT §2)', () => {
+describe('a disabled app: its tokens stop at me and refresh (docs/api.md §4.3, §3)', () => {
   it('403 该应用已被停用 at once on this instance; enabling restores them', async () => {
     const created = await t.post(`${AUTH}/apps`, { display_name: 'Soon Off', redirect_uris: ['https://off.example.com/cb'] }, owner.token);
     const { client_id, client_secret } = created.json().data;
@@ -81,7 +81,7 @@ describe('a disabled app: its tokens stop at me and refresh (SPEC §3.2, CONTRAC
   });
 });
 
-describe('NUL bytes are a 400 field error before any database (CONTRACT §0)', () => {
+describe('NUL bytes are a 400 field error before any database (docs/api.md §1)', () => {
   const NUL = 'a\u0000b';
   it.each([
     ['login', { username: NUL, password: 'whatever password' }, '参数错误：username'],
@@ -92,7 +92,7 @@ describe('NUL bytes are a 400 field error before any database (CONTRACT §0)', (
     ['exchange', { client_id: NUL, client_secret: 'x', code: 'y' }, '参数错误：client_id'],
     ['device/start', { client_id: NUL }, '参数错误：client_id'],
     ['device/poll', { device_code: NUL }, '参数错误：device_code'],
-    // A field with its own format row (CONTRACT §1) gets that row, as any other malformed value does.
+    // A field with its own format row (docs/api.md §2) gets that row, as any other malformed value does.
     ['register', { username: NUL, password: 'correct horse battery', email: 'nul@example.com' }, '用户名格式不正确'],
     ['register', { username: 'nul_user', password: 'correct horse battery', email: `x${NUL}@example.com` }, '邮箱格式不正确'],
     ['send_code', { email: `x${NUL}@example.com`, purpose: 'login' }, '邮箱格式不正确'],
@@ -145,12 +145,12 @@ describe('NUL bytes are a 400 field error before any database (CONTRACT §0)', (
     });
     expect(preflight.statusCode).toBeGreaterThanOrEqual(400);
     expect(preflight.statusCode).toBeLessThan(500);
-    // logout reads no body: it still answers 200 (CONTRACT §2).
+    // logout reads no body: it still answers 200 (docs/api.md §3).
     expect((await t.post(`${AUTH}/logout`, { all: NUL })).statusCode).toBe(200);
   });
 });
 
-describe('e-mail addresses compare on ASCII case only (CONTRACT §1)', () => {
+describe('e-mail addresses compare on ASCII case only (docs/api.md §2)', () => {
   it('a KELVIN SIGN look-alike gets no code for kate, and cannot reset her password', async () => {
     const name = uniqueName('kate').toLowerCase();
     const kate = await t.register({ username: name, email: `k${name}@example.com` });
@@ -185,7 +185,7 @@ describe('e-mail addresses compare on ASCII case only (CONTRACT §1)', () => {
   });
 });
 
-describe('/docs carries the pages\' headers (CONTRACT §9)', () => {
+describe('/docs carries the pages\' headers (docs/api.md §11)', () => {
   it.each(['/docs', '/docs/', '/docs/json', '/docs/static/index.html'])('%s', async (path) => {
     const res = await t.get(path);
     if (res.statusCode >= 300 && res.statusCode < 400) expect(res.headers.location).toBeTruthy();
@@ -195,7 +195,7 @@ describe('/docs carries the pages\' headers (CONTRACT §9)', () => {
   });
 });
 
-describe('device/inspect tells who asks before approval (CONTRACT §9, RFC 8628 §5.4)', () => {
+describe('device/inspect tells who asks before approval (docs/api.md §11, RFC 8628 §5.4)', () => {
   it('names the app, says whether it is the center itself, and when it started', async () => {
     const u = await t.register();
     const center = (await t.post(`${AUTH}/device/start`, {})).json().data;

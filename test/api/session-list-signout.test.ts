@@ -21,7 +21,7 @@ async function idTokenFor(person: TestUser): Promise<string> {
   return t.runtime.services.oidc.minter.id({ user, clientId: rp.client_id, scopes: ['openid'], authTimeMs: Date.now(), nonce: null, accessToken: 'x' });
 }
 
-describe('a session whose token was revoked is not listed as live (CONTRACT §10)', () => {
+describe('a session whose token was revoked is not listed as live (docs/api.md §10)', () => {
   it('signing out in the browser (end-session with the session cookie)', async () => {
     const u = await t.register();
     const browser = await login(u);

@@ -27,7 +27,7 @@ async function stored(username: string) {
   }
 }
 
-describe('account-center user: role names and stray arguments (CONTRACT §10)', () => {
+describe('account-center user: role names and stray arguments (docs/api.md §10)', () => {
   it('user roles refuses an empty name, a bad name, a stray argument or an unknown option, and changes nothing', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['superuser,,x', 'y'], /^account-center: user roles: unexpected argument "y"$/],

@@ -20,7 +20,7 @@ const django = (i: number) => `pbkdf2_sha256$${i}$saltsalt$${b64(pbkdf2Sync(PASS
 const rawPbkdf2 = (i: number, bytes: number) => `$pbkdf2-sha256$i=${i}$${b64(salt)}$${b64(pbkdf2Sync(PASSWORD, salt, i, bytes, 'sha256'))}`;
 const row = (username: string, password_hash: string) => JSON.stringify({ username, email: `${username}@example.com`, password_hash });
 
-describe('users import: password hashes over the cost limits (CONTRACT §10)', () => {
+describe('users import: password hashes over the cost limits (docs/api.md §10)', () => {
   it('refuses the whole file, naming each row and its limit, without computing any hash', async () => {
     // Cheap to make for real: over the time and parallelism caps with little memory.
     const overTime = await argon2id(64, 11, 1);

@@ -38,7 +38,7 @@ describe('e2e: device login', () => {
       await signIn(page, env.center.baseUrl, player.username, player.password);
       await page.goto(link);
       expect(await page.inputValue('#f-user_code')).toBe(new URL(link).searchParams.get('user_code'));
-      // Who asks is on screen before the user can confirm (CONTRACT §9).
+      // Who asks is on screen before the user can confirm (docs/api.md §11).
       await page.waitForSelector('#device-request:has-text("星海启动器")');
       await screenshot(page, 'device-approve');
       await page.click('#approve');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 
-/** Every POST path CONTRACT.md and SPEC.md name; routes found in the running app are added to these. */
+/** Every POST path docs/api.md names; routes found in the running app are added to these. */
 export const CONTRACT_POST_PATHS = [
   '/api/v1/auth/register', '/api/v1/auth/login', '/api/v1/auth/send_code', '/api/v1/auth/login_by_code',
   '/api/v1/auth/verify_email', '/api/v1/auth/reset_password', '/api/v1/auth/client_info', '/api/v1/auth/authorize',

@@ -189,7 +189,7 @@ describe('exchange', () => {
     return { client_secret: client_secret as string, exchange };
   }
 
-  // CONTRACT §4: failures may be slowed down, but a valid code with the valid secret is never
+  // docs/api.md §5: failures may be slowed down, but a valid code with the valid secret is never
   // refused because of earlier failures, from any address.
   it('answers a (client, address) pair\'s failures 429 after repeated failures; valid exchanges always pass', async () => {
     const { client_secret, exchange } = await setup({ LIMIT_EXCHANGE_PAIR: '3/300', IP_RATE_LIMITS: 'off' });

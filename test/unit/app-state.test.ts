@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isActive, nextStatus, viewStatus } from '../../src/domain/app-state.js';
 
-describe('application state machine (SPEC §3.2)', () => {
+describe('application state machine (docs/api.md §4.3)', () => {
   it('only active is active', () => {
     expect(isActive('active')).toBe(true);
     for (const s of ['disabled', 'suspended', 'ACTIVE', '']) expect(isActive(s)).toBe(false);

@@ -4,7 +4,7 @@ import { checkAppFields, isClientType, isReservedClientId, isValidClientId, isVa
 
 const ok = { display_name: 'Demo', redirect_uris: ['https://a.example.com/cb'] };
 
-describe('client rules (CONTRACT §3)', () => {
+describe('client rules (docs/api.md §4)', () => {
   it('client_id pattern', () => {
     for (const id of ['abc', 'my-app_1', '0ab', 'a'.repeat(64)]) expect(isValidClientId(id)).toBe(true);
     for (const id of ['ab', '-abc', '_abc', 'Abc', 'a b', 'a'.repeat(65), 'app.x']) expect(isValidClientId(id)).toBe(false);

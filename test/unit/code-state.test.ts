@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MSG } from '../../src/errors/index.js';
 import { codeStateOf, exchangeFailure, transition, type CodeEvent, type CodeState } from '../../src/domain/code-state.js';
 
-describe('authorization code state machine (SPEC §3.1)', () => {
+describe('authorization code state machine (docs/api.md §5.1)', () => {
   const table: Array<[CodeState, CodeEvent, CodeState, string]> = [
     ['none', 'authorize', 'issued', 'issued'],
     ['none', 'exchange', 'none', 'invalid'],
@@ -29,7 +29,7 @@ describe('authorization code state machine (SPEC §3.1)', () => {
     expect(codeStateOf({ usedAt: 500, expiresAt: 1000 }, 5000)).toBe('used');
   });
 
-  it('maps failures to the SPEC §7 msgs', () => {
+  it('maps failures to the docs/api.md §1.9 msgs', () => {
     expect(MSG[exchangeFailure('replay')]).toBe('授权码已被使用');
     expect(MSG[exchangeFailure('expired')]).toBe('授权码已过期');
     expect(MSG[exchangeFailure('invalid')]).toBe('授权码无效');

@@ -15,7 +15,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-describe('defaults (CONTRACT §9)', () => {
+describe('defaults (docs/api.md §11)', () => {
   it('match the contract', () => {
     const dir = tempDir();
     const { config } = loadConfig({ JWT_SECRET: SECRET, DATA_DIR: dir });

@@ -5,7 +5,7 @@ import { KeyCipher } from '../../src/services/oidc/key-crypto.js';
 
 const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code';
 
-describe('client fields (OIDC.md §2)', () => {
+describe('client fields (docs/api.md §12.2)', () => {
   it('defaults on create by client type', () => {
     expect(checkClientFields({}, 'confidential', true)).toEqual({ ok: true, value: { grantTypes: ['authorization_code', 'refresh_token'], tokenEndpointAuthMethod: 'client_secret_basic', postLogoutRedirectUris: [] } });
     expect(checkClientFields({}, 'public', true)).toMatchObject({ ok: true, value: { tokenEndpointAuthMethod: 'none' } });

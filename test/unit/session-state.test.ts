@@ -66,7 +66,7 @@ describe('SessionState user cache', () => {
     expect(f.state.cachedUser(1)).toBe(NOT_CACHED);
   });
 
-  it('never serves a copy older than the max age, which stays inside the 5 s of CONTRACT §2', async () => {
+  it('never serves a copy older than the max age, which stays inside the 5 s of docs/api.md §3', async () => {
     expect(USER_CACHE_MAX_AGE_MS).toBeLessThan(5000);
     // Another instance bans the user, and no event reaches this one: just under 5 s later the
     // ban is seen, whatever the cache held.

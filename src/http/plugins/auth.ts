@@ -12,7 +12,7 @@ declare module 'fastify' {
 export type AuthLevel = 'token' | 'first-party' | 'admin';
 
 /**
- * Builds the pre-handlers that guard Bearer routes (CONTRACT §0, §8):
+ * Builds the pre-handlers that guard Bearer routes (docs/api.md §1.2, §8):
  * `token` any valid token; `first-party` a token of the center itself; `admin` plus role admin.
  */
 export function authGuards(tokens: Pick<TokenService, 'check'>, centerAppId: string) {

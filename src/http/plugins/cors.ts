@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { failureOf, type Reason } from '../../errors/index.js';
 import type { CorsWhitelist } from '../../services/cors-whitelist.js';
 
-/** The endpoints open to browsers on other origins (SPEC §5); register/login are not. */
+/** The endpoints open to browsers on other origins (docs/api.md §6); register/login are not. */
 const CORS_PATHS = new Set([
   ...['client_info', 'authorize', 'exchange', 'me', 'refresh', 'logout'].map((p) => `/api/v1/auth/${p}`),
-  // OIDC.md §6: the standard endpoints a single-page app calls directly, same rules.
+  // docs/api.md §12.6: the standard endpoints a single-page app calls directly, same rules.
   ...['token', 'userinfo', 'revoke', 'device_authorization'].map((p) => `/oauth/${p}`),
 ]);
 const PREFLIGHT_HEADERS = {
@@ -37,7 +37,7 @@ function refuse(reply: FastifyReply, reason: Reason) {
   return reply.code(status).send(body);
 }
 
-/** CORS for the endpoints of SPEC §5 (CONTRACT §5), with the 403 preflight body of SPEC §7. */
+/** CORS for the endpoints of docs/api.md §6 (docs/api.md §6), with the 403 preflight body of docs/api.md §1.9. */
 export async function registerCors(app: FastifyInstance, whitelist: Pick<CorsWhitelist, 'allows'>) {
   // Preflights for any path: a path outside CORS_PATHS is refused like an unknown origin.
   app.route({

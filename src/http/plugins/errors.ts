@@ -4,7 +4,7 @@ import { AppError, badParam, fail, failureOf, retryAfterHeader, type Reason } fr
 declare module 'fastify' {
   interface FastifyContextConfig {
     /**
-     * Body fields this route answers with their own format failure (CONTRACT §1 rows, e.g.
+     * Body fields this route answers with their own format failure (docs/api.md §2 rows, e.g.
      * `username: 'badUsername'`): a NUL byte in one gets that answer, exactly as any other
      * malformed value of the field does, instead of `参数错误：<field>`.
      */
@@ -22,7 +22,7 @@ function fieldOf(err: FastifyError): string {
   return path ?? 'body';
 }
 
-/** Maps every error, ours or Fastify's, to `{ ok:false, msg }` with the status of CONTRACT §0. */
+/** Maps every error, ours or Fastify's, to `{ ok:false, msg }` with the status of docs/api.md §1. */
 export function toFailure(err: FastifyError | AppError | Error): { status: number; body: Record<string, unknown> } {
   if (err instanceof AppError) return { status: err.status, body: { ok: false, msg: err.msg, ...err.extra } };
   const e = err as FastifyError;
@@ -67,12 +67,12 @@ export function registerErrorHandling(app: FastifyInstance, notFoundPage?: NotFo
 }
 
 /**
- * JSON bodies: an empty body reads as `{}` (CONTRACT §0), `__proto__`/`constructor` keys
+ * JSON bodies: an empty body reads as `{}` (docs/api.md §1), `__proto__`/`constructor` keys
  * are dropped, anything unparsable is a 400.
  */
 export function registerJsonBody(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('remove', 'remove');
-  // Only JSON is read; any other declared type is a 415 (CONTRACT §0).
+  // Only JSON is read; any other declared type is a 415 (docs/api.md §1).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');

@@ -9,7 +9,7 @@ const tags = ['accounts'];
 /** Routes whose `email` is checked as an address: a NUL byte in it is that answer too (plugins/errors.ts). */
 const EMAIL_FORMAT = { email: 'badEmail' } as const;
 
-/** Registration and sign-in (CONTRACT §1). */
+/** Registration and sign-in (docs/api.md §2). */
 export async function accountRoutes(app: ContractApp, { services, guards, metrics }: RouteDeps) {
   const { accounts } = services;
 

@@ -3,7 +3,7 @@ import { authOf, callerOf, type ContractApp, type RouteDeps } from '../deps.js';
 
 const tags = ['admin'];
 
-/** User administration for role admin (CONTRACT §8). */
+/** User administration for role admin (docs/api.md §8). */
 export async function adminRoutes(app: ContractApp, { services, guards }: RouteDeps) {
   app.get('/api/v1/auth/admin/users', {
     preHandler: guards.admin,

@@ -11,7 +11,7 @@ function actorOf(request: FastifyRequest): AppActor {
   return { user: authOf(request).user, ip: request.ip };
 }
 
-/** Application self-management for developers (CONTRACT §3); first-party tokens only. */
+/** Application self-management for developers (docs/api.md §4); first-party tokens only. */
 export async function appsRoutes(app: ContractApp, { services, guards }: RouteDeps) {
   const { apps } = services;
 

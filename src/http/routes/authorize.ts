@@ -5,7 +5,7 @@ import { authOf, callerOf, NO_STORE, type ContractApp, type RouteDeps } from '..
 
 const tags = ['authorization'];
 
-/** The authorization-code flow: client_info, authorize, exchange (SPEC §4.2–4.4). */
+/** The authorization-code flow: client_info, authorize, exchange (docs/api.md §5.3–5.5). */
 export async function authorizeRoutes(app: ContractApp, { services, guards }: RouteDeps) {
   const { authorization } = services;
 

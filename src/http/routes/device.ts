@@ -5,7 +5,7 @@ import { authOf, callerOf, NO_STORE, type ContractApp, type RouteDeps } from '..
 
 const tags = ['device'];
 
-/** Device login and the game token (SPEC §4.7, §4.8, CONTRACT §6, §7). */
+/** Device login and the game token (docs/api.md §7, §3.6). */
 export async function deviceRoutes(app: ContractApp, { services, guards }: RouteDeps) {
   const { device } = services;
 

@@ -100,7 +100,7 @@ const currentBundle = () => (bundle ??= loadBundle());
 
 const HTML_HEADERS = { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' };
 
-/** Paths whose unknown addresses stay JSON whatever the client accepts (CONTRACT §0, OIDC.md). */
+/** Paths whose unknown addresses stay JSON whatever the client accepts (docs/api.md §1, §12). */
 const JSON_PREFIXES = ['/api/', '/oauth/', '/.well-known/', '/assets/'];
 
 /**
@@ -117,7 +117,7 @@ export function sendNotFoundPage(request: FastifyRequest, reply: FastifyReply): 
   return true;
 }
 
-/** The pages of CONTRACT §9 and their static assets, all under a strict CSP. */
+/** The pages of docs/api.md §11 and their static assets, all under a strict CSP. */
 export async function pagesRoutes(app: FastifyInstance, { services }: RouteDeps) {
   // The sign-up page marks its e-mail code field 选填 unless the server requires the code.
   const pageData: Record<string, PageData> = {

@@ -3,7 +3,7 @@ import { callerOf, authOf, NO_STORE, type ContractApp, type RouteDeps } from '..
 
 const tags = ['session'];
 
-/** me, refresh, logout (SPEC §4.5, CONTRACT §2). */
+/** me, refresh, logout (docs/api.md §3). */
 export async function sessionRoutes(app: ContractApp, { services, guards }: RouteDeps) {
   const { session } = services;
 

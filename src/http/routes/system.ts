@@ -2,7 +2,7 @@ import { failureOf } from '../../errors/index.js';
 import { HealthReply, ReadyReplies, responses } from '../../contracts/index.js';
 import type { ContractApp, RouteDeps } from '../deps.js';
 
-/** Liveness and readiness probes (CONTRACT §9). */
+/** Liveness and readiness probes (docs/api.md §11). */
 export async function systemRoutes(app: ContractApp, { services }: RouteDeps) {
   app.get('/healthz', {
     schema: { tags: ['system'], summary: 'The process is up', response: responses(HealthReply) },

@@ -10,7 +10,7 @@ function answer(reply: FastifyReply, step: Step): FastifyReply {
   return reply.code(302).headers({ location: step.redirect, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).send();
 }
 
-/** The authorization endpoint (OIDC.md §3): GET or form POST, and the way back from sign-in. */
+/** The authorization endpoint (docs/api.md §12.3): GET or form POST, and the way back from sign-in. */
 export async function authorizeEndpointRoutes(app: FastifyInstance, { services }: RouteDeps) {
   const { authorize, sessions } = services.oidc;
   const schema = { hide: true };

@@ -3,7 +3,7 @@ import { AuthorizedAppListReply, EmptyReply, RevokeAppBody, responses } from '..
 
 const tags = ['account'];
 
-/** `/account`'s "已授权的应用": first-party Bearer, the seed's envelopes (CONTRACT §0). */
+/** `/account`'s "已授权的应用": first-party Bearer, the seed's envelopes (docs/api.md §1). */
 export async function authorizedAppsRoutes(app: ContractApp, { services, guards }: RouteDeps) {
   const authorized = services.oidc.authorizedApps;
 

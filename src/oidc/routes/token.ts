@@ -7,7 +7,7 @@ import { param } from '../../services/oidc/params.js';
 import type { OidcRouteDeps } from '../route-deps.js';
 import type { Arrival } from '../../services/oidc/arrival-order.js';
 
-/** The token endpoint (OIDC.md §4): form bodies only; the use case authenticates the client and runs the grant. */
+/** The token endpoint (docs/api.md §12.4): form bodies only; the use case authenticates the client and runs the grant. */
 export async function tokenRoutes(app: FastifyInstance, { provider, grantsCounter }: OidcRouteDeps) {
   registerOAuthErrors(app);
   // When each request reached the server, before its body was read: tells a refresh race from reuse.

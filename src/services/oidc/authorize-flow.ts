@@ -35,7 +35,7 @@ export interface AuthorizeFlowSettings {
 }
 
 /**
- * The authorization endpoint's use case (OIDC.md §3, docs/oidc-internals.md): request
+ * The authorization endpoint's use case (docs/api.md §12.3, docs/oidc-internals.md): request
  * checks, the sign-in and consent steps carried by a ticket, remembered consent and the code.
  */
 export class AuthorizeFlow {

@@ -1,7 +1,7 @@
 import { splitScope } from '../../domain/scope.js';
 import type { User } from '../../storage/types.js';
 
-/** OIDC.md §5: the user claims each scope releases, in the ID token and at UserInfo. */
+/** docs/api.md §12.5: the user claims each scope releases, in the ID token and at UserInfo. */
 export function userClaims(user: User, scopes: readonly string[]): Record<string, unknown> {
   return {
     ...(scopes.includes('profile') && { preferred_username: user.username, name: user.displayName }),

@@ -51,7 +51,7 @@ function basicCredentials(header: string): { id: string; secret: string } | unde
 
 /**
  * Client authentication at the token, revocation, introspection and device endpoints
- * (OIDC.md §2): each client only with its registered method, secrets compared in constant time,
+ * (docs/api.md §12.2): each client only with its registered method, secrets compared in constant time,
  * only active registered apps (the service's own ids are not clients). Every failure is
  * `invalid_client` with 401, plus `WWW-Authenticate: Basic` when Basic was tried.
  */

@@ -41,7 +41,7 @@ function narrowed(requested: string | undefined, granted: string): string {
   return asked.join(' ');
 }
 
-/** The authorization_code, refresh_token and client_credentials grants (OIDC.md §4). */
+/** The authorization_code, refresh_token and client_credentials grants (docs/api.md §12.4). */
 export class TokenGrants {
   constructor(private readonly d: GrantDeps) {}
 

@@ -22,7 +22,7 @@ import { AccessTokenCheck } from './token-checks.js';
 import { TokenMinter } from './token-minter.js';
 import { TokenEndpoint } from './token-endpoint.js';
 
-/** The use cases of the OAuth 2.0 / OpenID Connect provider (OIDC.md), shared by its endpoints. */
+/** The use cases of the OAuth 2.0 / OpenID Connect provider (docs/api.md §12), shared by its endpoints. */
 export interface OidcServices {
   readonly issuer: string;
   readonly signingAlg: OidcSigningAlg;

@@ -76,7 +76,7 @@ async function newKeyPair(alg: string): Promise<{ publicJwk: JWK; privateJwk: JW
 }
 
 /**
- * The provider's asymmetric signing keys (OIDC.md §1): created at first start, stored with the
+ * The provider's asymmetric signing keys (docs/api.md §12.1): created at first start, stored with the
  * private part encrypted, shared by every instance through the database. Each instance signs
  * with the newest generation and re-checks it every KEY_CHECK_MS, so `keys rotate` on any
  * instance (or the CLI) is picked up within a few seconds. Parsed keys and the JWKS body are cached.

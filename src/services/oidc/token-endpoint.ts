@@ -23,7 +23,7 @@ function tokenFailure(err: unknown): ExchangeFailure {
 }
 
 /**
- * The token endpoint's use case (OIDC.md §4): client authentication, then the grant. Failures
+ * The token endpoint's use case (docs/api.md §12.4): client authentication, then the grant. Failures
  * count per (client, address) with a per-client ceiling, like the seed's exchange, counted
  * before they are judged; a valid request is never refused because of earlier failures.
  */

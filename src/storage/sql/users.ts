@@ -27,7 +27,7 @@ function likePattern(q: string): string {
   return `%${asciiLower(q).replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 }
 
-/** The row of a new user; the lower-cased keys fold ASCII letters only (CONTRACT §1). */
+/** The row of a new user; the lower-cased keys fold ASCII letters only (docs/api.md §2). */
 function newUserRow(u: ImportedUser, now: number) {
   return {
     username: u.username,

@@ -15,7 +15,7 @@ const minutesAgo = (unixSeconds: number): string => {
 };
 
 /**
- * Who asks, shown before the user may confirm (CONTRACT §9, RFC 8628 §5.4): the app's name and
+ * Who asks, shown before the user may confirm (docs/api.md §11, RFC 8628 §5.4): the app's name and
  * id, what the device gets, when the request started, and the warning against codes that
  * someone else sent. A link with the code filled in is one way attackers start phishing.
  */
@@ -94,7 +94,7 @@ export async function devicePage(): Promise<void> {
 
   const decide = (refuse: boolean) => async () => {
     msg.hide();
-    // Only the request on screen can be decided (CONTRACT §9): never a code nobody looked at.
+    // Only the request on screen can be decided (docs/api.md §11): never a code nobody looked at.
     const userCode = shown;
     if (!userCode) return;
     try {

@@ -7,7 +7,7 @@ import { finishSignIn, sendCode, withNext } from './login.js';
 
 type Control = HTMLInputElement;
 
-/** The server's answers that concern one field of the sign-up form (CONTRACT §1). */
+/** The server's answers that concern one field of the sign-up form (docs/api.md §2). */
 const FIELD_OF_MSG = new Map<string, string>(Object.entries({
   用户名格式不正确: 'username',
   用户名已被占用: 'username',
@@ -17,7 +17,7 @@ const FIELD_OF_MSG = new Map<string, string>(Object.entries({
   验证码错误或已过期: 'email_code',
 }));
 
-/** The same rules as the server (CONTRACT §1), checked first so every mistake shows at once. */
+/** The same rules as the server (docs/api.md §2), checked first so every mistake shows at once. */
 function signUpChecks(f: Record<'username' | 'displayName' | 'email' | 'code' | 'password', Control>, codeRequired: boolean): Array<[Control, string | undefined]> {
   const username = f.username.value.trim();
   const email = f.email.value.trim();
