@@ -14,7 +14,6 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
-
 describe('admin: user detail', () => {
   it('shows profile, sessions, apps and audit trail; ends one session (its token gets 401)', async () => {
     const u = await t.register();

@@ -15,7 +15,6 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t.close(); });
 
-
 async function start(clientId?: string) {
   const res = await t.post('/api/v1/auth/device/start', clientId === undefined ? undefined : { client_id: clientId });
   expect(res.statusCode, res.body).toBe(200);

@@ -6,7 +6,6 @@ let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t.close(); });
 
-
 describe('game_token', () => {
   it('issues a 30-day token for the game app, called with no body', async () => {
     const u = await t.register();
