@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresSchema } from './helpers/db.js';
 import { redisAvailable, TEST_REDIS_URL } from './helpers/redis.js';
 import { call, runCli, startServer, within, type RunningServer } from './helpers/server.js';
+import { jwtClaims } from './helpers/jwt.js';
 
 /**
  * Two real server processes on one PostgreSQL schema. TEST_PG_URL is set by vitest.config.ts
@@ -107,7 +108,7 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
   it('a session ended on A answers 401 at B within 5 s; the other session lives; the list agrees on both', async () => {
     const user = await register(A.url);
     const other = await call(B.url, 'POST', `${AUTH}/login`, { username: user.username, password: PASSWORD });
-    const sid = JSON.parse(Buffer.from(String(other.body.access_token).split('.')[1]!, 'base64url').toString()).sid as string;
+    const sid = jwtClaims(String(other.body.access_token)).sid as string;
     expect((await call(B.url, 'GET', `${AUTH}/me`, undefined, other.body.access_token)).status).toBe(200);
     const ended = await call(A.url, 'POST', `${AUTH}/account/sessions/end`, { id: sid }, user.token);
     expect(ended.status).toBe(200);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSigner } from 'fast-jwt';
 import { createTestApp, failure, refusal, TEST_SECRET, uniqueName, type TestApp, type TestUser } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
+import { jwtClaims } from '../helpers/jwt.js';
 
 const A = '/api/v1/auth';
 const ACC = `${A}/account`;
@@ -12,7 +13,6 @@ afterAll(async () => { await t?.close(); });
 const login = async (u: TestUser, headers: Record<string, string> = {}) =>
   (await t.post(`${A}/login`, { username: u.username, password: u.password }, undefined, headers)).json().access_token as string;
 const sessionsOf = async (token: string) => (await t.get(`${ACC}/sessions`, token)).json().data.sessions as Array<Record<string, unknown>>;
-const sidOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid as string;
 
 describe('sessions', () => {
   it('lists every sign-in with app, times, address and user agent; marks the current one', async () => {
@@ -22,9 +22,9 @@ describe('sessions', () => {
     const list = await sessionsOf(phone);
     expect(list).toHaveLength(3);
     const mine = list.find((s) => s.current)!;
-    expect(mine).toMatchObject({ id: sidOf(phone), app: 'account-center', app_name: '账号中心', user_agent: 'PhoneBrowser/1.0', ip: '127.0.0.1' });
+    expect(mine).toMatchObject({ id: jwtClaims(phone).sid, app: 'account-center', app_name: '账号中心', user_agent: 'PhoneBrowser/1.0', ip: '127.0.0.1' });
     expect(typeof mine.created_at).toBe('number');
-    expect(list.find((s) => s.id === sidOf(game))).toMatchObject({ app_name: '游戏', current: false });
+    expect(list.find((s) => s.id === jwtClaims(game).sid)).toMatchObject({ app_name: '游戏', current: false });
     expect((await t.get(`${ACC}/sessions`, u.token)).headers['cache-control']).toBeUndefined();
   });
 
@@ -32,13 +32,13 @@ describe('sessions', () => {
     const u = await t.register();
     const other = await login(u);
     const refreshed = (await t.post(`${A}/refresh`, {}, other)).json().access_token as string;
-    expect(sidOf(refreshed)).toBe(sidOf(other));
-    const res = await t.post(`${ACC}/sessions/end`, { id: sidOf(other) }, u.token);
+    expect(jwtClaims(refreshed).sid).toBe(jwtClaims(other).sid);
+    const res = await t.post(`${ACC}/sessions/end`, { id: jwtClaims(other).sid }, u.token);
     expect(res.json()).toEqual({ ok: true, data: {} });
     expect(failure(await t.get(`${A}/me`, other))).toEqual([401, refusal('令牌无效或已过期')]);
     expect((await t.get(`${A}/me`, refreshed)).statusCode).toBe(401);
     expect((await t.get(`${A}/me`, u.token)).statusCode).toBe(200);
-    expect((await sessionsOf(u.token)).map((s) => s.id)).toEqual([sidOf(u.token)]);
+    expect((await sessionsOf(u.token)).map((s) => s.id)).toEqual([jwtClaims(u.token).sid]);
     const audit = await t.runtime.storage.audit.list({ action: 'session.end' }, 0, 5);
     expect(audit.entries[0]).toMatchObject({ actor: u.username, target: u.username });
   });
@@ -46,7 +46,7 @@ describe('sessions', () => {
   it("another user's session, an unknown or an ended one is 404", async () => {
     const u = await t.register();
     const v = await t.register();
-    expect(failure(await t.post(`${ACC}/sessions/end`, { id: sidOf(v.token) }, u.token))).toEqual([404, refusal('会话不存在')]);
+    expect(failure(await t.post(`${ACC}/sessions/end`, { id: jwtClaims(v.token).sid }, u.token))).toEqual([404, refusal('会话不存在')]);
     expect((await t.get(`${A}/me`, v.token)).statusCode).toBe(200);
     expect(failure(await t.post(`${ACC}/sessions/end`, { id: 'nope' }, u.token))).toEqual([404, refusal('会话不存在')]);
     expect(failure(await t.post(`${ACC}/sessions/end`, {}, u.token))).toEqual([400, refusal('参数错误：id')]);
@@ -62,7 +62,7 @@ describe('sessions', () => {
     expect((await t.get(`${A}/me`, u.token)).statusCode).toBe(200);
     const c = await login(u);
     await t.post(`${A}/logout`, {}, c);
-    expect((await sessionsOf(u.token)).map((s) => s.id)).toEqual([sidOf(u.token)]);
+    expect((await sessionsOf(u.token)).map((s) => s.id)).toEqual([jwtClaims(u.token).sid]);
   });
 
   it('last used is written at most once a minute, not per request', async () => {
@@ -92,8 +92,8 @@ describe('sessions', () => {
     expect((await t.get(`${A}/me`, legacy)).statusCode).toBe(200);
     expect((await sessionsOf(legacy)).some((s) => s.current)).toBe(false);
     const refreshed = (await t.post(`${A}/refresh`, {}, legacy)).json().access_token as string;
-    expect(sidOf(refreshed)).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect((await sessionsOf(refreshed)).find((s) => s.current)?.id).toBe(sidOf(refreshed));
+    expect(jwtClaims(refreshed).sid).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect((await sessionsOf(refreshed)).find((s) => s.current)?.id).toBe(jwtClaims(refreshed).sid);
     // It belongs to no session, but the cut-off of a logout-all still ends it.
     await t.post(`${A}/logout`, { all: true }, refreshed);
     expect((await t.get(`${A}/me`, legacy)).statusCode).toBe(401);
@@ -129,11 +129,11 @@ describe('profile and password', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const fresh = res.json().access_token as string;
-    expect(sidOf(fresh)).toBe(sidOf(u.token));
+    expect(jwtClaims(fresh).sid).toBe(jwtClaims(u.token).sid);
     expect((await t.get(`${A}/me`, other)).statusCode).toBe(401);
     expect((await t.get(`${A}/me`, u.token)).statusCode).toBe(401);
     expect((await t.get(`${A}/me`, fresh)).statusCode).toBe(200);
-    expect((await sessionsOf(fresh)).map((s) => s.id)).toEqual([sidOf(fresh)]);
+    expect((await sessionsOf(fresh)).map((s) => s.id)).toEqual([jwtClaims(fresh).sid]);
     expect((await t.post(`${A}/login`, { username: u.username, password: 'brand new password' })).statusCode).toBe(200);
     expect((await t.runtime.storage.audit.list({ action: 'user.password_change', target: u.username }, 0, 5)).total).toBe(1);
   });
@@ -202,7 +202,7 @@ describe('delete account', () => {
     expect(row).toMatchObject({ actor: `uid:${u.uid}`, ip: null, detail: {} });
     expect(JSON.stringify(row)).not.toContain(u.username);
     expect(await t.runtime.storage.sessions.listLive(u.uid, Date.now(), 10)).toEqual([]);
-    expect(await t.runtime.storage.sessions.findById(sidOf(other))).toBeUndefined();
+    expect(await t.runtime.storage.sessions.findById(jwtClaims(other).sid)).toBeUndefined();
   });
 });
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, failure, refusal, type TestApp, type TestUser } from '../helpers/app.js';
 import { authorizeCode, createApp } from '../helpers/oauth.js';
+import { jwtClaims } from '../helpers/jwt.js';
 
 const A = '/api/v1/auth';
 const ADM = `${A}/admin`;
@@ -13,8 +14,6 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.close(); });
 
-const sidOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid as string;
-
 describe('admin: user detail', () => {
   it('shows profile, sessions, apps and audit trail; ends one session (its token gets 401)', async () => {
     const u = await t.register();
@@ -24,10 +23,10 @@ describe('admin: user detail', () => {
     expect(res.statusCode).toBe(200);
     const d = res.json().data;
     expect(d.user).toMatchObject({ uid: u.uid, username: u.username, banned: false, roles: ['player'] });
-    expect(d.sessions.map((s: { id: string }) => s.id).sort()).toEqual([sidOf(u.token), sidOf(other)].sort());
+    expect(d.sessions.map((s: { id: string }) => s.id).sort()).toEqual([jwtClaims(u.token).sid, jwtClaims(other).sid].sort());
     expect(d.apps.map((a: { client_id: string }) => a.client_id)).toEqual([app.client_id]);
     expect(d.audit.map((e: { action: string }) => e.action)).toEqual(expect.arrayContaining(['user.register', 'login.success', 'app.create']));
-    expect((await t.post(`${ADM}/users/sessions/end`, { username: u.username, id: sidOf(other) }, admin.token)).json()).toEqual({ ok: true, data: {} });
+    expect((await t.post(`${ADM}/users/sessions/end`, { username: u.username, id: jwtClaims(other).sid }, admin.token)).json()).toEqual({ ok: true, data: {} });
     expect((await t.get(`${A}/me`, other)).statusCode).toBe(401);
     expect((await t.get(`${A}/me`, u.token)).statusCode).toBe(200);
     expect(failure(await t.get(`${ADM}/users/detail?username=nobody_here`, admin.token))).toEqual([404, refusal('用户不存在')]);

@@ -1,13 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
-import { SERVER_SECRET, call, startServer, type RunningServer } from '../helpers/server.js';
+import { call, runCommand, startServer, type RunningServer } from '../helpers/server.js';
 
-const BIN = join(process.cwd(), 'bin', 'account-center.js');
 const dir = mkdtempSync(join(tmpdir(), 'ac-backup-'));
 const PG_BASE = isPostgresUrl(process.env.TEST_DATABASE_URL) ? process.env.TEST_DATABASE_URL : undefined;
 const cleanup: Array<() => Promise<unknown>> = [];
@@ -17,14 +15,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Run { code: number | null; stdout: string; stderr: string }
-function cli(databaseUrl: string, args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, JWT_SECRET: SERVER_SECRET }, timeout: 60_000,
-    }, (_err, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }));
-  });
-}
+/** The CLI against `databaseUrl`, with the server's secret and nothing else of this environment. */
+const cli = (databaseUrl: string, args: string[]) => runCommand({ DATABASE_URL: databaseUrl }, args, { isolated: true, timeoutMs: 60_000 });
 
 async function register(base: string, username: string): Promise<string> {
   const res = await call(base, 'POST', '/api/v1/auth/register', { username, password: 'password123', email: `${username}@example.com` });

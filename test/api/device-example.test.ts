@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_SECRET, uniqueName } from '../helpers/app.js';
+import { fetchJson } from '../helpers/net.js';
 import { freePort, startServer, type RunningServer } from '../helpers/server.js';
 
 /**
@@ -16,14 +17,7 @@ let server: RunningServer | undefined;
 let base: string;
 let dir: string;
 
-async function post(path: string, body: unknown, token?: string) {
-  const res = await fetch(`${base}/api/v1/auth/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
-}
+const post = (path: string, body: unknown, token?: string) => fetchJson(base, 'POST', `/api/v1/auth/${path}`, body, token);
 
 /** Runs the example; `onCode` gets the user code as soon as the example prints it. */
 function runExample(onCode: (userCode: string) => Promise<void>): Promise<{ code: number | null; stdout: string; stderr: string }> {

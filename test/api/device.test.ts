@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/services/crypto.js';
 import { createTestApp, uniqueName, type TestApp, type TestUser } from '../helpers/app.js';
+import { jwtClaims } from '../helpers/jwt.js';
 
 /** A clock the tests move by hand, so polling intervals and windows need no real waiting. */
 let clock = Date.now();
@@ -13,8 +14,6 @@ beforeAll(async () => {
   alice = await t.register();
 });
 afterAll(async () => { await t.close(); });
-
-const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8'));
 
 async function start(clientId?: string) {
   const res = await t.post('/api/v1/auth/device/start', clientId === undefined ? undefined : { client_id: clientId });
@@ -94,7 +93,7 @@ describe('device/poll', () => {
     const body = res.json();
     expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'ok', 'token_type', 'user']);
     expect(body.user).toEqual({ uid: alice.uid, username: alice.username, display_name: alice.username, email: alice.email, roles: ['player'] });
-    const claims = claimsOf(body.access_token);
+    const claims = jwtClaims(body.access_token);
     expect([claims.app, claims.sub, claims.exp - claims.iat, body.expires_in]).toEqual(['account-center', alice.username, 604800, 604800]);
     expect((await t.get('/api/v1/auth/me', body.access_token)).json().data.username).toBe(alice.username);
 
@@ -109,12 +108,12 @@ describe('device/poll', () => {
     const third = await start(clientId);
     expect((await approve(third.user_code)).json().data).toEqual({ client_id: clientId, display_name: 'Space Miners' });
     const tok = (await poll(third.device_code)).json();
-    expect([claimsOf(tok.access_token).app, tok.expires_in]).toEqual([clientId, 604800]);
+    expect([jwtClaims(tok.access_token).app, tok.expires_in]).toEqual([clientId, 604800]);
 
     const game = await start('game');
     expect((await approve(game.user_code)).json().data).toEqual({ client_id: 'game', display_name: 'Game' });
     const gameTok = (await poll(game.device_code)).json();
-    const claims = claimsOf(gameTok.access_token);
+    const claims = jwtClaims(gameTok.access_token);
     expect([claims.app, claims.exp - claims.iat, gameTok.expires_in]).toEqual(['game', 2592000, 2592000]);
   });
 

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { jwtClaims } from '../helpers/jwt.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
 afterAll(async () => { await t.close(); });
-
-const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8'));
 
 describe('game_token', () => {
   it('issues a 30-day token for the game app, called with no body', async () => {
@@ -17,7 +16,7 @@ describe('game_token', () => {
     expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'ok', 'token_type', 'user']);
     expect([body.ok, body.token_type, body.expires_in]).toEqual([true, 'Bearer', 2592000]);
     expect(body.user).toEqual({ uid: u.uid, username: u.username, display_name: u.username, email: u.email, roles: ['player'] });
-    const claims = claimsOf(body.access_token);
+    const claims = jwtClaims(body.access_token);
     expect([claims.app, claims.sub, claims.uid, claims.exp - claims.iat]).toEqual(['game', u.username, u.uid, 2592000]);
 
     const me = (await t.get('/api/v1/auth/me', body.access_token)).json();
@@ -30,7 +29,7 @@ describe('game_token', () => {
     const game = (await t.post('/api/v1/auth/game_token', undefined, u.token)).json().access_token;
     const refreshed = await t.post('/api/v1/auth/refresh', undefined, game);
     expect(refreshed.statusCode).toBe(200);
-    const claims = claimsOf(refreshed.json().access_token);
+    const claims = jwtClaims(refreshed.json().access_token);
     expect([refreshed.json().expires_in, claims.app, claims.exp - claims.iat]).toEqual([2592000, 'game', 2592000]);
   });
 
@@ -51,7 +50,7 @@ describe('game_token', () => {
     try {
       const u = await other.register();
       const body = (await other.post('/api/v1/auth/game_token', undefined, u.token)).json();
-      const claims = claimsOf(body.access_token);
+      const claims = jwtClaims(body.access_token);
       expect([body.expires_in, claims.app, claims.exp - claims.iat]).toEqual([86400, 'space-miners', 86400]);
     } finally {
       await other.close();

@@ -1,25 +1,19 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
+import { runCommand } from '../helpers/server.js';
 import { createSqlStorage } from '../../src/storage/sql/index.js';
 
-const BIN = join(process.cwd(), 'bin', 'account-center.js');
 const dir = mkdtempSync(join(tmpdir(), 'ac-oidc-cli-'));
 const PG_BASE = isPostgresUrl(process.env.TEST_DATABASE_URL) ? process.env.TEST_DATABASE_URL : undefined;
 const env: Record<string, string> = {
-  PATH: process.env.PATH ?? '', DATABASE_URL: `sqlite:${join(dir, 'ac.db')}`, JWT_SECRET: 'oidc-cli-secret-oidc-cli-secret-0123456789', LOG_LEVEL: 'warn',
+  DATABASE_URL: `sqlite:${join(dir, 'ac.db')}`, JWT_SECRET: 'oidc-cli-secret-oidc-cli-secret-0123456789', LOG_LEVEL: 'warn',
 };
 let dispose: () => Promise<void> = async () => undefined;
 
-interface Run { code: number | null; stdout: string; stderr: string }
-const cli = (args: string[]): Promise<Run> => new Promise((resolve) => {
-  execFile(process.execPath, [BIN, ...args], { env, timeout: 30_000 }, (err, stdout, stderr) => {
-    resolve({ code: err ? ((err as { code?: unknown }).code as number) ?? null : 0, stdout, stderr });
-  });
-});
+const cli = (args: string[]) => runCommand(env, args, { isolated: true, timeoutMs: 30_000 });
 
 beforeAll(async () => {
   if (PG_BASE) {

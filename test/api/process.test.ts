@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
+import { fetchJson } from '../helpers/net.js';
 import { runCommand, startServer, waitFor, type CliRun, type RunningServer } from '../helpers/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ac-process-'));
@@ -38,14 +39,8 @@ afterAll(async () => {
   await disposeSchema();
 });
 
-const post = (path: string, body: unknown, token?: string) => fetch(`${base}${path}`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) },
-  body: JSON.stringify(body),
-});
-// Every JSON body here is an envelope; tests read it loosely.
-const json = (res: Response): Promise<any> => res.json();
-const me = (token: string) => fetch(`${base}/api/v1/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+const post = (path: string, body: unknown, token?: string) => fetchJson(base, 'POST', path, body, token);
+const me = (token: string) => fetchJson(base, 'GET', '/api/v1/auth/me', undefined, token);
 
 describe('the real process', () => {
   let token = '';
@@ -55,10 +50,10 @@ describe('the real process', () => {
     const res = await post('/api/v1/auth/register', { username, password: 'password123', email: `${username}@example.com` });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    token = (await json(res)).access_token;
+    token = res.body.access_token;
     const m = await me(token);
     expect(m.status).toBe(200);
-    expect((await json(m)).data).toMatchObject({ username, roles: ['player'], app: 'account-center' });
+    expect(m.body.data).toMatchObject({ username, roles: ['player'], app: 'account-center' });
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
   });
 
@@ -84,8 +79,8 @@ describe('the real process', () => {
     expect(JSON.parse(created.stdout)).toMatchObject({ username: `cli_${process.pid}`, roles: ['player', 'admin'] });
     const login = await post('/api/v1/auth/login', { username: `cli_${process.pid}`, password: 'password123' });
     expect(login.status).toBe(200);
-    const adminToken = (await json(login)).access_token;
-    expect((await fetch(`${base}/api/v1/auth/admin/users?q=${username}`, { headers: { authorization: `Bearer ${adminToken}` } })).status).toBe(200);
+    const adminToken = login.body.access_token;
+    expect((await fetchJson(base, 'GET', `/api/v1/auth/admin/users?q=${username}`, undefined, adminToken)).status).toBe(200);
 
     const duplicate = await cli(['user', 'create', '--username', `cli_${process.pid}`, '--password', 'password123', '--email', `other_${process.pid}@example.com`]);
     expect(duplicate.code).toBe(2);
@@ -96,7 +91,7 @@ describe('the real process', () => {
     expect(JSON.parse(roles.stdout)).toMatchObject({ username, roles: ['a', 'b'] });
     const started = Date.now();
     await waitFor('roles at me', 5_000, async () => {
-      const body = await json(await me(token));
+      const { body } = await me(token);
       return JSON.stringify(body.data?.roles) === '["a","b"]';
     });
 
@@ -106,7 +101,7 @@ describe('the real process', () => {
     const banStarted = Date.now();
     await waitFor('ban at me', 5_000, async () => (await me(token)).status === 403);
     expect(Date.now() - banStarted).toBeLessThan(5_000);
-    expect(await json(await me(token))).toEqual({ ok: false, msg: '账号已被封禁' });
+    expect((await me(token)).body).toEqual({ ok: false, msg: '账号已被封禁' });
     expect(Date.now() - started).toBeLessThan(12_000);
 
     const unban = await cli(['user', 'unban', username]);

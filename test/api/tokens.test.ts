@@ -1,6 +1,7 @@
 import { createHmac, generateKeyPairSync, sign as rsaSign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure, createTestApp, TEST_SECRET, uniqueName, type TestApp } from '../helpers/app.js';
+import { jwtClaims, jwtHeader } from '../helpers/jwt.js';
 
 let t: TestApp;
 beforeAll(async () => { t = await createTestApp(); });
@@ -11,10 +12,6 @@ const INVALID = { ok: false, msg: '令牌无效或已过期' };
 const BANNED = { ok: false, msg: '账号已被封禁' };
 const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
 
-function payloadOf(token: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
-}
-
 function hmacToken(header: object, payload: object, secret: string, hash = 'sha256'): string {
   const input = `${b64(header)}.${b64(payload)}`;
   return `${input}.${createHmac(hash, secret).update(input).digest('base64url')}`;
@@ -23,16 +20,16 @@ function hmacToken(header: object, payload: object, secret: string, hash = 'sha2
 describe('claims', () => {
   it('carry sub, uid, roles, app, iat, exp, a unique jti and the session id sid', async () => {
     const u = await t.register();
-    const p = payloadOf(u.token);
+    const p = jwtClaims(u.token);
     expect(Object.keys(p).sort()).toEqual(['app', 'exp', 'iat', 'jti', 'roles', 'sid', 'sub', 'uid']);
     expect(p.sid).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(p).toMatchObject({ sub: u.username, uid: u.uid, roles: ['player'], app: 'account-center' });
     expect(p.exp as number - (p.iat as number)).toBe(604800);
     expect(Math.abs((p.iat as number) - Date.now() / 1000)).toBeLessThan(5);
-    const header = JSON.parse(Buffer.from(u.token.split('.')[0]!, 'base64url').toString());
+    const header = jwtHeader(u.token);
     expect(header.alg).toBe('HS256');
     const again = (await t.post(`${A}/login`, { username: u.username, password: u.password })).json().access_token;
-    expect(payloadOf(again).jti).not.toBe(p.jti);
+    expect(jwtClaims(again).jti).not.toBe(p.jti);
     const me = (await t.get(`${A}/me`, u.token)).json().data;
     expect(me.exp).toBe(p.exp);
     expect(me.app).toBe('account-center');
@@ -42,7 +39,7 @@ describe('claims', () => {
 describe('rejected tokens', () => {
   it('answer 401 for none, tampered, wrong-secret, other-algorithm and garbage tokens', async () => {
     const u = await t.register();
-    const claims = payloadOf(u.token);
+    const claims = jwtClaims(u.token);
     const [h, , s] = u.token.split('.');
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const rsInput = `${b64({ alg: 'RS256', typ: 'JWT' })}.${b64(claims)}`;
@@ -88,7 +85,7 @@ describe('rejected tokens', () => {
     try {
       const u = await short.register();
       expect(short.runtime.config.tokenTtl).toBe(1);
-      const p = payloadOf(u.token);
+      const p = jwtClaims(u.token);
       expect(p.exp as number - (p.iat as number)).toBe(1);
       clock = (p.exp as number) * 1000 + 100;
       expect(failure(await short.get(`${A}/me`, u.token))).toEqual([401, INVALID]);
@@ -107,20 +104,20 @@ describe('refresh', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     const body = res.json();
     expect(body).toMatchObject({ ok: true, token_type: 'Bearer', expires_in: 604800, user: { uid: u.uid, username: u.username } });
-    expect(payloadOf(body.access_token)).toMatchObject({ app: 'account-center', uid: u.uid });
+    expect(jwtClaims(body.access_token)).toMatchObject({ app: 'account-center', uid: u.uid });
     expect(body.access_token).not.toBe(u.token);
 
     const user = await t.runtime.storage.users.findById(u.uid);
     const game = t.runtime.services.tokens.issue(user!, 'game').token;
     const g = (await t.post(`${A}/refresh`, undefined, game)).json();
     expect(g.expires_in).toBe(2592000);
-    const gp = payloadOf(g.access_token);
+    const gp = jwtClaims(g.access_token);
     expect(gp.app).toBe('game');
     expect(gp.exp as number - (gp.iat as number)).toBe(2592000);
 
     const third = t.runtime.services.tokens.issue(user!, 'some-app').token;
     const th = (await t.post(`${A}/refresh`, undefined, third)).json();
-    expect([th.expires_in, payloadOf(th.access_token).app]).toEqual([604800, 'some-app']);
+    expect([th.expires_in, jwtClaims(th.access_token).app]).toEqual([604800, 'some-app']);
   });
 
   it('carries the roles as stored now', async () => {
@@ -128,7 +125,7 @@ describe('refresh', () => {
     await t.runtime.services.admin.setRoles(u.username, ['player', 'builder'], 'test');
     const body = (await t.post(`${A}/refresh`, undefined, u.token)).json();
     expect(body.user.roles).toEqual(['player', 'builder']);
-    expect(payloadOf(body.access_token).roles).toEqual(['player', 'builder']);
+    expect(jwtClaims(body.access_token).roles).toEqual(['player', 'builder']);
     expect((await t.get(`${A}/me`, u.token)).json().data.roles).toEqual(['player', 'builder']);
   });
 });

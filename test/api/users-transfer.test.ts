@@ -1,53 +1,12 @@
-import { execFile } from 'node:child_process';
 import { pbkdf2Sync, randomBytes, scryptSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/log.js';
-import { createRuntime, type Runtime } from '../../src/main.js';
-import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
+import { cliWorkspace, loginWith as login } from '../helpers/cli.js';
 
-const BIN = join(process.cwd(), 'bin', 'account-center.js');
-const SECRET = 'transfer-test-secret-transfer-test-secret-01';
-const dir = mkdtempSync(join(tmpdir(), 'ac-transfer-'));
-const PG_BASE = isPostgresUrl(process.env.TEST_DATABASE_URL) ? process.env.TEST_DATABASE_URL : undefined;
-const disposers: Array<() => Promise<void>> = [];
-
-/** A fresh, empty database the CLI and an in-process service can both open. */
-async function freshDatabase(name: string): Promise<string> {
-  if (!PG_BASE) return `sqlite:${join(dir, `${name}.db`)}`;
-  const fresh = await freshPostgresSchema(PG_BASE);
-  disposers.push(fresh.dispose);
-  return fresh.url;
-}
-
-interface Run { code: number | null; stdout: string; stderr: string }
-function cli(databaseUrl: string, args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, JWT_SECRET: SECRET }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024,
-    }, (_err, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }));
-  });
-}
-
-async function service(databaseUrl: string): Promise<Runtime> {
-  const { config } = loadConfig({ DATABASE_URL: databaseUrl, JWT_SECRET: SECRET, IP_RATE_LIMITS: 'off', SMTP_URL: 'smtp://127.0.0.1:1' });
-  const runtime = await createRuntime(config, createLogger('silent'));
-  await runtime.app.ready();
-  return runtime;
-}
-
-const login = (rt: Runtime, username: string, password: string) => rt.app.inject({
-  method: 'POST', url: '/api/v1/auth/login', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ username, password }),
-});
-
-afterAll(async () => {
-  for (const d of disposers) await d();
-  rmSync(dir, { recursive: true, force: true });
-});
+const ws = cliWorkspace('ac-transfer-');
+afterAll(() => ws.dispose());
 
 const b64 = (b: Buffer) => b.toString('base64');
 const salt = randomBytes(16);
@@ -69,8 +28,8 @@ const foreign = [
 
 describe('users import / export through the CLI', () => {
   it('imports foreign hashes that sign in once and are then stored as argon2id', async () => {
-    const db = await freshDatabase('foreign');
-    const file = join(dir, 'foreign.jsonl');
+    const db = await ws.freshDatabase('foreign');
+    const file = join(ws.dir, 'foreign.jsonl');
     const lines = [
       ...foreign.map(({ password: _p, ...row }) => JSON.stringify(row)),
       '{"username": "broken", ',
@@ -80,7 +39,7 @@ describe('users import / export through the CLI', () => {
       JSON.stringify({ username: 'no_password', email: 'nopw@example.com', display_name: 'No Password' }),
     ];
     writeFileSync(file, '\uFEFF' + lines.join('\n') + '\n');
-    const run = await cli(db, ['users', 'import', file]);
+    const run = await ws.cli(db, ['users', 'import', file]);
     expect(run.code, run.stderr).toBe(1);
     expect(JSON.parse(run.stdout)).toMatchObject({ imported: 5, already_present: 0, rejected: 4, rows: 9 });
     expect(run.stderr).toContain('line 5: not valid JSON (skipped)');
@@ -88,7 +47,7 @@ describe('users import / export through the CLI', () => {
     expect(run.stderr).toMatch(/line 7: username: "x" is not .*\(skipped\)/);
     expect(run.stderr).toMatch(/line 8: e-mail "DJANGO@example.com" is used by another account \(skipped\)/);
 
-    const rt = await service(db);
+    const rt = await ws.service(db);
     try {
       for (const u of foreign) {
         expect((await login(rt, u.username, `${u.password}-wrong`)).statusCode, u.username).toBe(401);
@@ -114,7 +73,7 @@ describe('users import / export through the CLI', () => {
   });
 
   it('imports a few thousand rows in batches, resumes after a stop, and round-trips through export', async () => {
-    const db = await freshDatabase('bulk');
+    const db = await ws.freshDatabase('bulk');
     const n = 3000;
     const hash = bcrypt.hashSync('bulk-password-1', 4);
     const header = 'username,email,display_name,roles,email_verified,password_hash\n';
@@ -123,13 +82,13 @@ describe('users import / export through the CLI', () => {
     // Line 1 is the header, so row i is on line i + 2; one bad row in the middle.
     rows[1500] = 'bulk_1500,not-an-email,Bulk,player,true,\n';
     // A first run that stopped after 1,200 rows, then the whole file.
-    writeFileSync(join(dir, 'part.csv'), header + rows.slice(0, 1200).join(''));
-    writeFileSync(join(dir, 'all.csv'), header + rows.join(''));
-    const first = await cli(db, ['users', 'import', join(dir, 'part.csv')]);
+    writeFileSync(join(ws.dir, 'part.csv'), header + rows.slice(0, 1200).join(''));
+    writeFileSync(join(ws.dir, 'all.csv'), header + rows.join(''));
+    const first = await ws.cli(db, ['users', 'import', join(ws.dir, 'part.csv')]);
     expect(first.code, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ imported: 1200, already_present: 0, rejected: 0 });
 
-    const second = await cli(db, ['users', 'import', join(dir, 'all.csv')]);
+    const second = await ws.cli(db, ['users', 'import', join(ws.dir, 'all.csv')]);
     expect(second.code).toBe(1);
     const summary = JSON.parse(second.stdout);
     expect(summary).toMatchObject({ imported: n - 1200 - 1, already_present: 1200, rejected: 1, rows: n });
@@ -138,23 +97,23 @@ describe('users import / export through the CLI', () => {
     expect(second.stderr).toMatch(/^import: 100\.0% 3,000 rows .* rows\/s {2}ETA/m);
     expect(second.stderr).not.toContain('\r');
 
-    const exported = await cli(db, ['users', 'export', '--output', join(dir, 'out.jsonl')]);
+    const exported = await ws.cli(db, ['users', 'export', '--output', join(ws.dir, 'out.jsonl')]);
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.stderr).toContain(`exported ${n - 1} users`);
-    expect(statSync(join(dir, 'out.jsonl')).mode & 0o777).toBe(0o600);
-    const records = readFileSync(join(dir, 'out.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(statSync(join(ws.dir, 'out.jsonl')).mode & 0o777).toBe(0o600);
+    const records = readFileSync(join(ws.dir, 'out.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(records).toHaveLength(n - 1);
     expect(records[2]).toMatchObject({ username: 'bulk_2', email: 'Bulk2@example.com', display_name: 'Bulk, number 2', roles: ['player'], email_verified: true, banned: false, password_hash: hash });
-    expect((await cli(db, ['users', 'export', '--output', join(dir, 'out.jsonl')])).code).not.toBe(0);
+    expect((await ws.cli(db, ['users', 'export', '--output', join(ws.dir, 'out.jsonl')])).code).not.toBe(0);
 
-    const copy = await freshDatabase('copy');
-    const again = await cli(copy, ['users', 'import', join(dir, 'out.jsonl')]);
+    const copy = await ws.freshDatabase('copy');
+    const again = await ws.cli(copy, ['users', 'import', join(ws.dir, 'out.jsonl')]);
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ imported: n - 1, rejected: 0 });
-    const csv = await cli(copy, ['users', 'export', '--format', 'csv']);
+    const csv = await ws.cli(copy, ['users', 'export', '--format', 'csv']);
     expect(csv.stdout.split('\n')[0]).toBe('username,email,display_name,roles,email_verified,banned,password_hash,created_at');
     expect(csv.stdout).toContain(`bulk_2,Bulk2@example.com,"Bulk, number 2",player,true,false,${hash},`);
-    const rt = await service(copy);
+    const rt = await ws.service(copy);
     try {
       expect((await login(rt, 'bulk_2999', 'bulk-password-1')).statusCode).toBe(200);
       expect(await rt.storage.users.count()).toBe(n - 1);
@@ -165,9 +124,9 @@ describe('users import / export through the CLI', () => {
   }, 120_000);
 
   it('exits 2 with usage on bad arguments', async () => {
-    const db = await freshDatabase('args');
-    for (const args of [['users', 'import'], ['users', 'import', join(dir, 'missing.jsonl')], ['users', 'export', '--format', 'xml'], ['users', 'frob']]) {
-      const run = await cli(db, args);
+    const db = await ws.freshDatabase('args');
+    for (const args of [['users', 'import'], ['users', 'import', join(ws.dir, 'missing.jsonl')], ['users', 'export', '--format', 'xml'], ['users', 'frob']]) {
+      const run = await ws.cli(db, args);
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stderr).toContain('usage: account-center');
     }

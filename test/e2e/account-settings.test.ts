@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { uniqueName } from '../helpers/app.js';
 import { centerAndBrowser, horizontalOverflow, newPage, PHONE, screenshot, signIn } from './browser.js';
+import { jwtClaims } from '../helpers/jwt.js';
 
 const env = centerAndBrowser();
 /** Waits until the sessions list shows `n` sessions (polled from here: the page's CSP forbids eval). */
@@ -32,8 +33,7 @@ describe('account page: self-service (phone)', () => {
     await sessionRows(page, 4);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await screenshot(page, 'account-sessions-phone');
-    const sidOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid as string;
-    await page.click(`button[data-session="${sidOf(other)}"]`);
+    await page.click(`button[data-session="${jwtClaims(other).sid}"]`);
     await page.waitForSelector('#session-list .notice.success');
     await sessionRows(page, 3);
     expect((await env.center.get(`${A}/me`, other)).statusCode).toBe(401);

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createApp, authorizeCode } from '../helpers/oauth.js';
 import { centerAndBrowser, horizontalOverflow, newPage, PHONE, screenshot, signIn } from './browser.js';
+import { jwtClaims } from '../helpers/jwt.js';
 
 const env = centerAndBrowser();
 const A = '/api/v1/auth';
 const CB = 'https://good.example.com/cb';
-const sidOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid as string;
 
 async function adminPage() {
   const admin = await env.center.admin();
@@ -40,7 +40,7 @@ describe('e2e: administration console', () => {
     await page.waitForSelector('#user-detail li:has-text("用户的应用")');
     await page.waitForSelector('#user-detail td:has-text("user.register")');
     await screenshot(page, 'admin-user-detail');
-    await page.click(`button[data-session="${sidOf(target.token)}"]`);
+    await page.click(`button[data-session="${jwtClaims(target.token).sid}"]`);
     await page.waitForSelector('.notice.success:has-text("已结束该登录")');
     expect((await env.center.get(`${A}/me`, target.token)).statusCode).toBe(401);
     await context.close();

@@ -124,11 +124,16 @@ describe('e2e: sign in to the example clients through the consent page', () => {
       [`client_id=no-such-app&redirect_uri=${encodeURIComponent(spaRedirect(spa.url))}&state=s1`, '未知的应用'],
       [`client_id=${spaClientId}&redirect_uri=${encodeURIComponent(spaRedirect(spa.url))}&state=s1`, '公开客户端必须提供 code_challenge(PKCE)'],
     ];
+    // Leaving /authorize would be a main-frame navigation to some other address.
+    const left: string[] = [];
+    page.on('request', (r) => { if (r.isNavigationRequest() && r.frame() === page.mainFrame() && !r.url().startsWith(`${center.baseUrl}/authorize?`)) left.push(r.url()); });
     for (const [query, msg] of cases) {
       const target = `${center.baseUrl}/authorize?${query}`;
       await page.goto(target);
       await page.waitForSelector(`.notice.error:has-text("${msg}")`);
-      await page.waitForTimeout(200);
+      // The page has settled once its requests are done; only then is staying put a result.
+      await page.waitForLoadState('networkidle');
+      expect(left).toEqual([]);
       expect(page.url()).toBe(target);
       expect(await page.$('#agree')).toBeNull();
     }

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,12 +5,13 @@ import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/log.js';
 import { createRuntime, type Runtime } from '../../src/main.js';
 import { freshPostgresSchema, isPostgresUrl } from './db.js';
+import { runCommand, type CliRun } from './server.js';
 
 /** The real CLI (bin/account-center.js) against fresh databases of the project's kind. */
 export const BIN = join(process.cwd(), 'bin', 'account-center.js');
 const SECRET = 'cli-test-secret-cli-test-secret-cli-test-0123';
 
-export interface Run { code: number | null; stdout: string; stderr: string }
+export type Run = CliRun;
 
 export function cliWorkspace(prefix: string) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -27,11 +27,7 @@ export function cliWorkspace(prefix: string) {
       return fresh.url;
     },
     cli(databaseUrl: string, args: string[]): Promise<Run> {
-      return new Promise((resolve) => {
-        const child = execFile(process.execPath, [BIN, ...args], {
-          env: { PATH: process.env.PATH ?? '', DATABASE_URL: databaseUrl, JWT_SECRET: SECRET }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024,
-        }, (_err, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }));
-      });
+      return runCommand({ DATABASE_URL: databaseUrl, JWT_SECRET: SECRET }, args, { isolated: true, timeoutMs: 120_000 });
     },
     async service(databaseUrl: string): Promise<Runtime> {
       const { config } = loadConfig({ DATABASE_URL: databaseUrl, JWT_SECRET: SECRET, IP_RATE_LIMITS: 'off', SMTP_URL: 'smtp://127.0.0.1:1' });

@@ -79,14 +79,24 @@ export interface CliRun {
   stderr: string;
 }
 
+export interface CommandOptions {
+  /** Pass the command only PATH of the runner's environment (besides JWT_SECRET and `env`), not the rest of it. */
+  isolated?: boolean;
+  /** SIGTERM the command after this long; its code is then null. */
+  timeoutMs?: number;
+}
+
 /** Runs a one-off CLI command with the given environment, whatever its exit code. */
-export async function runCommand(env: Record<string, string>, args: string[]): Promise<CliRun> {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...baseEnv(), JWT_SECRET: SERVER_SECRET, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function runCommand(env: Record<string, string>, args: string[], opts: CommandOptions = {}): Promise<CliRun> {
+  const inherited = opts.isolated ? { PATH: process.env.PATH ?? '' } : baseEnv();
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...inherited, JWT_SECRET: SERVER_SECRET, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });
   child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const timer = opts.timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGTERM'), opts.timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  clearTimeout(timer);
   return { code, stdout, stderr };
 }
 
