@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from './config/index.js';
 
 /**
  * What bin/account-center.js runs first. Loading the service (Fastify, the database drivers,
- * every route and service) takes seconds of CPU on a small machine; a configuration `serve`
+ * every route and service) is the slow part of a start; a configuration `serve`
  * can not start with (no JWT_SECRET in production, a malformed DATABASE_URL, a bad number) is
  * found before that, from the environment alone: one line on stderr and exit code 1, at once.
  * Only then is the command line (src/cli.ts, and with it the rest) loaded.
