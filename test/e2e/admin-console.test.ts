@@ -54,7 +54,7 @@ describe('e2e: administration console', () => {
     await page.goto(`${env.center.baseUrl}/admin?view=apps`);
     await page.fill('[name=q]', owner.username);
     await page.click('button:has-text("搜索")');
-    const row = `tr[data-client-id="${app.client_id}"]`;
+    const row = `#admin-apps tbody[data-query="${owner.username}"] tr[data-client-id="${app.client_id}"]`;
     await page.waitForSelector(row);
     await page.fill(`${row} [name=reason]`, '冒充官方页面');
     await page.click(`${row} [data-action=status]`);

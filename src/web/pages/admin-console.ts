@@ -131,9 +131,15 @@ export function appsView(msg: Notice, initial: string): HTMLElement {
   const search = h('button', { type: 'submit', class: 'primary' }, '搜索');
   const tbody = h('tbody', {});
   const info = h('p', { class: 'muted small' });
+  // A slow answer to an earlier search must not replace the rows of a later one (and the reason typed into them).
+  let latest = 0;
   const load = async () => {
+    const asked = ++latest;
+    const query = q.value.trim();
     try {
-      const res = await data<AdminAppPage>('GET', `admin/apps?q=${encodeURIComponent(q.value.trim())}`);
+      const res = await data<AdminAppPage>('GET', `admin/apps?q=${encodeURIComponent(query)}`);
+      if (asked !== latest) return;
+      tbody.dataset.query = query;
       tbody.replaceChildren(...(res.apps.length ? res.apps.map((a) => appRow(a, msg)) : [h('tr', {}, h('td', { colspan: '5', class: 'muted' }, '没有找到应用'))]));
       info.textContent = `共 ${res.total} 个应用${res.total > res.apps.length ? `，显示最新 ${res.apps.length} 个` : ''}`;
     } catch (err) {
@@ -164,10 +170,13 @@ export function auditView(msg: Notice): HTMLElement {
     actor: fields.actor.value.trim(), target: fields.target.value.trim(), action: fields.action.value.trim(),
     from: dayToSeconds(fields.from.value, false), to: dayToSeconds(fields.to.value, true),
   }).toString();
+  let latest = 0;
   const load = async () => {
     msg.hide();
+    const asked = ++latest;
     try {
       const res = await data<AuditPage>('GET', `admin/audit?${query()}&page=${page}`);
+      if (asked !== latest) return; // a later query has been asked; its answer is the one to show
       out.replaceChildren(res.entries.length ? auditTable(res.entries) : h('p', { class: 'muted' }, '没有记录'));
       const pages = Math.max(1, Math.ceil(res.total / 50));
       const prev = h('button', { type: 'button', class: 'secondary', disabled: page <= 1 }, '上一页');
