@@ -1,15 +1,36 @@
 /**
- * The layer rule of docs/how-it-works.md, enforced (`npm run check:layers`, part of .ci/run).
- * Arrows point inward: http → services → domain / storage interfaces; domain knows only errors.
+ * The layer rules of docs/how-it-works.md, enforced (`npm run check:layers`, part of .ci/run).
+ * Arrows point inward: app (composition) → features → platform / errors / config.
  */
 module.exports = {
   forbidden: [
     {
-      name: 'domain-imports-only-errors',
-      comment: 'domain/ holds pure rules: it returns reasons and knows no storage, service, HTTP or contract.',
+      name: 'platform-imports-no-feature',
+      comment: 'platform/ is infrastructure (caches, bus, JWT, crypto, threads, SQL, HTTP pipeline, logging): it knows no feature.',
       severity: 'error',
-      from: { path: '^src/domain/' },
-      to: { pathNot: '^src/(domain|errors)/', dependencyTypesNot: ['core'] },
+      from: { path: '^src/platform/' },
+      to: { path: '^src/(features|app|cli|web|main|entry)' },
+    },
+    {
+      name: 'features-meet-through-index',
+      comment: 'A feature reaches another only through that feature\'s index.ts.',
+      severity: 'error',
+      from: { path: '^src/features/([^/]+)/', pathNot: '[a-z-]*contract\\.ts$' },
+      to: { path: '^src/features/[^/]+/', pathNot: ['^src/features/$1/', '^src/features/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'contracts-meet-directly',
+      comment: 'A wire contract may build on another feature\'s contract (the pages import them type-only).',
+      severity: 'error',
+      from: { path: '^src/features/([^/]+)/[a-z-]*contract\\.ts$' },
+      to: { path: '^src/features/[^/]+/', pathNot: ['^src/features/$1/', '^src/features/[^/]+/[a-z-]*contract\\.ts$'] },
+    },
+    {
+      name: 'features-import-no-composition',
+      comment: 'Only the composition root (src/app, main, cli) knows every feature.',
+      severity: 'error',
+      from: { path: '^src/(features|platform|config|errors)/' },
+      to: { path: '^src/(app|cli|main|entry)' },
     },
     {
       name: 'errors-import-nothing',
@@ -21,40 +42,22 @@ module.exports = {
       name: 'contracts-import-only-typebox',
       comment: 'The wire contracts are shared with the pages: TypeBox and each other, nothing of the server.',
       severity: 'error',
-      from: { path: '^src/contracts/' },
-      to: { pathNot: ['^src/contracts/', '^node_modules/@sinclair/typebox/'] },
-    },
-    {
-      name: 'storage-imports-no-services-or-http',
-      severity: 'error',
-      from: { path: '^src/storage/' },
-      to: { path: '^src/(services|http|oidc|contracts|web|cli|main)' },
-    },
-    {
-      name: 'services-import-no-http',
-      severity: 'error',
-      from: { path: '^src/services/' },
-      to: { path: '^src/(http|oidc|web|cli|main)' },
-    },
-    {
-      name: 'http-imports-no-storage-implementation',
-      comment: 'Routes and plugins reach data only through services (the repository types may be named).',
-      severity: 'error',
-      from: { path: '^src/(http|oidc)/' },
-      to: { path: '^src/storage/', pathNot: '^src/storage/types\\.ts$' },
+      from: { path: '(^src/features/.+/[a-z-]*contract\\.ts$|^src/platform/http/contract\\.ts$)' },
+      to: { pathNot: ['^src/features/.+/[a-z-]*contract\\.ts$', '^src/platform/http/contract\\.ts$', '^node_modules/@sinclair/typebox/'] },
     },
     {
       name: 'web-imports-only-contracts',
       comment: 'The page bundle shares only the contract types with the server.',
       severity: 'error',
       from: { path: '^src/web/' },
-      to: { path: '^src/', pathNot: '^src/(web|contracts)/' },
+      to: { path: '^src/', pathNot: ['^src/web/', '^src/features/.+/[a-z-]*contract\\.ts$', '^src/platform/http/contract\\.ts$'] },
     },
     {
       name: 'no-circular',
+      comment: 'No import cycle that runs code; a cycle of type-only imports is erased at compile time.',
       severity: 'error',
       from: {},
-      to: { circular: true },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
   ],
   options: {

@@ -1,6 +1,6 @@
 // Cost of one insert into a full bounded map: a Map that deletes `keys().next()` when full
-// (what the caches did) against services/bounded-map.ts. Run: npm run build && node bench/bounded-map.mjs
-import { BoundedMap } from '../dist/services/bounded-map.js';
+// (what the caches did) against platform/cache/bounded-map.ts. Run: npm run build && node bench/bounded-map.mjs
+import { BoundedMap } from '../dist/platform/cache/bounded-map.js';
 
 function fifoMap(max) {
   const map = new Map();

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, sql } from 'kysely';
-import { GroupCommitSqliteDialect } from '../dist/storage/sql/sqlite-group-commit.js';
-import { cachedPrepare } from '../dist/storage/sql/statement-cache.js';
+import { GroupCommitSqliteDialect } from '../dist/platform/sql/sqlite-group-commit.js';
+import { cachedPrepare } from '../dist/platform/sql/statement-cache.js';
 
 const queries = Number(process.argv[2] ?? 60_000);
 const dir = mkdtempSync(join(tmpdir(), 'ac-compiled-query-'));

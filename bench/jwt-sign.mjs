@@ -1,6 +1,6 @@
 // Asymmetric JWT sign and verify per second, for the OIDC signing algorithms (RS256 with a
 // 2048-bit key, ES256, EdDSA/Ed25519): jose, fast-jwt's synchronous signer, the service's own
-// signer (node:crypto on the thread pool, src/services/oidc/keys.ts) and node:crypto directly on
+// signer (node:crypto on the thread pool, src/features/oidc/keys.ts) and node:crypto directly on
 // the same key and signing input, so the gap between each library and the raw primitive is visible.
 // Run: npm run build && node bench/jwt-sign.mjs [milliseconds per case]
 // On this 2-core machine the thread pool lets WebCrypto and the service's signer use the second
@@ -9,7 +9,7 @@ import { createPrivateKey, createPublicKey, sign as cryptoSign, verify as crypto
 import { createSigner } from 'fast-jwt';
 import { readFileSync } from 'node:fs';
 import { SignJWT, exportJWK, generateKeyPair, jwtVerify } from 'jose';
-import { compactSigner } from '../dist/services/oidc/keys.js';
+import { compactSigner } from '../dist/features/oidc/keys.js';
 
 const ms = Number(process.argv[2] ?? 1500);
 const now = Math.floor(Date.now() / 1000);

@@ -1,10 +1,10 @@
 // HS256 micro-benchmark on a token shaped like the service's own: verify with fast-jwt, jose
 // and a hand-rolled node:crypto HMAC check; sign with fast-jwt and the service's signer
-// (dist/services/hs256-signer.js: `npm run build` first). Run: node bench/jwt.mjs [iterations]
+// (dist/platform/jwt/hs256-signer.js: `npm run build` first). Run: node bench/jwt.mjs [iterations]
 import { createHmac, randomBytes } from 'node:crypto';
 import { createSigner, createVerifier } from 'fast-jwt';
 import { jwtVerify } from 'jose';
-import { hs256Signer } from '../dist/services/hs256-signer.js';
+import { hs256Signer } from '../dist/platform/jwt/hs256-signer.js';
 
 const iterations = Number(process.argv[2] ?? 200_000);
 const secret = randomBytes(48).toString('base64url');

@@ -35,7 +35,7 @@ const SCOPE = 'openid profile email';
 // as in our access tokens.
 const RESOURCE = 'https://api.bench.test/';
 
-/** Key of the same type as ours (src/services/oidc/keys.ts): RSA 2048, P-256 or Ed25519. */
+/** Key of the same type as ours (src/features/oidc/keys.ts): RSA 2048, P-256 or Ed25519. */
 async function signingJwk() {
   const opts = { extractable: true, ...(alg === 'RS256' && { modulusLength: 2048 }), ...(alg === 'EdDSA' && { crv: 'Ed25519' }) };
   const { privateKey } = await generateKeyPair(alg, opts);

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from './config/index.js';
  * every route and service) is the slow part of a start; a configuration `serve`
  * can not start with (no JWT_SECRET in production, a malformed DATABASE_URL, a bad number) is
  * found before that, from the environment alone: one line on stderr and exit code 1, at once.
- * Only then is the command line (src/cli.ts, and with it the rest) loaded.
+ * Only then is the command line (src/cli/index.ts, and with it the rest) loaded.
  */
 export async function start(argv: string[]): Promise<void> {
   const command = argv[0] ?? 'serve';
@@ -18,6 +18,6 @@ export async function start(argv: string[]): Promise<void> {
       process.exit(1);
     }
   }
-  const { main } = await import('./cli.js');
+  const { main } = await import('./cli/index.js');
   await main(argv);
 }

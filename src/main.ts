@@ -1,17 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from './config/index.js';
-import { buildApp } from './http/app.js';
-import { createLogger } from './log.js';
-import { tuneGarbageCollection } from './gc-tuning.js';
-import { createServices, type ServiceOptions, type Services } from './services/index.js';
-import { isClusterWorker } from './cluster.js';
-import { LocalChangeBus, type ChangeBus } from './services/change-bus.js';
-import { ClusterChangeBus, ClusterRateLimitStore } from './services/cluster-ipc.js';
-import type { RateLimitStore } from './services/rate-limit.js';
-import { RedisChangeBus, RedisRateLimitStore } from './services/redis.js';
-import { createSqlStorage } from './storage/sql/index.js';
-import type { Storage } from './storage/types.js';
+import { buildApp } from './app/http.js';
+import { createLogger } from './platform/logging/log.js';
+import { tuneGarbageCollection } from './platform/process/gc-tuning.js';
+import { createServices, type ServiceOptions } from './app/services.js';
+import type { Services } from './features/services.js';
+import { isClusterWorker } from './app/cluster.js';
+import { LocalChangeBus, type ChangeBus } from './platform/bus/change-bus.js';
+import { ClusterChangeBus, ClusterRateLimitStore } from './platform/bus/cluster-ipc.js';
+import type { RateLimitStore } from './platform/rate-limit/stores.js';
+import { RedisChangeBus, RedisRateLimitStore } from './platform/bus/redis.js';
+import { createSqlStorage } from './app/sql-storage.js';
+import type { Storage } from './features/storage.js';
 
 export interface Runtime {
   config: Config;

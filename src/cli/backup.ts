@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/index.js';
-import { parsePostgresUrl, createSqlStorage } from '../storage/sql/index.js';
+import { parsePostgresUrl, createSqlStorage } from '../app/sql-storage.js';
 import { UsageError } from './common.js';
 
 /**

@@ -1,9 +1,9 @@
 /** What every one-off command shares: its usage error and a way to run with the services. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig } from '../config/index.js';
-import { createLogger } from '../log.js';
-import { createServices } from '../services/index.js';
-import { createSqlStorage } from '../storage/sql/index.js';
+import { createLogger } from '../platform/logging/log.js';
+import { createServices } from '../app/services.js';
+import { createSqlStorage } from '../app/sql-storage.js';
 
 export class UsageError extends Error {}
 

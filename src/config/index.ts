@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { limitPolicyFrom, type LimitPolicy } from '../domain/limits.js';
+import { limitPolicyFrom, type LimitPolicy } from '../features/limits/policy.js';
 
 /** Every setting of docs/api.md §11 plus the lifetimes of §4, read once at start-up. */
 export interface Config {

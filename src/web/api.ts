@@ -1,6 +1,6 @@
 /** Talks to /api/v1/auth; every failure surfaces as an ApiError carrying the server's msg. */
 import { safeReturnPath } from './return-path.js';
-import type { MeData, TokenEnvelope } from '../contracts/index.js';
+import type { MeData, TokenEnvelope } from './contracts.js';
 
 const TOKEN_KEY = 'account_center_token';
 const PREFIX = '/api/v1/auth/';
@@ -97,7 +97,7 @@ export async function currentUser(): Promise<Me | null> {
   }
 }
 
-/** Where to go after signing in: only paths on this site, never another origin (domain/redirect.ts). */
+/** Where to go after signing in: only paths on this site, never another origin (features/authorization/redirect.ts). */
 export function safeNext(raw: string | null, fallback = '/account'): string {
   return safeReturnPath(raw, location.origin, fallback);
 }

@@ -5,7 +5,7 @@
 import { data } from './api.js';
 import { field, h, input } from './dom.js';
 import { required, showFieldErrors } from './field-errors.js';
-import type { SecondFactorStatus } from '../contracts/index.js';
+import type { SecondFactorStatus } from './contracts.js';
 
 let totpOn: Promise<boolean> | undefined;
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli.js';
+import { main } from '../../src/cli/index.js';
 import { createTestApp, TEST_SECRET, type TestApp, type TestUser } from '../helpers/app.js';
 import { authorizeCode, createApp } from '../helpers/oauth.js';
 

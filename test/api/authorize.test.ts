@@ -58,7 +58,7 @@ describe('POST /authorize', () => {
     expect(d.code).toMatch(/^[A-Za-z0-9_-]{50}$/);
     expect(d.expires_in).toBe(120);
     expect(d.redirect_url).toBe(`${CB}?code=${d.code}&state=${encodeURIComponent('a b&c=d/é')}`);
-    const stored = await t.runtime.storage.codes.findByHash((await import('../../src/services/crypto.js')).timedSecretKey(d.code));
+    const stored = await t.runtime.storage.codes.findByHash((await import('../../src/platform/crypto/random.js')).timedSecretKey(d.code));
     expect(stored).toMatchObject({ clientId: conf.client_id, userId: user.uid, redirectUri: CB, scope: 'email profile', codeChallenge: null });
     expect(stored!.expiresAt - stored!.createdAt).toBe(120_000);
 
@@ -85,7 +85,7 @@ describe('POST /authorize', () => {
   });
 
   it('scope: normalised, defaults to the app scopes, refused outside them', async () => {
-    const { timedSecretKey } = await import('../../src/services/crypto.js');
+    const { timedSecretKey } = await import('../../src/platform/crypto/random.js');
     const scopeOf = async (scope?: string) => {
       const code = (await authorize({ client_id: conf.client_id, redirect_uri: CB, ...(scope === undefined ? {} : { scope }) })).json().data.code;
       return (await t.runtime.storage.codes.findByHash(timedSecretKey(code)))!.scope;

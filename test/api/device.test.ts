@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../../src/services/crypto.js';
+import { sha256Hex } from '../../src/platform/crypto/random.js';
 import { createTestApp, uniqueName, type TestApp, type TestUser } from '../helpers/app.js';
 import { jwtClaims } from '../helpers/jwt.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure, createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { authorizeCode, createApp, pkcePair, type CreatedApp } from '../helpers/oauth.js';
-import { randomToken, sha256Hex } from '../../src/services/crypto.js';
+import { randomToken, sha256Hex } from '../../src/platform/crypto/random.js';
 
 // Many deliberate failures from one address: lift the exchange throttle, tested elsewhere.
 const ENV = { LIMIT_EXCHANGE_PAIR: '10000/300', LIMIT_EXCHANGE_CLIENT: '10000/300' };

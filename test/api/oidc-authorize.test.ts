@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createApp, pkcePair, type CreatedApp } from '../helpers/oauth.js';
 import { authorizeGet, location, pagesPost, ticketOf } from '../helpers/oidc-pages.js';
-import { timedSecretKey } from '../../src/services/crypto.js';
+import { timedSecretKey } from '../../src/platform/crypto/random.js';
 
 let t: TestApp;
 let dev: TestUser;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
 import { runCommand } from '../helpers/server.js';
-import { createSqlStorage } from '../../src/storage/sql/index.js';
+import { createSqlStorage } from '../../src/app/sql-storage.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ac-oidc-cli-'));
 const PG_BASE = isPostgresUrl(process.env.TEST_DATABASE_URL) ? process.env.TEST_DATABASE_URL : undefined;

@@ -3,7 +3,7 @@ import * as oauth from 'oauth4webapi';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { authorizeCode, createApp, type CreatedApp } from '../helpers/oauth.js';
 import { authorizeAsBrowser, discover, postForm, signInWithCode, viaInject } from '../helpers/oidc-client.js';
-import { randomToken, sha256Hex, timedSecretKey } from '../../src/services/crypto.js';
+import { randomToken, sha256Hex, timedSecretKey } from '../../src/platform/crypto/random.js';
 
 const ISSUER = 'https://id.example.com';
 const CB = 'https://rp.example.com/cb';

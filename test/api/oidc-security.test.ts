@@ -3,7 +3,7 @@ import * as oauth from 'oauth4webapi';
 import { createTestApp, failure, refusal, type TestApp, type TestUser } from '../helpers/app.js';
 import { authorizeCode, createApp, type CreatedApp } from '../helpers/oauth.js';
 import { discover, postForm, signInWithCode } from '../helpers/oidc-client.js';
-import { sha256Hex } from '../../src/services/crypto.js';
+import { sha256Hex } from '../../src/platform/crypto/random.js';
 
 const ISSUER = 'https://id.example.com';
 const CB = 'https://rp.example.com/cb';

@@ -4,7 +4,7 @@ import { createRemoteJWKSet, customFetch, decodeProtectedHeader, jwtVerify } fro
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createApp, type CreatedApp } from '../helpers/oauth.js';
 import { authorizeAsBrowser, discover, injectFetch, postForm, viaInject } from '../helpers/oidc-client.js';
-import { sha256Hex } from '../../src/services/crypto.js';
+import { sha256Hex } from '../../src/platform/crypto/random.js';
 
 const ISSUER = 'https://id.example.com';
 const CB = 'https://rp.example.com/cb';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/platform/logging/log.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/main.js';
 import { SmtpSink } from './smtp.js';
 import { testDatabaseUrl } from './db.js';

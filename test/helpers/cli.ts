@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/platform/logging/log.js';
 import { createRuntime, type Runtime } from '../../src/main.js';
 import { freshPostgresSchema, isPostgresUrl } from './db.js';
 import { runCommand, type CliRun } from './server.js';

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSqlStorage } from '../../src/storage/sql/index.js';
-import type { Storage } from '../../src/storage/types.js';
+import { createSqlStorage } from '../../src/app/sql-storage.js';
+import type { Storage } from '../../src/features/storage.js';
 import { freshPostgresSchema, isPostgresUrl } from './db.js';
 
 export interface TestStorage {

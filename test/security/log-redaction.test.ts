@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger } from '../../src/platform/logging/log.js';
 import { createRuntime, type Runtime } from '../../src/main.js';
 import { TEST_SECRET, uniqueName } from '../helpers/app.js';
 import { testDatabaseUrl } from '../helpers/db.js';

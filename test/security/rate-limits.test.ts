@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
-import { DEFAULT_LIMITS } from '../../src/domain/limits.js';
+import { DEFAULT_LIMITS } from '../../src/features/limits/policy.js';
 import { createTestApp, TEST_SECRET, uniqueName, type TestApp } from '../helpers/app.js';
 
 const RATE_LIMITED = { ok: false, msg: '请求过于频繁，请稍后再试' };

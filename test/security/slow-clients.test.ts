@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REQUEST_TIMEOUT_MS } from '../../src/http/app.js';
+import { REQUEST_TIMEOUT_MS } from '../../src/app/http.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqlStorage } from '../../src/storage/sql/index.js';
-import type { Storage } from '../../src/storage/types.js';
+import { createSqlStorage } from '../../src/app/sql-storage.js';
+import type { Storage } from '../../src/features/storage.js';
 import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
 import { openTestStorage, type TestStorage } from '../helpers/storage.js';
 
@@ -64,7 +64,7 @@ describe('migration 002: keys recomputed with ASCII folding', () => {
   it('a look-alike filed under kate\'s Unicode key gets its own key; kate can then register', async () => {
     // A database at migration 001 holding a row written the old way (Unicode lower-casing).
     const { Kysely, Migrator, PostgresDialect, SqliteDialect } = await import('kysely');
-    const { migrationProvider } = await import('../../src/storage/sql/migrations/index.js');
+    const { migrationProvider } = await import('../../src/platform/sql/migrations/index.js');
     let url: string;
     let done: () => Promise<void>;
     let dialect;

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { Storage } from '../../src/storage/types.js';
+import type { Storage } from '../../src/features/storage.js';
 
 let seq = 0;
 const unique = (p: string) => `${p}${process.pid}o${++seq}`;

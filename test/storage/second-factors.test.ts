@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UniqueViolation, type Storage } from '../../src/storage/types.js';
+import { UniqueViolation } from '../../src/platform/sql/unique-violation.js';
+import { type Storage } from '../../src/features/storage.js';
 import { isPostgresUrl } from '../helpers/db.js';
 import { openTestStorage, type TestStorage } from '../helpers/storage.js';
 

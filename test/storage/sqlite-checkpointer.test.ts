@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WalCheckpointer } from '../../src/storage/sql/sqlite-checkpointer.js';
+import { WalCheckpointer } from '../../src/platform/sql/sqlite-checkpointer.js';
 import { isPostgresUrl } from '../helpers/db.js';
 import { waitFor } from '../helpers/wait.js';
 

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { type Generated, Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GroupCommitSqliteDialect } from '../../src/storage/sql/sqlite-group-commit.js';
-import { cachedPrepare } from '../../src/storage/sql/statement-cache.js';
-import { compileOnce, runCompiledDirectly } from '../../src/storage/sql/compiled.js';
+import { GroupCommitSqliteDialect } from '../../src/platform/sql/sqlite-group-commit.js';
+import { cachedPrepare } from '../../src/platform/sql/statement-cache.js';
+import { compileOnce, runCompiledDirectly } from '../../src/platform/sql/compiled.js';
 import { isPostgresUrl } from '../helpers/db.js';
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createSqlStorage } from '../../src/storage/sql/index.js';
+import { createSqlStorage } from '../../src/app/sql-storage.js';
 import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
 import { storageSuite } from './suite.js';
 

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UniqueViolation, type NewApp, type NewUser, type Storage } from '../../src/storage/types.js';
+import { UniqueViolation } from '../../src/platform/sql/unique-violation.js';
+import { type NewApp } from '../../src/features/apps/repository.js';
+import { type NewUser } from '../../src/features/accounts/repository.js';
+import { type Storage } from '../../src/features/storage.js';
 import { oidcStorageSuite } from './oidc-suite.js';
 
 /** A fresh, migrated, empty storage and a way to throw it away. */
@@ -26,7 +29,7 @@ async function violation(p: Promise<unknown>): Promise<string> {
   throw new Error('expected a UniqueViolation');
 }
 
-/** Every repository method of src/storage/types.ts against one backend. */
+/** Every repository method of src/features/storage.ts against one backend. */
 export function storageSuite(name: string, factory: StorageFactory): void {
   describe(`storage: ${name}`, () => {
     let s: Storage;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isActive, nextStatus, viewStatus } from '../../src/domain/app-state.js';
+import { isActive, nextStatus, viewStatus } from '../../src/features/apps/app-state.js';
 
 describe('application state machine (docs/api.md §4.3)', () => {
   it('only active is active', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BoundedMap } from '../../src/services/bounded-map.js';
+import { BoundedMap } from '../../src/platform/cache/bounded-map.js';
 
 describe('BoundedMap', () => {
   it('keeps the newest entries and never more than its size', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ChangeFeed } from '../../src/services/change-feed.js';
-import { CACHE_MAX_AGE_MS, FEED_FRESH_MS, NOT_CACHED, ReloadingCache } from '../../src/services/reloading-cache.js';
+import { ChangeFeed } from '../../src/platform/bus/change-feed.js';
+import { CACHE_MAX_AGE_MS, FEED_FRESH_MS, NOT_CACHED, ReloadingCache } from '../../src/platform/cache/reloading-cache.js';
 
 /** A cache over a table of versioned rows, a change feed over its `updated_at`, and a hand-driven clock. */
 function fixture() {

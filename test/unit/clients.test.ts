@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { viaTable } from '../helpers/refusal.js';
-import { checkAppFields, isClientType, isReservedClientId, isValidClientId, isValidHomepage, toUnixSeconds } from '../../src/domain/clients.js';
+import { checkAppFields, isClientType, isReservedClientId, isValidClientId, isValidHomepage, toUnixSeconds } from '../../src/features/apps/app-rules.js';
 
 const ok = { display_name: 'Demo', redirect_uris: ['https://a.example.com/cb'] };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../../src/errors/index.js';
-import { codeStateOf, exchangeFailure, transition, type CodeEvent, type CodeState } from '../../src/domain/code-state.js';
+import { codeStateOf, exchangeFailure, transition, type CodeEvent, type CodeState } from '../../src/features/authorization/code-state.js';
 
 describe('authorization code state machine (docs/api.md §5.1)', () => {
   const table: Array<[CodeState, CodeEvent, CodeState, string]> = [

@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, type JsonWebKey } from 'node:crypto';
 import { decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { compactSigner } from '../../src/services/oidc/keys.js';
+import { compactSigner } from '../../src/features/oidc/keys.js';
 
 const ALGS = [
   { alg: 'RS256', options: { modulusLength: 2048 } },

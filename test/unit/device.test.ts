@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import {
   DEFAULT_POLL_INTERVAL_S, POLL_GRACE_MS, SLOW_DOWN_STEP_S, canDecide, decidePoll, normalizeUserCode,
   verificationUris, type DeviceCodeView,
-} from '../../src/domain/device.js';
+} from '../../src/features/device/device-rules.js';
 
 const NOW = 1_700_000_000_000;
 const code = (over: Partial<DeviceCodeView> = {}): DeviceCodeView => ({

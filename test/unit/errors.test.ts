@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { badParam, fail } from '../../src/errors/index.js';
-import { toFailure } from '../../src/http/plugins/errors.js';
+import { toFailure } from '../../src/platform/http/error-replies.js';
 
 describe('toFailure', () => {
   it('keeps the status and msg of an AppError, with its extra keys', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseForm, type FormFields } from '../../src/oidc/form-body.js';
+import { parseForm, type FormFields } from '../../src/features/oidc/http/form-body.js';
 
 /** The WHATWG parser's fields, repeated names kept as lists, as the standard endpoints read them. */
 function reference(text: string): FormFields {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
-import { Housekeeping } from '../../src/services/housekeeping.js';
-import { SessionCache } from '../../src/services/session-state.js';
+import { createLogger } from '../../src/platform/logging/log.js';
+import { Housekeeping } from '../../src/features/housekeeping/housekeeping.js';
+import { SessionCache } from '../../src/features/sessions/session-cache.js';
 import { createTestApp } from '../helpers/app.js';
 import { jwtClaims } from '../helpers/jwt.js';
 

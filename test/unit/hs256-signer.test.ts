@@ -1,6 +1,6 @@
 import { createSigner, createVerifier } from 'fast-jwt';
 import { describe, expect, it } from 'vitest';
-import { hs256Signer } from '../../src/services/hs256-signer.js';
+import { hs256Signer } from '../../src/platform/jwt/hs256-signer.js';
 import { jwtHeader } from '../helpers/jwt.js';
 
 const SECRET = 'a-secret-of-the-right-length-for-hs256-000000';

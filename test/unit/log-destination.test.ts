@@ -2,7 +2,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BatchedLineWriter } from '../../src/log-destination.js';
+import { BatchedLineWriter } from '../../src/platform/logging/log-destination.js';
 
 const opened: number[] = [];
 function fileWriter() {

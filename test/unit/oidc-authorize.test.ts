@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkRequest, consentCovers, resolveRedirect, single, withQuery, type ClientFacts } from '../../src/domain/oidc-authorize.js';
+import { checkRequest, consentCovers, resolveRedirect, single, withQuery, type ClientFacts } from '../../src/features/oidc/authorize-rules.js';
 
 const CB = 'https://rp.example.com/cb';
 const client: ClientFacts = { clientId: 'forum', redirectUris: [CB], scopes: ['forum.read'], clientType: 'confidential', grantTypes: ['authorization_code', 'refresh_token'] };

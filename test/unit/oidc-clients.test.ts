@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkClientFields } from '../../src/domain/oidc-clients.js';
+import { checkClientFields } from '../../src/features/apps/oidc-client-rules.js';
 import { viaTable } from '../helpers/refusal.js';
-import { KeyCipher } from '../../src/services/oidc/key-crypto.js';
+import { KeyCipher } from '../../src/features/oidc/key-crypto.js';
 
 const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code';
 

@@ -2,8 +2,8 @@ import { pbkdf2Sync, randomBytes, scryptSync } from 'node:crypto';
 import { hash as argon2Hash, Algorithm } from '@node-rs/argon2';
 import bcrypt from 'bcryptjs';
 import { describe, expect, it } from 'vitest';
-import { hashProblem, keycloakCredentialToHash, verifyForeign } from '../../src/services/password-formats.js';
-import { Passwords } from '../../src/services/passwords.js';
+import { hashProblem, keycloakCredentialToHash, verifyForeign } from '../../src/platform/crypto/password-formats.js';
+import { Passwords } from '../../src/platform/crypto/passwords.js';
 
 const b64 = (b: Buffer) => b.toString('base64');
 
@@ -108,7 +108,7 @@ describe('Passwords', () => {
 
 describe('import rows', () => {
   it("unwraps Django's argon2$ and bcrypt$ prefixes and checks the hash before import", async () => {
-    const { parseRecord } = await import('../../src/services/user-transfer.js');
+    const { parseRecord } = await import('../../src/features/admin/user-transfer.js');
     const argon = await argon2Hash('django-argon', { algorithm: Algorithm.Argon2id, memoryCost: 4096, timeCost: 1 });
     const bc = bcrypt.hashSync('django-bcrypt', 4);
     expect(parseRecord({ username: 'dj_argon', email: 'a@example.com', password_hash: `argon2${argon}` }, 1).passwordHash).toBe(argon);

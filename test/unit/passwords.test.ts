@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Passwords } from '../../src/services/passwords.js';
+import { Passwords } from '../../src/platform/crypto/passwords.js';
 
 /** A thread's nice value, from /proc (field 19 of its stat); undefined once it has ended. */
 function niceOf(tid: string): number | undefined {

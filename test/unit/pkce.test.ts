@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { viaTable } from '../helpers/refusal.js';
-import { isValidVerifier, pkceForAuthorize, s256, verifyPkce } from '../../src/domain/pkce.js';
+import { isValidVerifier, pkceForAuthorize, s256, verifyPkce } from '../../src/features/authorization/pkce.js';
 
 const verifier = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
 // RFC 7636 appendix B

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newTimedSecret, randomToken, sha256Hex, timedSecretKey, timeOrderedId } from '../../src/services/crypto.js';
+import { newTimedSecret, randomToken, sha256Hex, timedSecretKey, timeOrderedId } from '../../src/platform/crypto/random.js';
 
 describe('randomToken', () => {
   it('gives base64url of the asked number of bytes, across pool refills, never repeating', () => {

@@ -1,11 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
-import { answerLimitRequest, ClusterRateLimitStore, isClusterMessage } from '../../src/services/cluster-ipc.js';
-import { RateLimiter } from '../../src/services/limits.js';
-import { MemoryRateLimitStore, type RateLimitStore } from '../../src/services/rate-limit.js';
-import { RedisRateLimitStore } from '../../src/services/redis.js';
-import { DEFAULT_LIMITS } from '../../src/domain/limits.js';
+import { createLogger } from '../../src/platform/logging/log.js';
+import { answerLimitRequest, ClusterRateLimitStore, isClusterMessage } from '../../src/platform/bus/cluster-ipc.js';
+import { RateLimiter } from '../../src/features/limits/rate-limiter.js';
+import { MemoryRateLimitStore, type RateLimitStore } from '../../src/platform/rate-limit/stores.js';
+import { RedisRateLimitStore } from '../../src/platform/bus/redis.js';
+import { DEFAULT_LIMITS } from '../../src/features/limits/policy.js';
 import { redisAvailable, TEST_REDIS_URL } from '../helpers/redis.js';
 
 const redisUp = await redisAvailable();

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log.js';
-import type { ChangeEvent } from '../../src/services/change-bus.js';
-import { RedisChangeBus, RedisRateLimitStore } from '../../src/services/redis.js';
+import { createLogger } from '../../src/platform/logging/log.js';
+import type { ChangeEvent } from '../../src/platform/bus/change-bus.js';
+import { RedisChangeBus, RedisRateLimitStore } from '../../src/platform/bus/redis.js';
 import { redisAvailable, TEST_REDIS_URL } from '../helpers/redis.js';
 import { waitFor } from '../helpers/wait.js';
 

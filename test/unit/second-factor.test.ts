@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, IP_ONLY_RULES, limitPolicyFrom } from '../../src/domain/limits.js';
+import { DEFAULT_LIMITS, IP_ONLY_RULES, limitPolicyFrom } from '../../src/features/limits/policy.js';
 import { fail } from '../../src/errors/index.js';
-import { SecretBox } from '../../src/services/secret-box.js';
+import { SecretBox } from '../../src/platform/crypto/secret-box.js';
 
 describe('SecretBox (authenticator secrets at rest)', () => {
   const box = new SecretBox('a-jwt-secret-of-enough-length-0123456789', 'totp-secret');

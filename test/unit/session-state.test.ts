@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { LocalChangeBus } from '../../src/services/change-bus.js';
-import { NOT_CACHED, SessionCache, USER_CACHE_MAX_AGE_MS, USER_CACHE_TTL_MS } from '../../src/services/session-state.js';
-import type { Storage, User } from '../../src/storage/types.js';
+import { LocalChangeBus } from '../../src/platform/bus/change-bus.js';
+import { NOT_CACHED, SessionCache, USER_CACHE_MAX_AGE_MS, USER_CACHE_TTL_MS } from '../../src/features/sessions/session-cache.js';
+import type { Storage } from '../../src/features/storage.js';
+import type { User } from '../../src/features/accounts/repository.js';
 
 const user = (over: Partial<User> = {}): User => ({
   id: 1, username: 'alice', email: 'a@example.com', displayName: 'alice', passwordHash: 'x', emailVerified: true,

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
-import { sendAtTurnEnd, type SendContinuation } from '../../src/http/plugins/turn-end-send.js';
+import { sendAtTurnEnd, type SendContinuation } from '../../src/platform/http/turn-end-send.js';
 
 /** Resolves after the callbacks already queued with setImmediate have run. */
 const turnEnded = () => new Promise<void>((resolve) => setImmediate(resolve));

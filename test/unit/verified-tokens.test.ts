@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VerifiedTokens } from '../../src/services/verified-tokens.js';
+import { VerifiedTokens } from '../../src/features/sessions/verified-tokens.js';
 
 const SIGNATURE = 'x'.repeat(43);
 

@@ -4,7 +4,7 @@ import { ApiError, data } from '../api.js';
 import { busy, copyButton, downloadButton, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf } from '../layout.js';
 import { authenticatorChanged, reauthFields } from '../reauth.js';
-import type { PasskeyView, RecoveryCodesData, SecondFactorStatus, TotpSetupData } from '../../contracts/index.js';
+import type { PasskeyView, RecoveryCodesData, SecondFactorStatus, TotpSetupData } from '../contracts.js';
 
 /** Recovery codes, shown once, right under the section heading. */
 function showRecoveryCodes(box: HTMLElement, codes: string[]): void {

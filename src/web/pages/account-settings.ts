@@ -1,6 +1,6 @@
 /** The self-service sections of /account: name, password, e-mail, sessions, deletion. */
 import { call, clearToken, data, setToken, type Me, type TokenEnvelope } from '../api.js';
-import type { SecondFactorStatus, SessionList, SessionView } from '../../contracts/index.js';
+import type { SecondFactorStatus, SessionList, SessionView } from '../contracts.js';
 import { busy, cooldown, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf } from '../layout.js';
 import { reauthFields } from '../reauth.js';

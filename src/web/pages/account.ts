@@ -3,7 +3,7 @@ import { busy, copyBox, field, form, formatTime, h, input, notice } from '../dom
 import { messageOf, needsLogin, render } from '../layout.js';
 import { sendCode } from './login.js';
 import { signOut } from '../sign-out.js';
-import type { AuthorizedApp, AuthorizedAppList } from '../../contracts/index.js';
+import type { AuthorizedApp, AuthorizedAppList } from '../contracts.js';
 import { securitySections } from './account-security.js';
 import { changeEmail, changePassword, deleteAccount, editName, sessions } from './account-settings.js';
 

@@ -2,7 +2,7 @@
 import { ApiError, data, getToken } from '../api.js';
 import type {
   AdminAppPage, AdminAppView, AuditEntryView, AuditPage, Dashboard, SessionView, UserDetail,
-} from '../../contracts/index.js';
+} from '../contracts.js';
 import { barChart } from '../chart.js';
 import { busy, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf } from '../layout.js';

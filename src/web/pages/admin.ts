@@ -2,7 +2,7 @@ import { currentUser, data, loginUrl } from '../api.js';
 import { busy, form, h, input, notice } from '../dom.js';
 import { messageOf, needsLogin, render } from '../layout.js';
 import { roleLabel } from '../audit-labels.js';
-import type { AdminUserView as UserRow, UserPage } from '../../contracts/index.js';
+import type { AdminUserView as UserRow, UserPage } from '../contracts.js';
 import { adminTabs, appsView, auditView, dashboardView, userDetailView } from './admin-console.js';
 
 const PAGE_SIZE = 20;

@@ -1,7 +1,7 @@
 import { ApiError, call, currentUser, data, loginUrl, type Me } from '../api.js';
 import { busy, h, notice } from '../dom.js';
 import { errorPage, messageOf, needsLogin, render } from '../layout.js';
-import type { ClientInfo, ConsentResult, InteractionView, IssuedCode } from '../../contracts/index.js';
+import type { ClientInfo, ConsentResult, InteractionView, IssuedCode } from '../contracts.js';
 import { oidcPost } from '../oidc.js';
 
 const TITLE = '授权登录';

@@ -1,6 +1,6 @@
 /** The OpenID Connect part of the developer console: client fields and the issuer to copy. */
 import { copyLine, field, h } from '../dom.js';
-import type { AppView } from '../../contracts/index.js';
+import type { AppView } from '../contracts.js';
 
 const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code';
 const GRANTS: Array<[string, string]> = [

@@ -4,7 +4,7 @@ import { messageOf, needsLogin, render } from '../layout.js';
 import { siteName } from '../site.js';
 import { required, showFieldErrors } from '../field-errors.js';
 import { APP_LABELS } from '../field-labels.js';
-import type { AppSecret, AppSuspension, AppView, CreatedApp } from '../../contracts/index.js';
+import type { AppSecret, AppSuspension, AppView, CreatedApp } from '../contracts.js';
 import { clientFields, issuerPanel } from './console-oidc.js';
 
 const lines = (text: string) => text.split(/[\r\n]+/).map((s) => s.trim()).filter(Boolean);

@@ -1,4 +1,4 @@
-import type { DeviceRequest as DeviceRequestData } from '../../contracts/index.js';
+import type { DeviceRequest as DeviceRequestData } from '../contracts.js';
 import { currentUser, data, loginUrl, type Me } from '../api.js';
 import { busy, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf, needsLogin, render } from '../layout.js';

@@ -1,0 +1,104 @@
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from 'pino';
+import type { Config } from '../config/index.js';
+import type { Services } from '../features/services.js';
+import { lazyChildLoggerFactoryOf } from '../platform/logging/lazy-logger.js';
+import { authGuards } from '../features/sessions/bearer-guard.js';
+import { registerCors } from '../features/apps/cors-plugin.js';
+import { registerErrorHandling, registerJsonBody } from '../platform/http/error-replies.js';
+import { createMetrics, registerMetrics } from '../platform/http/metrics.js';
+import { registerRequestLog, requestId } from '../platform/http/request-log.js';
+import type { RouteDeps } from '../features/services.js';
+import { systemRoutes } from '../features/system/routes.js';
+import { sessionRoutes } from '../features/sessions/routes.js';
+import { accountRoutes } from '../features/accounts/routes.js';
+import { adminRoutes } from '../features/admin/routes.js';
+import { auditRoutes } from '../features/audit/routes.js';
+import { appsRoutes } from '../features/apps/routes.js';
+import { authorizeRoutes } from '../features/authorization/routes.js';
+import { deviceRoutes } from '../features/device/routes.js';
+import { secondFactorRoutes } from '../features/second-factor/routes.js';
+import { PAGE_HEADERS, pagesRoutes, sendNotFoundPage } from '../features/pages/routes.js';
+import '../features/pages/site-name.js';
+import { oidcPlugin } from '../features/oidc/http/endpoints.js';
+import { accountSettingsRoutes } from '../features/account-settings/routes.js';
+import { adminConsoleRoutes } from '../features/admin/console-routes.js';
+
+export const BODY_LIMIT = 64 * 1024;
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+export interface BuildAppOptions {
+  config: Config;
+  services: Services;
+  logger: Logger;
+  /** Time a client has to send its whole request; REQUEST_TIMEOUT_MS unless a test shortens it. */
+  requestTimeoutMs?: number;
+}
+
+/** Assembles the HTTP service from ready services; no I/O happens here. */
+export async function buildApp({ config, services, logger, requestTimeoutMs = REQUEST_TIMEOUT_MS }: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    // No logger for Fastify itself: with one, Fastify listens for every response's `finish`
+    // and `error` events to time it (4 µs a request on a bare Fastify; docs/performance.md).
+    // Requests log through the service's logger all the same (childLoggerFactory below), and
+    // the request line and metrics are taken as the answer is handed over (plugins/request-log.ts).
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    // A client that trickles its request (slowloris) is cut off instead of holding a socket.
+    requestTimeout: requestTimeoutMs,
+    // Node cuts a trickling body off only at the later of the two timeouts (headers: 60 s by
+    // default), and looks for overdue requests every 30 s: both are tied to the request timeout.
+    http: {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: requestTimeoutMs,
+      connectionsCheckingInterval: Math.max(100, Math.floor(requestTimeoutMs / 10)),
+    },
+    trustProxy: config.trustProxy as never,
+    // Fastify's own two lines per request (through a child logger) would dominate the cost
+    // of `me`; plugins/request-log.ts writes one compact line per request instead.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: requestId,
+    requestIdHeader: false,
+    childLoggerFactory: lazyChildLoggerFactoryOf(logger),
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
+  }) as unknown as FastifyInstance;
+  app.decorateRequest('auth', undefined);
+  app.decorate('siteName', config.siteName);
+
+  const metrics = createMetrics();
+  registerRequestLog(app, logger, metrics.http);
+  registerErrorHandling(app, sendNotFoundPage);
+  registerJsonBody(app);
+  registerMetrics(app, metrics);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Account Center', version: '1', description: 'Single sign-on and OAuth-style authorization. Failures are { ok:false, msg }.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+  });
+  // The API docs share this origin with the pages, which keep the token in localStorage: they
+  // get the same CSP, framing and sniffing headers (docs/api.md §11), their static files included.
+  await app.register(async (docs) => {
+    docs.addHook('onSend', (_request, reply, payload, done) => {
+      void reply.headers(PAGE_HEADERS);
+      done(null, payload);
+    });
+    // The standalone layout's top bar draws the Swagger logo with an inline <style>, which the
+    // pages' CSP (style-src 'self') refuses: the base layout has no top bar (and the logo swap runs only in the standalone one).
+    await docs.register(swaggerUi, { routePrefix: '/docs', uiConfig: { layout: 'BaseLayout' } });
+  });
+
+  await registerCors(app, services.cors);
+  const deps: RouteDeps = { services, guards: authGuards(services.tokens, config.centerAppId), metrics };
+  for (const routes of [systemRoutes, sessionRoutes, accountRoutes, adminRoutes, auditRoutes, appsRoutes, authorizeRoutes, deviceRoutes, secondFactorRoutes, pagesRoutes, accountSettingsRoutes, adminConsoleRoutes]) {
+    await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>(), deps));
+  }
+  await app.register(async (scope) => oidcPlugin(scope, deps));
+  return app;
+}

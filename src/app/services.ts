@@ -1,0 +1,116 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config/index.js';
+import type { Storage } from '../features/storage.js';
+import { AccountService } from '../features/accounts/account-service.js';
+import { AccountSettingsService } from '../features/account-settings/settings-service.js';
+import { AdminService } from '../features/admin/admin-service.js';
+import { AdminConsoleService } from '../features/admin/console-service.js';
+import { AppCache } from '../features/apps/app-cache.js';
+import { AnnouncingRefreshTokenRepo } from '../features/oidc/announcing-families.js';
+import { AppStatusCache } from '../features/apps/app-status.js';
+import { AppService } from '../features/apps/app-service.js';
+import { AuditLog } from '../features/audit/audit-log.js';
+import { AuthorizationService } from '../features/authorization/authorization-service.js';
+import { LocalChangeBus, type ChangeBus } from '../platform/bus/change-bus.js';
+import { ClientDirectory } from '../features/apps/client-directory.js';
+import type { ServiceKit } from '../features/kit.js';
+import type { Services } from '../features/services.js';
+import { CorsWhitelist } from '../features/apps/cors-whitelist.js';
+import { DeviceService } from '../features/device/device-service.js';
+import { Housekeeping } from '../features/housekeeping/housekeeping.js';
+import { RateLimiter } from '../features/limits/rate-limiter.js';
+import { ReauthService } from '../features/reauth/reauth-service.js';
+import { createMailer, signedBy, type Mailer } from '../platform/mail/mailer.js';
+import { Passwords } from '../platform/crypto/passwords.js';
+import { PasskeyService } from '../features/second-factor/passkey-service.js';
+import { PublishingAppRepo, PublishingUserRepo } from './publishing-repos.js';
+import { MemoryRateLimitStore, type RateLimitStore } from '../platform/rate-limit/stores.js';
+import { SecondFactorService } from '../features/second-factor/totp-service.js';
+import { SessionService } from '../features/sessions/session-service.js';
+import { SessionCache } from '../features/sessions/session-cache.js';
+import { SignIns } from '../features/sessions/sign-ins.js';
+import { TokenService } from '../features/sessions/token-service.js';
+import { UserTransferService } from '../features/admin/user-transfer.js';
+import { createOidcServices } from '../features/oidc/oidc-services.js';
+
+export interface ServiceOptions {
+  now?: () => number;
+  bus?: ChangeBus;
+  /** Rate-limit counters shared with other instances (Redis, cluster primary); memory otherwise. */
+  rateCounters?: RateLimitStore;
+  mailer?: Mailer;
+}
+
+export function createServices(config: Config, storage: Storage, log: Logger, opts: ServiceOptions = {}): Services {
+  const now = opts.now ?? Date.now;
+  const bus = opts.bus ?? new LocalChangeBus();
+  // Services write users and apps through these, so every write announces itself.
+  const written = { ...repositoriesOf(storage), users: new PublishingUserRepo(storage.users, bus), apps: new PublishingAppRepo(storage.apps, bus) };
+  const sessionCache = new SessionCache(written, bus, now);
+  // Family revocations also enter the revoked set, so access-token checks need no read.
+  const repos = { ...written, refreshTokens: new AnnouncingRefreshTokenRepo(storage.refreshTokens, sessionCache, config.accessTokenTtl, now) };
+  // Hot paths read apps through one cache; admin and console reads go to the database.
+  const appCache = new AppCache(repos.apps, bus, now);
+  const clients = new ClientDirectory(appCache, config);
+  const appStatus = new AppStatusCache(appCache, new Set([config.centerAppId, config.gameAppId]));
+  const signIns = new SignIns(repos.sessions, sessionCache, config, now, (err) => log.warn({ err }, 'could not record session use'));
+  const kit: ServiceKit = {
+    config, storage: repos, now, log, sessionCache, clients, signIns,
+    tokens: new TokenService(config, sessionCache, appStatus, now, (sid) => signIns.seen(sid), (claims) => signIns.signedOut(claims)),
+    passwords: new Passwords(),
+    mailer: signedBy(config.siteName, opts.mailer ?? createMailer(config.smtpUrl, config.mailFrom, log, config.nodeEnv !== 'production')),
+    audit: new AuditLog(repos.audit, now, (err) => log.error({ err }, 'audit write failed')),
+    rateCounters: opts.rateCounters ?? new MemoryRateLimitStore(now),
+  };
+  const housekeeping = new Housekeeping(repos, sessionCache, now, log);
+  // One limiter over the shared counters, handed to every service that applies a rule.
+  const limiter = new RateLimiter(kit.rateCounters, config.limits, config.ipRateLimits);
+  const secondFactor = new SecondFactorService(kit, limiter);
+  const reauth = new ReauthService(kit, limiter, secondFactor);
+  const accounts = new AccountService(kit, limiter, secondFactor, reauth);
+  const settings = new AccountSettingsService(kit, reauth);
+  const oidc = createOidcServices(config, { ...repos, apps: appCache }, { sessionCache, tokens: kit.tokens, audit: kit.audit, limiter, now });
+  return {
+    accounts,
+    settings,
+    adminConsole: new AdminConsoleService(kit, accounts, settings),
+    secondFactor,
+    reauth,
+    passkeys: new PasskeyService(kit),
+    admin: new AdminService(kit),
+    apps: new AppService(kit),
+    authorization: new AuthorizationService(kit, limiter),
+    device: new DeviceService(kit, limiter),
+    transfer: new UserTransferService(repos.users, now),
+    session: new SessionService(kit, accounts),
+    tokens: kit.tokens,
+    audit: kit.audit,
+    cors: new CorsWhitelist(clients, repos.apps, bus, config.corsCacheTtl * 1000, now),
+    oidc,
+    ready: () => storage.ping(),
+    async start() {
+      await sessionCache.start();
+      appCache.start();
+      housekeeping.start();
+      await kit.passwords.warmUp();
+      // The first start creates the signing key; from then on the keys poll for rotations.
+      await oidc.keys.current().catch((err: unknown) => log.error({ err }, 'signing key not ready; retried on first use'));
+    },
+    async stop() {
+      oidc.keys.stop();
+      sessionCache.stop();
+      appCache.stop();
+      await signIns.flush();
+      housekeeping.stop();
+      kit.mailer.close();
+      await kit.rateCounters.close();
+      await bus.close();
+    },
+  };
+}
+
+/** The repositories of a backend, without its lifecycle. */
+function repositoriesOf(storage: Storage): ServiceKit['storage'] {
+  const { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants } = storage;
+  return { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants };
+}

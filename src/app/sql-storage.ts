@@ -1,0 +1,173 @@
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { type Dialect, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { CurrentSchemaPostgresDialect } from '../platform/sql/pg-dialect.js';
+import type { Database } from '../platform/sql/schema.js';
+import type { Storage } from '../features/storage.js';
+import { migrationProvider } from '../platform/sql/migrations/index.js';
+import { cachedPrepare } from '../platform/sql/statement-cache.js';
+import { WRITER_CHECKPOINT_PAGES, WalCheckpointer } from '../platform/sql/sqlite-checkpointer.js';
+import { GroupCommitSqliteDialect } from '../platform/sql/sqlite-group-commit.js';
+import { runCompiledDirectly } from '../platform/sql/compiled.js';
+import { SqlUserRepo } from '../features/accounts/sql-users.js';
+import { SqlAppRepo } from '../features/apps/sql-apps.js';
+import { SqlAuthCodeRepo } from '../features/authorization/sql-auth-codes.js';
+import { SqlDeviceCodeRepo } from '../features/device/sql-device-codes.js';
+import { SqlEmailCodeRepo } from '../features/accounts/sql-email-codes.js';
+import { SqlAuditRepo } from '../features/audit/sql-audit.js';
+import { SqlRevocationRepo } from '../features/sessions/sql-revocations.js';
+import { SqlConsentRepo, SqlRefreshTokenRepo, SqlSigningKeyRepo } from '../features/oidc/sql-oidc.js';
+import { SqlPasskeyRepo, SqlSecondFactorRepo } from '../features/second-factor/sql-second-factors.js';
+import { SqlReauthGrantRepo } from '../features/reauth/sql-reauth-grants.js';
+import { SqlSessionRepo } from '../features/sessions/sql-sessions.js';
+
+export interface SqlStorageOptions {
+  /** PostgreSQL schema to use (created when missing); tests give each run its own. */
+  pgSchema?: string;
+  /** PostgreSQL pool size. */
+  pgPoolMax?: number;
+  /** Reports connection errors of idle pooled clients. */
+  onPoolError?: (err: Error) => void;
+  /**
+   * SQLite: commit the writes of one event-loop turn together (default). Off for the workers
+   * of `serve --workers N`: there processes take turns at the write lock, and a lock held for
+   * a whole turn made the others wait in SQLite's sleeping busy handler.
+   */
+  groupCommit?: boolean;
+}
+
+/**
+ * Creates the data folder (0700) and the database file (0600) when missing, before SQLite
+ * opens it with the process umask: the file holds password hashes and the audit trail. SQLite
+ * gives its -wal and -shm files the mode of the database file.
+ */
+function createPrivately(file: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, 'a', 0o600));
+}
+
+async function sqliteDialect(url: string, groupCommit: boolean): Promise<Dialect> {
+  const { default: BetterSqlite3 } = await import('better-sqlite3');
+  const path = url.slice('sqlite:'.length);
+  if (path !== ':memory:') createPrivately(resolve(path));
+  const db = new BetterSqlite3(path);
+  // WAL lets readers run beside the writer; NORMAL keeps every commit across a process crash.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  // Codes, sessions and refresh tokens are keyed by random hashes, so their inserts touch
+  // pages all over their B-trees; with SQLite's default 2 MB page cache those pages were
+  // read back from the file again and again (most of an exchange's time). 16 MB serves the
+  // exchange as fast as 64 MB did, and keeps a busy process's resident memory ~50 MB lower.
+  db.pragma('cache_size = -16384');
+  const prepare = cachedPrepare(db);
+  if (!groupCommit) return new SqliteDialect({ database: { close: () => db.close(), prepare: prepare as never } });
+  if (path === ':memory:') return new GroupCommitSqliteDialect(db, prepare);
+  // The thread copies pages as they come; the writer's own checkpoint, at 16 MB of log
+  // instead of 4, finishes what is left and lets the log start over (sqlite-checkpointer.ts).
+  db.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
+  return new GroupCommitSqliteDialect(db, prepare, new WalCheckpointer(resolve(path)));
+}
+
+/**
+ * Splits the `schema` and `pool_max` query parameters (ours, not libpq's) off a postgres:// URL.
+ * PostgreSQL's own `options=-c search_path=…` is left for the driver to pass on.
+ */
+export function parsePostgresUrl(url: string): { connectionString: string; schema: string | undefined; poolMax: number | undefined } {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema') || undefined;
+  const poolRaw = parsed.searchParams.get('pool_max');
+  const poolMax = poolRaw ? Number(poolRaw) : undefined;
+  if (poolMax !== undefined && (!Number.isInteger(poolMax) || poolMax < 1)) throw new Error(`invalid pool_max in DATABASE_URL: ${poolRaw}`);
+  parsed.searchParams.delete('schema');
+  parsed.searchParams.delete('pool_max');
+  return { connectionString: parsed.toString(), schema, poolMax };
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
+
+async function postgresDialect(url: string, opts: SqlStorageOptions, log: (err: Error) => void): Promise<PostgresDialect> {
+  const pg = await import('pg');
+  // int8 columns hold millisecond times and ids, all far below 2^53.
+  pg.default.types.setTypeParser(20, (v: string) => Number(v));
+  const fromUrl = parsePostgresUrl(url);
+  const schema = opts.pgSchema ?? fromUrl.schema;
+  if (schema && !SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
+  if (schema) {
+    const admin = new pg.default.Client({ connectionString: fromUrl.connectionString });
+    await admin.connect();
+    try {
+      await admin.query(`create schema if not exists ${schema}`);
+    } catch (err) {
+      // Several processes starting at once race on the catalogue; the schema exists either way.
+      const code = (err as { code?: string }).code;
+      if (code !== '23505' && code !== '42P06') throw err;
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.default.Pool({
+    connectionString: fromUrl.connectionString,
+    max: opts.pgPoolMax ?? fromUrl.poolMax ?? 10,
+    // An unanswering address (a firewall dropping packets) fails in 10 s instead of minutes.
+    connectionTimeoutMillis: 10_000,
+    ...(schema && { options: `-c search_path=${schema}` }),
+  });
+  // An idle client whose connection drops must not crash the process; the pool replaces it.
+  pool.on('error', log);
+  return new CurrentSchemaPostgresDialect({ pool });
+}
+
+/**
+ * Kysely looks for its bookkeeping tables in every schema unless told which one; pinning it
+ * to the connection's current schema keeps schemas sharing one database independent.
+ */
+async function migrationSchema(db: Kysely<Database>, kind: Storage['kind']): Promise<string | undefined> {
+  if (kind !== 'postgres') return undefined;
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const schema = rows[0]?.schema;
+  if (!schema) throw new Error('PostgreSQL has no current schema: the search_path names no existing schema');
+  return schema;
+}
+
+export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}): Promise<Storage> {
+  const kind = url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
+  const dialect = kind === 'sqlite' ? await sqliteDialect(url, opts.groupCommit !== false) : await postgresDialect(url, opts, opts.onPoolError ?? (() => undefined));
+  const db = new Kysely<Database>({ dialect });
+  if (dialect instanceof GroupCommitSqliteDialect) runCompiledDirectly(db, dialect.execute);
+  return {
+    kind,
+    users: new SqlUserRepo(db, kind),
+    revocations: new SqlRevocationRepo(db),
+    apps: new SqlAppRepo(db),
+    codes: new SqlAuthCodeRepo(db),
+    devices: new SqlDeviceCodeRepo(db),
+    emailCodes: new SqlEmailCodeRepo(db),
+    audit: new SqlAuditRepo(db, kind),
+    signingKeys: new SqlSigningKeyRepo(db),
+    refreshTokens: new SqlRefreshTokenRepo(db),
+    consents: new SqlConsentRepo(db),
+    secondFactors: new SqlSecondFactorRepo(db),
+    passkeys: new SqlPasskeyRepo(db),
+    sessions: new SqlSessionRepo(db, kind),
+    reauthGrants: new SqlReauthGrantRepo(db),
+    async migrate() {
+      const migrationTableSchema = await migrationSchema(db, kind);
+      const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationTableSchema && { migrationTableSchema }) });
+      const { error } = await migrator.migrateToLatest();
+      if (error) throw error;
+    },
+    async ping() {
+      try {
+        await sql`select 1`.execute(db);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

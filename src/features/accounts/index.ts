@@ -1,0 +1,6 @@
+/** What the accounts feature offers the others; everything else in this folder is its own. */
+export { passwordChangedNotice } from './account-notices.js';
+export { DEFAULT_ROLES, asciiLower, isValidDisplayName, isValidEmail, isValidPassword, isValidRole, isValidUsername } from './account-rules.js';
+export type { AccountService } from './account-service.js';
+export { SendCodeReply } from './contract.js';
+export type { ImportedUser, User, UserRepo } from './repository.js';

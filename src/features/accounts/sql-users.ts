@@ -1,0 +1,149 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { asciiLower } from './account-rules.js';
+import type { Database, UsersTable } from '../../platform/sql/schema.js';
+import type { ImportedUser, NewUser, User, UserRepo } from './repository.js';
+import { compileOnce } from '../../platform/sql/compiled.js';
+import { mapUnique } from '../../platform/sql/unique-mapping.js';
+import { dayOf, perDay } from '../../platform/sql/per-day.js';
+
+function toUser(r: Selectable<UsersTable>): User {
+  return {
+    id: Number(r.id),
+    username: r.username,
+    email: r.email,
+    displayName: r.display_name,
+    passwordHash: r.password_hash,
+    emailVerified: Number(r.email_verified) === 1,
+    roles: JSON.parse(r.roles) as string[],
+    banned: Number(r.banned) === 1,
+    tokensValidAfter: Number(r.tokens_valid_after),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
+}
+
+/** LIKE pattern matching `q` literally anywhere, ignoring ASCII case like the stored keys. */
+function likePattern(q: string): string {
+  return `%${asciiLower(q).replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+}
+
+/** The row of a new user; the lower-cased keys fold ASCII letters only (docs/api.md §2). */
+function newUserRow(u: ImportedUser, now: number) {
+  return {
+    username: u.username,
+    username_lower: asciiLower(u.username),
+    email: u.email,
+    email_lower: asciiLower(u.email),
+    display_name: u.displayName,
+    password_hash: u.passwordHash,
+    email_verified: u.emailVerified ? 1 : 0,
+    roles: JSON.stringify(u.roles),
+    banned: u.banned ? 1 : 0,
+    tokens_valid_after: 0,
+    created_at: u.createdAt,
+    updated_at: now,
+  };
+}
+
+export class SqlUserRepo implements UserRepo {
+  private readonly byId;
+
+  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {
+    this.byId = compileOnce(db, db.selectFrom('users').selectAll().where('id', '=', 0));
+  }
+
+  async create(u: NewUser, now: number): Promise<User> {
+    try {
+      const row = await this.db.insertInto('users').values(newUserRow({ ...u, banned: false, createdAt: now }, now))
+        .returningAll().executeTakeFirstOrThrow();
+      return toUser(row);
+    } catch (err) {
+      return mapUnique(err);
+    }
+  }
+
+  async findById(id: number): Promise<User | undefined> {
+    const r = (await this.byId(id)).rows[0];
+    return r && toUser(r);
+  }
+
+  async findByUsername(username: string): Promise<User | undefined> {
+    const r = await this.db.selectFrom('users').selectAll().where('username_lower', '=', asciiLower(username)).executeTakeFirst();
+    return r && toUser(r);
+  }
+
+  async findByEmail(email: string): Promise<User | undefined> {
+    const r = await this.db.selectFrom('users').selectAll().where('email_lower', '=', asciiLower(email)).executeTakeFirst();
+    return r && toUser(r);
+  }
+
+  async findByLogin(login: string): Promise<User | undefined> {
+    return login.includes('@') ? this.findByEmail(login) : this.findByUsername(login);
+  }
+
+  async update(id: number, p: Parameters<UserRepo['update']>[1], now: number): Promise<void> {
+    await this.db.updateTable('users').set({
+      ...(p.username !== undefined && { username: p.username, username_lower: asciiLower(p.username) }),
+      ...(p.email !== undefined && { email: p.email, email_lower: asciiLower(p.email) }),
+      ...(p.displayName !== undefined && { display_name: p.displayName }),
+      ...(p.passwordHash !== undefined && { password_hash: p.passwordHash }),
+      ...(p.emailVerified !== undefined && { email_verified: p.emailVerified ? 1 : 0 }),
+      ...(p.roles !== undefined && { roles: JSON.stringify(p.roles) }),
+      ...(p.banned !== undefined && { banned: p.banned ? 1 : 0 }),
+      ...(p.tokensValidAfter !== undefined && { tokens_valid_after: p.tokensValidAfter }),
+      updated_at: now,
+    }).where('id', '=', id).execute().catch(mapUnique);
+  }
+
+  async search(query: string, offset: number, limit: number): Promise<{ users: User[]; total: number }> {
+    let q = this.db.selectFrom('users');
+    if (query) {
+      const pattern = likePattern(query);
+      q = q.where(sql<boolean>`(username_lower like ${pattern} escape '\\' or email_lower like ${pattern} escape '\\')`);
+    }
+    const [rows, count] = await Promise.all([
+      q.selectAll().orderBy('id').offset(offset).limit(limit).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { users: rows.map(toUser), total: Number(count.n) };
+  }
+
+  async changedSince(since: number): Promise<number[]> {
+    const rows = await this.db.selectFrom('users').select('id').where('updated_at', '>=', since).execute();
+    return rows.map((r) => Number(r.id));
+  }
+
+  async count(): Promise<number> {
+    const r = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  async createdPerDay(since: number): Promise<Array<{ day: string; count: number }>> {
+    const rows = await this.db.selectFrom('users').select([dayOf('created_at', this.kind).as('d'), (eb) => eb.fn.countAll<number>().as('n')])
+      .where('created_at', '>=', since).groupBy('d').orderBy('d').execute();
+    return perDay(rows);
+  }
+
+  async listAfter(afterId: number, limit: number): Promise<User[]> {
+    const rows = await this.db.selectFrom('users').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    return rows.map(toUser);
+  }
+
+  async takenKeys(usernameKeys: string[], emailKeys: string[]): Promise<{ usernames: Map<string, string>; emails: Set<string> }> {
+    const [byName, byEmail] = await Promise.all([
+      usernameKeys.length ? this.db.selectFrom('users').select(['username_lower', 'email_lower']).where('username_lower', 'in', usernameKeys).execute() : [],
+      emailKeys.length ? this.db.selectFrom('users').select('email_lower').where('email_lower', 'in', emailKeys).execute() : [],
+    ]);
+    return { usernames: new Map(byName.map((r) => [r.username_lower, r.email_lower])), emails: new Set(byEmail.map((r) => r.email_lower)) };
+  }
+
+  async insertMany(users: ImportedUser[], now: number): Promise<void> {
+    if (users.length === 0) return;
+    const rows = users.map((u) => newUserRow(u, now));
+    try {
+      await this.db.transaction().execute((trx) => trx.insertInto('users').values(rows).execute());
+    } catch (err) {
+      mapUnique(err);
+    }
+  }
+}

@@ -1,0 +1,46 @@
+/** The administration console beyond user search: user detail, applications, audit export, dashboard. */
+import { Type, type Static } from '@sinclair/typebox';
+import { DataEnvelope, Str, View } from '../../platform/http/contract.js';
+import { AdminUserView, AuditEntryView, PageParam } from './contract.js';
+import { AppView } from '../apps/contract.js';
+import { SessionView } from '../account-settings/contract.js';
+
+export const UsernameQuery = Type.Object({ username: Type.String({ maxLength: 256 }) });
+export const UserDetail = View({
+  user: View({ ...AdminUserView.properties, created_at: Type.Integer() }),
+  sessions: Type.Array(SessionView), apps: Type.Array(AppView), audit: Type.Array(AuditEntryView),
+});
+export type UserDetail = Static<typeof UserDetail>;
+export const UserDetailReply = DataEnvelope(UserDetail);
+
+export const AdminEndSessionBody = Type.Object({ username: Str(256), id: Str(64) });
+export const UsernameBody = Type.Object({ username: Str(256) });
+
+/** An application as the administrator sees it: with its owner. */
+export const AdminAppView = View({
+  ...AppView.properties, owner: Type.String(), owner_uid: Type.Integer(), stored_status: Type.String(),
+  /** Why an administrator stopped it ('' when none did). */
+  status_reason: Type.String(),
+});
+export type AdminAppView = Static<typeof AdminAppView>;
+export const AppSearchQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 256 })), page: PageParam });
+export const AdminAppPage = View({ apps: Type.Array(AdminAppView), total: Type.Integer() });
+export type AdminAppPage = Static<typeof AdminAppPage>;
+export const AdminAppPageReply = DataEnvelope(AdminAppPage);
+export const ClientIdQuery = Type.Object({ client_id: Type.String({ maxLength: 256 }) });
+export const AdminAppReply = DataEnvelope(AdminAppView);
+export const AppStatusBody = Type.Object({ client_id: Str(256), enabled: Type.Boolean(), reason: Str(500) });
+
+/** An app of the caller an administrator stopped, with the reason (the console shows it to the owner). */
+export const AppSuspension = View({ client_id: Type.String(), display_name: Type.String(), reason: Type.String(), at: Type.Integer() });
+export type AppSuspension = Static<typeof AppSuspension>;
+export const AppSuspensionsReply = DataEnvelope(View({ suspensions: Type.Array(AppSuspension) }));
+
+const DayCount = View({ day: Type.String(), count: Type.Integer() });
+export const Dashboard = View({
+  users_total: Type.Integer(), active_apps: Type.Integer(),
+  new_users: Type.Array(DayCount), sign_ins: Type.Array(DayCount), failed_sign_ins: Type.Array(DayCount),
+  rate_limited_since_start: Type.Integer(),
+});
+export type Dashboard = Static<typeof Dashboard>;
+export const DashboardReply = DataEnvelope(Dashboard);

@@ -1,0 +1,60 @@
+import { AdminAppPageReply, AdminAppReply, AdminEndSessionBody, AppSearchQuery, AppStatusBody, ClientIdQuery, DashboardReply, UserDetailReply, UsernameBody, UsernameQuery } from './console-contract.js';
+import { EmptyReply, responses } from '../../platform/http/contract.js';
+import { pageNumber } from './contract.js';
+import { authOf, callerOf, type ContractApp } from '../../platform/http/typed-scope.js';
+import type { RouteDeps } from '../services.js';
+
+const tags = ['admin'];
+const P = '/api/v1/auth/admin';
+
+/** User detail, applications and the dashboard, for role admin. */
+export async function adminConsoleRoutes(app: ContractApp, { services, guards, metrics }: RouteDeps) {
+  const { adminConsole } = services;
+  const preHandler = guards.admin;
+  const actorOf = (request: Parameters<typeof authOf>[0]) => authOf(request).user.username;
+
+  app.get(`${P}/users/detail`, {
+    preHandler, schema: { tags, summary: "A user's profile, roles, ban, live sessions, apps and audit trail", querystring: UsernameQuery, response: responses(UserDetailReply) },
+  }, async (request) => ({ ok: true as const, data: await adminConsole.userDetail(request.query.username) }));
+
+  app.post(`${P}/users/sessions/end`, {
+    preHandler, schema: { tags, summary: "End one of a user's sessions", body: AdminEndSessionBody, response: responses(EmptyReply) },
+  }, async (request) => {
+    await adminConsole.endUserSession(request.body.username, request.body.id, actorOf(request), callerOf(request));
+    return { ok: true as const, data: {} };
+  });
+
+  app.post(`${P}/users/force_reset`, {
+    preHandler, schema: { tags, summary: 'End every session of the user and mail a reset_password code', body: UsernameBody, response: responses(EmptyReply) },
+  }, async (request) => {
+    await adminConsole.forcePasswordReset(request.body.username, actorOf(request), callerOf(request));
+    return { ok: true as const, data: {} };
+  });
+
+  app.get(`${P}/apps`, {
+    preHandler, schema: { tags, summary: 'All applications, newest first, 20 a page; q matches name, client_id or owner', querystring: AppSearchQuery, response: responses(AdminAppPageReply) },
+  }, async (request) => {
+    const { q, page } = request.query;
+    return { ok: true as const, data: await adminConsole.searchApps(q ?? '', pageNumber(page)) };
+  });
+
+  app.get(`${P}/apps/detail`, {
+    preHandler, schema: { tags, summary: 'One application with its owner', querystring: ClientIdQuery, response: responses(AdminAppReply) },
+  }, async (request) => ({ ok: true as const, data: await adminConsole.app(request.query.client_id) }));
+
+  app.post(`${P}/apps/status`, {
+    preHandler,
+    schema: { tags, summary: 'Stop or restart an application, with a reason that is audited and shown to its owner', body: AppStatusBody, response: responses(AdminAppReply) },
+  }, async (request) => {
+    const { client_id, enabled, reason } = request.body;
+    return { ok: true as const, data: await adminConsole.setAppStatus(client_id, enabled, reason, actorOf(request), callerOf(request)) };
+  });
+
+  app.get(`${P}/dashboard`, {
+    preHandler, schema: { tags, summary: 'Users, sign-ins, failed sign-ins per day (30 days), active apps, 429s of this instance', response: responses(DashboardReply) },
+  }, async () => {
+    // 429s are not stored: the figure is this instance's since it started, from its request metrics.
+    const rateLimited = metrics.http.series().filter((s) => s.labels.status === '429').reduce((n, s) => n + s.count, 0);
+    return { ok: true as const, data: await adminConsole.dashboard(rateLimited) };
+  });
+}

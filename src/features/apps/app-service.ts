@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import { badParam, fail, refused } from '../../errors/index.js';
+import { nextStatus, viewStatus } from './app-state.js';
+import { checkAppFields, isClientType, isReservedClientId, isValidClientId, toUnixSeconds } from './app-rules.js';
+import { checkClientFields } from './oidc-client-rules.js';
+import { UniqueViolation } from '../../platform/sql/unique-violation.js';
+import { type App } from './repository.js';
+import { type User } from '../accounts/index.js';
+import type { AppSecret, AppStatusView, AppView, CreatedApp, CreateAppBody, UpdateAppBody } from './contract.js';
+import type { AppSuspension } from '../admin/index.js';
+import type { Uses } from '../kit.js';
+import { randomToken, sha256Hex } from '../../platform/crypto/random.js';
+
+export function appView(a: App): AppView {
+  return {
+    client_id: a.clientId,
+    display_name: a.displayName,
+    homepage: a.homepage,
+    scopes: a.scopes,
+    redirect_uris: a.redirectUris,
+    cors_origins: a.corsOrigins,
+    client_type: a.clientType,
+    status: viewStatus(a.status),
+    has_secret: a.secretHash !== null,
+    grant_types: a.grantTypes,
+    token_endpoint_auth_method: a.tokenEndpointAuthMethod,
+    post_logout_redirect_uris: a.postLogoutRedirectUris,
+    created_at: toUnixSeconds(a.createdAt),
+    updated_at: toUnixSeconds(a.updatedAt),
+  };
+}
+
+/** Stored status of an app an administrator disabled: its owner can not switch it back on. */
+export const SUSPENDED = 'admin_disabled';
+
+export type CreateAppInput = CreateAppBody;
+export type UpdateAppInput = UpdateAppBody;
+
+/** Who acts, for the owner check and the audit row. */
+export interface AppActor {
+  user: User;
+  ip: string | null;
+}
+
+/** 256 bits of randomness, base64url (43 characters). */
+const newSecret = (): string => randomToken(32);
+const newClientId = (): string => randomBytes(12).toString('hex');
+
+export type AppDeps = Uses<'config' | 'now' | 'audit', 'apps'>;
+
+/** Application self-management (docs/api.md §4). */
+export class AppService {
+  constructor(private readonly ctx: AppDeps) {}
+
+  private get reservedIds(): string[] {
+    return [this.ctx.config.centerAppId, this.ctx.config.gameAppId];
+  }
+
+  private audit(action: string, actor: AppActor, clientId: string, detail: Record<string, unknown> = {}): Promise<void> {
+    return this.ctx.audit.record(action, { actor: actor.user.username, ip: actor.ip, target: clientId, detail });
+  }
+
+  /** The app, if the actor owns it or is an admin. */
+  private async owned(actor: AppActor, clientId: string): Promise<App> {
+    const app = await this.ctx.storage.apps.findById(clientId);
+    if (!app) throw fail('unknownApp');
+    if (app.ownerId !== actor.user.id && !actor.user.roles.includes('admin')) throw fail('notAppOwner');
+    return app;
+  }
+
+  /** The owner's apps an administrator stopped, with the reason given (shown in the console). */
+  async suspensions(owner: User): Promise<AppSuspension[]> {
+    const apps = await this.ctx.storage.apps.listByOwner(owner.id);
+    return apps.filter((a) => a.status === SUSPENDED).map((a) => ({
+      client_id: a.clientId, display_name: a.displayName, reason: a.statusReason, at: toUnixSeconds(a.statusChangedAt ?? a.updatedAt),
+    }));
+  }
+
+  async list(owner: User): Promise<AppView[]> {
+    return (await this.ctx.storage.apps.listByOwner(owner.id)).map(appView);
+  }
+
+  async create(actor: AppActor, input: CreateAppInput): Promise<CreatedApp> {
+    const clientType = input.client_type ?? 'confidential';
+    if (!isClientType(clientType)) throw badParam('client_type');
+    if (input.client_id !== undefined && !isValidClientId(input.client_id)) throw badParam('client_id');
+    const fields = checkAppFields(input, true);
+    if (!fields.ok) throw refused(fields);
+    const client = checkClientFields(input, clientType, true);
+    if (!client.ok) throw refused(client);
+    if (input.client_id !== undefined && isReservedClientId(input.client_id, this.reservedIds)) throw fail('clientIdTaken');
+    const secret = clientType === 'confidential' ? newSecret() : undefined;
+    const base = {
+      ownerId: actor.user.id,
+      displayName: fields.value.displayName!,
+      homepage: fields.value.homepage ?? '',
+      scopes: fields.value.scopes ?? [],
+      redirectUris: fields.value.redirectUris!,
+      corsOrigins: fields.value.corsOrigins ?? [],
+      clientType,
+      secretHash: secret === undefined ? null : sha256Hex(secret),
+      status: 'active',
+      ...client.value,
+    };
+    let app: App | undefined;
+    // A generated id that collides is simply drawn again; a chosen one is the caller's 409.
+    for (let attempt = 0; !app; attempt++) {
+      const clientId = input.client_id ?? newClientId();
+      try {
+        app = await this.ctx.storage.apps.create({ ...base, clientId }, this.ctx.now());
+      } catch (err) {
+        if (!(err instanceof UniqueViolation) || input.client_id !== undefined || attempt >= 3) {
+          if (err instanceof UniqueViolation) throw fail('clientIdTaken');
+          throw err;
+        }
+      }
+    }
+    await this.audit('app.create', actor, app.clientId, { client_type: clientType });
+    return secret === undefined ? appView(app) : { ...appView(app), client_secret: secret };
+  }
+
+  async update(actor: AppActor, input: UpdateAppInput): Promise<AppView> {
+    const current = await this.owned(actor, input.client_id);
+    const fields = checkAppFields(input, false);
+    if (!fields.ok) throw refused(fields);
+    const client = checkClientFields(input, current.clientType, false);
+    if (!client.ok) throw refused(client);
+    const app = await this.ctx.storage.apps.update(input.client_id, { ...fields.value, ...client.value }, this.ctx.now());
+    if (!app) throw fail('unknownApp');
+    await this.audit('app.update', actor, app.clientId, { fields: [...Object.keys(fields.value), ...Object.keys(client.value)] });
+    return appView(app);
+  }
+
+  /** The old secret stops working with this write: exchange always reads the stored hash. */
+  async rotateSecret(actor: AppActor, clientId: string): Promise<AppSecret> {
+    const current = await this.owned(actor, clientId);
+    if (current.clientType === 'public') throw fail('publicNoSecret');
+    const secret = newSecret();
+    const app = await this.ctx.storage.apps.update(clientId, { secretHash: sha256Hex(secret) }, this.ctx.now());
+    if (!app) throw fail('unknownApp');
+    await this.audit('app.rotate_secret', actor, clientId);
+    return { client_id: clientId, client_secret: secret };
+  }
+
+  /** Start/stop switch: `enabled` sets the state, without it the status toggles. */
+  async setEnabled(actor: AppActor, clientId: string, enabled?: boolean): Promise<AppStatusView> {
+    const current = await this.owned(actor, clientId);
+    if (current.status === SUSPENDED && !actor.user.roles.includes('admin')) throw fail('appSuspended');
+    const status = nextStatus(current.status, enabled);
+    const app = await this.ctx.storage.apps.update(clientId, { status }, this.ctx.now());
+    if (!app) throw fail('unknownApp');
+    await this.audit(status === 'active' ? 'app.enable' : 'app.disable', actor, clientId);
+    return { client_id: clientId, status: viewStatus(app.status) };
+  }
+}

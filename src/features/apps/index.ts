@@ -1,0 +1,9 @@
+/** What the apps feature offers the others; everything else in this folder is its own. */
+export type { AppCache } from './app-cache.js';
+export { MAX_REDIRECT_URIS, couldBeUserSubject, isReservedClientId } from './app-rules.js';
+export { SUSPENDED, appView } from './app-service.js';
+export { isActive } from './app-state.js';
+export type { AppStatusCache } from './app-status.js';
+export type { ClientResolution, ResolvedClient } from './client-directory.js';
+export { AppView } from './contract.js';
+export type { App, AppRepo } from './repository.js';

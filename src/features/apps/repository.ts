@@ -1,0 +1,47 @@
+import type { AppStatus } from './app-state.js';
+import type { ClientTypeName } from './app-rules.js';
+
+/** Repository interfaces of applications: what the use cases need from storage, nothing about SQL. Times are unix milliseconds. */
+
+export type ClientType = ClientTypeName;
+export type { AppStatus };
+
+export interface App {
+  clientId: string;
+  ownerId: number;
+  displayName: string;
+  homepage: string;
+  scopes: string[];
+  redirectUris: string[];
+  corsOrigins: string[];
+  clientType: ClientType;
+  /** SHA-256 (hex) of the secret; null for public clients. */
+  secretHash: string | null;
+  /** Stored as text: anything other than 'active' is treated as disabled. */
+  status: string;
+  /** RFC 7591 client fields (docs/api.md §12.2). */
+  grantTypes: string[];
+  tokenEndpointAuthMethod: string;
+  postLogoutRedirectUris: string[];
+  /** Why an administrator disabled (or re-enabled) it, shown to the owner; '' when never set. */
+  statusReason: string;
+  statusChangedAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The RFC 7591 fields are optional on create: grants default to code + refresh, the method to the client type's. */
+export type NewApp = Omit<App, 'createdAt' | 'updatedAt' | 'statusReason' | 'statusChangedAt' | 'grantTypes' | 'tokenEndpointAuthMethod' | 'postLogoutRedirectUris'>
+  & Partial<Pick<App, 'grantTypes' | 'tokenEndpointAuthMethod' | 'postLogoutRedirectUris'>>;
+
+export interface AppRepo {
+  /** Throws `UniqueViolation('client_id')` when taken. */
+  create(app: NewApp, now: number): Promise<App>;
+  findById(clientId: string): Promise<App | undefined>;
+  listByOwner(ownerId: number): Promise<App[]>;
+  listActive(): Promise<App[]>;
+  update(clientId: string, patch: Partial<Pick<App, 'displayName' | 'homepage' | 'scopes' | 'redirectUris' | 'corsOrigins' | 'secretHash' | 'status' | 'statusReason' | 'statusChangedAt' | 'grantTypes' | 'tokenEndpointAuthMethod' | 'postLogoutRedirectUris'>>, now: number): Promise<App | undefined>;
+  changedSince(since: number): Promise<string[]>;
+  /** Every app whose name, client_id or owner's username contains `query` (ASCII case ignored), newest first. */
+  search(query: string, offset: number, limit: number): Promise<{ apps: App[]; total: number }>;
+}

@@ -1,0 +1,115 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { asciiLower } from '../accounts/index.js';
+import type { AppsTable, Database } from '../../platform/sql/schema.js';
+import type { App, AppRepo, ClientType, NewApp } from './repository.js';
+import { compileOnce } from '../../platform/sql/compiled.js';
+import { mapUnique } from '../../platform/sql/unique-mapping.js';
+
+const DEFAULT_GRANT_TYPES = ['authorization_code', 'refresh_token'];
+
+function toApp(r: Selectable<AppsTable>): App {
+  return {
+    clientId: r.client_id,
+    ownerId: Number(r.owner_id),
+    displayName: r.display_name,
+    homepage: r.homepage,
+    scopes: JSON.parse(r.scopes) as string[],
+    redirectUris: JSON.parse(r.redirect_uris) as string[],
+    corsOrigins: JSON.parse(r.cors_origins) as string[],
+    clientType: r.client_type as ClientType,
+    secretHash: r.secret_hash,
+    status: r.status,
+    grantTypes: JSON.parse(r.grant_types) as string[],
+    tokenEndpointAuthMethod: r.token_endpoint_auth_method,
+    postLogoutRedirectUris: JSON.parse(r.post_logout_redirect_uris) as string[],
+    statusReason: r.status_reason,
+    statusChangedAt: r.status_changed_at === null ? null : Number(r.status_changed_at),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  };
+}
+
+export class SqlAppRepo implements AppRepo {
+  private readonly byId;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.byId = compileOnce(db, db.selectFrom('apps').selectAll().where('client_id', '=', ''));
+  }
+
+  async create(a: NewApp, now: number): Promise<App> {
+    try {
+      const row = await this.db.insertInto('apps').values({
+        client_id: a.clientId,
+        owner_id: a.ownerId,
+        display_name: a.displayName,
+        homepage: a.homepage,
+        scopes: JSON.stringify(a.scopes),
+        redirect_uris: JSON.stringify(a.redirectUris),
+        cors_origins: JSON.stringify(a.corsOrigins),
+        client_type: a.clientType,
+        secret_hash: a.secretHash,
+        status: a.status,
+        grant_types: JSON.stringify(a.grantTypes ?? DEFAULT_GRANT_TYPES),
+        token_endpoint_auth_method: a.tokenEndpointAuthMethod ?? (a.clientType === 'public' ? 'none' : 'client_secret_basic'),
+        post_logout_redirect_uris: JSON.stringify(a.postLogoutRedirectUris ?? []),
+        created_at: now,
+        updated_at: now,
+      }).returningAll().executeTakeFirstOrThrow();
+      return toApp(row);
+    } catch (err) {
+      return mapUnique(err);
+    }
+  }
+
+  async findById(clientId: string): Promise<App | undefined> {
+    const r = (await this.byId(clientId)).rows[0];
+    return r && toApp(r);
+  }
+
+  async listByOwner(ownerId: number): Promise<App[]> {
+    const rows = await this.db.selectFrom('apps').selectAll().where('owner_id', '=', ownerId).orderBy('created_at').orderBy('client_id').execute();
+    return rows.map(toApp);
+  }
+
+  async listActive(): Promise<App[]> {
+    const rows = await this.db.selectFrom('apps').selectAll().where('status', '=', 'active').execute();
+    return rows.map(toApp);
+  }
+
+  async update(clientId: string, p: Parameters<AppRepo['update']>[1], now: number): Promise<App | undefined> {
+    const row = await this.db.updateTable('apps').set({
+      ...(p.displayName !== undefined && { display_name: p.displayName }),
+      ...(p.homepage !== undefined && { homepage: p.homepage }),
+      ...(p.scopes !== undefined && { scopes: JSON.stringify(p.scopes) }),
+      ...(p.redirectUris !== undefined && { redirect_uris: JSON.stringify(p.redirectUris) }),
+      ...(p.corsOrigins !== undefined && { cors_origins: JSON.stringify(p.corsOrigins) }),
+      ...(p.secretHash !== undefined && { secret_hash: p.secretHash }),
+      ...(p.status !== undefined && { status: p.status }),
+      ...(p.grantTypes !== undefined && { grant_types: JSON.stringify(p.grantTypes) }),
+      ...(p.tokenEndpointAuthMethod !== undefined && { token_endpoint_auth_method: p.tokenEndpointAuthMethod }),
+      ...(p.postLogoutRedirectUris !== undefined && { post_logout_redirect_uris: JSON.stringify(p.postLogoutRedirectUris) }),
+      ...(p.statusReason !== undefined && { status_reason: p.statusReason }),
+      ...(p.statusChangedAt !== undefined && { status_changed_at: p.statusChangedAt }),
+      updated_at: now,
+    }).where('client_id', '=', clientId).returningAll().executeTakeFirst();
+    return row && toApp(row);
+  }
+
+  async changedSince(since: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('apps').select('client_id').where('updated_at', '>=', since).execute();
+    return rows.map((r) => r.client_id);
+  }
+
+  async search(query: string, offset: number, limit: number): Promise<{ apps: App[]; total: number }> {
+    let q = this.db.selectFrom('apps').leftJoin('users', 'users.id', 'apps.owner_id');
+    if (query) {
+      const pattern = `%${asciiLower(query).replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+      q = q.where(sql<boolean>`(lower(apps.display_name) like ${pattern} escape '\\' or lower(apps.client_id) like ${pattern} escape '\\' or users.username_lower like ${pattern} escape '\\')`);
+    }
+    const [rows, count] = await Promise.all([
+      q.selectAll('apps').orderBy('apps.created_at', 'desc').orderBy('apps.client_id').offset(offset).limit(limit).execute(),
+      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { apps: rows.map(toApp), total: Number(count.n) };
+  }
+}

@@ -1,0 +1,148 @@
+import { badParam, fail, refused } from '../../errors/index.js';
+import type { Outcome } from '../../errors/outcome.js';
+import { codeStateOf, exchangeFailure, transition } from './code-state.js';
+import { pkceForAuthorize, verifyPkce } from './pkce.js';
+import { composeRedirectUrl, isRegisteredRedirect } from './redirect.js';
+import { grantScope } from './scope.js';
+import type { App } from '../apps/index.js';
+import type { User } from '../accounts/index.js';
+import type { AuthorizeBody, ClientInfo, ExchangeBody, ExchangeReply, IssuedCode } from './contract.js';
+import type { ClientResolution } from '../apps/index.js';
+import type { Caller, Uses } from '../kit.js';
+import { matchesHash, newTimedSecret, timedSecretKey } from '../../platform/crypto/random.js';
+import { throttledExchange, type RateLimiter } from '../limits/index.js';
+
+export type AuthorizeInput = AuthorizeBody;
+export type ExchangeInput = ExchangeBody;
+
+const unwrap = <T>(o: Outcome<T>): T => {
+  if (!o.ok) throw refused(o);
+  return o.value;
+};
+const blank = (v: string | undefined): boolean => v === undefined || v === '';
+
+/** The app of a resolution for the authorization-code flow, or the failure it is. */
+function usableApp(resolved: ClientResolution): App {
+  // This purpose never resolves to a built-in client, so a usable one always has its row.
+  if (!resolved.ok || !resolved.client.app) throw fail(resolved.ok ? 'unknownApp' : resolved.reason);
+  return resolved.client.app;
+}
+
+function clientInfoOf(app: App, redirectUri: string): ClientInfo {
+  return {
+    client_id: app.clientId,
+    display_name: app.displayName,
+    homepage: app.homepage,
+    scopes: app.scopes,
+    redirect_ok: isRegisteredRedirect(app.redirectUris, redirectUri),
+    client_type: app.clientType,
+    pkce_required: app.clientType === 'public',
+  };
+}
+
+export type AuthorizationDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'sessionCache' | 'clients' | 'signIns', 'codes'>;
+
+/**
+ * client_info, POST /authorize and exchange (docs/api.md §5.3–5.5, §5).
+ * Apps come from the app cache (features/apps/app-cache.ts): a change made on this instance
+ * applies to the very next request, one made on another instance within 4 s.
+ */
+export class AuthorizationService {
+  constructor(private readonly ctx: AuthorizationDeps, private readonly limiter: RateLimiter) {}
+
+  /** A registered, active app usable for the authorization-code flow. */
+  private async activeApp(clientId: string): Promise<App> {
+    return usableApp(await this.ctx.clients.resolveClient(clientId, 'authorization_code'));
+  }
+
+  /** Without a promise when the app is cached; failures then throw synchronously. */
+  clientInfo(clientId: string, redirectUri: string): ClientInfo | Promise<ClientInfo> {
+    const resolved = this.ctx.clients.resolveClientNow(clientId, 'authorization_code');
+    return resolved instanceof Promise
+      ? resolved.then((r) => clientInfoOf(usableApp(r), redirectUri))
+      : clientInfoOf(usableApp(resolved), redirectUri);
+  }
+
+  /**
+   * Issues a one-time code for the signed-in user. Order of checks: app (404/403), exact
+   * callback, PKCE parameters, scope — so nothing is issued toward an unregistered address.
+   */
+  async authorize(user: User, input: AuthorizeInput): Promise<IssuedCode> {
+    const app = await this.activeApp(input.client_id);
+    if (!isRegisteredRedirect(app.redirectUris, input.redirect_uri)) throw fail('redirectNotAllowed');
+    const pkce = unwrap(pkceForAuthorize(app.clientType, input.code_challenge, input.code_challenge_method));
+    const scope = grantScope(input.scope, app.scopes);
+    if (scope === undefined) throw fail('badScope');
+
+    const ttl = this.ctx.config.authCodeTtl;
+    const now = this.ctx.now();
+    const code = newTimedSecret();
+    await this.ctx.storage.codes.create({
+      codeHash: timedSecretKey(code),
+      clientId: app.clientId,
+      userId: user.id,
+      redirectUri: input.redirect_uri,
+      scope,
+      codeChallenge: pkce?.challenge ?? null,
+      codeChallengeMethod: pkce?.method ?? null,
+      expiresAt: now + ttl * 1000,
+      createdAt: now,
+    });
+    return { code, redirect_url: composeRedirectUrl(input.redirect_uri, code, input.state), expires_in: ttl };
+  }
+
+  /**
+   * Exchanges a code for a token. Order of checks, each with its docs/api.md §1.9 msg:
+   * client_id present → app known (404) → active (403) → client credential (confidential:
+   * secret and code present, secret right; public: code present) → code exists, belongs to
+   * this client and callback → code state (used: replay, expired) → PKCE → atomic consume.
+   * A wrong verifier or secret never burns the code; a replay burns the token issued from it.
+   */
+  async exchange(input: ExchangeInput, caller: Caller): Promise<ExchangeReply> {
+    return throttledExchange(this.limiter, input.client_id, caller.ip, () => this.exchangeOnce(input, caller));
+  }
+
+  private async exchangeOnce(input: ExchangeInput, caller: Caller): Promise<ExchangeReply> {
+    if (blank(input.client_id)) throw fail('confidentialFields');
+    const app = await this.activeApp(input.client_id!);
+    if (app.clientType === 'confidential') {
+      if (blank(input.client_secret) || blank(input.code)) throw fail('confidentialFields');
+      if (app.secretHash === null || !matchesHash(input.client_secret!, app.secretHash)) throw fail('badSecret');
+    } else if (blank(input.code)) {
+      throw badParam('code');
+    }
+
+    const codeHash = timedSecretKey(input.code!);
+    const code = await this.ctx.storage.codes.findByHash(codeHash);
+    if (!code || code.clientId !== app.clientId || code.flow !== 'seed') throw fail('codeInvalid');
+    if (input.redirect_uri !== undefined && input.redirect_uri !== code.redirectUri) throw fail('codeInvalid');
+
+    const { outcome } = transition(codeStateOf(code, this.ctx.now()), 'exchange');
+    if (outcome === 'replay') return this.replayed(codeHash, caller);
+    if (outcome !== 'token') throw fail(exchangeFailure(outcome));
+    unwrap(verifyPkce(code.codeChallenge, input.code_verifier));
+
+    const user = await this.ctx.sessionCache.user(code.userId);
+    if (!user) throw fail('codeInvalid');
+    if (user.banned) throw fail('banned');
+    // The token is minted first so the one conditional UPDATE that uses up the code also
+    // records its jti: exactly one concurrent caller wins, and every replay, however it
+    // interleaves, finds the jti to revoke.
+    const { body, claims } = this.ctx.tokens.envelope(user, app.clientId);
+    if (!(await this.ctx.storage.codes.consume(codeHash, this.ctx.now(), { jti: claims.jti, exp: claims.exp }))) {
+      const after = await this.ctx.storage.codes.findByHash(codeHash);
+      if (after?.usedAt != null) return this.replayed(codeHash, caller);
+      throw fail(exchangeFailure(transition(codeStateOf(after, this.ctx.now()), 'exchange').outcome));
+    }
+    await this.ctx.signIns.record(claims, user, caller);
+    return { ...body, scope: code.scope };
+  }
+
+  /** RFC 6749 §4.1.2 / RFC 9700 §4.5: a reused code revokes the token issued from it. */
+  private async replayed(codeHash: string, caller: Caller): Promise<never> {
+    const row = await this.ctx.storage.codes.markReplayed(codeHash, this.ctx.now());
+    if (row?.tokenJti && row.tokenExp !== null) await this.ctx.sessionCache.revoke(row.tokenJti, row.userId, row.tokenExp);
+    await this.ctx.audit.record('code.replay', { ip: caller.ip, target: row?.clientId ?? null, detail: { token_revoked: Boolean(row?.tokenJti) } });
+    throw fail('codeUsed');
+  }
+}

@@ -1,0 +1,47 @@
+import type { Logger } from 'pino';
+import type { Repositories } from '../kit.js';
+import type { SessionCache } from '../sessions/index.js';
+
+export const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
+/** Expired authorization codes stay a day, so a late replay still reads as expired or used, not unknown. */
+const AUTH_CODE_GRACE_MS = 24 * 3600_000;
+const EMAIL_CODE_GRACE_MS = 3600_000;
+
+/**
+ * Deletes rows nobody can use any more (revocations of expired tokens, old one-time codes)
+ * so tables and the in-memory revoked set stay bounded however long the service runs.
+ */
+export class Housekeeping {
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants'>,
+    private readonly sessionCache: Pick<SessionCache, 'reloadRevocations'>,
+    private readonly now: () => number,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => {
+      void this.run().catch((err: unknown) => this.log.warn({ err }, 'housekeeping failed; retried next round'));
+    }, HOUSEKEEPING_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  async run(): Promise<void> {
+    const now = this.now();
+    await this.storage.revocations.purgeExpired(Math.floor(now / 1000));
+    await this.storage.emailCodes.purgeExpired(now - EMAIL_CODE_GRACE_MS);
+    await this.storage.codes.purgeExpired(now - AUTH_CODE_GRACE_MS);
+    await this.storage.refreshTokens.purgeExpired(now - AUTH_CODE_GRACE_MS);
+    await this.storage.passkeys.purgeChallenges(now);
+    await this.storage.sessions.purgeExpired(now);
+    await this.storage.reauthGrants.purgeExpired(now);
+    await this.sessionCache.reloadRevocations();
+  }
+}

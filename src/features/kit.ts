@@ -1,0 +1,42 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config/index.js';
+import type { Storage } from './storage.js';
+import type { AuditLog } from './audit/audit-log.js';
+import type { ClientDirectory } from './apps/client-directory.js';
+import type { Mailer } from '../platform/mail/mailer.js';
+import type { Passwords } from '../platform/crypto/passwords.js';
+import type { RateLimitStore } from '../platform/rate-limit/stores.js';
+import type { SessionCache } from './sessions/session-cache.js';
+import type { SignIns } from './sessions/sign-ins.js';
+import type { TokenService } from './sessions/token-service.js';
+
+/** The repositories of one backend, without its lifecycle (migrate, ping, close). */
+export type Repositories = Omit<Storage, 'kind' | 'migrate' | 'ping' | 'close'>;
+
+/**
+ * Every collaborator the use cases are built from, assembled once in app/services.ts.
+ * No service receives all of it: each declares, with `Uses`, the part it needs.
+ */
+export interface ServiceKit {
+  readonly config: Config;
+  /** Repositories whose user and app writes announce themselves on the bus. */
+  readonly storage: Repositories;
+  readonly now: () => number;
+  readonly log: Logger;
+  readonly sessionCache: SessionCache;
+  readonly tokens: TokenService;
+  readonly passwords: Passwords;
+  readonly mailer: Mailer;
+  readonly audit: AuditLog;
+  /** Shared hit counters (memory, cluster primary or Redis) behind the rate limits. */
+  readonly rateCounters: RateLimitStore;
+  readonly clients: ClientDirectory;
+  /** The record of each sign-in (token family): list, end one, end all. */
+  readonly signIns: SignIns;
+}
+
+/** The collaborators `K` and the repositories `R` of the kit: what one service is given. */
+export type Uses<K extends Exclude<keyof ServiceKit, 'storage'>, R extends keyof Repositories = never> =
+  Pick<ServiceKit, K> & { readonly storage: Pick<Repositories, R> };
+
+export type { Caller } from '../platform/http/typed-scope.js';

@@ -1,0 +1,189 @@
+import { isActive } from '../apps/index.js';
+import { isReservedClientId } from '../apps/index.js';
+import {
+  checkRequest, consentCovers, resolveRedirect, single, withQuery,
+  type AuthorizationRequest, type RawParams, type RedirectError,
+} from './authorize-rules.js';
+import { MSG, fail, unauthorized } from '../../errors/index.js';
+import { newTimedSecret, timedSecretKey } from '../../platform/crypto/random.js';
+import type { AuditLog } from '../audit/index.js';
+import type { Authenticated } from '../sessions/index.js';
+import type { App, AppRepo } from '../apps/index.js';
+import type { AuthCodeRepo } from '../authorization/index.js';
+import type { ConsentRepo } from './repository.js';
+import { signedInAt } from './browser-session.js';
+import type { Ticket, Tickets } from './tickets.js';
+import type { InteractionView } from './pages-contract.js';
+
+/** What the authorization endpoint answers: a page with an error (never a redirect), or a 302. */
+export type Step = { page: string } | { redirect: string };
+
+/** Texts of the error page: the request cannot be sent back to any callback. */
+export const PAGE_MSG = {
+  missingClient: '授权请求缺少参数：client_id',
+  repeated: '授权请求的参数重复：',
+  unknownApp: '未知的应用',
+  appDisabled: '该应用已被停用',
+  badRedirect: '回调地址不在白名单内',
+  missingRedirect: '授权请求缺少参数：redirect_uri',
+  badTicket: MSG.authorizationTicketInvalid,
+} as const;
+
+export interface AuthorizeFlowSettings {
+  issuer: string;
+  authCodeTtl: number;
+  /** The service's own client ids, which never act as OAuth clients. */
+  reservedClientIds: readonly string[];
+}
+
+/**
+ * The authorization endpoint's use case (docs/api.md §12.3, docs/oidc-internals.md): request
+ * checks, the sign-in and consent steps carried by a ticket, remembered consent and the code.
+ */
+export class AuthorizeFlow {
+  constructor(
+    private readonly repos: { apps: AppRepo; codes: AuthCodeRepo; consents: ConsentRepo },
+    private readonly tickets: Tickets,
+    private readonly settings: AuthorizeFlowSettings,
+    private readonly audit: AuditLog,
+    private readonly now: () => number,
+  ) {}
+
+  /** A new request from the relying party (GET or form POST to /oauth/authorize). */
+  async start(params: RawParams, session: Authenticated | undefined): Promise<Step> {
+    const clientId = single(params, 'client_id');
+    if (typeof clientId === 'object') return { page: PAGE_MSG.repeated + 'client_id' };
+    if (clientId === undefined) return { page: PAGE_MSG.missingClient };
+    const app = await this.client(clientId);
+    if (typeof app === 'string') return { page: app };
+    const given = single(params, 'redirect_uri');
+    if (typeof given === 'object') return { page: PAGE_MSG.repeated + 'redirect_uri' };
+    const redirect = resolveRedirect(app.redirectUris, given);
+    if (!redirect) return { page: given === undefined ? PAGE_MSG.missingRedirect : PAGE_MSG.badRedirect };
+
+    const checked = checkRequest(params, app, redirect);
+    if (!checked.ok) {
+      const state = single(params, 'state');
+      return { redirect: this.errorUrl(redirect.uri, checked.error, typeof state === 'string' ? state : undefined) };
+    }
+    const request = checked.request;
+    const requestedAt = this.now();
+    const stale = session !== undefined && request.maxAge !== undefined && signedInAt(session) + request.maxAge * 1000 < requestedAt;
+    return this.proceed({ request, requestedAt, freshLogin: request.prompt.includes('login') || stale }, session);
+  }
+
+  /** Back from the sign-in page with the ticket. */
+  async resume(rawTicket: unknown, session: Authenticated | undefined): Promise<Step> {
+    const ticket = await this.tickets.open(rawTicket);
+    if (!ticket) return { page: PAGE_MSG.badTicket };
+    return this.proceed(ticket, session);
+  }
+
+  /** What the consent page shows; 401 without a session so the page sends the person to sign in. */
+  async interaction(rawTicket: unknown, session: Authenticated | undefined): Promise<InteractionView> {
+    const { ticket, app } = await this.openForPage(rawTicket);
+    if (!session) throw unauthorized();
+    return {
+      client_id: app.clientId,
+      display_name: app.displayName,
+      homepage: app.homepage,
+      scopes: ticket.request.scopes,
+      redirect_uri: ticket.request.redirectUri,
+      user: { username: session.user.username, display_name: session.user.displayName },
+    };
+  }
+
+  /** The person's answer on the consent page: where the browser goes next. */
+  async decide(rawTicket: unknown, allow: boolean, session: Authenticated | undefined, ip: string): Promise<string> {
+    const { ticket } = await this.openForPage(rawTicket);
+    const { request } = ticket;
+    const record = (action: string) => this.audit.record(action, { actor: session?.user.username ?? null, ip, target: request.clientId, detail: { scope: request.scopes.join(' ') } });
+    if (!allow) {
+      await record('oidc.consent.deny');
+      return this.errorUrl(request.redirectUri, { error: 'access_denied', description: 'the person refused the request' }, request.state);
+    }
+    if (!session) throw unauthorized();
+    if (!this.freshEnough(ticket, session)) return this.loginUrl(ticket, rawTicket as string, true);
+    const granted = (await this.repos.consents.find(session.user.id, request.clientId))?.scopes ?? [];
+    await this.repos.consents.upsert(session.user.id, request.clientId, [...new Set([...granted, ...request.scopes])], this.now());
+    await record('oidc.consent');
+    return this.issueCode(request, session);
+  }
+
+  private async proceed(ticket: Ticket, session: Authenticated | undefined): Promise<Step> {
+    const { request } = ticket;
+    const app = await this.client(request.clientId);
+    if (typeof app === 'string') return { page: app };
+    const none = request.prompt.includes('none');
+    const fail = (error: string, description: string): Step => ({ redirect: this.errorUrl(request.redirectUri, { error, description }, request.state) });
+
+    if (!session || !this.freshEnough(ticket, session)) {
+      if (none) return fail('login_required', 'the person is not signed in (or must sign in again)');
+      const raw = await this.tickets.issue(ticket);
+      return { redirect: this.loginUrl(ticket, raw, session !== undefined) };
+    }
+    const consent = await this.repos.consents.find(session.user.id, app.clientId);
+    if (consentCovers(consent?.scopes, request)) return { redirect: await this.issueCode(request, session) };
+    if (none) return fail('consent_required', 'the person has not consented to this request');
+    return { redirect: `/authorize?ticket=${encodeURIComponent(await this.tickets.issue(ticket))}` };
+  }
+
+  /** prompt=login and an exceeded max_age ask for a sign-in made after the request. */
+  private freshEnough(ticket: Ticket, session: Authenticated): boolean {
+    const at = signedInAt(session);
+    if (ticket.freshLogin) return at > ticket.requestedAt;
+    const maxAge = ticket.request.maxAge;
+    return maxAge === undefined || at + maxAge * 1000 >= this.now();
+  }
+
+  private loginUrl(ticket: Ticket, raw: string, switchAccount: boolean): string {
+    const next = `/oauth/authorize/resume?ticket=${encodeURIComponent(raw)}`;
+    const q = new URLSearchParams({ next });
+    if (switchAccount) q.set('switch', '1');
+    if (ticket.request.loginHint !== undefined) q.set('login_hint', ticket.request.loginHint);
+    return `/login?${q.toString()}`;
+  }
+
+  private async openForPage(rawTicket: unknown): Promise<{ ticket: Ticket; app: App }> {
+    const ticket = await this.tickets.open(rawTicket);
+    if (!ticket) throw fail('authorizationTicketInvalid');
+    const app = await this.client(ticket.request.clientId);
+    if (typeof app === 'string') throw fail(app === PAGE_MSG.appDisabled ? 'appDisabled' : 'unknownApp');
+    return { ticket, app };
+  }
+
+  /** The active app of a client id, or the page text saying why it cannot act as a client. */
+  private async client(clientId: string): Promise<App | string> {
+    if (isReservedClientId(clientId, this.settings.reservedClientIds) || clientId.length > 256) return PAGE_MSG.unknownApp;
+    const app = await this.repos.apps.findById(clientId);
+    if (!app) return PAGE_MSG.unknownApp;
+    return isActive(app.status) ? app : PAGE_MSG.appDisabled;
+  }
+
+  /** A single-use code, stored only as its hash, bound to the request's callback, PKCE and nonce. */
+  private async issueCode(request: AuthorizationRequest, session: Authenticated): Promise<string> {
+    const now = this.now();
+    const code = newTimedSecret();
+    await this.repos.codes.create({
+      codeHash: timedSecretKey(code),
+      clientId: request.clientId,
+      userId: session.user.id,
+      redirectUri: request.redirectUri,
+      scope: request.scopes.join(' '),
+      codeChallenge: request.codeChallenge ?? null,
+      codeChallengeMethod: request.codeChallenge === undefined ? null : 'S256',
+      expiresAt: now + this.settings.authCodeTtl * 1000,
+      createdAt: now,
+      flow: 'oidc',
+      nonce: request.nonce ?? null,
+      authTime: signedInAt(session),
+      redirectUriGiven: request.redirectUriGiven,
+    });
+    return withQuery(request.redirectUri, { code, state: request.state, iss: this.settings.issuer });
+  }
+
+  /** RFC 6749 §4.1.2.1 with RFC 9207's `iss`. */
+  private errorUrl(redirectUri: string, err: RedirectError, state: string | undefined): string {
+    return withQuery(redirectUri, { error: err.error, error_description: err.description, state, iss: this.settings.issuer });
+  }
+}

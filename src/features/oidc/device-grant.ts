@@ -1,0 +1,48 @@
+import { decidePoll } from '../device/index.js';
+import type { AuditLog } from '../audit/index.js';
+import type { Caller } from '../kit.js';
+import { sha256Hex } from '../../platform/crypto/random.js';
+import type { SessionCache } from '../sessions/index.js';
+import type { App } from '../apps/index.js';
+import type { DeviceCodeRepo } from '../device/index.js';
+import type { TokenIssuer, TokenResponse } from './issuer.js';
+import { OAuthError, invalidGrant } from './oauth-error.js';
+import { required, type Params } from './params.js';
+
+/**
+ * The RFC 8628 §3.4 device_code grant over the seed's device codes: the same rows, 6-digit
+ * codes, `/device` page and approval; only codes started at /oauth/device_authorization (they
+ * carry a scope) are redeemed here, and only by the client they were issued to.
+ */
+export class DeviceGrant {
+  constructor(
+    private readonly devices: DeviceCodeRepo,
+    private readonly state: SessionCache,
+    private readonly issuer: TokenIssuer,
+    private readonly audit: AuditLog,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async redeem(app: App, body: Params, caller: Caller): Promise<TokenResponse> {
+    const hash = sha256Hex(required(body, 'device_code'));
+    const code = await this.devices.findByHash(hash);
+    if (!code || code.scope === null || code.clientId !== app.clientId) throw invalidGrant('The device code is invalid');
+    const now = this.now();
+    const decision = decidePoll(code, now);
+    if (decision.kind === 'fail') throw new OAuthError(decision.error, decision.error === 'access_denied' ? 'The user denied the request' : 'The device code has expired');
+    if (decision.kind === 'wait') {
+      await this.devices.recordPoll(hash, now, decision.interval);
+      throw new OAuthError(decision.error, decision.error === 'slow_down' ? 'Poll less often' : 'The user has not approved yet');
+    }
+    const user = await this.state.user(decision.userId);
+    if (!user || user.banned || code.createdAt <= user.tokensValidAfter) throw new OAuthError('access_denied', 'The user can no longer sign in');
+    // Single use: of concurrent polls only the one that moves approved → used gets tokens.
+    if (!(await this.devices.transition(hash, 'approved', 'used'))) throw new OAuthError('expired_token', 'The device code has expired');
+    const grant = { app, user, scope: code.scope, authTimeMs: now };
+    const familyId = await this.issuer.startFamily(app, user);
+    const access = await this.issuer.accessFor({ ...grant, familyId });
+    const out = await this.issuer.complete({ ...grant, familyId }, access);
+    await this.audit.record('login.success', { actor: user.username, ip: caller.ip, target: app.clientId, detail: { method: 'oidc', grant: 'device_code' } });
+    return out;
+  }
+}

@@ -1,0 +1,196 @@
+import { createPrivateKey, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK, type JWTPayload } from 'jose';
+import type { OidcSigningAlg } from '../../config/index.js';
+import type { SigningKey, SigningKeyRepo } from './repository.js';
+import { KeyCipher } from './key-crypto.js';
+
+/** Signs a JWT with the current key: its alg and kid in the header, `typ` as given. */
+export type JwtSigner = (payload: JWTPayload) => Promise<string>;
+
+export interface ActiveKey {
+  kid: string;
+  alg: string;
+  /** RFC 9068 access tokens (`typ: at+jwt`). */
+  signAccess: JwtSigner;
+  /** ID tokens (`typ: JWT`). */
+  signId: JwtSigner;
+}
+
+/**
+ * Every token is signed on libuv's thread pool by node:crypto (`sign` with a callback), so a
+ * signature never holds the event loop and a second core signs while the first serves. The
+ * compact JWS is just three base64url parts; the header is fixed per key, so it is encoded once.
+ * Measured per EdDSA token (bench/jwt-sign.mjs): jose's SignJWT goes through WebCrypto and
+ * costs 62 µs of CPU, 23 of them on the event loop; fast-jwt's synchronous signer 40 µs, all
+ * on the event loop (its two signatures were 41 % of the token endpoint's main-thread profile);
+ * this 44 µs, 9 on the event loop. An RS256 signature costs 300 µs wherever it runs.
+ * jose still makes the keys, JWKS and thumbprints, and verifies every token.
+ */
+export function compactSigner(alg: string, kid: string, typ: string, key: KeyObject): JwtSigner {
+  const signingKey = alg === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' as const } : key;
+  const digest = alg === 'EdDSA' ? null : 'sha256';
+  const header = `${Buffer.from(JSON.stringify({ alg, kid, typ })).toString('base64url')}.`;
+  return (payload) => new Promise<string>((resolve, reject) => {
+    const input = header + Buffer.from(JSON.stringify(payload)).toString('base64url');
+    sign(digest, Buffer.from(input), signingKey, (err, signature) => {
+      if (err) reject(err);
+      else resolve(`${input}.${signature.toString('base64url')}`);
+    });
+  });
+}
+
+function activeKey(kid: string, alg: string, privateJwk: JWK): ActiveKey {
+  const key = createPrivateKey({ key: privateJwk as JsonWebKey, format: 'jwk' });
+  return { kid, alg, signAccess: compactSigner(alg, kid, 'at+jwt', key), signId: compactSigner(alg, kid, 'JWT', key) };
+}
+
+interface Loaded {
+  generation: number;
+  current: ActiveKey;
+  /** Public keys by kid, for local verification of our own tokens. */
+  publicKeys: Map<string, { alg: string; key: CryptoKey }>;
+  jwks: { keys: JWK[] };
+  /** The JWKS response body, serialised once per key set. */
+  jwksJson: string;
+  checkedAt: number;
+}
+
+export interface SigningKeysOptions {
+  alg: OidcSigningAlg;
+  jwtSecret: string;
+  /** How long a replaced key stays published (at least the longest token lifetime). */
+  publishRetiredMs: number;
+}
+
+/** A rotation done elsewhere is seen within this (a cheap read of the newest generation). */
+export const KEY_CHECK_MS = 1000;
+const KEYS_READ = 20;
+
+async function newKeyPair(alg: string): Promise<{ publicJwk: JWK; privateJwk: JWK }> {
+  const { publicKey, privateKey } = alg === 'RS256'
+    ? await generateKeyPair('RS256', { modulusLength: 2048, extractable: true })
+    : alg === 'ES256'
+      ? await generateKeyPair('ES256', { extractable: true })
+      : await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
+  return { publicJwk: await exportJWK(publicKey), privateJwk: await exportJWK(privateKey) };
+}
+
+/**
+ * The provider's asymmetric signing keys (docs/api.md §12.1): created at first start, stored with the
+ * private part encrypted, shared by every instance through the database. Each instance signs
+ * with the newest generation and re-checks it every KEY_CHECK_MS, so `keys rotate` on any
+ * instance (or the CLI) is picked up within a few seconds. Parsed keys and the JWKS body are cached.
+ */
+export class SigningKeys {
+  private readonly cipher: KeyCipher;
+  private loaded: Loaded | undefined;
+  private loading: Promise<Loaded> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+
+  constructor(private readonly repo: SigningKeyRepo, private readonly opts: SigningKeysOptions, private readonly now: () => number = Date.now) {
+    this.cipher = new KeyCipher(opts.jwtSecret);
+  }
+
+  /** Keeps the cached key set fresh in the background; the timer never holds the process open. */
+  startPolling(): void {
+    if (this.timer || this.stopped) return;
+    this.timer = setInterval(() => void this.refresh().catch(() => undefined), KEY_CHECK_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  async current(): Promise<ActiveKey> {
+    return (await this.state()).current;
+  }
+
+  async jwks(): Promise<{ json: string; generation: number }> {
+    const s = await this.state();
+    return { json: s.jwksJson, generation: s.generation };
+  }
+
+  /** A published public key by kid; an unknown kid triggers one fresh read (a rotation just happened). */
+  async publicKey(kid: string): Promise<{ alg: string; key: CryptoKey } | undefined> {
+    const s = await this.state();
+    const hit = s.publicKeys.get(kid);
+    if (hit || this.now() - s.checkedAt < 500) return hit;
+    return (await this.refresh(true)).publicKeys.get(kid);
+  }
+
+  /** Makes a new key current; the previous one stays published. Returns the new kid. */
+  async rotate(): Promise<string> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const newest = await this.repo.current();
+      const created = await this.create((newest?.generation ?? 0) + 1);
+      if (created) {
+        await this.refresh(true);
+        return created;
+      }
+    }
+    throw new Error('signing key rotation raced with other rotations; try again');
+  }
+
+  private async state(): Promise<Loaded> {
+    this.startPolling();
+    const l = this.loaded;
+    if (l && this.now() - l.checkedAt < KEY_CHECK_MS * 2) return l;
+    return this.refresh();
+  }
+
+  private refresh(force = false): Promise<Loaded> {
+    this.loading ??= this.load(force).finally(() => {
+      this.loading = undefined;
+    });
+    return this.loading;
+  }
+
+  private async load(force: boolean): Promise<Loaded> {
+    const newest = await this.repo.current();
+    if (newest && this.loaded && !force && newest.generation === this.loaded.generation) {
+      this.loaded.checkedAt = this.now();
+      return this.loaded;
+    }
+    if (!newest) {
+      // First start: whichever instance inserts generation 1 wins; the others read its key.
+      await this.create(1);
+    }
+    const keys = await this.repo.list(KEYS_READ);
+    if (keys.length === 0) throw new Error('no signing key could be created');
+    this.loaded = await this.build(keys);
+    return this.loaded;
+  }
+
+  private async create(generation: number): Promise<string | undefined> {
+    const { publicJwk, privateJwk } = await newKeyPair(this.opts.alg);
+    const kid = await calculateJwkThumbprint(publicJwk);
+    const stored: JWK = { ...publicJwk, kid, alg: this.opts.alg, use: 'sig' };
+    const ok = await this.repo.insert({
+      kid, generation, alg: this.opts.alg, publicJwk: JSON.stringify(stored),
+      privateJwkEnc: this.cipher.encrypt(JSON.stringify(privateJwk), kid), createdAt: this.now(),
+    });
+    return ok ? kid : undefined;
+  }
+
+  private async build(keys: SigningKey[]): Promise<Loaded> {
+    const [newest] = keys as [SigningKey, ...SigningKey[]];
+    const privateJwk = JSON.parse(this.cipher.decrypt(newest.privateJwkEnc, newest.kid)) as JWK;
+    const current = activeKey(newest.kid, newest.alg, privateJwk);
+    const now = this.now();
+    // The current key, the one it replaced, and any replaced recently enough that tokens it signed may still live.
+    const published = keys.filter((k, i) => i <= 1 || (k.retiredAt !== null && now - k.retiredAt < this.opts.publishRetiredMs));
+    const publicKeys = new Map<string, { alg: string; key: CryptoKey }>();
+    const jwks: JWK[] = [];
+    for (const k of published) {
+      const jwk = JSON.parse(k.publicJwk) as JWK;
+      jwks.push(jwk);
+      publicKeys.set(k.kid, { alg: k.alg, key: (await importJWK(jwk, k.alg)) as CryptoKey });
+    }
+    const body = { keys: jwks };
+    return { generation: newest.generation, current, publicKeys, jwks: body, jwksJson: JSON.stringify(body), checkedAt: now };
+  }
+}

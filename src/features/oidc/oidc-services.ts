@@ -1,0 +1,106 @@
+import type { Config, OidcSigningAlg } from '../../config/index.js';
+import type { AppCache } from '../apps/index.js';
+import type { AuditLog } from '../audit/index.js';
+import type { Repositories } from '../kit.js';
+import type { RateLimiter } from '../limits/index.js';
+import type { SessionCache } from '../sessions/index.js';
+import type { TokenService } from '../sessions/index.js';
+import { AuthorizeFlow } from './authorize-flow.js';
+import { AuthorizedApps } from './authorized-apps.js';
+import { BrowserSessions } from './browser-session.js';
+import { ClientAuthenticator } from './client-auth.js';
+import { DeviceGrant } from './device-grant.js';
+import { EndSession } from './end-session.js';
+import { LogoutConfirmations } from './logout-confirmation.js';
+import { ArrivalOrder } from './arrival-order.js';
+import { TokenGrants } from './grants.js';
+import { TokenIntrospection } from './introspection.js';
+import { TokenIssuer } from './issuer.js';
+import { SigningKeys } from './keys.js';
+import { Tickets } from './tickets.js';
+import { AccessTokenCheck } from './token-checks.js';
+import { TokenMinter } from './token-minter.js';
+import { TokenEndpoint } from './token-endpoint.js';
+
+/** The use cases of the OAuth 2.0 / OpenID Connect provider (docs/api.md §12), shared by its endpoints. */
+export interface OidcServices {
+  readonly issuer: string;
+  readonly signingAlg: OidcSigningAlg;
+  readonly now: () => number;
+  /** Numbers token requests as they arrive (a refresh race or reuse). */
+  readonly arrivals: ArrivalOrder;
+  /** The seed's exchange limits, applied to failed token requests as well. */
+  readonly limiter: RateLimiter;
+  readonly keys: SigningKeys;
+  readonly minter: TokenMinter;
+  readonly clients: ClientAuthenticator;
+  readonly grants: TokenGrants;
+  readonly token: TokenEndpoint;
+  readonly deviceGrant: DeviceGrant;
+  readonly accessCheck: AccessTokenCheck;
+  readonly introspection: TokenIntrospection;
+  /** The pages' side: the browser session cookie, authorization tickets, consent. */
+  readonly sessions: BrowserSessions;
+  readonly tickets: Tickets;
+  readonly authorize: AuthorizeFlow;
+  readonly authorizedApps: AuthorizedApps;
+  readonly endSession: EndSession;
+}
+
+/** Apps come through the per-instance cache (features/apps/app-cache.ts). */
+type OidcRepos = Pick<Repositories, 'codes' | 'consents' | 'devices' | 'refreshTokens' | 'signingKeys'> & { apps: AppCache };
+
+/** The signing keys of a configuration; the `keys rotate` command uses them too. */
+export function signingKeysFor(config: Config, keys: Repositories['signingKeys'], now: () => number): SigningKeys {
+  return new SigningKeys(keys, {
+    alg: config.oidcSigningAlg,
+    jwtSecret: config.jwtSecret,
+    // A replaced key stays published while tokens it signed can still be valid, plus a margin.
+    publishRetiredMs: (Math.max(config.accessTokenTtl, config.idTokenTtl) + 300) * 1000,
+  }, now);
+}
+
+export function createOidcServices(
+  config: Config,
+  storage: OidcRepos,
+  collaborators: { sessionCache: SessionCache; tokens: TokenService; audit: AuditLog; limiter: RateLimiter; now: () => number },
+): OidcServices {
+  const { sessionCache, tokens, audit, limiter, now } = collaborators;
+  const issuer = config.baseUrl;
+  const keys = signingKeysFor(config, storage.signingKeys, now);
+  const minter = new TokenMinter(keys, { issuer, accessTokenTtl: config.accessTokenTtl, idTokenTtl: config.idTokenTtl }, now);
+  const arrivals = new ArrivalOrder(now);
+  const tokenIssuer = new TokenIssuer(storage.refreshTokens, minter, { accessTokenTtl: config.accessTokenTtl, refreshTokenTtl: config.refreshTokenTtl }, now, arrivals);
+  const accessCheck = new AccessTokenCheck(minter, sessionCache, storage.apps);
+  const sessions = new BrowserSessions(tokens, config.centerAppId, config.baseUrl, now);
+  const tickets = new Tickets(config.jwtSecret, config.baseUrl, now);
+  const clients = new ClientAuthenticator(storage.apps, [config.centerAppId, config.gameAppId], issuer);
+  const grants = new TokenGrants({ codes: storage.codes, refreshTokens: storage.refreshTokens, state: sessionCache, issuer: tokenIssuer, minter, audit, arrivals, now });
+  const deviceGrant = new DeviceGrant(storage.devices, sessionCache, tokenIssuer, audit, now);
+  return {
+    issuer,
+    signingAlg: config.oidcSigningAlg,
+    now,
+    arrivals,
+    limiter,
+    keys,
+    minter,
+    clients,
+    grants,
+    token: new TokenEndpoint(clients, grants, deviceGrant, limiter),
+    deviceGrant,
+    accessCheck,
+    introspection: new TokenIntrospection(accessCheck, storage.refreshTokens, sessionCache, tokens, minter, issuer, now),
+    sessions,
+    tickets,
+    authorize: new AuthorizeFlow(
+      { apps: storage.apps, codes: storage.codes, consents: storage.consents },
+      tickets,
+      { issuer, authCodeTtl: config.authCodeTtl, reservedClientIds: [config.centerAppId, config.gameAppId] },
+      audit,
+      now,
+    ),
+    authorizedApps: new AuthorizedApps({ consents: storage.consents, apps: storage.apps, refreshTokens: storage.refreshTokens }, audit, now),
+    endSession: new EndSession(storage.apps, sessions, new LogoutConfirmations(config.jwtSecret), (kid) => keys.publicKey(kid), issuer, audit),
+  };
+}

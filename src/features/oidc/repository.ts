@@ -1,0 +1,102 @@
+/** Repository interfaces of the OpenID provider: signing keys, refresh tokens, consents: what the use cases need from storage, nothing about SQL. Times are unix milliseconds. */
+
+export interface SigningKey {
+  kid: string;
+  /** 1 for the first key, +1 per rotation; the highest is the current key. */
+  generation: number;
+  alg: string;
+  /** Public JWK as JSON text. */
+  publicJwk: string;
+  /** Private JWK, AES-256-GCM encrypted (see services), never stored in clear. */
+  privateJwkEnc: string;
+  createdAt: number;
+  /** When a newer key replaced this one; null for the current key. */
+  retiredAt: number | null;
+}
+
+export interface SigningKeyRepo {
+  /**
+   * Inserts the key if its generation is free and marks the older keys retired; false when
+   * another instance already created that generation (then re-read).
+   */
+  insert(key: Omit<SigningKey, 'retiredAt'>): Promise<boolean>;
+  /** Newest first. */
+  list(limit: number): Promise<SigningKey[]>;
+  current(): Promise<SigningKey | undefined>;
+}
+
+export interface RefreshFamily {
+  familyId: string;
+  userId: number;
+  clientId: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+/** A family still usable: not revoked, with a refresh token not expired. */
+export interface LiveRefreshFamily {
+  familyId: string;
+  clientId: string;
+  createdAt: number;
+  /** Creation (ms) of its newest refresh token: when the client last refreshed, or started. */
+  lastUsedAt: number;
+}
+
+export interface RefreshToken {
+  tokenHash: string;
+  familyId: string;
+  clientId: string;
+  userId: number;
+  scope: string;
+  /** When the person signed in (ms). */
+  authTime: number;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface RefreshTokenRepo {
+  createFamily(family: Omit<RefreshFamily, 'revokedAt'>): Promise<void>;
+  findFamily(familyId: string): Promise<RefreshFamily | undefined>;
+  /** Idempotent; true when this call revoked it. */
+  revokeFamily(familyId: string, now: number): Promise<boolean>;
+  /** Revokes every live family of this user for this client (consent revoked); returns their ids. */
+  revokeFamiliesOf(userId: number, clientId: string, now: number): Promise<string[]>;
+  /**
+   * The user's live families started after `createdAfter` (the user's cut-off: older ones are
+   * refused anyway), newest first.
+   */
+  listLiveFamilies(userId: number, now: number, createdAfter: number, limit: number): Promise<LiveRefreshFamily[]>;
+  /** Revokes every live family of the user (as listed above); returns their ids. */
+  revokeLiveFamiliesOf(userId: number, now: number, createdAfter: number): Promise<string[]>;
+  create(token: Omit<RefreshToken, 'usedAt' | 'revokedAt'>): Promise<void>;
+  findByHash(tokenHash: string): Promise<RefreshToken | undefined>;
+  /**
+   * Rotation: marks the token used if, and only if, it is unused, unrevoked, unexpired and its
+   * family is live (one conditional UPDATE); exactly one concurrent caller gets the row.
+   */
+  use(tokenHash: string, now: number): Promise<RefreshToken | undefined>;
+  /** The newest token of a family (the one a rotation issued last). */
+  latestInFamily(familyId: string): Promise<RefreshToken | undefined>;
+  purgeExpired(before: number): Promise<number>;
+}
+
+export interface Consent {
+  userId: number;
+  clientId: string;
+  /** The scopes the person granted this client. */
+  scopes: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ConsentRepo {
+  /** Creates or replaces the granted scope set of this user and client (callers pass the union they want kept). */
+  upsert(userId: number, clientId: string, scopes: string[], now: number): Promise<Consent>;
+  find(userId: number, clientId: string): Promise<Consent | undefined>;
+  /** Newest first. */
+  listByUser(userId: number): Promise<Consent[]>;
+  /** True when a consent was deleted. */
+  delete(userId: number, clientId: string): Promise<boolean>;
+}

@@ -1,0 +1,149 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { failureOf } from '../../errors/index.js';
+import { escapeHtml } from './site-name.js';
+import type { RouteDeps } from '../services.js';
+import { faviconRoutes } from './favicon.js';
+
+/** src/features/pages and dist/features/pages are both three levels under the project root. */
+const WEB_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'dist', 'web');
+
+/** Browser pages: path → [body data-page, title]. The bundle renders each by its name. */
+const PAGES: Record<string, [string, string]> = {
+  '/authorize': ['authorize', '授权登录'],
+  '/login': ['login', '登录'],
+  '/register': ['register', '注册账号'],
+  '/reset_password': ['reset_password', '重置密码'],
+  '/device': ['device', '设备登录'],
+  '/console': ['console', '开发者控制台'],
+  '/account': ['account', '我的账号'],
+  '/admin': ['admin', '用户管理'],
+};
+
+export const PAGE_HEADERS = {
+  'content-security-policy': [
+    "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
+    "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+  ].join('; '),
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  // /authorize carries client_id/state in its URL; no page leaks its address to another site.
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+} as const;
+
+interface Asset {
+  body: Buffer;
+  type: string;
+}
+
+interface Bundle {
+  js: string;
+  css: string;
+  assets: Map<string, Asset>;
+}
+
+const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+
+/** Reads the hashed bundle named by dist/web/manifest.json (built by scripts/build-web.mjs). */
+export function loadBundle(): Bundle | undefined {
+  const manifestPath = join(WEB_DIR, 'manifest.json');
+  if (!existsSync(manifestPath)) return undefined;
+  try {
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { js: string; css: string };
+    const assets = new Map<string, Asset>();
+    for (const name of [manifest.js, manifest.css]) {
+      const ext = name.slice(name.lastIndexOf('.'));
+      assets.set(name, { body: readFileSync(join(WEB_DIR, name)), type: TYPES[ext] ?? 'application/octet-stream' });
+    }
+    return { js: manifest.js, css: manifest.css, assets };
+  } catch {
+    // A build in progress: the next request tries again.
+    return undefined;
+  }
+}
+
+/** Settings a page needs before its first request, as `data-*` attributes of <body>. */
+type PageData = Record<string, string>;
+
+function shell(page: string, title: string, siteName: string, bundle: Bundle | undefined, pageData: PageData = {}): string {
+  const head = bundle
+    ? `<link rel="stylesheet" href="/assets/${bundle.css}">\n<script type="module" src="/assets/${bundle.js}"></script>`
+    : '';
+  const fallback = bundle ? '正在加载…' : '页面资源尚未构建，请运行 npm run build。';
+  // Values are never request input, but SITE_NAME comes from the operator: escaped like all of them.
+  const data: PageData = { ...pageData, 'site-name': siteName };
+  const attrs = Object.entries(data).map(([k, v]) => ` data-${k}="${escapeHtml(v)}"`).join('');
+  const site = escapeHtml(siteName);
+  return `<!doctype html>
+<html lang="zh-CN">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${title} - ${site}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
+${head}
+</head>
+<body data-page="${page}"${attrs}>
+<div id="app"><noscript>请启用 JavaScript 后使用${site}。</noscript><p class="loading">${fallback}</p></div>
+</body>
+</html>
+`;
+}
+
+/** The bundle named by the manifest, read on first use (and again while none is built). */
+let bundle: Bundle | undefined;
+const currentBundle = () => (bundle ??= loadBundle());
+
+const HTML_HEADERS = { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' };
+
+/** Paths whose unknown addresses stay JSON whatever the client accepts (docs/api.md §1, §12). */
+const JSON_PREFIXES = ['/api/', '/oauth/', '/.well-known/', '/assets/'];
+
+/**
+ * A browser asking for a page that does not exist gets one in the site's layout; API paths,
+ * the standard endpoints and any client not asking for HTML keep the `{ ok:false }` answer.
+ * Answers whether it sent the page.
+ */
+export function sendNotFoundPage(request: FastifyRequest, reply: FastifyReply): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  if (!(request.headers.accept ?? '').includes('text/html')) return false;
+  const path = request.url.split('?', 1)[0]!;
+  if (JSON_PREFIXES.some((prefix) => path.startsWith(prefix))) return false;
+  void reply.code(404).headers(HTML_HEADERS).send(shell('not_found', '页面不存在', reply.server.siteName, currentBundle()));
+  return true;
+}
+
+/** The pages of docs/api.md §11 and their static assets, all under a strict CSP. */
+export async function pagesRoutes(app: FastifyInstance, { services }: RouteDeps) {
+  // The sign-up page marks its e-mail code field 选填 unless the server requires the code.
+  const pageData: Record<string, PageData> = {
+    register: { 'email-code': services.accounts.emailCodeRequired ? 'required' : 'optional' },
+  };
+
+  const sendPage = (reply: FastifyReply, page: string, title: string) => reply
+    .code(200)
+    .headers(HTML_HEADERS)
+    .send(shell(page, title, app.siteName, currentBundle(), pageData[page]));
+
+  for (const [path, [page, title]] of Object.entries(PAGES)) {
+    app.get(path, { schema: { hide: true } }, async (_request, reply) => sendPage(reply, page, title));
+  }
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.headers(PAGE_HEADERS).redirect('/account'));
+  faviconRoutes(app, PAGE_HEADERS);
+
+  app.get<{ Params: { name: string } }>('/assets/:name', { schema: { hide: true } }, async (request, reply) => {
+    const asset = currentBundle()?.assets.get(request.params.name);
+    if (!asset) {
+      const { status, body } = failureOf('notFound');
+      return reply.code(status).headers(PAGE_HEADERS).send(body);
+    }
+    // Names carry a content hash, so a cached copy is never stale.
+    return reply
+      .headers({ ...PAGE_HEADERS, 'content-type': asset.type, 'cache-control': 'public, max-age=31536000, immutable' })
+      .send(asset.body);
+  });
+}

@@ -1,0 +1,4 @@
+/** What the reauth feature offers the others; everything else in this folder is its own. */
+export { ReauthBody, ReauthFields } from './contract.js';
+export { proofOf } from './proof-schema.js';
+export type { ReauthProof, ReauthService } from './reauth-service.js';

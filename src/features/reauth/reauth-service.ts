@@ -1,0 +1,87 @@
+import { AppError, fail } from '../../errors/index.js';
+import type { ReauthPurpose } from './repository.js';
+import type { User } from '../accounts/index.js';
+import type { Caller, Uses } from '../kit.js';
+import type { RateLimiter } from '../limits/index.js';
+import type { SecondFactorService } from '../second-factor/index.js';
+import type { Authenticated } from '../sessions/index.js';
+
+/** How long the first step of a two-step change lets the second follow without asking again. */
+export const REAUTH_GRANT_MS = 10 * 60 * 1000;
+
+/** What the request that starts a sensitive change carries to show it is the owner. */
+export interface ReauthProof {
+  currentPassword?: string | undefined;
+  /** An authenticator or recovery code, needed when the authenticator is on. */
+  otp?: string | undefined;
+}
+
+export type ReauthDeps = Uses<'now' | 'passwords', 'reauthGrants'>;
+
+/**
+ * The one rule for changes to how an account is signed in to (docs/api.md §10): a bearer token
+ * alone is never enough. The request proves the owner (current password, plus a code when
+ * the authenticator is on); a two-step change leaves a grant that only the same user's same
+ * session can use, for ten minutes. Grants are rows, so every instance sees them.
+ */
+export class ReauthService {
+  constructor(
+    private readonly ctx: ReauthDeps,
+    private readonly limiter: RateLimiter,
+    private readonly secondFactor: Pick<SecondFactorService, 'required' | 'checkAccountCode'>,
+  ) {}
+
+  /**
+   * Checks the proof. Anything short of the owner's proof is 401 `需要重新验证身份`
+   * (docs/api.md §10): missing parts before anything is compared, a wrong password or code
+   * after its try was counted, so guesses stay under the same limits as elsewhere.
+   */
+  async prove({ user }: Authenticated, proof: ReauthProof, caller: Caller): Promise<void> {
+    const otpNeeded = await this.secondFactor.required(user.id);
+    // An account without a usable password would prove itself by a fresh e-mail code; until
+    // that exists, it cannot make these changes.
+    if (!hasPassword(user) || proof.currentPassword === undefined || (otpNeeded && proof.otp === undefined)) throw fail('reauthRequired');
+    await this.checkPassword(user, proof.currentPassword);
+    if (otpNeeded) await this.secondFactor.checkAccountCode(user, proof.otp ?? '', caller).catch(asReauthRequired);
+  }
+
+  /** Proves, then leaves the grant the second step of `purpose` needs. */
+  async proveFor(auth: Authenticated, purpose: ReauthPurpose, proof: ReauthProof, caller: Caller): Promise<void> {
+    await this.prove(auth, proof, caller);
+    await this.grant(auth, purpose);
+  }
+
+  async grant(auth: Authenticated, purpose: ReauthPurpose): Promise<void> {
+    const now = this.ctx.now();
+    await this.ctx.storage.reauthGrants.put(auth.user.id, sessionKey(auth), purpose, now + REAUTH_GRANT_MS, now);
+  }
+
+  /** The second step: 401 unless this session's grant for `purpose` is live. */
+  async require(auth: Authenticated, purpose: ReauthPurpose): Promise<void> {
+    if (!(await this.ctx.storage.reauthGrants.live(auth.user.id, sessionKey(auth), purpose, this.ctx.now()))) throw fail('reauthRequired');
+  }
+
+  /** Once the change is made, its grant is used up. */
+  async clear(auth: Authenticated, purpose: ReauthPurpose): Promise<void> {
+    await this.ctx.storage.reauthGrants.remove(auth.user.id, sessionKey(auth), purpose);
+  }
+
+  /** The current password under the per-user rule: counted before the hash is compared, given back when right. */
+  private async checkPassword(user: User, password: string): Promise<void> {
+    const subject = `uid:${user.id}`;
+    await this.limiter.takeOrRefuse('accountPassword', subject);
+    if (!(await this.ctx.passwords.verify(user.passwordHash, password))) throw fail('reauthRequired');
+    await this.limiter.giveBack('accountPassword', subject);
+  }
+}
+
+/** A wrong second-factor code in a proof is a failed proof like a wrong password. */
+const asReauthRequired = (err: unknown): never => {
+  throw err instanceof AppError && err.reason === 'wrongOtpCode' ? fail('reauthRequired') : err;
+};
+
+/** The session a token belongs to; a token from before sessions stands for itself. */
+const sessionKey = ({ claims }: Authenticated): string => (claims.sid !== undefined ? `sid:${claims.sid}` : `jti:${claims.jti}`);
+
+/** A deleted account's hash is '!'; an account created without a password would have none. */
+const hasPassword = (user: User): boolean => user.passwordHash !== '' && !user.passwordHash.startsWith('!');

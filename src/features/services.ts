@@ -1,0 +1,62 @@
+/**
+ * The use cases of every feature as the routes and the CLI see them, and what a route module
+ * is given. Built once by the composition root (src/app/services.ts).
+ */
+import type { AuthGuards } from './sessions/bearer-guard.js';
+import type { Metrics } from '../platform/http/metrics.js';
+import type { AccountService } from './accounts/account-service.js';
+import type { AccountSettingsService } from './account-settings/settings-service.js';
+import type { AdminService } from './admin/admin-service.js';
+import type { AdminConsoleService } from './admin/console-service.js';
+import type { AppService } from './apps/app-service.js';
+import type { AuditLog } from './audit/audit-log.js';
+import type { AuthorizationService } from './authorization/authorization-service.js';
+import type { CorsWhitelist } from './apps/cors-whitelist.js';
+import type { DeviceService } from './device/device-service.js';
+import type { ReauthService } from './reauth/reauth-service.js';
+import type { PasskeyService } from './second-factor/passkey-service.js';
+import type { SecondFactorService } from './second-factor/totp-service.js';
+import type { SessionService } from './sessions/session-service.js';
+import type { TokenService } from './sessions/token-service.js';
+import type { UserTransferService } from './admin/user-transfer.js';
+import type { OidcServices } from './oidc/oidc-services.js';
+
+/** The use cases the HTTP layer and the CLI call; nothing here hands out storage. */
+export interface Services {
+  readonly accounts: AccountService;
+  /** The signed-in user's own profile, password, sessions and deletion. */
+  readonly settings: AccountSettingsService;
+  readonly admin: AdminService;
+  /** User detail, applications and the dashboard for role admin. */
+  readonly adminConsole: AdminConsoleService;
+  readonly apps: AppService;
+  readonly authorization: AuthorizationService;
+  readonly device: DeviceService;
+  /** Authenticator app and recovery codes. */
+  readonly secondFactor: SecondFactorService;
+  readonly passkeys: PasskeyService;
+  /** Re-authentication for changes to how an account is signed in to (docs/api.md §10). */
+  readonly reauth: ReauthService;
+  readonly transfer: UserTransferService;
+  readonly session: SessionService;
+  /** Bearer checks for the guards, and token issue. */
+  readonly tokens: TokenService;
+  readonly audit: AuditLog;
+  /** Origins allowed to call the CORS endpoints, cached up to CORS_CACHE_TTL. */
+  readonly cors: CorsWhitelist;
+  /** The OAuth 2.0 / OpenID Connect provider's use cases. */
+  readonly oidc: OidcServices;
+  /** Readiness: whether the database answers. */
+  ready(): Promise<boolean>;
+  /** Starts background work (revocation polling); call once before serving. */
+  start(): Promise<void>;
+  /** Stops background work and closes what the services opened (not the storage). */
+  stop(): Promise<void>;
+}
+
+/** What every route module receives. */
+export interface RouteDeps {
+  services: Services;
+  guards: AuthGuards;
+  metrics: Metrics;
+}

@@ -1,0 +1,65 @@
+import type { MeData, TokenEnvelope } from './contract.js';
+import type { AccountService } from '../accounts/index.js';
+import type { Caller, Uses } from '../kit.js';
+import type { Authenticated } from './token-service.js';
+
+export type SessionDeps = Uses<'tokens' | 'audit' | 'signIns'>;
+
+/** Only a body `{ "all": true }` asks for logout-all; any other body is a plain logout (docs/api.md §3). */
+function asksForAll(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'all' in body && body.all === true;
+}
+
+/** The signed-in session: who it is, a fresh token, and the end of it (docs/api.md §3). */
+export class SessionService {
+  constructor(private readonly ctx: SessionDeps, private readonly accounts: Pick<AccountService, 'revokeAll'>) {}
+
+  /** The user as stored now, with the token's app and expiry. */
+  me({ user, claims }: Authenticated): MeData {
+    return {
+      uid: user.id, username: user.username, display_name: user.displayName, email: user.email,
+      email_verified: user.emailVerified, roles: user.roles, app: claims.app, exp: claims.exp,
+    };
+  }
+
+  /**
+   * A new token for the same user and app, with that app's lifetime, in the same session
+   * (`sid` kept, so ending the session ends the refreshed token too). A token from before
+   * sessions existed starts one.
+   */
+  refresh({ user, claims }: Authenticated, caller: Caller): TokenEnvelope | Promise<TokenEnvelope> {
+    const issued = this.ctx.tokens.envelope(user, claims.app, undefined, claims.sid);
+    const written = claims.sid === undefined ? this.ctx.signIns.record(issued.claims, user, caller) : this.ctx.signIns.extend(claims.sid, issued.claims.exp);
+    // Nearly always the session's stored expiry already covers the token: no write, no promise.
+    return written === undefined ? issued.body : written.then(() => issued.body);
+  }
+
+  /**
+   * Revokes the Bearer token, and with `{ all: true }` every token of its user. A signed,
+   * unexpired token is revoked even when its user is banned or it was revoked before; any
+   * other header is ignored, since logout always succeeds. Signing out everywhere needs a
+   * token that `me` accepts (checked before this logout revokes it): a stolen token that was
+   * revoked, cut off by a password reset, banned or of a disabled app cannot sign the user
+   * out again and again.
+   */
+  async logout(authorization: string | undefined, body: unknown, caller: Caller): Promise<void> {
+    const { tokens, audit } = this.ctx;
+    const claims = tokens.decode(authorization);
+    if (!claims) return;
+    const all = asksForAll(body) && (await this.accepted(authorization));
+    // Revoking the token ends its session too (TokenService.revoke), so a refreshed sibling dies.
+    await tokens.revoke(claims);
+    if (all) await this.accounts.revokeAll(claims.uid);
+    await audit.record(all ? 'logout.all' : 'logout', { actor: claims.sub, ip: caller.ip, target: claims.sub });
+  }
+
+  /** Whether the header passes every check of `me` (signature, expiry, revocation, cut-off, ban, app). */
+  private async accepted(authorization: string | undefined): Promise<boolean> {
+    try {
+      await this.ctx.tokens.check(authorization);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,77 @@
+import type { Kysely, Selectable } from 'kysely';
+import { compileOnce } from '../../platform/sql/compiled.js';
+import { dayOf, perDay } from '../../platform/sql/per-day.js';
+import type { Database, SessionsTable } from '../../platform/sql/schema.js';
+import type { SessionRepo, SignInSession } from './repository.js';
+
+function toSession(r: Selectable<SessionsTable>): SignInSession {
+  return {
+    id: r.id, userId: Number(r.user_id), app: r.app, createdAt: Number(r.created_at), lastUsedAt: Number(r.last_used_at),
+    expiresAt: Number(r.expires_at), endedAt: r.ended_at === null ? null : Number(r.ended_at), ip: r.ip, userAgent: r.user_agent,
+  };
+}
+
+export class SqlSessionRepo implements SessionRepo {
+  /** Every sign-in writes one; compiled once (see compiled.ts). */
+  private readonly insert;
+
+  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {
+    // Parameters in this order: id, user_id, app, created_at, last_used_at, expires_at, ip, user_agent.
+    this.insert = compileOnce(db, db.insertInto('sessions').values({
+      id: '', user_id: 0, app: '', created_at: 0, last_used_at: 0, expires_at: 0, ip: '', user_agent: '',
+    }));
+  }
+
+  async create(s: Omit<SignInSession, 'endedAt'>): Promise<void> {
+    await this.insert(s.id, s.userId, s.app, s.createdAt, s.lastUsedAt, s.expiresAt, s.ip, s.userAgent);
+  }
+
+  async findById(id: string): Promise<SignInSession | undefined> {
+    const r = await this.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    return r && toSession(r);
+  }
+
+  async listLive(userId: number, now: number, limit: number): Promise<SignInSession[]> {
+    const rows = await this.db.selectFrom('sessions').selectAll()
+      .where('user_id', '=', userId).where('expires_at', '>', now).where('ended_at', 'is', null)
+      .orderBy('created_at', 'desc').orderBy('id').limit(limit).execute();
+    return rows.map(toSession);
+  }
+
+  async touchMany(ids: string[], now: number): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db.updateTable('sessions').set({ last_used_at: now }).where('id', 'in', ids).where('last_used_at', '<', now).execute();
+  }
+
+  async extend(id: string, expiresAt: number): Promise<void> {
+    await this.db.updateTable('sessions').set({ expires_at: expiresAt }).where('id', '=', id).where('expires_at', '<', expiresAt).execute();
+  }
+
+  async end(id: string, now: number): Promise<boolean> {
+    const res = await this.db.updateTable('sessions').set({ ended_at: now }).where('id', '=', id).where('ended_at', 'is', null).executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
+  }
+
+  async endAllOf(userId: number, now: number, keep?: string): Promise<string[]> {
+    let q = this.db.updateTable('sessions').set({ ended_at: now })
+      .where('user_id', '=', userId).where('ended_at', 'is', null).where('expires_at', '>', now);
+    if (keep !== undefined) q = q.where('id', '<>', keep);
+    const rows = await q.returning('id').execute();
+    return rows.map((r) => r.id);
+  }
+
+  async startedPerDay(since: number): Promise<Array<{ day: string; count: number }>> {
+    const rows = await this.db.selectFrom('sessions').select([dayOf('created_at', this.kind).as('d'), (eb) => eb.fn.countAll<number>().as('n')])
+      .where('created_at', '>=', since).groupBy('d').orderBy('d').execute();
+    return perDay(rows);
+  }
+
+  async deleteAllOf(userId: number): Promise<void> {
+    await this.db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+  }
+
+  async purgeExpired(before: number): Promise<number> {
+    const res = await this.db.deleteFrom('sessions').where('expires_at', '<', before).executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+}

@@ -1,0 +1,171 @@
+import { createVerifier } from 'fast-jwt';
+import type { Config } from '../../config/index.js';
+import type { PublicUser, TokenEnvelope } from './contract.js';
+import { fail, unauthorized } from '../../errors/index.js';
+import type { User } from '../accounts/index.js';
+import type { AppStatusCache } from '../apps/index.js';
+import { randomToken } from '../../platform/crypto/random.js';
+import { hs256Signer } from '../../platform/jwt/hs256-signer.js';
+import { NOT_CACHED, type SessionCache } from './session-cache.js';
+import { newSessionId, revokedSessionKey } from './sign-ins.js';
+import { VerifiedTokens } from './verified-tokens.js';
+
+export interface TokenClaims {
+  sub: string;
+  uid: number;
+  roles: string[];
+  app: string;
+  iat: number;
+  exp: number;
+  jti: string;
+  /** The sign-in (token family) this token belongs to; absent on tokens issued before sessions existed. */
+  sid?: string;
+}
+
+/** The `user` object of token envelopes: exactly these five keys (docs/api.md §1). */
+export function publicUser(u: User): PublicUser {
+  return { uid: u.id, username: u.username, display_name: u.displayName, email: u.email, roles: u.roles };
+}
+
+export type { TokenEnvelope };
+
+export interface Authenticated {
+  claims: TokenClaims;
+  user: User;
+}
+
+/**
+ * The jti carries its issue time in milliseconds, so a logout-all or password reset can
+ * cut off every older token even within the same second as `iat`.
+ */
+function newJti(issuedMs: number): string {
+  return `${issuedMs.toString(36)}.${randomToken(16)}`;
+}
+
+/**
+ * The last checks of check(), on the stored state: a token minted at or before the user's
+ * cut-off fails, then a banned user, then a token of a disabled application.
+ */
+function holderOf(claims: TokenClaims, user: User | undefined, appActive: boolean): Authenticated {
+  // The cut-off millisecond itself is included: tokens minted in it before the cut-off must die.
+  if (!user || jtiIssuedMs(claims.jti) <= user.tokensValidAfter) throw unauthorized();
+  if (user.banned) throw fail('banned');
+  if (!appActive) throw fail('appDisabled');
+  return { claims, user };
+}
+
+function jtiIssuedMs(jti: string): number {
+  const dot = jti.indexOf('.');
+  const ms = dot > 0 ? parseInt(jti.slice(0, dot), 36) : NaN;
+  return Number.isFinite(ms) ? ms : -1;
+}
+
+const BEARER = /^bearer +([A-Za-z0-9\-_.]+)$/i;
+
+export class TokenService {
+  private readonly sign: (claims: object) => string;
+  private readonly verify: (token: string) => TokenClaims;
+  /**
+   * Claims of Authorization headers whose signature was checked already: only the very same
+   * bytes hit, and expiry is still checked on every use. This replaces fast-jwt's own cache,
+   * which hashes each token with SHA-256 to make its key.
+   */
+  private readonly verified = new VerifiedTokens<TokenClaims>();
+
+  constructor(
+    private readonly config: Config,
+    private readonly sessionCache: SessionCache,
+    private readonly appStatus: AppStatusCache,
+    private readonly now: () => number = Date.now,
+    /** Told, without waiting, of every accepted token of a session (its `last used`). */
+    private readonly sessionSeen: (sid: string) => void = () => undefined,
+    /** Told of every sign-out with a token (see revoke): its session ends with it. */
+    private readonly signedOut: (claims: TokenClaims) => Promise<void> = async () => undefined,
+  ) {
+    this.sign = hs256Signer(config.jwtSecret);
+    // Only HS256 is accepted: `alg: none` and every other algorithm fail verification.
+    this.verify = createVerifier({ key: config.jwtSecret, algorithms: ['HS256'] });
+  }
+
+  /** Lifetime of tokens issued for `app`: the game application gets game tokens. */
+  ttlFor(app: string): number {
+    return app === this.config.gameAppId ? this.config.gameTokenTtl : this.config.tokenTtl;
+  }
+
+  /** A token of session `sid`; without one, the first token of a new session (the caller records it). */
+  issue(user: User, app: string, ttl = this.ttlFor(app), sid = newSessionId()): { token: string; claims: TokenClaims } {
+    // A token issued in the very millisecond of a cut-off, after it, must still count as later.
+    const ms = Math.max(this.now(), user.tokensValidAfter + 1);
+    const iat = Math.floor(ms / 1000);
+    const claims: TokenClaims = { sub: user.username, uid: user.id, roles: user.roles, app, iat, exp: iat + ttl, jti: newJti(ms), sid };
+    return { token: this.sign(claims), claims };
+  }
+
+  envelope(user: User, app: string, ttl = this.ttlFor(app), sid?: string): { body: TokenEnvelope; claims: TokenClaims } {
+    const { token, claims } = this.issue(user, app, ttl, sid);
+    return {
+      body: { ok: true, access_token: token, token_type: 'Bearer', expires_in: ttl, user: publicUser(user) },
+      claims,
+    };
+  }
+
+  /** The claims of a well-formed, correctly signed, unexpired token, or undefined. */
+  decode(authorization: string | undefined): TokenClaims | undefined {
+    if (authorization === undefined) return undefined;
+    let c = this.verified.get(authorization);
+    if (c === undefined) {
+      c = this.verifySignature(authorization);
+      if (c === undefined) return undefined;
+      this.verified.set(authorization, c);
+    }
+    return c.exp * 1000 <= this.now() ? undefined : c;
+  }
+
+  private verifySignature(authorization: string): TokenClaims | undefined {
+    const m = BEARER.exec(authorization);
+    if (!m) return undefined;
+    try {
+      const c = this.verify(m[1]!);
+      if (typeof c.uid !== 'number' || typeof c.jti !== 'string' || typeof c.app !== 'string' || typeof c.exp !== 'number') return undefined;
+      if (c.sid !== undefined && typeof c.sid !== 'string') return undefined;
+      return c;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Verifies a Bearer header against signature, expiry, revocation, cut-off, ban and app status; without
+   * a promise when the user is cached, which is nearly always: the guards of the hottest
+   * routes (`me` first) call this. Failures throw synchronously.
+   */
+  check(authorization: string | undefined): Authenticated | Promise<Authenticated> {
+    const claims = this.decode(authorization);
+    if (!claims || this.sessionCache.isRevoked(claims.jti)) throw unauthorized();
+    // An ended session is one more id in the same revoked set: no extra I/O per request.
+    if (claims.sid !== undefined && this.sessionCache.isRevoked(revokedSessionKey(claims.sid))) throw unauthorized();
+    const cached = this.sessionCache.cachedUser(claims.uid);
+    const appActive = this.appStatus.cachedActive(claims.app);
+    if (cached === NOT_CACHED || appActive === NOT_CACHED) return this.checkStored(claims);
+    return this.accepted(holderOf(claims, cached, appActive));
+  }
+
+  private async checkStored(claims: TokenClaims): Promise<Authenticated> {
+    const [user, appActive] = await Promise.all([this.sessionCache.user(claims.uid), this.appStatus.active(claims.app)]);
+    return this.accepted(holderOf(claims, user, appActive));
+  }
+
+  private accepted(auth: Authenticated): Authenticated {
+    if (auth.claims.sid !== undefined) this.sessionSeen(auth.claims.sid);
+    return auth;
+  }
+
+  /**
+   * A sign-out with this token (logout, the pages' sign-out): the token is revoked and its
+   * session ended, so the session is no longer listed as live and a refreshed sibling fails too.
+   */
+  async revoke(claims: TokenClaims): Promise<void> {
+    await this.sessionCache.revoke(claims.jti, claims.uid, claims.exp);
+    await this.signedOut(claims);
+  }
+}

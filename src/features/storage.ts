@@ -1,0 +1,32 @@
+import type { AuditRepo } from './audit/repository.js';
+import type { AppRepo } from './apps/repository.js';
+import type { AuthCodeRepo } from './authorization/repository.js';
+import type { DeviceCodeRepo } from './device/repository.js';
+import type { EmailCodeRepo, UserRepo } from './accounts/repository.js';
+import type { ConsentRepo, RefreshTokenRepo, SigningKeyRepo } from './oidc/repository.js';
+import type { ReauthGrantRepo } from './reauth/repository.js';
+import type { PasskeyRepo, SecondFactorRepo } from './second-factor/repository.js';
+import type { RevocationRepo, SessionRepo } from './sessions/repository.js';
+
+/** All repositories of one backend; `close` releases its connections. */
+export interface Storage {
+  readonly kind: 'sqlite' | 'postgres';
+  readonly users: UserRepo;
+  readonly revocations: RevocationRepo;
+  readonly apps: AppRepo;
+  readonly codes: AuthCodeRepo;
+  readonly devices: DeviceCodeRepo;
+  readonly emailCodes: EmailCodeRepo;
+  readonly audit: AuditRepo;
+  readonly signingKeys: SigningKeyRepo;
+  readonly refreshTokens: RefreshTokenRepo;
+  readonly consents: ConsentRepo;
+  readonly secondFactors: SecondFactorRepo;
+  readonly passkeys: PasskeyRepo;
+  readonly sessions: SessionRepo;
+  readonly reauthGrants: ReauthGrantRepo;
+  /** Runs the migrations not yet applied; safe to call from several processes. */
+  migrate(): Promise<void>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}

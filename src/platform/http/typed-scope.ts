@@ -1,0 +1,25 @@
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+
+/** A Fastify scope whose route schemas (TypeBox contracts) also type the request and the reply. */
+export type ContractApp = FastifyInstance<
+  RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider
+>;
+
+/** Who is calling, for audit rows and per-IP limits. */
+export interface Caller {
+  ip: string;
+  userAgent?: string;
+}
+
+export function callerOf(request: FastifyRequest): Caller {
+  return { ip: request.ip, userAgent: request.headers['user-agent'] };
+}
+
+/** Bearer routes run after a guard, so `auth` is set; this narrows the type. */
+export function authOf(request: FastifyRequest) {
+  if (!request.auth) throw new Error('route used without an auth guard');
+  return request.auth;
+}
+
+export const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' } as const;
