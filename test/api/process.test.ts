@@ -1,8 +1,8 @@
-import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliWorkspace } from '../helpers/cli.js';
 import { isPostgresUrl } from '../helpers/db.js';
 import { fetchJson } from '../helpers/net.js';
+import { rawRequest } from '../helpers/raw-request.js';
 import { startServer, waitFor, type RunningServer } from '../helpers/server.js';
 
 // On the postgres project the server and the CLI share a fresh schema instead of a file.
@@ -42,17 +42,8 @@ describe('the real process', () => {
   });
 
   it('answers a body without a content type with 415', async () => {
-    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const payload = Buffer.from(JSON.stringify({ username, password: 'password123' }));
-      const req = request(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-length': payload.length } }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => { text += c.toString(); });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
-      req.on('error', reject);
-      req.end(payload);
-    });
-    expect([status, JSON.parse(body)]).toEqual([415, { ok: false, msg: '请求体必须是 JSON' }]);
+    const { status, body } = await rawRequest(base, { path: '/api/v1/auth/login', body: JSON.stringify({ username, password: 'password123' }) }).answer;
+    expect([status, body]).toEqual([415, { ok: false, msg: '请求体必须是 JSON' }]);
   });
 
   // Six real CLI processes, each loading the whole service: on a busy 2-core runner that alone
