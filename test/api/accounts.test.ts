@@ -146,28 +146,6 @@ describe('login', () => {
     }
   });
 
-  it('takes about as long for an unknown user as for a wrong password', async () => {
-    const u = await t.register();
-    const timed = async (username: string) => {
-      const started = performance.now();
-      const res = await t.post(`${A}/login`, { username, password: 'wrong password' });
-      expect(res.statusCode).toBe(401);
-      return performance.now() - started;
-    };
-    await timed(u.username);
-    await timed(uniqueName());
-    const wrong: number[] = [];
-    const unknown: number[] = [];
-    for (let i = 0; i < 6; i++) {
-      wrong.push(await timed(u.username));
-      unknown.push(await timed(uniqueName()));
-    }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    const ratio = median(unknown) / median(wrong);
-    expect(ratio).toBeGreaterThan(0.5);
-    expect(ratio).toBeLessThan(2);
-  });
-
   it('refuses a banned user after the password check', async () => {
     const u = await t.register();
     await t.runtime.services.admin.setBanned(u.username, true, 'test');
