@@ -40,7 +40,7 @@ function clientInfoOf(app: App, redirectUri: string): ClientInfo {
   };
 }
 
-export type AuthorizationDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'sessionCache' | 'clients' | 'signIns', 'codes'>;
+export type AuthorizationDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'userCache' | 'revokedTokens' | 'clients' | 'signIns', 'codes'>;
 
 /**
  * client_info, POST /authorize and exchange (docs/api.md §5.3–5.5, §5).
@@ -122,7 +122,7 @@ export class AuthorizationService {
     if (outcome !== 'token') throw fail(exchangeFailure(outcome));
     unwrap(verifyPkce(code.codeChallenge, input.code_verifier));
 
-    const user = await this.ctx.sessionCache.user(code.userId);
+    const user = await this.ctx.userCache.findById(code.userId);
     if (!user) throw fail('codeInvalid');
     if (user.banned) throw fail('banned');
     // The token is minted first so the one conditional UPDATE that uses up the code also
@@ -141,7 +141,7 @@ export class AuthorizationService {
   /** RFC 6749 §4.1.2 / RFC 9700 §4.5: a reused code revokes the token issued from it. */
   private async replayed(codeHash: string, caller: Caller): Promise<never> {
     const row = await this.ctx.storage.codes.markReplayed(codeHash, this.ctx.now());
-    if (row?.tokenJti && row.tokenExp !== null) await this.ctx.sessionCache.revoke(row.tokenJti, row.userId, row.tokenExp);
+    if (row?.tokenJti && row.tokenExp !== null) await this.ctx.revokedTokens.revoke(row.tokenJti, row.userId, row.tokenExp);
     await this.ctx.audit.record('code.replay', { ip: caller.ip, target: row?.clientId ?? null, detail: { token_revoked: Boolean(row?.tokenJti) } });
     throw fail('codeUsed');
   }

@@ -4,7 +4,7 @@ import { splitScope } from '../authorization/index.js';
 import type { AuditLog } from '../audit/index.js';
 import type { Caller } from '../kit.js';
 import { timedSecretKey } from '../../platform/crypto/random.js';
-import type { SessionCache } from '../sessions/index.js';
+import type { RevokedTokens, UserCache } from '../sessions/index.js';
 import type { App } from '../apps/index.js';
 import type { AuthCodeRepo } from '../authorization/index.js';
 import type { RefreshToken, RefreshTokenRepo } from './repository.js';
@@ -20,7 +20,8 @@ export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 export interface GrantDeps {
   codes: AuthCodeRepo;
   refreshTokens: RefreshTokenRepo;
-  state: SessionCache;
+  users: Pick<UserCache, 'findById'>;
+  revokedTokens: Pick<RevokedTokens, 'revoke'>;
   issuer: TokenIssuer;
   minter: TokenMinter;
   audit: AuditLog;
@@ -29,8 +30,8 @@ export interface GrantDeps {
 }
 
 /** A person who may still receive tokens: exists, not banned, not cut off after `sinceMs`. */
-async function usableUser(state: SessionCache, userId: number, sinceMs: number): Promise<User | undefined> {
-  const user = await state.user(userId);
+async function usableUser(users: Pick<UserCache, 'findById'>, userId: number, sinceMs: number): Promise<User | undefined> {
+  const user = await users.findById(userId);
   if (!user || user.banned || sinceMs <= user.tokensValidAfter) return undefined;
   return user;
 }
@@ -64,7 +65,7 @@ export class TokenGrants {
     // A public client's code without PKCE is never redeemed, whatever let it be issued.
     if (app.clientType === 'public' && code.codeChallenge === null) throw invalidGrant('PKCE is required for public clients');
     if (!verifyPkce(code.codeChallenge, verifier).ok) throw invalidGrant('PKCE verification failed');
-    const user = await usableUser(this.d.state, code.userId, code.createdAt);
+    const user = await usableUser(this.d.users, code.userId, code.createdAt);
     if (!user) throw invalidGrant('The authorization code is invalid');
 
     const grant = { app, user, scope: code.scope, authTimeMs: code.authTime ?? code.createdAt, nonce: code.nonce };
@@ -86,7 +87,7 @@ export class TokenGrants {
   /** RFC 6749 §4.1.2 / RFC 9700 §4.5: a reused code revokes the tokens issued from it. */
   private async replayed(codeHash: string, caller: Caller): Promise<never> {
     const row = await this.d.codes.markReplayed(codeHash, this.d.now());
-    if (row?.tokenJti && row.tokenExp !== null) await this.d.state.revoke(row.tokenJti, row.userId, row.tokenExp);
+    if (row?.tokenJti && row.tokenExp !== null) await this.d.revokedTokens.revoke(row.tokenJti, row.userId, row.tokenExp);
     if (row?.refreshFamily) await this.d.refreshTokens.revokeFamily(row.refreshFamily, this.d.now());
     await this.d.audit.record('code.replay', { ip: caller.ip, target: row?.clientId ?? null, detail: { token_revoked: Boolean(row?.tokenJti), flow: 'oidc' } });
     throw invalidGrant('The authorization code has already been used');
@@ -105,7 +106,7 @@ export class TokenGrants {
     if (!used) return this.refreshRefused(stored, arrival, caller);
 
     const family = await refreshTokens.findFamily(used.familyId);
-    const user = family && (await usableUser(this.d.state, used.userId, family.createdAt));
+    const user = family && (await usableUser(this.d.users, used.userId, family.createdAt));
     if (!family || !user) {
       await refreshTokens.revokeFamily(used.familyId, now());
       throw invalidGrant('The refresh token is invalid');

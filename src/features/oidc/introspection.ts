@@ -1,7 +1,6 @@
 import type { IntrospectionResponse } from './contract.js';
 import { timedSecretKey } from '../../platform/crypto/random.js';
-import type { SessionCache } from '../sessions/index.js';
-import type { TokenService } from '../sessions/index.js';
+import type { RevokedTokens, TokenService, UserCache } from '../sessions/index.js';
 import type { App } from '../apps/index.js';
 import type { RefreshTokenRepo } from './repository.js';
 import type { AccessTokenCheck, LiveAccess } from './token-checks.js';
@@ -36,7 +35,8 @@ export class TokenIntrospection {
   constructor(
     private readonly accessCheck: AccessTokenCheck,
     private readonly refreshTokens: RefreshTokenRepo,
-    private readonly state: SessionCache,
+    private readonly users: Pick<UserCache, 'findById'>,
+    private readonly revoked: Pick<RevokedTokens, 'revoke'>,
     private readonly seedTokens: TokenService,
     private readonly minter: TokenMinter,
     private readonly issuer: string,
@@ -83,7 +83,7 @@ export class TokenIntrospection {
     if (!row || row.clientId !== askingClientId || row.usedAt !== null || row.revokedAt !== null || row.expiresAt <= now) return undefined;
     const family = await this.refreshTokens.findFamily(row.familyId);
     if (!family || family.revokedAt !== null) return undefined;
-    const user = await this.state.user(row.userId);
+    const user = await this.users.findById(row.userId);
     if (!user || user.banned || family.createdAt <= user.tokensValidAfter) return undefined;
     return {
       active: true, scope: row.scope, client_id: row.clientId, username: user.username, token_type: 'refresh_token',
@@ -105,6 +105,6 @@ export class TokenIntrospection {
     const claims = await this.minter.verifyAccess(token);
     if (!claims || claims.client_id !== app.clientId) return;
     const uid = Number(claims.sub);
-    await this.state.revoke(claims.jti, Number.isSafeInteger(uid) && claims.sid !== undefined ? uid : 0, claims.exp);
+    await this.revoked.revoke(claims.jti, Number.isSafeInteger(uid) && claims.sid !== undefined ? uid : 0, claims.exp);
   }
 }

@@ -1,5 +1,5 @@
 import { isActive } from '../apps/index.js';
-import type { SessionCache } from '../sessions/index.js';
+import type { RevokedTokens, UserCache } from '../sessions/index.js';
 import type { App } from '../apps/index.js';
 import type { User } from '../accounts/index.js';
 import type { AppCache } from '../apps/index.js';
@@ -22,7 +22,8 @@ export interface LiveAccess {
 export class AccessTokenCheck {
   constructor(
     private readonly minter: TokenMinter,
-    private readonly state: SessionCache,
+    private readonly users: Pick<UserCache, 'cached' | 'findById'>,
+    private readonly revoked: Pick<RevokedTokens, 'isRevoked'>,
     private readonly apps: Pick<AppCache, 'findById' | 'cached'>,
   ) {}
 
@@ -44,8 +45,8 @@ export class AccessTokenCheck {
     const claims = this.minter.verifiedBefore(token);
     if (claims === undefined || claims === NOT_CACHED) return claims;
     const app = this.apps.cached(claims.client_id);
-    const user = claims.sid === undefined ? undefined : this.state.cachedUser(Number(claims.sub));
-    if (app !== NOT_CACHED && user !== NOT_CACHED) return judge(this.state, claims, app, user);
+    const user = claims.sid === undefined ? undefined : this.users.cached(Number(claims.sub));
+    if (app !== NOT_CACHED && user !== NOT_CACHED) return judge(this.revoked, claims, app, user);
     return this.liveStored(token);
   }
 
@@ -54,8 +55,8 @@ export class AccessTokenCheck {
     if (!claims) return undefined;
     const app = await this.apps.findById(claims.client_id);
     const uid = Number(claims.sub);
-    const user = claims.sid === undefined || !Number.isSafeInteger(uid) ? undefined : await this.state.user(uid);
-    return judge(this.state, claims, app, user);
+    const user = claims.sid === undefined || !Number.isSafeInteger(uid) ? undefined : await this.users.findById(uid);
+    return judge(this.revoked, claims, app, user);
   }
 }
 
@@ -64,14 +65,14 @@ export class AccessTokenCheck {
  * person's token, its revoked family (announcing-families.ts puts every family revocation in
  * the shared set; the token's user and client are its own signed claims), ban and cut-off.
  */
-function judge(state: Pick<SessionCache, 'isRevoked'>, claims: AccessClaims, app: App | undefined, user: User | undefined): LiveAccess | undefined {
-  if (state.isRevoked(claims.jti)) return undefined;
+function judge(revoked: Pick<RevokedTokens, 'isRevoked'>, claims: AccessClaims, app: App | undefined, user: User | undefined): LiveAccess | undefined {
+  if (revoked.isRevoked(claims.jti)) return undefined;
   if (!app || !isActive(app.status)) return undefined;
   if (claims.sid === undefined) {
     // client_credentials: no person behind it.
     return claims.sub === claims.client_id ? { claims, user: undefined } : undefined;
   }
-  if (state.isRevoked(revokedFamilyKey(claims.sid))) return undefined;
+  if (revoked.isRevoked(revokedFamilyKey(claims.sid))) return undefined;
   if (!user || String(user.id) !== claims.sub || user.banned || jtiIssuedMs(claims.jti) <= user.tokensValidAfter) return undefined;
   return { claims, user };
 }

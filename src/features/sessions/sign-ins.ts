@@ -3,7 +3,7 @@ import type { SessionRepo, SignInSession } from './repository.js';
 import type { User } from '../accounts/index.js';
 import { BoundedMap } from '../../platform/cache/bounded-map.js';
 import { timeOrderedId } from '../../platform/crypto/random.js';
-import type { SessionCache } from './session-cache.js';
+import type { RevokedTokens } from './revoked-tokens.js';
 
 /** `last used` is written at most this often per session and instance, never per request. */
 export const LAST_USED_WRITE_EVERY_MS = 60_000;
@@ -54,7 +54,7 @@ export class SignIns {
 
   constructor(
     private readonly repo: SessionRepo,
-    private readonly sessionCache: Pick<SessionCache, 'revoke'>,
+    private readonly revokedTokens: Pick<RevokedTokens, 'revoke'>,
     private readonly config: Pick<Config, 'tokenTtl' | 'gameTokenTtl'>,
     private readonly now: () => number,
     private readonly onError: (err: unknown) => void,
@@ -169,6 +169,6 @@ export class SignIns {
   /** Revoked until any token the family may hold has expired: the longest lifetime from now. */
   private revokeId(sid: string, userId: number): Promise<void> {
     const exp = Math.ceil(this.now() / 1000) + Math.max(this.config.tokenTtl, this.config.gameTokenTtl);
-    return this.sessionCache.revoke(revokedSessionKey(sid), userId, exp);
+    return this.revokedTokens.revoke(revokedSessionKey(sid), userId, exp);
   }
 }

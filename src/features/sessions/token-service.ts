@@ -6,7 +6,8 @@ import type { User } from '../accounts/index.js';
 import type { AppStatusCache } from '../apps/index.js';
 import { randomToken } from '../../platform/crypto/random.js';
 import { hs256Signer } from '../../platform/jwt/hs256-signer.js';
-import { NOT_CACHED, type SessionCache } from './session-cache.js';
+import type { RevokedTokens } from './revoked-tokens.js';
+import { NOT_CACHED, type UserCache } from './user-cache.js';
 import { newSessionId, revokedSessionKey } from './sign-ins.js';
 import { VerifiedTokens } from './verified-tokens.js';
 
@@ -74,7 +75,8 @@ export class TokenService {
 
   constructor(
     private readonly config: Config,
-    private readonly sessionCache: SessionCache,
+    private readonly users: Pick<UserCache, 'cached' | 'findById'>,
+    private readonly revoked: Pick<RevokedTokens, 'isRevoked' | 'revoke'>,
     private readonly appStatus: AppStatusCache,
     private readonly now: () => number = Date.now,
     /** Told, without waiting, of every accepted token of a session (its `last used`). */
@@ -141,17 +143,17 @@ export class TokenService {
    */
   check(authorization: string | undefined): Authenticated | Promise<Authenticated> {
     const claims = this.decode(authorization);
-    if (!claims || this.sessionCache.isRevoked(claims.jti)) throw unauthorized();
+    if (!claims || this.revoked.isRevoked(claims.jti)) throw unauthorized();
     // An ended session is one more id in the same revoked set: no extra I/O per request.
-    if (claims.sid !== undefined && this.sessionCache.isRevoked(revokedSessionKey(claims.sid))) throw unauthorized();
-    const cached = this.sessionCache.cachedUser(claims.uid);
+    if (claims.sid !== undefined && this.revoked.isRevoked(revokedSessionKey(claims.sid))) throw unauthorized();
+    const cached = this.users.cached(claims.uid);
     const appActive = this.appStatus.cachedActive(claims.app);
     if (cached === NOT_CACHED || appActive === NOT_CACHED) return this.checkStored(claims);
     return this.accepted(holderOf(claims, cached, appActive));
   }
 
   private async checkStored(claims: TokenClaims): Promise<Authenticated> {
-    const [user, appActive] = await Promise.all([this.sessionCache.user(claims.uid), this.appStatus.active(claims.app)]);
+    const [user, appActive] = await Promise.all([this.users.findById(claims.uid), this.appStatus.active(claims.app)]);
     return this.accepted(holderOf(claims, user, appActive));
   }
 
@@ -165,7 +167,7 @@ export class TokenService {
    * session ended, so the session is no longer listed as live and a refreshed sibling fails too.
    */
   async revoke(claims: TokenClaims): Promise<void> {
-    await this.sessionCache.revoke(claims.jti, claims.uid, claims.exp);
+    await this.revoked.revoke(claims.jti, claims.uid, claims.exp);
     await this.signedOut(claims);
   }
 }
