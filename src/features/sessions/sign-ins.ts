@@ -1,7 +1,7 @@
 import type { Config } from '../../config/index.js';
 import type { SessionRepo, SignInSession } from './repository.js';
 import type { User } from '../accounts/index.js';
-import { BoundedMap } from '../../platform/cache/bounded-map.js';
+import { LRUCache } from 'lru-cache';
 import { timeOrderedId } from '../../platform/crypto/random.js';
 import type { RevokedTokens } from './revoked-tokens.js';
 
@@ -46,8 +46,11 @@ export const newSessionId = (): string => timeOrderedId(Date.now());
  * broadcast) as single tokens, so the per-request check stays one Map look-up.
  */
 export class SignIns {
-  /** What this instance last wrote of each session: one entry, so a sign-in costs one insert. */
-  private readonly tracked = new BoundedMap<string, WrittenMarks>(MAX_TRACKED);
+  /**
+   * What this instance last wrote of each session: one entry, so a sign-in costs one insert.
+   * Past MAX_TRACKED the least recently used go: a session forgotten here is only written sooner.
+   */
+  private readonly tracked = new LRUCache<string, WrittenMarks>({ max: MAX_TRACKED });
   /** Sessions due for a `last used` write, flushed together. */
   private readonly pending = new Set<string>();
   private flushTimer: NodeJS.Timeout | undefined;
@@ -94,7 +97,7 @@ export class SignIns {
   }
 
   /**
-   * Called on every accepted token with a `sid`, synchronously: a Map look-up. At most once
+   * Called on every accepted token with a `sid`, synchronously: a cache look-up. At most once
    * a minute a session is queued for a write, and the queue is written by one statement a
    * second that nobody waits for.
    */
@@ -102,7 +105,6 @@ export class SignIns {
     const now = this.now();
     const marks = this.tracked.get(sid);
     if (marks !== undefined && now - marks.lastUsedAt < LAST_USED_WRITE_EVERY_MS) return;
-    // Set again, not only changed: a session in use stays among the entries kept.
     this.tracked.set(sid, { lastUsedAt: now, coveredUntil: marks?.coveredUntil ?? NEVER });
     this.pending.add(sid);
     if (this.flushTimer === undefined) {
