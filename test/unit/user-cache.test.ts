@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LocalChangeBus } from '../../src/platform/bus/change-bus.js';
-import { NOT_CACHED, UserCache, USER_FRESH_MS, USER_MAX_AGE_MS } from '../../src/features/sessions/user-cache.js';
+import { UserCache, USER_FRESH_MS, USER_MAX_AGE_MS } from '../../src/features/sessions/user-cache.js';
 import type { User } from '../../src/features/accounts/repository.js';
 
 const user = (over: Partial<User> = {}): User => ({
@@ -42,11 +42,11 @@ const flush = () => new Promise((r) => setImmediate(r));
 describe('UserCache', () => {
   it('serves a fresh copy without reading, and makes the caller wait when it has none', async () => {
     const f = fixture();
-    expect(f.cache.cached(1)).toBe(NOT_CACHED);
+    expect(f.cache.inMemory(1)).toBeUndefined();
     expect((await f.cache.findById(1))?.banned).toBe(false);
     expect(f.reads()).toBe(1);
     f.clock.now += USER_FRESH_MS - 1;
-    expect(f.cache.cached(1)).toMatchObject({ id: 1 });
+    expect(f.cache.inMemory(1)).toMatchObject({ id: 1 });
     expect(f.reads()).toBe(1);
   });
 
@@ -55,13 +55,13 @@ describe('UserCache', () => {
     await f.cache.findById(1);
     f.setRow(user({ banned: true }));
     f.clock.now += USER_FRESH_MS;
-    expect(f.cache.cached(1)).toMatchObject({ banned: false });
-    expect(f.cache.cached(1)).toMatchObject({ banned: false });
+    expect(f.cache.inMemory(1)).toMatchObject({ banned: false });
+    expect(f.cache.inMemory(1)).toMatchObject({ banned: false });
     await flush();
     expect(f.reads()).toBe(2);
-    expect(f.cache.cached(1)).toMatchObject({ banned: true });
+    expect(f.cache.inMemory(1)).toMatchObject({ banned: true });
     f.clock.now += USER_MAX_AGE_MS;
-    expect(f.cache.cached(1)).toBe(NOT_CACHED);
+    expect(f.cache.inMemory(1)).toBeUndefined();
   });
 
   it('never serves a copy older than the max age, which stays inside the 5 s of docs/api.md §3', async () => {
@@ -84,7 +84,7 @@ describe('UserCache', () => {
     release();
     expect((await stale)?.banned).toBe(false);
     // The read that raced with the change was not kept.
-    expect(f.cache.cached(1)).toBe(NOT_CACHED);
+    expect(f.cache.inMemory(1)).toBeUndefined();
     expect((await f.cache.findById(1))?.banned).toBe(true);
   });
 
@@ -101,6 +101,6 @@ describe('UserCache', () => {
     const f = fixture();
     await f.cache.findById(1);
     f.bus.deliver({ type: 'user', id: 1 });
-    expect(f.cache.cached(1)).toBe(NOT_CACHED);
+    expect(f.cache.inMemory(1)).toBeUndefined();
   });
 });

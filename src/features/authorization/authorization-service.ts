@@ -55,12 +55,9 @@ export class AuthorizationService {
     return usableApp(await this.ctx.clients.resolveClient(clientId, 'authorization_code'));
   }
 
-  /** Without a promise when the app is cached; failures then throw synchronously. */
-  clientInfo(clientId: string, redirectUri: string): ClientInfo | Promise<ClientInfo> {
-    const resolved = this.ctx.clients.resolveClientNow(clientId, 'authorization_code');
-    return resolved instanceof Promise
-      ? resolved.then((r) => clientInfoOf(usableApp(r), redirectUri))
-      : clientInfoOf(usableApp(resolved), redirectUri);
+  /** What the authorization page shows of an app, and whether the callback is registered. */
+  async clientInfo(clientId: string, redirectUri: string): Promise<ClientInfo> {
+    return clientInfoOf(await this.activeApp(clientId), redirectUri);
   }
 
   /**

@@ -37,7 +37,7 @@ export class TokenIntrospection {
     private readonly refreshTokens: RefreshTokenRepo,
     private readonly users: Pick<UserCache, 'findById'>,
     private readonly revoked: Pick<RevokedTokens, 'revoke'>,
-    private readonly seedTokens: TokenService,
+    private readonly seedTokens: Pick<TokenService, 'check'>,
     private readonly minter: TokenMinter,
     private readonly issuer: string,
     private readonly now: () => number,
@@ -45,23 +45,13 @@ export class TokenIntrospection {
 
   /**
    * RFC 7662 §4: only the client a token was issued to learns anything about it; any other
-   * client is told `active: false`, as for a token that does not exist. Without a promise for
-   * one of our access tokens whose app and person are in memory, as UserInfo.
+   * client is told `active: false`, as for a token that does not exist.
    */
-  introspect(token: string, askingClientId: string): IntrospectionResponse | Promise<IntrospectionResponse> {
-    if (!looksLikeJwt(token)) return this.refresh(token, askingClientId).then((found) => found ?? INACTIVE);
-    const live = this.accessCheck.live(token);
-    if (live instanceof Promise) return live.then((found) => this.describeFor(found, token, askingClientId));
-    return this.describeFor(live, token, askingClientId);
-  }
-
-  private describeFor(live: LiveAccess | undefined, token: string, askingClientId: string): IntrospectionResponse | Promise<IntrospectionResponse> {
-    if (!live) return this.seedOrInactive(token, askingClientId);
+  async introspect(token: string, askingClientId: string): Promise<IntrospectionResponse> {
+    if (!looksLikeJwt(token)) return (await this.refresh(token, askingClientId)) ?? INACTIVE;
+    const live = await this.accessCheck.live(token);
+    if (!live) return (await this.seed(token, askingClientId)) ?? INACTIVE;
     return issuedTo(live.claims, askingClientId) ? describeAccess(live) : INACTIVE;
-  }
-
-  private async seedOrInactive(token: string, askingClientId: string): Promise<IntrospectionResponse> {
-    return (await this.seed(token, askingClientId)) ?? INACTIVE;
   }
 
   private async seed(token: string, askingClientId: string): Promise<IntrospectionResponse | undefined> {

@@ -79,15 +79,15 @@ export class SignIns {
   /**
    * A refresh kept the session: it now lives at least until the new token expires. Written
    * only when the stored expiry (as this instance last wrote it) falls short, and then with
-   * a margin, so a client refreshing often costs no write per refresh. Undefined, not a
-   * promise, when nothing is written: the refresh then answers without one.
+   * a margin, so a client refreshing often costs no write per refresh.
    */
-  extend(sid: string, exp: number): Promise<void> | undefined {
+  async extend(sid: string, exp: number): Promise<void> {
     const needed = exp * 1000;
     const covered = this.tracked.get(sid)?.coveredUntil;
-    if (covered !== undefined && covered >= needed) return undefined;
+    if (covered !== undefined && covered >= needed) return;
     const expiresAt = needed + extendAhead(needed - this.now());
-    return this.repo.extend(sid, expiresAt).then(() => this.cover(sid, expiresAt));
+    await this.repo.extend(sid, expiresAt);
+    this.cover(sid, expiresAt);
   }
 
   private cover(sid: string, expiresAt: number): void {

@@ -1,9 +1,8 @@
 import type { User, UserRepo } from '../accounts/index.js';
 import type { ChangeBus } from '../../platform/bus/change-bus.js';
 import { ChangeFeed } from '../../platform/bus/change-feed.js';
-import { CACHE_FRESH_MS, CACHE_MAX_AGE_MS, NOT_CACHED, ReloadingCache } from '../../platform/cache/reloading-cache.js';
+import { CACHE_FRESH_MS, CACHE_MAX_AGE_MS, RowCache } from '../../platform/cache/row-cache.js';
 
-export { NOT_CACHED };
 /** A cached user younger than this is served as is (while the change feed runs: FEED_FRESH_MS). */
 export const USER_FRESH_MS = CACHE_FRESH_MS;
 /** Up to this age a cached user is served while it reloads, when the change feed is not running. */
@@ -17,11 +16,11 @@ const MAX_CACHED_USERS = 100_000;
  * without a bus they catch up through the users' change feed (about a second).
  */
 export class UserCache {
-  private readonly users: ReloadingCache<number, User | undefined>;
+  private readonly users: RowCache<number, User>;
   private readonly feed: ChangeFeed<number>;
 
   constructor(repo: Pick<UserRepo, 'findById' | 'changedSince'>, bus: ChangeBus, now: () => number = Date.now) {
-    this.users = new ReloadingCache((id) => repo.findById(id), MAX_CACHED_USERS, now);
+    this.users = new RowCache((id) => repo.findById(id), MAX_CACHED_USERS, now);
     this.feed = new ChangeFeed((since) => repo.changedSince(since), this.users, now);
     bus.subscribe((e) => {
       if (e.type === 'user') this.users.forget(e.id);
@@ -38,11 +37,11 @@ export class UserCache {
   }
 
   /**
-   * The user without waiting, when a recent enough copy is cached (undefined: no such user);
-   * an older copy also starts a background reload. NOT_CACHED: call findById() and wait.
+   * The user without waiting, when a recent enough copy is cached (an older one also starts a
+   * background reload). Undefined when none is, or there is no such user: findById() tells.
    */
-  cached(id: number): User | undefined | typeof NOT_CACHED {
-    return this.users.cached(id);
+  inMemory(id: number): User | undefined {
+    return this.users.inMemory(id);
   }
 
   /** The user as stored now (at most USER_MAX_AGE_MS old when changed elsewhere). */
