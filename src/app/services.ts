@@ -27,9 +27,10 @@ import { PublishingAppRepo, PublishingUserRepo } from './publishing-repos.js';
 import { MemoryRateLimitStore, type RateLimitStore } from '../platform/rate-limit/stores.js';
 import { SecondFactorService } from '../features/second-factor/totp-service.js';
 import { SessionService } from '../features/sessions/session-service.js';
-import { SessionCache } from '../features/sessions/session-cache.js';
+import { RevokedTokens } from '../features/sessions/revoked-tokens.js';
 import { SignIns } from '../features/sessions/sign-ins.js';
 import { TokenService } from '../features/sessions/token-service.js';
+import { UserCache } from '../features/sessions/user-cache.js';
 import { UserTransferService } from '../features/admin/user-transfer.js';
 import { createOidcServices } from '../features/oidc/oidc-services.js';
 
@@ -46,30 +47,31 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   const bus = opts.bus ?? new LocalChangeBus();
   // Services write users and apps through these, so every write announces itself.
   const written = { ...repositoriesOf(storage), users: new PublishingUserRepo(storage.users, bus), apps: new PublishingAppRepo(storage.apps, bus) };
-  const sessionCache = new SessionCache(written, bus, now);
+  const userCache = new UserCache(written.users, bus, now);
+  const revokedTokens = new RevokedTokens(written.revocations, bus, now);
   // Family revocations also enter the revoked set, so access-token checks need no read.
-  const repos = { ...written, refreshTokens: new AnnouncingRefreshTokenRepo(storage.refreshTokens, sessionCache, config.accessTokenTtl, now) };
+  const repos = { ...written, refreshTokens: new AnnouncingRefreshTokenRepo(storage.refreshTokens, revokedTokens, config.accessTokenTtl, now) };
   // Hot paths read apps through one cache; admin and console reads go to the database.
   const appCache = new AppCache(repos.apps, bus, now);
   const clients = new ClientDirectory(appCache, config);
   const appStatus = new AppStatusCache(appCache, new Set([config.centerAppId, config.gameAppId]));
-  const signIns = new SignIns(repos.sessions, sessionCache, config, now, (err) => log.warn({ err }, 'could not record session use'));
+  const signIns = new SignIns(repos.sessions, revokedTokens, config, now, (err) => log.warn({ err }, 'could not record session use'));
   const kit: ServiceKit = {
-    config, storage: repos, now, log, sessionCache, clients, signIns,
-    tokens: new TokenService(config, sessionCache, appStatus, now, (sid) => signIns.seen(sid), (claims) => signIns.signedOut(claims)),
+    config, storage: repos, now, log, userCache, revokedTokens, clients, signIns,
+    tokens: new TokenService(config, userCache, revokedTokens, appStatus, now, (sid) => signIns.seen(sid), (claims) => signIns.signedOut(claims)),
     passwords: new Passwords(),
     mailer: signedBy(config.siteName, opts.mailer ?? createMailer(config.smtpUrl, config.mailFrom, log, config.nodeEnv !== 'production')),
     audit: new AuditLog(repos.audit, now, (err) => log.error({ err }, 'audit write failed')),
     rateCounters: opts.rateCounters ?? new MemoryRateLimitStore(now),
   };
-  const housekeeping = new Housekeeping(repos, sessionCache, now, log);
+  const housekeeping = new Housekeeping(repos, revokedTokens, now, log);
   // One limiter over the shared counters, handed to every service that applies a rule.
   const limiter = new RateLimiter(kit.rateCounters, config.limits, config.ipRateLimits);
   const secondFactor = new SecondFactorService(kit, limiter);
   const reauth = new ReauthService(kit, limiter, secondFactor);
   const accounts = new AccountService(kit, limiter, secondFactor, reauth);
   const settings = new AccountSettingsService(kit, reauth);
-  const oidc = createOidcServices(config, { ...repos, apps: appCache }, { sessionCache, tokens: kit.tokens, audit: kit.audit, limiter, now });
+  const oidc = createOidcServices(config, { ...repos, apps: appCache }, { userCache, revokedTokens, tokens: kit.tokens, audit: kit.audit, limiter, now });
   return {
     accounts,
     settings,
@@ -89,7 +91,8 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     oidc,
     ready: () => storage.ping(),
     async start() {
-      await sessionCache.start();
+      await revokedTokens.start();
+      userCache.start();
       appCache.start();
       housekeeping.start();
       await kit.passwords.warmUp();
@@ -98,7 +101,8 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     },
     async stop() {
       oidc.keys.stop();
-      sessionCache.stop();
+      revokedTokens.stop();
+      userCache.stop();
       appCache.stop();
       await signIns.flush();
       housekeeping.stop();

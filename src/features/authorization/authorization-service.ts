@@ -40,7 +40,7 @@ function clientInfoOf(app: App, redirectUri: string): ClientInfo {
   };
 }
 
-export type AuthorizationDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'sessionCache' | 'clients' | 'signIns', 'codes'>;
+export type AuthorizationDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'userCache' | 'revokedTokens' | 'clients' | 'signIns', 'codes'>;
 
 /**
  * client_info, POST /authorize and exchange (docs/api.md §5.3–5.5, §5).
@@ -55,12 +55,9 @@ export class AuthorizationService {
     return usableApp(await this.ctx.clients.resolveClient(clientId, 'authorization_code'));
   }
 
-  /** Without a promise when the app is cached; failures then throw synchronously. */
-  clientInfo(clientId: string, redirectUri: string): ClientInfo | Promise<ClientInfo> {
-    const resolved = this.ctx.clients.resolveClientNow(clientId, 'authorization_code');
-    return resolved instanceof Promise
-      ? resolved.then((r) => clientInfoOf(usableApp(r), redirectUri))
-      : clientInfoOf(usableApp(resolved), redirectUri);
+  /** What the authorization page shows of an app, and whether the callback is registered. */
+  async clientInfo(clientId: string, redirectUri: string): Promise<ClientInfo> {
+    return clientInfoOf(await this.activeApp(clientId), redirectUri);
   }
 
   /**
@@ -122,7 +119,7 @@ export class AuthorizationService {
     if (outcome !== 'token') throw fail(exchangeFailure(outcome));
     unwrap(verifyPkce(code.codeChallenge, input.code_verifier));
 
-    const user = await this.ctx.sessionCache.user(code.userId);
+    const user = await this.ctx.userCache.findById(code.userId);
     if (!user) throw fail('codeInvalid');
     if (user.banned) throw fail('banned');
     // The token is minted first so the one conditional UPDATE that uses up the code also
@@ -141,7 +138,7 @@ export class AuthorizationService {
   /** RFC 6749 §4.1.2 / RFC 9700 §4.5: a reused code revokes the token issued from it. */
   private async replayed(codeHash: string, caller: Caller): Promise<never> {
     const row = await this.ctx.storage.codes.markReplayed(codeHash, this.ctx.now());
-    if (row?.tokenJti && row.tokenExp !== null) await this.ctx.sessionCache.revoke(row.tokenJti, row.userId, row.tokenExp);
+    if (row?.tokenJti && row.tokenExp !== null) await this.ctx.revokedTokens.revoke(row.tokenJti, row.userId, row.tokenExp);
     await this.ctx.audit.record('code.replay', { ip: caller.ip, target: row?.clientId ?? null, detail: { token_revoked: Boolean(row?.tokenJti) } });
     throw fail('codeUsed');
   }

@@ -31,7 +31,7 @@ function pollFailure(error: PollError, reason = REASON_FOR_POLL_ERROR[error]): A
   return fail(reason, { error });
 }
 
-export type DeviceDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'sessionCache' | 'clients' | 'signIns', 'devices'>;
+export type DeviceDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'userCache' | 'clients' | 'signIns', 'devices'>;
 
 /** Device login (docs/api.md §7) and the game token (docs/api.md §3.6). */
 export class DeviceService {
@@ -143,7 +143,7 @@ export class DeviceService {
       throw pollFailure(decision.error);
     }
 
-    const user = await this.ctx.sessionCache.user(decision.userId);
+    const user = await this.ctx.userCache.findById(decision.userId);
     if (!user) throw pollFailure('expired_token');
     if (user.banned) throw pollFailure('access_denied', 'banned');
     // Single use: of concurrent polls only the one that moves approved → used gets a token.

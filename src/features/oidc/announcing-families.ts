@@ -1,5 +1,5 @@
 import type { RefreshTokenRepo } from './repository.js';
-import type { SessionCache } from '../sessions/index.js';
+import type { RevokedTokens } from '../sessions/index.js';
 
 /** A revoked refresh family is this key in the shared revoked set; jti values (`<ms>.<random>`) never start so. */
 export const revokedFamilyKey = (familyId: string) => `family:${familyId}`;
@@ -15,7 +15,7 @@ export const revokedFamilyKey = (familyId: string) => `family:${familyId}`;
 export class AnnouncingRefreshTokenRepo implements RefreshTokenRepo {
   constructor(
     private readonly repo: RefreshTokenRepo,
-    private readonly revoked: Pick<SessionCache, 'revoke'>,
+    private readonly revoked: Pick<RevokedTokens, 'revoke'>,
     private readonly accessTokenTtl: number,
     private readonly now: () => number,
   ) {}

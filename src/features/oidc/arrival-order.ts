@@ -1,4 +1,4 @@
-import { BoundedMap } from '../../platform/cache/bounded-map.js';
+import { LRUCache } from 'lru-cache';
 
 /** When a token request reached this instance: the clock, and its place among all arrivals here. */
 export interface Arrival {
@@ -8,7 +8,8 @@ export interface Arrival {
 
 /**
  * Enough to cover every rotation still racing (a request's lifetime) at thousands of grants a
- * second; a successor forgotten here is judged by the stored times instead.
+ * second; a successor forgotten here (the least recently used go first) is judged by the
+ * stored times instead.
  */
 const REMEMBERED_SUCCESSORS = 20_000;
 
@@ -22,7 +23,7 @@ const REMEMBERED_SUCCESSORS = 20_000;
  */
 export class ArrivalOrder {
   private arrived = 0;
-  private readonly issuedAfter = new BoundedMap<string, number>(REMEMBERED_SUCCESSORS);
+  private readonly issuedAfter = new LRUCache<string, number>({ max: REMEMBERED_SUCCESSORS });
 
   constructor(private readonly now: () => number) {}
 

@@ -4,7 +4,7 @@ import { splitScope } from '../authorization/index.js';
 import type { AuditLog } from '../audit/index.js';
 import type { Caller } from '../kit.js';
 import { timedSecretKey } from '../../platform/crypto/random.js';
-import type { SessionCache } from '../sessions/index.js';
+import type { RevokedTokens, UserCache } from '../sessions/index.js';
 import type { App } from '../apps/index.js';
 import type { AuthCodeRepo } from '../authorization/index.js';
 import type { RefreshToken, RefreshTokenRepo } from './repository.js';
@@ -20,7 +20,8 @@ export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 export interface GrantDeps {
   codes: AuthCodeRepo;
   refreshTokens: RefreshTokenRepo;
-  state: SessionCache;
+  users: Pick<UserCache, 'findById'>;
+  revokedTokens: Pick<RevokedTokens, 'revoke'>;
   issuer: TokenIssuer;
   minter: TokenMinter;
   audit: AuditLog;
@@ -29,8 +30,8 @@ export interface GrantDeps {
 }
 
 /** A person who may still receive tokens: exists, not banned, not cut off after `sinceMs`. */
-async function usableUser(state: SessionCache, userId: number, sinceMs: number): Promise<User | undefined> {
-  const user = await state.user(userId);
+async function usableUser(users: Pick<UserCache, 'findById'>, userId: number, sinceMs: number): Promise<User | undefined> {
+  const user = await users.findById(userId);
   if (!user || user.banned || sinceMs <= user.tokensValidAfter) return undefined;
   return user;
 }
@@ -46,10 +47,10 @@ function narrowed(requested: string | undefined, granted: string): string {
 
 /** The authorization_code, refresh_token and client_credentials grants (docs/api.md §12.4). */
 export class TokenGrants {
-  constructor(private readonly d: GrantDeps) {}
+  constructor(private readonly deps: GrantDeps) {}
 
   async authorizationCode(app: App, body: Params, caller: Caller): Promise<TokenResponse> {
-    const { codes, now } = this.d;
+    const { codes, now } = this.deps;
     const codeHash = timedSecretKey(required(body, 'code'));
     const redirectUri = param(body, 'redirect_uri');
     const verifier = param(body, 'code_verifier');
@@ -64,37 +65,37 @@ export class TokenGrants {
     // A public client's code without PKCE is never redeemed, whatever let it be issued.
     if (app.clientType === 'public' && code.codeChallenge === null) throw invalidGrant('PKCE is required for public clients');
     if (!verifyPkce(code.codeChallenge, verifier).ok) throw invalidGrant('PKCE verification failed');
-    const user = await usableUser(this.d.state, code.userId, code.createdAt);
+    const user = await usableUser(this.deps.users, code.userId, code.createdAt);
     if (!user) throw invalidGrant('The authorization code is invalid');
 
     const grant = { app, user, scope: code.scope, authTimeMs: code.authTime ?? code.createdAt, nonce: code.nonce };
-    const familyId = await this.d.issuer.startFamily(app, user);
-    const access = await this.d.issuer.accessFor({ ...grant, familyId });
+    const familyId = await this.deps.issuer.startFamily(app, user);
+    const access = await this.deps.issuer.accessFor({ ...grant, familyId });
     // One conditional UPDATE uses the code up and records what it issued: exactly one
     // concurrent caller wins, and a replay however interleaved finds the jti and family to revoke.
     if (!(await codes.consumeOidc(codeHash, now(), { jti: access.claims.jti, exp: access.claims.exp, refreshFamily: familyId }))) {
-      await this.d.refreshTokens.revokeFamily(familyId, now());
+      await this.deps.refreshTokens.revokeFamily(familyId, now());
       const again = await codes.findByHash(codeHash);
       if (again?.usedAt != null) return this.replayed(codeHash, caller);
       throw invalidGrant('The authorization code has expired');
     }
-    const out = await this.d.issuer.complete({ ...grant, familyId }, access);
-    await this.d.audit.record('login.success', { actor: user.username, ip: caller.ip, target: app.clientId, detail: { method: 'oidc', grant: 'authorization_code' } });
+    const out = await this.deps.issuer.complete({ ...grant, familyId }, access);
+    await this.deps.audit.record('login.success', { actor: user.username, ip: caller.ip, target: app.clientId, detail: { method: 'oidc', grant: 'authorization_code' } });
     return out;
   }
 
   /** RFC 6749 §4.1.2 / RFC 9700 §4.5: a reused code revokes the tokens issued from it. */
   private async replayed(codeHash: string, caller: Caller): Promise<never> {
-    const row = await this.d.codes.markReplayed(codeHash, this.d.now());
-    if (row?.tokenJti && row.tokenExp !== null) await this.d.state.revoke(row.tokenJti, row.userId, row.tokenExp);
-    if (row?.refreshFamily) await this.d.refreshTokens.revokeFamily(row.refreshFamily, this.d.now());
-    await this.d.audit.record('code.replay', { ip: caller.ip, target: row?.clientId ?? null, detail: { token_revoked: Boolean(row?.tokenJti), flow: 'oidc' } });
+    const row = await this.deps.codes.markReplayed(codeHash, this.deps.now());
+    if (row?.tokenJti && row.tokenExp !== null) await this.deps.revokedTokens.revoke(row.tokenJti, row.userId, row.tokenExp);
+    if (row?.refreshFamily) await this.deps.refreshTokens.revokeFamily(row.refreshFamily, this.deps.now());
+    await this.deps.audit.record('code.replay', { ip: caller.ip, target: row?.clientId ?? null, detail: { token_revoked: Boolean(row?.tokenJti), flow: 'oidc' } });
     throw invalidGrant('The authorization code has already been used');
   }
 
   /** `arrival`: when the request reached the endpoint, before any work, to tell a race from reuse. */
   async refreshToken(app: App, body: Params, caller: Caller, arrival: Arrival): Promise<TokenResponse> {
-    const { refreshTokens, now } = this.d;
+    const { refreshTokens, now } = this.deps;
     const hash = timedSecretKey(required(body, 'refresh_token'));
     const requestedScope = param(body, 'scope');
     const stored = await refreshTokens.findByHash(hash);
@@ -105,15 +106,15 @@ export class TokenGrants {
     if (!used) return this.refreshRefused(stored, arrival, caller);
 
     const family = await refreshTokens.findFamily(used.familyId);
-    const user = family && (await usableUser(this.d.state, used.userId, family.createdAt));
+    const user = family && (await usableUser(this.deps.users, used.userId, family.createdAt));
     if (!family || !user) {
       await refreshTokens.revokeFamily(used.familyId, now());
       throw invalidGrant('The refresh token is invalid');
     }
     const grant = { app, user, scope: used.scope, authTimeMs: used.authTime, familyId: used.familyId };
-    const access = await this.d.issuer.accessFor(grant, scope);
+    const access = await this.deps.issuer.accessFor(grant, scope);
     // The family may have been revoked while this rotation ran; then the new tokens die with it.
-    return this.d.issuer.complete(grant, access, used.scope, async () => {
+    return this.deps.issuer.complete(grant, access, used.scope, async () => {
       if ((await refreshTokens.findFamily(used.familyId))?.revokedAt != null) throw invalidGrant('The refresh token is invalid');
     });
   }
@@ -125,15 +126,15 @@ export class TokenGrants {
    * instances): it is refused without harming the winner's fresh tokens.
    */
   private async refreshRefused(stored: RefreshToken, arrival: Arrival, caller: Caller): Promise<never> {
-    const now = this.d.now();
-    const current = await this.d.refreshTokens.findByHash(stored.tokenHash);
+    const now = this.deps.now();
+    const current = await this.deps.refreshTokens.findByHash(stored.tokenHash);
     if (current?.usedAt != null) {
-      const latest = await this.d.refreshTokens.latestInFamily(current.familyId);
+      const latest = await this.deps.refreshTokens.latestInFamily(current.familyId);
       const successorIssuedBefore = latest !== undefined && latest.tokenHash !== current.tokenHash
-        && this.d.arrivals.cameAfter(arrival, latest.tokenHash, latest.createdAt);
+        && this.deps.arrivals.cameAfter(arrival, latest.tokenHash, latest.createdAt);
       if (!successorIssuedBefore) throw new OAuthError('invalid_grant', 'The refresh token is being rotated by a concurrent request', 400, {}, true);
-      if (await this.d.refreshTokens.revokeFamily(current.familyId, now)) {
-        await this.d.audit.record('refresh.reuse', { ip: caller.ip, target: current.clientId, detail: { family_revoked: true } });
+      if (await this.deps.refreshTokens.revokeFamily(current.familyId, now)) {
+        await this.deps.audit.record('refresh.reuse', { ip: caller.ip, target: current.clientId, detail: { family_revoked: true } });
       }
       throw invalidGrant('The refresh token has already been used');
     }
@@ -151,7 +152,7 @@ export class TokenGrants {
     if (requested !== undefined && (scope === '' || !splitScope(scope).every((s) => allowed.includes(s)))) {
       throw new OAuthError('invalid_scope', 'The requested scope is not allowed for this client');
     }
-    const access = await this.d.minter.access({ sub: app.clientId, clientId: app.clientId, scope });
+    const access = await this.deps.minter.access({ sub: app.clientId, clientId: app.clientId, scope });
     return { access_token: access.token, token_type: 'Bearer', expires_in: access.claims.exp - access.claims.iat, scope };
   }
 }

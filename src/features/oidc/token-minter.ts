@@ -1,7 +1,6 @@
 import { hash } from 'node:crypto';
 import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import { randomToken } from '../../platform/crypto/random.js';
-import { NOT_CACHED } from '../../platform/cache/reloading-cache.js';
 import type { User } from '../accounts/index.js';
 import type { SigningKeys } from './keys.js';
 import { userClaims } from './claims.js';
@@ -89,17 +88,16 @@ export class TokenMinter {
     return key.signId(payload);
   }
 
-  /** The claims of a token verified before, without waiting (undefined: expired); NOT_CACHED: call verifyAccess(). */
-  verifiedBefore(token: string): AccessClaims | undefined | typeof NOT_CACHED {
+  /** verifyAccess() without waiting, for a token verified before; undefined for any other (or expired) token. */
+  verifiedInMemory(token: string): AccessClaims | undefined {
     const hit = this.verified.get(token);
-    if (hit === undefined) return NOT_CACHED;
-    return hit.exp * 1000 > this.now() ? hit : undefined;
+    return hit !== undefined && hit.exp * 1000 > this.now() ? hit : undefined;
   }
 
   /** The claims of one of our access tokens with a valid signature, issuer and expiry, or undefined. */
   async verifyAccess(token: string): Promise<AccessClaims | undefined> {
-    const hit = this.verifiedBefore(token);
-    if (hit !== NOT_CACHED) return hit;
+    const hit = this.verified.get(token);
+    if (hit !== undefined) return hit.exp * 1000 > this.now() ? hit : undefined;
     const claims = await this.verifySignature(token);
     if (claims !== undefined) this.verified.set(token, claims);
     return claims;
