@@ -24,7 +24,7 @@ import { createMailer, signedBy, type Mailer } from '../platform/mail/mailer.js'
 import { Passwords } from '../platform/crypto/passwords.js';
 import { PasskeyService } from '../features/second-factor/passkey-service.js';
 import { PublishingAppRepo, PublishingUserRepo } from './publishing-repos.js';
-import { MemoryRateLimitStore, type RateLimitStore } from '../platform/rate-limit/stores.js';
+import { memoryCounters, type RateCounters } from '../platform/rate-limit/counters.js';
 import { SecondFactorService } from '../features/second-factor/totp-service.js';
 import { SessionService } from '../features/sessions/session-service.js';
 import { RevokedTokens } from '../features/sessions/revoked-tokens.js';
@@ -38,7 +38,7 @@ export interface ServiceOptions {
   now?: () => number;
   bus?: ChangeBus;
   /** Rate-limit counters shared with other instances (Redis, cluster primary); memory otherwise. */
-  rateCounters?: RateLimitStore;
+  rateCounters?: RateCounters;
   mailer?: Mailer;
 }
 
@@ -62,11 +62,11 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     passwords: new Passwords(),
     mailer: signedBy(config.siteName, opts.mailer ?? createMailer(config.smtpUrl, config.mailFrom, log, config.nodeEnv !== 'production')),
     audit: new AuditLog(repos.audit, now, (err) => log.error({ err }, 'audit write failed')),
-    rateCounters: opts.rateCounters ?? new MemoryRateLimitStore(now),
   };
   const housekeeping = new Housekeeping(repos, revokedTokens, now, log);
   // One limiter over the shared counters, handed to every service that applies a rule.
-  const limiter = new RateLimiter(kit.rateCounters, config.limits, config.ipRateLimits);
+  const rateCounters = opts.rateCounters ?? memoryCounters();
+  const limiter = new RateLimiter(rateCounters, config.limits, config.ipRateLimits);
   const secondFactor = new SecondFactorService(kit, limiter);
   const reauth = new ReauthService(kit, limiter, secondFactor);
   const accounts = new AccountService(kit, limiter, secondFactor, reauth);
@@ -107,7 +107,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
       await signIns.flush();
       housekeeping.stop();
       kit.mailer.close();
-      await kit.rateCounters.close();
+      await rateCounters.close();
       await bus.close();
     },
   };

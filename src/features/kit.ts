@@ -5,7 +5,6 @@ import type { AuditLog } from './audit/audit-log.js';
 import type { ClientDirectory } from './apps/client-directory.js';
 import type { Mailer } from '../platform/mail/mailer.js';
 import type { Passwords } from '../platform/crypto/passwords.js';
-import type { RateLimitStore } from '../platform/rate-limit/stores.js';
 import type { RevokedTokens } from './sessions/revoked-tokens.js';
 import type { SignIns } from './sessions/sign-ins.js';
 import type { TokenService } from './sessions/token-service.js';
@@ -32,8 +31,6 @@ export interface ServiceKit {
   readonly passwords: Passwords;
   readonly mailer: Mailer;
   readonly audit: AuditLog;
-  /** Shared hit counters (memory, cluster primary or Redis) behind the rate limits. */
-  readonly rateCounters: RateLimitStore;
   readonly clients: ClientDirectory;
   /** The record of each sign-in (token family): list, end one, end all. */
   readonly signIns: SignIns;

@@ -128,11 +128,10 @@ export class DeviceService {
     const { storage } = this.ctx;
     const hash = sha256Hex(deviceCode);
     // Counted before the look-up; a known code gives its try back, so only unknown ones add up.
-    if (!(await this.limiter.take('devicePollUnknownIp', caller.ip))) {
-      throw await this.limiter.refusal('devicePollUnknownIp', caller.ip, { error: 'slow_down' });
-    }
+    const counted = await this.limiter.take('devicePollUnknownIp', caller.ip);
+    if (!counted.within) throw counted.refusal({ error: 'slow_down' });
     const code = await storage.devices.findByHash(hash);
-    if (code) await this.limiter.giveBack('devicePollUnknownIp', caller.ip);
+    if (code) await counted.giveBack();
     const now = this.ctx.now();
     const decision = decidePoll(code, now);
     if (decision.kind === 'fail' || !code || code.scope !== null) throw pollFailure(decision.kind === 'fail' ? decision.error : 'expired_token');
