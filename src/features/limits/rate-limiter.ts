@@ -16,6 +16,7 @@ export interface CountedTry {
   refusal(extra?: Record<string, string>): AppError;
 }
 
+/** A rule that is off (IP_RATE_LIMITS=off): always within, so its refusal is never asked for. */
 const UNCOUNTED: CountedTry = {
   within: true,
   giveBack: async () => undefined,
