@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { SecretBox } from '../../src/platform/crypto/secret-box.js';
-import { KeyCipher } from '../../src/features/oidc/key-crypto.js';
 
 // Values stored by earlier releases, each in the layout its writer used; they must open forever.
 const SECRET = 'a-jwt-secret-of-enough-length-0123456789';
@@ -28,9 +27,31 @@ describe('secrets stored by earlier releases', () => {
   });
 
   it('private signing keys open, under their own kid only', () => {
-    const cipher = new KeyCipher(SECRET);
-    expect(cipher.decrypt(STORED_KEY.jwk, 'kid-legacy')).toBe(PRIVATE_JWK);
-    expect(cipher.decrypt(STORED_KEY.sixteen, 'kid-legacy')).toBe(SIXTEEN);
-    expect(() => cipher.decrypt(STORED_KEY.jwk, 'kid-other')).toThrow();
+    const keys = new SecretBox(SECRET, 'aes-256-gcm v1', 'account-center/oidc/signing-keys');
+    expect(keys.open(STORED_KEY.jwk, 'kid-legacy')).toBe(PRIVATE_JWK);
+    expect(keys.open(STORED_KEY.sixteen, 'kid-legacy')).toBe(SIXTEEN);
+    expect(() => keys.open(STORED_KEY.jwk, 'kid-other')).toThrow();
+    expect(() => keys.open(STORED_KEY.jwk)).toThrow();
+  });
+
+  it('a tag cut short is refused in either place', () => {
+    const keys = new SecretBox(SECRET, 'aes-256-gcm v1', 'account-center/oidc/signing-keys');
+    const [v, iv, tag, data] = STORED_KEY.jwk.split('.') as [string, string, string, string];
+    const short = Buffer.from(tag, 'base64url').subarray(0, 12).toString('base64url');
+    expect(() => keys.open([v, iv, short, data].join('.'), 'kid-legacy')).toThrow();
+    expect(() => keys.open([v, iv, data, short].join('.'), 'kid-legacy')).toThrow();
+  });
+});
+
+describe('what is sealed now', () => {
+  it('one layout for every purpose: v1.<iv>.<ciphertext>.<tag>, opening as before', () => {
+    const totp = new SecretBox(SECRET, 'totp-secret');
+    const keys = new SecretBox(SECRET, 'aes-256-gcm v1', 'account-center/oidc/signing-keys');
+    for (const [box, context] of [[totp, undefined], [keys, 'kid-new']] as const) {
+      const sealed = box.seal(SIXTEEN + SIXTEEN, context);
+      const [v, iv, body, tag] = sealed.split('.') as [string, string, string, string];
+      expect([v, Buffer.from(iv, 'base64url').length, Buffer.from(body, 'base64url').length, Buffer.from(tag, 'base64url').length]).toEqual(['v1', 12, 32, 16]);
+      expect(box.open(sealed, context)).toBe(SIXTEEN + SIXTEEN);
+    }
   });
 });

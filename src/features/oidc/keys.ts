@@ -2,7 +2,7 @@ import { createPrivateKey, sign, type JsonWebKey, type KeyObject } from 'node:cr
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import type { OidcSigningAlg } from '../../config/index.js';
 import type { SigningKey, SigningKeyRepo } from './repository.js';
-import { KeyCipher } from './key-crypto.js';
+import { SecretBox } from '../../platform/crypto/secret-box.js';
 
 /** Signs a JWT with the current key: its alg and kid in the header, `typ` as given. */
 export type JwtSigner = (payload: JWTPayload) => Promise<string>;
@@ -65,6 +65,12 @@ export interface SigningKeysOptions {
 /** A rotation done elsewhere is seen within this (a cheap read of the newest generation). */
 export const KEY_CHECK_MS = 1000;
 const KEYS_READ = 20;
+/**
+ * The derivation of the key that seals private signing keys (HKDF info and salt): every stored
+ * key was sealed under it, so it never changes. The kid is bound to each as additional data.
+ */
+const KEY_SEAL_PURPOSE = 'aes-256-gcm v1';
+const KEY_SEAL_SALT = 'account-center/oidc/signing-keys';
 
 async function newKeyPair(alg: string): Promise<{ publicJwk: JWK; privateJwk: JWK }> {
   const { publicKey, privateKey } = alg === 'RS256'
@@ -82,14 +88,14 @@ async function newKeyPair(alg: string): Promise<{ publicJwk: JWK; privateJwk: JW
  * instance (or the CLI) is picked up within a few seconds. Parsed keys and the JWKS body are cached.
  */
 export class SigningKeys {
-  private readonly cipher: KeyCipher;
+  private readonly cipher: SecretBox;
   private loaded: Loaded | undefined;
   private loading: Promise<Loaded> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
   constructor(private readonly repo: SigningKeyRepo, private readonly opts: SigningKeysOptions, private readonly now: () => number = Date.now) {
-    this.cipher = new KeyCipher(opts.jwtSecret);
+    this.cipher = new SecretBox(opts.jwtSecret, KEY_SEAL_PURPOSE, KEY_SEAL_SALT);
   }
 
   /** Keeps the cached key set fresh in the background; the timer never holds the process open. */
@@ -171,14 +177,14 @@ export class SigningKeys {
     const stored: JWK = { ...publicJwk, kid, alg: this.opts.alg, use: 'sig' };
     const ok = await this.repo.insert({
       kid, generation, alg: this.opts.alg, publicJwk: JSON.stringify(stored),
-      privateJwkEnc: this.cipher.encrypt(JSON.stringify(privateJwk), kid), createdAt: this.now(),
+      privateJwkEnc: this.cipher.seal(JSON.stringify(privateJwk), kid), createdAt: this.now(),
     });
     return ok ? kid : undefined;
   }
 
   private async build(keys: SigningKey[]): Promise<Loaded> {
     const [newest] = keys as [SigningKey, ...SigningKey[]];
-    const privateJwk = JSON.parse(this.cipher.decrypt(newest.privateJwkEnc, newest.kid)) as JWK;
+    const privateJwk = JSON.parse(this.cipher.open(newest.privateJwkEnc, newest.kid)) as JWK;
     const current = activeKey(newest.kid, newest.alg, privateJwk);
     const now = this.now();
     // The current key, the one it replaced, and any replaced recently enough that tokens it signed may still live.

@@ -7,7 +7,7 @@ export interface SigningKey {
   alg: string;
   /** Public JWK as JSON text. */
   publicJwk: string;
-  /** Private JWK, AES-256-GCM encrypted (see services), never stored in clear. */
+  /** Private JWK, sealed with AES-256-GCM (platform/crypto/secret-box.ts), never stored in clear. */
   privateJwkEnc: string;
   createdAt: number;
   /** When a newer key replaced this one; null for the current key. */
