@@ -1,4 +1,5 @@
-import { newTimedSecret, timedSecretKey, timeOrderedId } from '../../platform/crypto/random.js';
+import { newTimedSecret, timedSecretKey } from '../../platform/crypto/random.js';
+import { newSid } from '../../platform/jwt/token-ids.js';
 import type { App } from '../apps/index.js';
 import type { RefreshTokenRepo } from './repository.js';
 import type { User } from '../accounts/index.js';
@@ -21,8 +22,8 @@ export interface UserGrant {
   familyId?: string;
 }
 
-/** Time first, so a family's row and its refresh tokens' family index are appended, not scattered. */
-export const newFamilyId = (): string => timeOrderedId(Date.now());
+/** The family's id, its access tokens' `sid`: time first, so its rows are appended to their indexes, not scattered. */
+export const newFamilyId = newSid;
 
 /**
  * Builds token responses for a person: access token bound to its refresh family (`sid`),

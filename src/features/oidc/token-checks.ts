@@ -5,7 +5,8 @@ import type { User } from '../accounts/index.js';
 import type { AppCache } from '../apps/index.js';
 import { NOT_CACHED } from '../../platform/cache/reloading-cache.js';
 import { revokedFamilyKey } from './announcing-families.js';
-import { jtiIssuedMs, type AccessClaims, type TokenMinter } from './token-minter.js';
+import { jtiIssuedMs } from '../../platform/jwt/token-ids.js';
+import type { AccessClaims, TokenMinter } from './token-minter.js';
 
 export interface LiveAccess {
   claims: AccessClaims;

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
-import { randomToken } from '../../platform/crypto/random.js';
+import { newJti } from '../../platform/jwt/token-ids.js';
 import { NOT_CACHED } from '../../platform/cache/reloading-cache.js';
 import type { User } from '../accounts/index.js';
 import type { SigningKeys } from './keys.js';
@@ -23,20 +23,6 @@ export interface AccessClaims extends JWTPayload {
 export interface MintedAccess {
   token: string;
   claims: AccessClaims;
-}
-
-/**
- * Like the seed's token ids, the jti starts with its issue time in milliseconds, so a
- * logout-all or password reset cuts off tokens issued earlier within the same second.
- */
-export function newJti(issuedMs: number): string {
-  return `${issuedMs.toString(36)}.${randomToken(16)}`;
-}
-
-export function jtiIssuedMs(jti: string): number {
-  const dot = jti.indexOf('.');
-  const ms = dot > 0 ? parseInt(jti.slice(0, dot), 36) : NaN;
-  return Number.isFinite(ms) ? ms : -1;
 }
 
 /** OIDC Core §3.1.3.6: the left half of the hash of the access token, hash by the signing alg. */

@@ -4,7 +4,7 @@ import type { PublicUser, TokenEnvelope } from './contract.js';
 import { fail, unauthorized } from '../../errors/index.js';
 import type { User } from '../accounts/index.js';
 import type { AppStatusCache } from '../apps/index.js';
-import { randomToken } from '../../platform/crypto/random.js';
+import { jtiIssuedMs, newJti } from '../../platform/jwt/token-ids.js';
 import { hs256Signer } from '../../platform/jwt/hs256-signer.js';
 import { NOT_CACHED, type SessionCache } from './session-cache.js';
 import { newSessionId, revokedSessionKey } from './sign-ins.js';
@@ -35,14 +35,6 @@ export interface Authenticated {
 }
 
 /**
- * The jti carries its issue time in milliseconds, so a logout-all or password reset can
- * cut off every older token even within the same second as `iat`.
- */
-function newJti(issuedMs: number): string {
-  return `${issuedMs.toString(36)}.${randomToken(16)}`;
-}
-
-/**
  * The last checks of check(), on the stored state: a token minted at or before the user's
  * cut-off fails, then a banned user, then a token of a disabled application.
  */
@@ -52,12 +44,6 @@ function holderOf(claims: TokenClaims, user: User | undefined, appActive: boolea
   if (user.banned) throw fail('banned');
   if (!appActive) throw fail('appDisabled');
   return { claims, user };
-}
-
-function jtiIssuedMs(jti: string): number {
-  const dot = jti.indexOf('.');
-  const ms = dot > 0 ? parseInt(jti.slice(0, dot), 36) : NaN;
-  return Number.isFinite(ms) ? ms : -1;
 }
 
 const BEARER = /^bearer +([A-Za-z0-9\-_.]+)$/i;
