@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import { jwtKeyId, verifyJwt, type JwtClaims } from '../../platform/jwt/jwt.js';
 import { newJti } from '../../platform/jwt/token-ids.js';
 import { NOT_CACHED } from '../../platform/cache/reloading-cache.js';
 import type { User } from '../accounts/index.js';
@@ -8,7 +8,7 @@ import { userClaims } from './claims.js';
 import { VerifiedTokens } from '../sessions/index.js';
 
 /** The claims of our RFC 9068 access tokens. `sid` (the refresh family) is absent on client_credentials tokens. */
-export interface AccessClaims extends JWTPayload {
+export interface AccessClaims extends JwtClaims {
   iss: string;
   sub: string;
   aud: string;
@@ -65,7 +65,7 @@ export class TokenMinter {
   async id(input: { user: User; clientId: string; scopes: readonly string[]; authTimeMs: number; nonce?: string | null; accessToken: string }): Promise<string> {
     const key = await this.keys.current();
     const iat = Math.floor(this.now() / 1000);
-    const payload: JWTPayload = {
+    const payload: JwtClaims = {
       iss: this.settings.issuer, sub: String(input.user.id), aud: input.clientId, azp: input.clientId,
       iat, exp: iat + this.settings.idTokenTtl, auth_time: Math.floor(input.authTimeMs / 1000),
       ...(input.nonce && { nonce: input.nonce }),
@@ -93,14 +93,11 @@ export class TokenMinter {
 
   private async verifySignature(token: string): Promise<AccessClaims | undefined> {
     try {
-      const { kid } = decodeProtectedHeader(token);
-      if (typeof kid !== 'string') return undefined;
+      const kid = jwtKeyId(token);
+      if (kid === undefined) return undefined;
       const key = await this.keys.publicKey(kid);
       if (!key) return undefined;
-      const { payload } = await jwtVerify(token, key.key, {
-        issuer: this.settings.issuer, typ: 'at+jwt', algorithms: [key.alg], currentDate: new Date(this.now()),
-      });
-      const c = payload as AccessClaims;
+      const c = (await verifyJwt(token, key, { issuer: this.settings.issuer, typ: 'at+jwt', nowMs: this.now() })) as AccessClaims;
       if (typeof c.sub !== 'string' || typeof c.client_id !== 'string' || typeof c.jti !== 'string' || typeof c.exp !== 'number' || typeof c.scope !== 'string') return undefined;
       return c;
     } catch {

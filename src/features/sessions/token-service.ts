@@ -1,11 +1,10 @@
-import { createVerifier } from 'fast-jwt';
 import type { Config } from '../../config/index.js';
 import type { PublicUser, TokenEnvelope } from './contract.js';
 import { fail, unauthorized } from '../../errors/index.js';
 import type { User } from '../accounts/index.js';
 import type { AppStatusCache } from '../apps/index.js';
 import { jtiIssuedMs, newJti } from '../../platform/jwt/token-ids.js';
-import { hs256Signer } from '../../platform/jwt/hs256-signer.js';
+import { hmacJwtKey, hs256Verifier, jwtSigner, type JwtClaims } from '../../platform/jwt/jwt.js';
 import { NOT_CACHED, type SessionCache } from './session-cache.js';
 import { newSessionId, revokedSessionKey } from './sign-ins.js';
 import { VerifiedTokens } from './verified-tokens.js';
@@ -50,7 +49,7 @@ const BEARER = /^bearer +([A-Za-z0-9\-_.]+)$/i;
 
 export class TokenService {
   private readonly sign: (claims: object) => string;
-  private readonly verify: (token: string) => TokenClaims;
+  private readonly verify: (token: string) => JwtClaims;
   /**
    * Claims of Authorization headers whose signature was checked already: only the very same
    * bytes hit, and expiry is still checked on every use. This replaces fast-jwt's own cache,
@@ -68,9 +67,10 @@ export class TokenService {
     /** Told of every sign-out with a token (see revoke): its session ends with it. */
     private readonly signedOut: (claims: TokenClaims) => Promise<void> = async () => undefined,
   ) {
-    this.sign = hs256Signer(config.jwtSecret);
+    const key = hmacJwtKey(config.jwtSecret);
+    this.sign = jwtSigner(key);
     // Only HS256 is accepted: `alg: none` and every other algorithm fail verification.
-    this.verify = createVerifier({ key: config.jwtSecret, algorithms: ['HS256'] });
+    this.verify = hs256Verifier(key);
   }
 
   /** Lifetime of tokens issued for `app`: the game application gets game tokens. */
@@ -114,7 +114,7 @@ export class TokenService {
       const c = this.verify(m[1]!);
       if (typeof c.uid !== 'number' || typeof c.jti !== 'string' || typeof c.app !== 'string' || typeof c.exp !== 'number') return undefined;
       if (c.sid !== undefined && typeof c.sid !== 'string') return undefined;
-      return c;
+      return c as unknown as TokenClaims;
     } catch {
       return undefined;
     }
