@@ -6,7 +6,7 @@ import type { Caller } from '../kit.js';
 import { timedSecretKey } from '../../platform/crypto/random.js';
 import type { SessionCache } from '../sessions/index.js';
 import type { App } from '../apps/index.js';
-import type { AuthCodeRepo } from '../authorization/index.js';
+import type { AuthCodeRepo, CodeReplays } from '../authorization/index.js';
 import type { RefreshToken, RefreshTokenRepo } from './repository.js';
 import type { User } from '../accounts/index.js';
 import type { TokenIssuer, TokenResponse } from './issuer.js';
@@ -19,6 +19,7 @@ export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 export interface GrantDeps {
   codes: AuthCodeRepo;
+  replays: CodeReplays;
   refreshTokens: RefreshTokenRepo;
   state: SessionCache;
   issuer: TokenIssuer;
@@ -83,12 +84,9 @@ export class TokenGrants {
     return out;
   }
 
-  /** RFC 6749 §4.1.2 / RFC 9700 §4.5: a reused code revokes the tokens issued from it. */
+  /** A reused code revokes the tokens issued from it, access token and refresh family (authorization's code-replay.ts). */
   private async replayed(codeHash: string, caller: Caller): Promise<never> {
-    const row = await this.d.codes.markReplayed(codeHash, this.d.now());
-    if (row?.tokenJti && row.tokenExp !== null) await this.d.state.revoke(row.tokenJti, row.userId, row.tokenExp);
-    if (row?.refreshFamily) await this.d.refreshTokens.revokeFamily(row.refreshFamily, this.d.now());
-    await this.d.audit.record('code.replay', { ip: caller.ip, target: row?.clientId ?? null, detail: { token_revoked: Boolean(row?.tokenJti), flow: 'oidc' } });
+    await this.d.replays.revokeIssued(codeHash, 'oidc', caller);
     throw invalidGrant('The authorization code has already been used');
   }
 

@@ -1,6 +1,7 @@
 import type { Config, OidcSigningAlg } from '../../config/index.js';
 import type { AppCache } from '../apps/index.js';
 import type { AuditLog } from '../audit/index.js';
+import type { CodeReplays } from '../authorization/index.js';
 import type { Repositories } from '../kit.js';
 import type { RateLimiter } from '../limits/index.js';
 import type { SessionCache } from '../sessions/index.js';
@@ -63,9 +64,9 @@ export function signingKeysFor(config: Config, keys: Repositories['signingKeys']
 export function createOidcServices(
   config: Config,
   storage: OidcRepos,
-  collaborators: { sessionCache: SessionCache; tokens: TokenService; audit: AuditLog; limiter: RateLimiter; now: () => number },
+  collaborators: { sessionCache: SessionCache; tokens: TokenService; audit: AuditLog; limiter: RateLimiter; codeReplays: CodeReplays; now: () => number },
 ): OidcServices {
-  const { sessionCache, tokens, audit, limiter, now } = collaborators;
+  const { sessionCache, tokens, audit, limiter, codeReplays, now } = collaborators;
   const issuer = config.baseUrl;
   const keys = signingKeysFor(config, storage.signingKeys, now);
   const minter = new TokenMinter(keys, { issuer, accessTokenTtl: config.accessTokenTtl, idTokenTtl: config.idTokenTtl }, now);
@@ -75,7 +76,7 @@ export function createOidcServices(
   const sessions = new BrowserSessions(tokens, config.centerAppId, config.baseUrl, now);
   const tickets = new Tickets(config.jwtSecret, config.baseUrl, now);
   const clients = new ClientAuthenticator(storage.apps, [config.centerAppId, config.gameAppId], issuer);
-  const grants = new TokenGrants({ codes: storage.codes, refreshTokens: storage.refreshTokens, state: sessionCache, issuer: tokenIssuer, minter, audit, arrivals, now });
+  const grants = new TokenGrants({ codes: storage.codes, replays: codeReplays, refreshTokens: storage.refreshTokens, state: sessionCache, issuer: tokenIssuer, minter, audit, arrivals, now });
   const deviceGrant = new DeviceGrant(storage.devices, sessionCache, tokenIssuer, audit, now);
   return {
     issuer,
