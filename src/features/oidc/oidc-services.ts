@@ -13,7 +13,6 @@ import { ClientAuthenticator } from './client-auth.js';
 import { DeviceGrant } from './device-grant.js';
 import { EndSession } from './end-session.js';
 import { LogoutConfirmations } from './logout-confirmation.js';
-import { ArrivalOrder } from './arrival-order.js';
 import { TokenGrants } from './grants.js';
 import { TokenIntrospection } from './introspection.js';
 import { TokenIssuer } from './issuer.js';
@@ -28,8 +27,6 @@ export interface OidcServices {
   readonly issuer: string;
   readonly signingAlg: OidcSigningAlg;
   readonly now: () => number;
-  /** Numbers token requests as they arrive (a refresh race or reuse). */
-  readonly arrivals: ArrivalOrder;
   /** The seed's exchange limits, applied to failed token requests as well. */
   readonly limiter: RateLimiter;
   readonly keys: SigningKeys;
@@ -70,19 +67,17 @@ export function createOidcServices(
   const issuer = config.baseUrl;
   const keys = signingKeysFor(config, storage.signingKeys, now);
   const minter = new TokenMinter(keys, { issuer, accessTokenTtl: config.accessTokenTtl, idTokenTtl: config.idTokenTtl }, now);
-  const arrivals = new ArrivalOrder(now);
-  const tokenIssuer = new TokenIssuer(storage.refreshTokens, minter, { accessTokenTtl: config.accessTokenTtl, refreshTokenTtl: config.refreshTokenTtl }, now, arrivals);
+  const tokenIssuer = new TokenIssuer(storage.refreshTokens, minter, { accessTokenTtl: config.accessTokenTtl, refreshTokenTtl: config.refreshTokenTtl }, now);
   const accessCheck = new AccessTokenCheck(minter, sessionCache, storage.apps);
   const sessions = new BrowserSessions(tokens, config.centerAppId, config.baseUrl, now);
   const tickets = new Tickets(config.jwtSecret, config.baseUrl, now);
   const clients = new ClientAuthenticator(storage.apps, [config.centerAppId, config.gameAppId], issuer);
-  const grants = new TokenGrants({ codes: storage.codes, replays: codeReplays, refreshTokens: storage.refreshTokens, state: sessionCache, issuer: tokenIssuer, minter, audit, arrivals, now });
+  const grants = new TokenGrants({ codes: storage.codes, replays: codeReplays, refreshTokens: storage.refreshTokens, state: sessionCache, issuer: tokenIssuer, minter, audit, now });
   const deviceGrant = new DeviceGrant(storage.devices, sessionCache, tokenIssuer, audit, now);
   return {
     issuer,
     signingAlg: config.oidcSigningAlg,
     now,
-    arrivals,
     limiter,
     keys,
     minter,
