@@ -11,6 +11,7 @@ import { AppStatusCache } from '../features/apps/app-status.js';
 import { AppService } from '../features/apps/app-service.js';
 import { AuditLog } from '../features/audit/audit-log.js';
 import { AuthorizationService } from '../features/authorization/authorization-service.js';
+import { CodeReplays } from '../features/authorization/code-replay.js';
 import { LocalChangeBus, type ChangeBus } from '../platform/bus/change-bus.js';
 import { ClientDirectory } from '../features/apps/client-directory.js';
 import type { ServiceKit } from '../features/kit.js';
@@ -71,7 +72,9 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   const reauth = new ReauthService(kit, limiter, secondFactor);
   const accounts = new AccountService(kit, limiter, secondFactor, reauth);
   const settings = new AccountSettingsService(kit, reauth);
-  const oidc = createOidcServices(config, { ...repos, apps: appCache }, { userCache, revokedTokens, tokens: kit.tokens, audit: kit.audit, limiter, now });
+  // The v1 exchange and the OpenID Connect code grant handle a replayed code the same way.
+  const codeReplays = new CodeReplays(repos.codes, revokedTokens, (familyId, at) => repos.refreshTokens.revokeFamily(familyId, at), kit.audit, now);
+  const oidc = createOidcServices(config, { ...repos, apps: appCache }, { userCache, revokedTokens, tokens: kit.tokens, audit: kit.audit, limiter, codeReplays, now });
   return {
     accounts,
     settings,
@@ -81,7 +84,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     passkeys: new PasskeyService(kit),
     admin: new AdminService(kit),
     apps: new AppService(kit),
-    authorization: new AuthorizationService(kit, limiter),
+    authorization: new AuthorizationService(kit, limiter, codeReplays),
     device: new DeviceService(kit, limiter),
     transfer: new UserTransferService(repos.users, now),
     session: new SessionService(kit, accounts),

@@ -11,6 +11,7 @@ import type { ClientResolution } from '../apps/index.js';
 import type { Caller, Uses } from '../kit.js';
 import { matchesHash, newTimedSecret, timedSecretKey } from '../../platform/crypto/random.js';
 import { throttledExchange, type RateLimiter } from '../limits/index.js';
+import type { CodeReplays } from './code-replay.js';
 
 export type AuthorizeInput = AuthorizeBody;
 export type ExchangeInput = ExchangeBody;
@@ -40,7 +41,7 @@ function clientInfoOf(app: App, redirectUri: string): ClientInfo {
   };
 }
 
-export type AuthorizationDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'userCache' | 'revokedTokens' | 'clients' | 'signIns', 'codes'>;
+export type AuthorizationDeps = Uses<'config' | 'now' | 'tokens' | 'userCache' | 'clients' | 'signIns', 'codes'>;
 
 /**
  * client_info, POST /authorize and exchange (docs/api.md §5.3–5.5, §5).
@@ -48,7 +49,7 @@ export type AuthorizationDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'us
  * applies to the very next request, one made on another instance within 4 s.
  */
 export class AuthorizationService {
-  constructor(private readonly ctx: AuthorizationDeps, private readonly limiter: RateLimiter) {}
+  constructor(private readonly ctx: AuthorizationDeps, private readonly limiter: RateLimiter, private readonly replays: CodeReplays) {}
 
   /** A registered, active app usable for the authorization-code flow. */
   private async activeApp(clientId: string): Promise<App> {
@@ -135,11 +136,9 @@ export class AuthorizationService {
     return { ...body, scope: code.scope };
   }
 
-  /** RFC 6749 §4.1.2 / RFC 9700 §4.5: a reused code revokes the token issued from it. */
+  /** A reused code revokes the token issued from it (code-replay.ts). */
   private async replayed(codeHash: string, caller: Caller): Promise<never> {
-    const row = await this.ctx.storage.codes.markReplayed(codeHash, this.ctx.now());
-    if (row?.tokenJti && row.tokenExp !== null) await this.ctx.revokedTokens.revoke(row.tokenJti, row.userId, row.tokenExp);
-    await this.ctx.audit.record('code.replay', { ip: caller.ip, target: row?.clientId ?? null, detail: { token_revoked: Boolean(row?.tokenJti) } });
+    await this.replays.revokeIssued(codeHash, 'seed', caller);
     throw fail('codeUsed');
   }
 }

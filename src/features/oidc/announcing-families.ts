@@ -49,7 +49,8 @@ export class AnnouncingRefreshTokenRepo implements RefreshTokenRepo {
   listLiveFamilies(...args: Parameters<RefreshTokenRepo['listLiveFamilies']>) { return this.repo.listLiveFamilies(...args); }
   create(...args: Parameters<RefreshTokenRepo['create']>) { return this.repo.create(...args); }
   findByHash(tokenHash: string) { return this.repo.findByHash(tokenHash); }
-  use(tokenHash: string, now: number) { return this.repo.use(tokenHash, now); }
+  findPresented(tokenHash: string) { return this.repo.findPresented(tokenHash); }
+  use(tokenHash: string, now: number, successorHash: string) { return this.repo.use(tokenHash, now, successorHash); }
   latestInFamily(familyId: string) { return this.repo.latestInFamily(familyId); }
   purgeExpired(before: number) { return this.repo.purgeExpired(before); }
 }

@@ -3,14 +3,13 @@ import { verifyPkce } from '../authorization/index.js';
 import { splitScope } from '../authorization/index.js';
 import type { AuditLog } from '../audit/index.js';
 import type { Caller } from '../kit.js';
-import { timedSecretKey } from '../../platform/crypto/random.js';
+import { newTimedSecret, timedSecretKey } from '../../platform/crypto/random.js';
 import type { RevokedTokens, UserCache } from '../sessions/index.js';
 import type { App } from '../apps/index.js';
-import type { AuthCodeRepo } from '../authorization/index.js';
-import type { RefreshToken, RefreshTokenRepo } from './repository.js';
+import type { AuthCodeRepo, CodeReplays } from '../authorization/index.js';
+import type { PresentedRefreshToken, RefreshTokenRepo } from './repository.js';
 import type { User } from '../accounts/index.js';
 import type { TokenIssuer, TokenResponse } from './issuer.js';
-import type { Arrival, ArrivalOrder } from './arrival-order.js';
 import { OAuthError, invalidGrant } from './oauth-error.js';
 import { param, required, type Params } from './params.js';
 import type { TokenMinter } from './token-minter.js';
@@ -19,13 +18,13 @@ export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
 export interface GrantDeps {
   codes: AuthCodeRepo;
+  replays: CodeReplays;
   refreshTokens: RefreshTokenRepo;
   users: Pick<UserCache, 'findById'>;
   revokedTokens: Pick<RevokedTokens, 'revoke'>;
   issuer: TokenIssuer;
   minter: TokenMinter;
   audit: AuditLog;
-  arrivals: ArrivalOrder;
   now: () => number;
 }
 
@@ -47,6 +46,13 @@ function narrowed(requested: string | undefined, granted: string): string {
 
 /** The authorization_code, refresh_token and client_credentials grants (docs/api.md §12.4). */
 export class TokenGrants {
+  /**
+   * The successors of the rotations running on this instance, until their answers are ready.
+   * SQLite shows a row to this instance's reads as soon as it is written, before its commit
+   * (and so before the answer); another instance sees it only once committed.
+   */
+  private readonly rotating = new Set<string>();
+
   constructor(private readonly deps: GrantDeps) {}
 
   async authorizationCode(app: App, body: Params, caller: Caller): Promise<TokenResponse> {
@@ -84,61 +90,67 @@ export class TokenGrants {
     return out;
   }
 
-  /** RFC 6749 §4.1.2 / RFC 9700 §4.5: a reused code revokes the tokens issued from it. */
+  /** A reused code revokes the tokens issued from it, access token and refresh family (authorization's code-replay.ts). */
   private async replayed(codeHash: string, caller: Caller): Promise<never> {
-    const row = await this.deps.codes.markReplayed(codeHash, this.deps.now());
-    if (row?.tokenJti && row.tokenExp !== null) await this.deps.revokedTokens.revoke(row.tokenJti, row.userId, row.tokenExp);
-    if (row?.refreshFamily) await this.deps.refreshTokens.revokeFamily(row.refreshFamily, this.deps.now());
-    await this.deps.audit.record('code.replay', { ip: caller.ip, target: row?.clientId ?? null, detail: { token_revoked: Boolean(row?.tokenJti), flow: 'oidc' } });
+    await this.deps.replays.revokeIssued(codeHash, 'oidc', caller);
     throw invalidGrant('The authorization code has already been used');
   }
 
-  /** `arrival`: when the request reached the endpoint, before any work, to tell a race from reuse. */
-  async refreshToken(app: App, body: Params, caller: Caller, arrival: Arrival): Promise<TokenResponse> {
+  async refreshToken(app: App, body: Params, caller: Caller): Promise<TokenResponse> {
     const { refreshTokens, now } = this.deps;
     const hash = timedSecretKey(required(body, 'refresh_token'));
     const requestedScope = param(body, 'scope');
-    const stored = await refreshTokens.findByHash(hash);
+    // The first read: what it shows of a rotation of this token decides a race from reuse.
+    const presented = await refreshTokens.findPresented(hash);
+    const rotationAnswered = presented !== undefined && presented.successorStored
+      && (presented.successorHash === null || !this.rotating.has(presented.successorHash));
     // Bound to its client: another client presenting it learns nothing and burns nothing.
-    if (!stored || stored.clientId !== app.clientId) throw invalidGrant('The refresh token is invalid');
-    const scope = narrowed(requestedScope, stored.scope);
-    const used = await refreshTokens.use(hash, now());
-    if (!used) return this.refreshRefused(stored, arrival, caller);
+    if (!presented || presented.clientId !== app.clientId) throw invalidGrant('The refresh token is invalid');
+    const scope = narrowed(requestedScope, presented.scope);
+    const successor = newTimedSecret();
+    const successorHash = timedSecretKey(successor);
+    this.rotating.add(successorHash);
+    try {
+      const used = await refreshTokens.use(hash, now(), successorHash);
+      if (!used) return await this.refreshRefused(presented, rotationAnswered, caller);
 
-    const family = await refreshTokens.findFamily(used.familyId);
-    const user = family && (await usableUser(this.deps.users, used.userId, family.createdAt));
-    if (!family || !user) {
-      await refreshTokens.revokeFamily(used.familyId, now());
-      throw invalidGrant('The refresh token is invalid');
+      const family = await refreshTokens.findFamily(used.familyId);
+      const user = family && (await usableUser(this.deps.users, used.userId, family.createdAt));
+      if (!family || !user) {
+        await refreshTokens.revokeFamily(used.familyId, now());
+        throw invalidGrant('The refresh token is invalid');
+      }
+      const grant = { app, user, scope: used.scope, authTimeMs: used.authTime, familyId: used.familyId };
+      const access = await this.deps.issuer.accessFor(grant, scope);
+      // The family may have been revoked while this rotation ran; then the new tokens die with it.
+      return await this.deps.issuer.complete(grant, access, {
+        refreshToken: successor,
+        scope: used.scope,
+        stillValid: async () => {
+          if ((await refreshTokens.findFamily(used.familyId))?.revokedAt != null) throw invalidGrant('The refresh token is invalid');
+        },
+      });
+    } finally {
+      this.rotating.delete(successorHash);
     }
-    const grant = { app, user, scope: used.scope, authTimeMs: used.authTime, familyId: used.familyId };
-    const access = await this.deps.issuer.accessFor(grant, scope);
-    // The family may have been revoked while this rotation ran; then the new tokens die with it.
-    return this.deps.issuer.complete(grant, access, used.scope, async () => {
-      if ((await refreshTokens.findFamily(used.familyId))?.revokedAt != null) throw invalidGrant('The refresh token is invalid');
-    });
   }
 
   /**
-   * Why a rotation lost. A request that arrived after the rotated token's successor was issued
-   * is reuse: the whole family dies (RFC 9700 §4.14.2). One that arrived while the winning
-   * rotation was still running is the same client racing itself (two tabs, a retry, two
-   * instances): it is refused without harming the winner's fresh tokens.
+   * Why a rotation lost. Reuse, when the token had been used and the answer of the rotation
+   * that used it was ready before this request first read it: the client presents a token
+   * after its successor was handed out, and the whole family dies (RFC 9700 §4.14.2).
+   * Otherwise the same client is racing itself (two tabs, a retry, two instances): refused
+   * without harming the winner's fresh tokens.
    */
-  private async refreshRefused(stored: RefreshToken, arrival: Arrival, caller: Caller): Promise<never> {
+  private async refreshRefused(presented: PresentedRefreshToken, rotationAnswered: boolean, caller: Caller): Promise<never> {
     const now = this.deps.now();
-    const current = await this.deps.refreshTokens.findByHash(stored.tokenHash);
-    if (current?.usedAt != null) {
-      const latest = await this.deps.refreshTokens.latestInFamily(current.familyId);
-      const successorIssuedBefore = latest !== undefined && latest.tokenHash !== current.tokenHash
-        && this.deps.arrivals.cameAfter(arrival, latest.tokenHash, latest.createdAt);
-      if (!successorIssuedBefore) throw new OAuthError('invalid_grant', 'The refresh token is being rotated by a concurrent request', 400, {}, true);
-      if (await this.deps.refreshTokens.revokeFamily(current.familyId, now)) {
-        await this.deps.audit.record('refresh.reuse', { ip: caller.ip, target: current.clientId, detail: { family_revoked: true } });
-      }
-      throw invalidGrant('The refresh token has already been used');
+    const current = await this.deps.refreshTokens.findByHash(presented.tokenHash);
+    if (current?.usedAt == null) throw invalidGrant('The refresh token is invalid or expired');
+    if (!rotationAnswered) throw new OAuthError('invalid_grant', 'The refresh token is being rotated by a concurrent request', 400, {}, true);
+    if (await this.deps.refreshTokens.revokeFamily(current.familyId, now)) {
+      await this.deps.audit.record('refresh.reuse', { ip: caller.ip, target: current.clientId, detail: { family_revoked: true } });
     }
-    throw invalidGrant('The refresh token is invalid or expired');
+    throw invalidGrant('The refresh token has already been used');
   }
 
   /** RFC 6749 §4.4: the client acts for itself; `sub` is its id, no refresh or ID token. */

@@ -4,7 +4,8 @@ import type { App } from '../apps/index.js';
 import type { User } from '../accounts/index.js';
 import type { AppCache } from '../apps/index.js';
 import { revokedFamilyKey } from './announcing-families.js';
-import { jtiIssuedMs, type AccessClaims, type TokenMinter } from './token-minter.js';
+import { jtiIssuedMs } from '../../platform/jwt/token-ids.js';
+import type { AccessClaims, TokenMinter } from './token-minter.js';
 
 export interface LiveAccess {
   claims: AccessClaims;

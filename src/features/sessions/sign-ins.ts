@@ -2,7 +2,7 @@ import type { Config } from '../../config/index.js';
 import type { SessionRepo, SignInSession } from './repository.js';
 import type { User } from '../accounts/index.js';
 import { LRUCache } from 'lru-cache';
-import { timeOrderedId } from '../../platform/crypto/random.js';
+import { newSid } from '../../platform/jwt/token-ids.js';
 import type { RevokedTokens } from './revoked-tokens.js';
 
 /** `last used` is written at most this often per session and instance, never per request. */
@@ -34,11 +34,8 @@ interface Origin {
 /** Ending a session puts this key in the revoked set; jti values (`<ms>.<random>`) never start so. */
 export const revokedSessionKey = (sid: string) => `sid:${sid}`;
 
-/**
- * A new session id, the `sid` claim of every token of the family: 88 random bits after the
- * wall-clock time (the real one even under a test clock: it only places the row in its index).
- */
-export const newSessionId = (): string => timeOrderedId(Date.now());
+/** A new session id, the `sid` claim of every token of the sign-in. */
+export const newSessionId = newSid;
 
 /**
  * The record of each sign-in (token family): who, which app, when, from where. Tokens carry

@@ -1,11 +1,10 @@
-import { createVerifier } from 'fast-jwt';
 import type { Config } from '../../config/index.js';
 import type { PublicUser, TokenEnvelope } from './contract.js';
 import { fail, unauthorized, type Reason } from '../../errors/index.js';
 import type { User } from '../accounts/index.js';
 import type { AppStatusCache } from '../apps/index.js';
-import { randomToken } from '../../platform/crypto/random.js';
-import { hs256Signer } from '../../platform/jwt/hs256-signer.js';
+import { jtiIssuedMs, newJti } from '../../platform/jwt/token-ids.js';
+import { hmacJwtKey, hs256Verifier, jwtSigner, type JwtClaims } from '../../platform/jwt/jwt.js';
 import type { RevokedTokens } from './revoked-tokens.js';
 import type { UserCache } from './user-cache.js';
 import { newSessionId, revokedSessionKey } from './sign-ins.js';
@@ -36,14 +35,6 @@ export interface Authenticated {
 }
 
 /**
- * The jti carries its issue time in milliseconds, so a logout-all or password reset can
- * cut off every older token even within the same second as `iat`.
- */
-function newJti(issuedMs: number): string {
-  return `${issuedMs.toString(36)}.${randomToken(16)}`;
-}
-
-/**
  * The last checks of a token of an existing user, on the stored state, in the order their
  * refusals win: minted at or before the user's cut-off, then a banned user, then a token of a
  * disabled application. Undefined: the token is accepted.
@@ -56,17 +47,11 @@ function refusalOf(claims: TokenClaims, user: User, appActive: boolean): Reason 
   return undefined;
 }
 
-function jtiIssuedMs(jti: string): number {
-  const dot = jti.indexOf('.');
-  const ms = dot > 0 ? parseInt(jti.slice(0, dot), 36) : NaN;
-  return Number.isFinite(ms) ? ms : -1;
-}
-
 const BEARER = /^bearer +([A-Za-z0-9\-_.]+)$/i;
 
 export class TokenService {
   private readonly sign: (claims: object) => string;
-  private readonly verify: (token: string) => TokenClaims;
+  private readonly verify: (token: string) => JwtClaims;
   /**
    * Claims of Authorization headers whose signature was checked already: only the very same
    * bytes hit, and expiry is still checked on every use. This replaces fast-jwt's own cache,
@@ -85,9 +70,10 @@ export class TokenService {
     /** Told of every sign-out with a token (see revoke): its session ends with it. */
     private readonly signedOut: (claims: TokenClaims) => Promise<void> = async () => undefined,
   ) {
-    this.sign = hs256Signer(config.jwtSecret);
+    const key = hmacJwtKey(config.jwtSecret);
+    this.sign = jwtSigner(key);
     // Only HS256 is accepted: `alg: none` and every other algorithm fail verification.
-    this.verify = createVerifier({ key: config.jwtSecret, algorithms: ['HS256'] });
+    this.verify = hs256Verifier(key);
   }
 
   /** Lifetime of tokens issued for `app`: the game application gets game tokens. */
@@ -131,7 +117,7 @@ export class TokenService {
       const c = this.verify(m[1]!);
       if (typeof c.uid !== 'number' || typeof c.jti !== 'string' || typeof c.app !== 'string' || typeof c.exp !== 'number') return undefined;
       if (c.sid !== undefined && typeof c.sid !== 'string') return undefined;
-      return c;
+      return c as unknown as TokenClaims;
     } catch {
       return undefined;
     }

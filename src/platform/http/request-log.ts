@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { symbols, type Logger } from 'pino';
 import type { HttpStats } from './metrics.js';
-import { sendAtTurnEnd, type SendContinuation } from './turn-end-send.js';
 
 /** An incoming X-Request-Id is kept only if it is short and plain, so it can not forge log content. */
 const PASSED_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
@@ -53,12 +52,11 @@ function requestLineWriter(logger: Logger) {
  * What every answer gets as it is handed to the connection, in one `onSend` hook, the last of
  * each route's: the X-Request-Id header, one info line (request id, method, route pattern —
  * never the query string, which may carry a code —, status, milliseconds and the signed-in
- * user's id) and the route's metrics. It then hands the answer over at the end of the event
- * loop's turn, with the turn's other answers (turn-end-send.ts). Not `onRequest`/`onResponse`
- * hooks: an `onResponse` hook makes Fastify listen for every response's `finish` event, and
- * each hook stage costs its own run. No per-request child logger is built, and no line when
- * `info` is off. The pattern is bound per route when the route is added
- * (`request.routeOptions` would build an object per request).
+ * user's id) and the route's metrics. Not `onRequest`/`onResponse` hooks: an `onResponse` hook
+ * makes Fastify listen for every response's `finish` event, and each hook stage costs its own
+ * run. No per-request child logger is built, and no line when `info` is off. The pattern is
+ * bound per route when the route is added (`request.routeOptions` would build an object per
+ * request).
  */
 export function registerRequestLog(app: FastifyInstance, logger: Logger, stats: Pick<HttpStats, 'record'>): void {
   const line = requestLineWriter(logger);
@@ -71,9 +69,9 @@ export function registerRequestLog(app: FastifyInstance, logger: Logger, stats: 
   app.addHook('onRoute', (route) => {
     const pattern = route.url;
     const quoted = JSON.stringify(pattern);
-    const hook = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: SendContinuation) => {
+    const hook = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
       answered(request, reply, pattern, quoted);
-      sendAtTurnEnd(done, payload, reply.raw);
+      done(null, payload);
     };
     const own = route.onSend;
     route.onSend = own === undefined ? [hook] : Array.isArray(own) ? [...own, hook] : [own, hook];
@@ -82,6 +80,6 @@ export function registerRequestLog(app: FastifyInstance, logger: Logger, stats: 
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!request.is404) return done(null, payload);
     answered(request, reply, 'unmatched', '"(no route)"');
-    sendAtTurnEnd(done, payload, reply.raw);
+    done(null, payload);
   });
 }
