@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { symbols, type Logger } from 'pino';
-import type { HttpStats } from './metrics.js';
+import type { RequestStats } from './metrics.js';
 import { sendAtTurnEnd, type SendContinuation } from './turn-end-send.js';
 
 /** An incoming X-Request-Id is kept only if it is short and plain, so it can not forge log content. */
@@ -60,7 +60,7 @@ function requestLineWriter(logger: Logger) {
  * `info` is off. The pattern is bound per route when the route is added
  * (`request.routeOptions` would build an object per request).
  */
-export function registerRequestLog(app: FastifyInstance, logger: Logger, stats: Pick<HttpStats, 'record'>): void {
+export function registerRequestLog(app: FastifyInstance, logger: Logger, stats: RequestStats): void {
   const line = requestLineWriter(logger);
   const answered = (request: FastifyRequest, reply: FastifyReply, route: string, quotedRoute: string) => {
     const ms = elapsedMs(request);
