@@ -22,13 +22,8 @@ export class GroupCommitSqliteDialect implements Dialect {
   /** The connection compiled queries run on; never a transaction's, so it holds no state. */
   private readonly direct: Connection;
 
-  constructor(
-    database: BetterSqlite3Database,
-    prepare: (sql: string) => Statement,
-    /** Told of the first write of each batch, and stopped before the connection closes. */
-    checkpoints: Checkpoints = NO_CHECKPOINTER,
-  ) {
-    this.driver = new GroupCommitDriver(database, prepare, checkpoints);
+  constructor(database: BetterSqlite3Database, prepare: (sql: string) => Statement) {
+    this.driver = new GroupCommitDriver(database, prepare);
     this.direct = new Connection(this.driver);
   }
 
@@ -55,14 +50,6 @@ export class GroupCommitSqliteDialect implements Dialect {
     return new SqliteIntrospector(db);
   }
 }
-
-/** What copies the log into the database file beside the writer (sqlite-checkpointer.ts). */
-export interface Checkpoints {
-  wrote(): void;
-  stop(): Promise<void>;
-}
-
-const NO_CHECKPOINTER: Checkpoints = { wrote: () => undefined, stop: async () => undefined };
 
 interface Batch {
   committed: Promise<void>;
@@ -98,7 +85,6 @@ class GroupCommitDriver implements Driver {
   constructor(
     private readonly db: BetterSqlite3Database,
     readonly prepare: (sql: string) => Statement,
-    private readonly checkpoints: Checkpoints,
   ) {
     this.begin = db.prepare('begin immediate');
     this.commit = db.prepare('commit');
@@ -157,8 +143,7 @@ class GroupCommitDriver implements Driver {
 
   async destroy(): Promise<void> {
     this.commitBatch();
-    // The checkpointing connection closes first, so this last one folds the log in and removes it.
-    await this.checkpoints.stop();
+    // The last connection to close folds the log into the database file and removes it.
     this.db.close();
   }
 
@@ -171,7 +156,6 @@ class GroupCommitDriver implements Driver {
         this.begin.run();
         batch = this.batch = openBatch();
         setImmediate(() => this.commitBatch());
-        this.checkpoints.wrote();
       }
       result = execute(stmt, parameters);
     } catch (err) {
