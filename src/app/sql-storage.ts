@@ -7,7 +7,6 @@ import type { Storage } from '../features/storage.js';
 import { migrationProvider } from '../platform/sql/migrations/index.js';
 import { cachedPrepare } from '../platform/sql/statement-cache.js';
 import { GroupCommitSqliteDialect } from '../platform/sql/sqlite-group-commit.js';
-import { runCompiledDirectly } from '../platform/sql/compiled.js';
 import { SqlUserRepo } from '../features/accounts/sql-users.js';
 import { SqlAppRepo } from '../features/apps/sql-apps.js';
 import { SqlAuthCodeRepo } from '../features/authorization/sql-auth-codes.js';
@@ -132,7 +131,6 @@ export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}
   const kind = url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
   const dialect = kind === 'sqlite' ? await sqliteDialect(url, opts.groupCommit !== false) : await postgresDialect(url, opts, opts.onPoolError ?? (() => undefined));
   const db = new Kysely<Database>({ dialect });
-  if (dialect instanceof GroupCommitSqliteDialect) runCompiledDirectly(db, dialect.execute);
   return {
     kind,
     users: new SqlUserRepo(db, kind),

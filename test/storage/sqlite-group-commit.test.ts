@@ -6,7 +6,7 @@ import { type Generated, Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GroupCommitSqliteDialect } from '../../src/platform/sql/sqlite-group-commit.js';
 import { cachedPrepare } from '../../src/platform/sql/statement-cache.js';
-import { compileOnce, runCompiledDirectly } from '../../src/platform/sql/compiled.js';
+import { compileOnce } from '../../src/platform/sql/compiled.js';
 import { isPostgresUrl } from '../helpers/db.js';
 
 /**
@@ -100,8 +100,7 @@ describe.skipIf(isPostgresUrl(process.env.TEST_DATABASE_URL))('SQLite group comm
     expect(seenByOther()).toEqual(['before', 'during']);
   });
 
-  it('compiled queries run on the dialect directly join the turn\'s batch and wait for a Kysely transaction', async () => {
-    runCompiledDirectly(db, dialect.execute);
+  it('compiled queries join the turn\'s batch and wait for a Kysely transaction', async () => {
     const insert = compileOnce(db, db.insertInto('items').values({ name: '' }));
     const names = compileOnce(db, db.selectFrom('items').select('name').orderBy('id'));
     const first = insert('first');

@@ -19,24 +19,15 @@ import {
  */
 export class GroupCommitSqliteDialect implements Dialect {
   private readonly driver: GroupCommitDriver;
-  /** The connection compiled queries run on; never a transaction's, so it holds no state. */
-  private readonly direct: Connection;
 
   constructor(database: BetterSqlite3Database, prepare: (sql: string) => Statement) {
     this.driver = new GroupCommitDriver(database, prepare);
-    this.direct = new Connection(this.driver);
   }
 
   /** One Kysely instance per dialect: the driver owns the only connection to the file. */
   createDriver(): Driver {
     return this.driver;
   }
-
-  /**
-   * Runs a compiled query as a connection Kysely acquired would: after any Kysely transaction
-   * holding the database, a write in this turn's batch (compiled.ts `runCompiledDirectly`).
-   */
-  readonly execute = <R>(query: CompiledQuery): Promise<QueryResult<R>> => this.direct.executeQuery<R>(query);
 
   createQueryCompiler() {
     return new SqliteQueryCompiler();
