@@ -76,8 +76,8 @@ export async function createRuntime(config: Config, logger: Logger, opts: Runtim
 
 /** Runs the service until SIGTERM/SIGINT, then drains in-flight requests and exits. */
 export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<Runtime> {
-  tuneGarbageCollection();
   const { config, warnings } = loadConfig(env);
+  tuneGarbageCollection(config.gcFlags);
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   for (const w of warnings) logger.warn(w);
   const runtime = await createRuntime(config, logger, { migrate: !isClusterWorker() });
