@@ -33,6 +33,13 @@ module.exports = {
       to: { path: '^src/(app|cli|main|entry)' },
     },
     {
+      name: 'jwt-libraries-behind-platform-jwt',
+      comment: 'One JWT module: fast-jwt and jose are used through src/platform/jwt alone, which signs and checks by key.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/platform/jwt/' },
+      to: { path: 'node_modules/(fast-jwt|jose)/' },
+    },
+    {
       name: 'errors-import-nothing',
       severity: 'error',
       from: { path: '^src/errors/' },

@@ -1,11 +1,12 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import { postgresReachable } from './test/helpers/db.js';
 
 /**
- * Two projects: "default" runs everything on SQLite; "postgres" runs the API and storage
- * suites again on PostgreSQL (a fresh schema per test app). Without a reachable PostgreSQL
- * the second project is skipped with a warning, except in CI where that is a failure.
+ * "default" runs everything on SQLite; "postgres" runs the API, storage and fuzz suites again
+ * on PostgreSQL (a fresh schema per test app). The files of SERIAL_FILES run apart from them,
+ * in "serial" and "serial-postgres". Without a reachable PostgreSQL the postgres projects are
+ * skipped with a warning, except in CI where that is a failure.
  */
 const PG_URL = process.env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const inCi = !!process.env.CI && !['0', 'false'].includes(process.env.CI.toLowerCase());
@@ -14,10 +15,34 @@ const pgUp = process.env.TEST_SKIP_POSTGRES === '1' ? false : await postgresReac
 if (!pgUp) {
   const line = '!'.repeat(78);
   const why = process.env.TEST_SKIP_POSTGRES === '1' ? 'TEST_SKIP_POSTGRES=1' : `PostgreSQL is not reachable at ${PG_URL}`;
-  const text = `\n${line}\n!! ${why}\n!! The "postgres" test project and the multi-instance tests are SKIPPED.\n${line}\n`;
+  const text = `\n${line}\n!! ${why}\n!! The "postgres" and "serial-postgres" test projects and the multi-instance tests are SKIPPED.\n${line}\n`;
   if (inCi) throw new Error(`${text}CI=true: PostgreSQL is required (set TEST_PG_URL or start it).`);
   console.warn(text);
 }
+
+/**
+ * Files that assert how long something took (a time ratio, a latency or deadline bound): run
+ * one at a time, after every other file, so no other test's CPU use decides their outcome.
+ * A file with such an assertion belongs here; whatever else it tests comes along.
+ */
+const SERIAL_FILES = [
+  'test/api/process.test.ts',
+  'test/api/sign-in-timing.test.ts',
+  'test/api/users-import-costs.test.ts',
+  'test/build-if-changed.test.ts',
+  'test/limits-processes.test.ts',
+  'test/multi-instance.test.ts',
+  'test/oidc-multi-instance.test.ts',
+  'test/security/load.test.ts',
+  'test/security/slow-clients.test.ts',
+  'test/unit/password-timing.test.ts',
+];
+// The fuzz tests too: PostgreSQL refuses input SQLite takes (NUL in text), so both must hold.
+const ON_BOTH_DATABASES = ['test/api/', 'test/storage/', 'test/fuzz/'];
+const onBothDatabases = (file: string) => ON_BOTH_DATABASES.some((folder) => file.startsWith(folder));
+const notSerial = [...configDefaults.exclude, ...SERIAL_FILES];
+/** One file at a time, in a single worker: a project's own maxWorkers does not limit the shared pool. */
+const oneAtATime = { fileParallelism: false, poolOptions: { forks: { singleFork: true } } };
 
 const projects: TestProjectInlineConfiguration[] = [
   {
@@ -25,9 +50,22 @@ const projects: TestProjectInlineConfiguration[] = [
     test: {
       name: 'default',
       include: ['test/**/*.test.ts'],
+      exclude: notSerial,
       // Tests that start real processes or a browser read this to find the compiled service.
       globalSetup: ['test/helpers/global-setup.ts'],
       // Multi-instance tests need a shared PostgreSQL; empty means skip (or fail in CI).
+      env: { TEST_PG_URL: pgUp ? PG_URL : '' },
+    },
+  },
+  {
+    extends: true,
+    test: {
+      name: 'serial',
+      include: SERIAL_FILES,
+      ...oneAtATime,
+      // Groups run in order, each once the one before has finished.
+      sequence: { groupOrder: 1 },
+      globalSetup: ['test/helpers/global-setup.ts'],
       env: { TEST_PG_URL: pgUp ? PG_URL : '' },
     },
   },
@@ -37,8 +75,18 @@ if (pgUp) {
     extends: true,
     test: {
       name: 'postgres',
-      // The fuzz tests too: PostgreSQL refuses input SQLite takes (NUL in text), so both must hold.
-      include: ['test/api/**/*.test.ts', 'test/storage/**/*.test.ts', 'test/fuzz/**/*.test.ts'],
+      include: ON_BOTH_DATABASES.map((folder) => `${folder}**/*.test.ts`),
+      exclude: notSerial,
+      globalSetup: ['test/helpers/global-setup.ts'],
+      env: { TEST_DATABASE_URL: PG_URL },
+    },
+  }, {
+    extends: true,
+    test: {
+      name: 'serial-postgres',
+      include: SERIAL_FILES.filter(onBothDatabases),
+      ...oneAtATime,
+      sequence: { groupOrder: 2 },
       globalSetup: ['test/helpers/global-setup.ts'],
       env: { TEST_DATABASE_URL: PG_URL },
     },

@@ -1,6 +1,6 @@
 // Asymmetric JWT sign and verify per second, for the OIDC signing algorithms (RS256 with a
 // 2048-bit key, ES256, EdDSA/Ed25519): jose, fast-jwt's synchronous signer, the service's own
-// signer (node:crypto on the thread pool, src/features/oidc/keys.ts) and node:crypto directly on
+// signer (node:crypto on the thread pool, src/platform/jwt/jwt.ts) and node:crypto directly on
 // the same key and signing input, so the gap between each library and the raw primitive is visible.
 // Run: npm run build && node bench/jwt-sign.mjs [milliseconds per case]
 // On this 2-core machine the thread pool lets WebCrypto and the service's signer use the second
@@ -9,7 +9,7 @@ import { createPrivateKey, createPublicKey, sign as cryptoSign, verify as crypto
 import { createSigner } from 'fast-jwt';
 import { readFileSync } from 'node:fs';
 import { SignJWT, exportJWK, generateKeyPair, jwtVerify } from 'jose';
-import { compactSigner } from '../dist/features/oidc/keys.js';
+import { jwtSigner } from '../dist/platform/jwt/jwt.js';
 
 const ms = Number(process.argv[2] ?? 1500);
 const now = Math.floor(Date.now() / 1000);
@@ -85,7 +85,7 @@ for (const alg of ['RS256', 'ES256', 'EdDSA']) {
   const fastSigner = createSigner({ key: priv.export({ format: 'pem', type: 'pkcs8' }), algorithm: alg, kid: 'k1', typ: 'at+jwt' });
   const fastSign = await rate((i) => fastSigner({ ...claims, sub: String(i) }));
   // The service's signer: the same compact JWS, the signature made on the thread pool.
-  const ownSigner = compactSigner(alg, 'k1', 'at+jwt', priv);
+  const ownSigner = jwtSigner({ alg, kid: 'k1', privateKey: priv }, 'at+jwt');
   const ownSign = await rate((i) => ownSigner({ ...claims, sub: String(i) }));
   // The primitive alone, on a fixed input.
   const primSign = await rate(rawSignOnce);

@@ -8,9 +8,9 @@ import { createServices, type ServiceOptions } from './app/services.js';
 import type { Services } from './features/services.js';
 import { isClusterWorker } from './app/cluster.js';
 import { LocalChangeBus, type ChangeBus } from './platform/bus/change-bus.js';
-import { ClusterChangeBus, ClusterRateLimitStore } from './platform/bus/cluster-ipc.js';
-import type { RateLimitStore } from './platform/rate-limit/stores.js';
-import { RedisChangeBus, RedisRateLimitStore } from './platform/bus/redis.js';
+import { ClusterChangeBus } from './platform/bus/cluster-ipc.js';
+import { clusterCounters, redisCounters, type RateCounters } from './platform/rate-limit/counters.js';
+import { RedisChangeBus } from './platform/bus/redis.js';
 import { createSqlStorage } from './app/sql-storage.js';
 import type { Storage } from './features/storage.js';
 
@@ -37,15 +37,15 @@ export interface RuntimeOptions extends ServiceOptions {
  * What other instances share: with REDIS_URL, counters and change events go through Redis;
  * in a cluster worker without it, through the primary; otherwise they stay in this process.
  */
-async function sharedState(config: Config, logger: Logger, opts: RuntimeOptions): Promise<{ bus: ChangeBus; rateCounters?: RateLimitStore }> {
+async function sharedState(config: Config, logger: Logger, opts: RuntimeOptions): Promise<{ bus: ChangeBus; rateCounters?: RateCounters }> {
   if (config.redisUrl) {
     const bus = opts.bus ?? new RedisChangeBus(config.redisUrl, logger, config.redisPrefix);
     if (bus instanceof RedisChangeBus) {
       await bus.ready().catch((err: unknown) => logger.error({ err }, 'redis subscribe failed: other instances converge by polling'));
     }
-    return { bus, rateCounters: opts.rateCounters ?? new RedisRateLimitStore(config.redisUrl, logger, Date.now, config.redisPrefix) };
+    return { bus, rateCounters: opts.rateCounters ?? redisCounters(config.redisUrl, logger, config.redisPrefix) };
   }
-  if (isClusterWorker()) return { bus: opts.bus ?? new ClusterChangeBus(), rateCounters: opts.rateCounters ?? new ClusterRateLimitStore() };
+  if (isClusterWorker()) return { bus: opts.bus ?? new ClusterChangeBus(), rateCounters: opts.rateCounters ?? clusterCounters() };
   return { bus: opts.bus ?? new LocalChangeBus(), rateCounters: opts.rateCounters };
 }
 
@@ -76,8 +76,8 @@ export async function createRuntime(config: Config, logger: Logger, opts: Runtim
 
 /** Runs the service until SIGTERM/SIGINT, then drains in-flight requests and exits. */
 export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<Runtime> {
-  tuneGarbageCollection();
   const { config, warnings } = loadConfig(env);
+  tuneGarbageCollection(config.gcFlags);
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   for (const w of warnings) logger.warn(w);
   const runtime = await createRuntime(config, logger, { migrate: !isClusterWorker() });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresSchema } from './helpers/db.js';
+import { authorizeRedirect, consentOverHttp } from './helpers/oidc-client.js';
 import { call, startServer, type RunningServer } from './helpers/server.js';
 
 /**
@@ -29,20 +30,13 @@ describe.skipIf(!PG)('remembered consent across instances', () => {
     const username = `consent_mi_${process.pid}_${Math.floor(Math.random() * 1e9)}`;
     const token: string = (await call(A.url, 'POST', '/api/v1/auth/register', { username, password: 'correct horse battery', email: `${username}@example.com` })).body.access_token;
     const clientId: string = (await call(A.url, 'POST', '/api/v1/auth/apps', { display_name: 'Consent MI', redirect_uris: [CB] }, token)).body.data.client_id;
-    const cookie = { cookie: `ac_session=${token}` };
-    const silently = async (base: string) => {
-      const q = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: CB, scope: 'openid profile', state: 'st', prompt: 'none' });
-      const res = await fetch(new URL(`/oauth/authorize?${q}`, base), { redirect: 'manual', headers: cookie });
-      expect(res.status).toBe(302);
-      return new URL(res.headers.get('location')!);
-    };
+    const request = { response_type: 'code', client_id: clientId, redirect_uri: CB, scope: 'openid profile' };
+    const silently = (base: string) => authorizeRedirect(base, token, { ...request, state: 'st', prompt: 'none' });
 
     expect((await silently(B.url)).searchParams.get('error')).toBe('consent_required');
-    const q = new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: CB, scope: 'openid profile' });
-    const first = await fetch(new URL(`/oauth/authorize?${q}`, A.url), { redirect: 'manual', headers: cookie });
-    const ticket = new URL(first.headers.get('location')!, A.url).searchParams.get('ticket')!;
-    const consent = await fetch(new URL('/oauth/consent', A.url), { method: 'POST', headers: { ...cookie, 'content-type': 'application/json' }, body: JSON.stringify({ ticket, decision: 'allow' }) });
-    expect(consent.status).toBe(200);
+    const asked = await authorizeRedirect(A.url, token, request);
+    expect(asked.pathname).toBe('/authorize');
+    expect((await consentOverHttp(A.url, token, asked)).searchParams.get('code')).toBeTruthy();
 
     const onB = await silently(B.url);
     expect([onB.searchParams.get('error'), onB.searchParams.get('iss'), onB.searchParams.get('state')]).toEqual([null, ISSUER, 'st']);

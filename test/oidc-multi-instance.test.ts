@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresSchema } from './helpers/db.js';
+import { jwtHeader } from './helpers/jwt.js';
+import { basicAuth, fetchForm, fetchJson } from './helpers/net.js';
+import { authorizeRedirect, consentOverHttp } from './helpers/oidc-client.js';
 import { rawRequest } from './helpers/raw-request.js';
 import { call, runCli, startServer, within, type RunningServer } from './helpers/server.js';
-import { jwtHeader } from './helpers/jwt.js';
 
 /**
  * The OpenID Connect provider on two real processes sharing one PostgreSQL schema: a key
@@ -14,12 +16,7 @@ const PG = process.env.TEST_PG_URL;
 const ISSUER = 'https://id.multi.example';
 const CB = 'https://rp.multi.example/cb';
 
-const form = (base: string, path: string, fields: Record<string, string>, basic?: [string, string]) =>
-  fetch(new URL(path, base), {
-    method: 'POST', body: new URLSearchParams(fields),
-    headers: basic ? { authorization: `Basic ${Buffer.from(`${basic[0]}:${basic[1]}`).toString('base64')}` } : {},
-  });
-const kids = async (base: string): Promise<string[]> => ((await (await fetch(new URL('/oauth/jwks', base))).json()) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid);
+const kids = async (base: string): Promise<string[]> => ((await fetchJson(base, 'GET', '/oauth/jwks')).body as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid);
 
 describe.skipIf(!PG)('OpenID Connect on two instances of one PostgreSQL schema', () => {
   let db: Awaited<ReturnType<typeof freshPostgresSchema>>;
@@ -44,16 +41,12 @@ describe.skipIf(!PG)('OpenID Connect on two instances of one PostgreSQL schema',
     const token: string = reg.body.access_token;
     const app = await call(A.url, 'POST', '/api/v1/auth/apps', { display_name: 'MI', redirect_uris: [CB] }, token);
     const client: [string, string] = [app.body.data.client_id, app.body.data.client_secret];
-    const cookie = { cookie: `ac_session=${token}` };
-    const q = new URLSearchParams({ response_type: 'code', client_id: client[0], redirect_uri: CB, scope: 'openid profile', state: 's' });
-    const first = await fetch(new URL(`/oauth/authorize?${q}`, A.url), { redirect: 'manual', headers: cookie });
-    expect(first.status).toBe(302);
-    const ticket = new URL(first.headers.get('location')!, A.url).searchParams.get('ticket')!;
-    const consent = await fetch(new URL('/oauth/consent', A.url), { method: 'POST', headers: { ...cookie, 'content-type': 'application/json' }, body: JSON.stringify({ ticket, decision: 'allow' }) });
-    const code = new URL(((await consent.json()) as { data: { redirect_to: string } }).data.redirect_to).searchParams.get('code')!;
-    const res = await form(A.url, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: CB }, client);
+    const asked = await authorizeRedirect(A.url, token, { response_type: 'code', client_id: client[0], redirect_uri: CB, scope: 'openid profile', state: 's' });
+    expect(asked.pathname).toBe('/authorize');
+    const code = (await consentOverHttp(A.url, token, asked)).searchParams.get('code')!;
+    const res = await fetchForm(A.url, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: CB }, client);
     expect(res.status).toBe(200);
-    return { client, tokens: (await res.json()) as Record<string, string>, username };
+    return { client, tokens: res.body as Record<string, string>, username };
   }
 
   it('both instances publish the same key; `keys rotate` is picked up by both within 5 s, the old key stays', async () => {
@@ -75,12 +68,12 @@ describe.skipIf(!PG)('OpenID Connect on two instances of one PostgreSQL schema',
       // be taken for reuse of an already rotated token (that would revoke the winner's family).
       const held = [A, B].map((s) => rawRequest(s.url, {
         path: '/oauth/token', contentType: 'application/x-www-form-urlencoded', holdLastByte: true,
-        headers: { Authorization: `Basic ${Buffer.from(`${client[0]}:${client[1]}`).toString('base64')}` },
+        headers: { Authorization: basicAuth(...client) },
         body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token! }).toString(),
       }));
       await Promise.all(held.map((h) => h.sent));
       // Each instance has read the held request's headers once it answers a later request.
-      await Promise.all([A, B].map((s) => fetch(new URL('/healthz', s.url))));
+      await Promise.all([A, B].map((s) => fetchJson(s.url, 'GET', '/healthz')));
       for (const h of held) h.release();
       const answers = await Promise.all(held.map((h) => h.answer));
       expect(answers.filter((r) => r.status === 200)).toHaveLength(1);
@@ -89,7 +82,7 @@ describe.skipIf(!PG)('OpenID Connect on two instances of one PostgreSQL schema',
       expect(loser.body).toMatchObject({ error: 'invalid_grant', error_description: 'The refresh token is being rotated by a concurrent request' });
       const winner = answers.find((r) => r.status === 200)!.body as Record<string, string>;
       // The winner's new refresh token works on the other instance.
-      expect((await form(B.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: winner.refresh_token! }, client)).status).toBe(200);
+      expect((await fetchForm(B.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: winner.refresh_token! }, client)).status).toBe(200);
     }
   });
 
@@ -97,10 +90,10 @@ describe.skipIf(!PG)('OpenID Connect on two instances of one PostgreSQL schema',
     const { client, tokens } = await signIn();
     const info = (base: string) => call(base, 'GET', '/oauth/userinfo', undefined, tokens.access_token);
     expect((await info(B.url)).status).toBe(200);
-    expect((await form(A.url, '/oauth/revoke', { token: tokens.refresh_token! }, client)).status).toBe(200);
+    expect((await fetchForm(A.url, '/oauth/revoke', { token: tokens.refresh_token! }, client)).status).toBe(200);
     expect((await info(A.url)).status).toBe(401);
     await within(5000, async () => (await info(B.url)).status === 401);
-    const refreshed = await form(B.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! }, client);
+    const refreshed = await fetchForm(B.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! }, client);
     expect(refreshed.status).toBe(400);
   });
 
@@ -110,7 +103,7 @@ describe.skipIf(!PG)('OpenID Connect on two instances of one PostgreSQL schema',
     expect((await info(B.url)).status).toBe(200);
     await runCli(env, ['user', 'ban', username]);
     await within(5000, async () => (await info(A.url)).status === 401 && (await info(B.url)).status === 401);
-    const refreshed = await form(B.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! }, client);
+    const refreshed = await fetchForm(B.url, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! }, client);
     expect(refreshed.status).toBe(400);
   });
 });

@@ -1,8 +1,8 @@
 import cluster, { type Worker } from 'node:cluster';
 import { loadConfig } from '../config/index.js';
 import { createLogger } from '../platform/logging/log.js';
-import { answerLimitRequest, isClusterMessage } from '../platform/bus/cluster-ipc.js';
-import { MemoryRateLimitStore } from '../platform/rate-limit/stores.js';
+import { isClusterMessage } from '../platform/bus/cluster-ipc.js';
+import { serveClusterCounters } from '../platform/rate-limit/counters.js';
 import { createSqlStorage } from './sql-storage.js';
 import { ensurePortFree } from './startup-errors.js';
 
@@ -30,7 +30,7 @@ export async function runPrimary(workers: number, env: NodeJS.ProcessEnv = proce
 
   await ensurePortFree(config.port, config.host);
 
-  const limits = new MemoryRateLimitStore();
+  serveClusterCounters();
   const startedAt = new Map<number, number>();
   let shuttingDown = false;
   let restartDelay = 0;
@@ -38,16 +38,12 @@ export async function runPrimary(workers: number, env: NodeJS.ProcessEnv = proce
   const fork = (): Worker => {
     const worker = cluster.fork({ ACCOUNT_CENTER_CLUSTER_WORKER: '1' });
     startedAt.set(worker.id, Date.now());
+    // A reply (a counter, a relayed change) to a worker that has just died fails; its exit is handled below.
+    worker.on('error', (err) => logger.warn({ err, pid: worker.process.pid }, 'message to a worker not delivered'));
     worker.on('message', (m: unknown) => {
       if (!isClusterMessage(m)) return;
-      if (m.kind === 'ac:change') {
-        for (const other of Object.values(cluster.workers ?? {})) {
-          if (other && other !== worker && other.isConnected()) other.send(m);
-        }
-      } else if (m.kind === 'ac:limit') {
-        void answerLimitRequest(limits, m).then((reply) => {
-          if (worker.isConnected()) worker.send(reply);
-        });
+      for (const other of Object.values(cluster.workers ?? {})) {
+        if (other && other !== worker && other.isConnected()) other.send(m);
       }
     });
     return worker;
@@ -89,10 +85,7 @@ export async function runPrimary(workers: number, env: NodeJS.ProcessEnv = proce
     let left = alive.length;
     for (const w of alive) {
       w.once('exit', () => {
-        if (--left === 0) {
-          void limits.close();
-          process.exit(0);
-        }
+        if (--left === 0) process.exit(0);
       });
       w.process.kill('SIGTERM');
     }

@@ -11,6 +11,7 @@ import { AppStatusCache } from '../features/apps/app-status.js';
 import { AppService } from '../features/apps/app-service.js';
 import { AuditLog } from '../features/audit/audit-log.js';
 import { AuthorizationService } from '../features/authorization/authorization-service.js';
+import { CodeReplays } from '../features/authorization/code-replay.js';
 import { LocalChangeBus, type ChangeBus } from '../platform/bus/change-bus.js';
 import { ClientDirectory } from '../features/apps/client-directory.js';
 import type { ServiceKit } from '../features/kit.js';
@@ -24,12 +25,13 @@ import { createMailer, signedBy, type Mailer } from '../platform/mail/mailer.js'
 import { Passwords } from '../platform/crypto/passwords.js';
 import { PasskeyService } from '../features/second-factor/passkey-service.js';
 import { PublishingAppRepo, PublishingUserRepo } from './publishing-repos.js';
-import { MemoryRateLimitStore, type RateLimitStore } from '../platform/rate-limit/stores.js';
+import { memoryCounters, type RateCounters } from '../platform/rate-limit/counters.js';
 import { SecondFactorService } from '../features/second-factor/totp-service.js';
 import { SessionService } from '../features/sessions/session-service.js';
-import { SessionCache } from '../features/sessions/session-cache.js';
+import { RevokedTokens } from '../features/sessions/revoked-tokens.js';
 import { SignIns } from '../features/sessions/sign-ins.js';
 import { TokenService } from '../features/sessions/token-service.js';
+import { UserCache } from '../features/sessions/user-cache.js';
 import { UserTransferService } from '../features/admin/user-transfer.js';
 import { createOidcServices } from '../features/oidc/oidc-services.js';
 
@@ -37,7 +39,7 @@ export interface ServiceOptions {
   now?: () => number;
   bus?: ChangeBus;
   /** Rate-limit counters shared with other instances (Redis, cluster primary); memory otherwise. */
-  rateCounters?: RateLimitStore;
+  rateCounters?: RateCounters;
   mailer?: Mailer;
 }
 
@@ -46,30 +48,33 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   const bus = opts.bus ?? new LocalChangeBus();
   // Services write users and apps through these, so every write announces itself.
   const written = { ...repositoriesOf(storage), users: new PublishingUserRepo(storage.users, bus), apps: new PublishingAppRepo(storage.apps, bus) };
-  const sessionCache = new SessionCache(written, bus, now);
+  const userCache = new UserCache(written.users, bus, now);
+  const revokedTokens = new RevokedTokens(written.revocations, bus, now);
   // Family revocations also enter the revoked set, so access-token checks need no read.
-  const repos = { ...written, refreshTokens: new AnnouncingRefreshTokenRepo(storage.refreshTokens, sessionCache, config.accessTokenTtl, now) };
+  const repos = { ...written, refreshTokens: new AnnouncingRefreshTokenRepo(storage.refreshTokens, revokedTokens, config.accessTokenTtl, now) };
   // Hot paths read apps through one cache; admin and console reads go to the database.
   const appCache = new AppCache(repos.apps, bus, now);
   const clients = new ClientDirectory(appCache, config);
   const appStatus = new AppStatusCache(appCache, new Set([config.centerAppId, config.gameAppId]));
-  const signIns = new SignIns(repos.sessions, sessionCache, config, now, (err) => log.warn({ err }, 'could not record session use'));
+  const signIns = new SignIns(repos.sessions, revokedTokens, config, now, (err) => log.warn({ err }, 'could not record session use'));
   const kit: ServiceKit = {
-    config, storage: repos, now, log, sessionCache, clients, signIns,
-    tokens: new TokenService(config, sessionCache, appStatus, now, (sid) => signIns.seen(sid), (claims) => signIns.signedOut(claims)),
+    config, storage: repos, now, log, userCache, revokedTokens, clients, signIns,
+    tokens: new TokenService(config, userCache, revokedTokens, appStatus, now, (sid) => signIns.seen(sid), (claims) => signIns.signedOut(claims)),
     passwords: new Passwords(),
     mailer: signedBy(config.siteName, opts.mailer ?? createMailer(config.smtpUrl, config.mailFrom, log, config.nodeEnv !== 'production')),
     audit: new AuditLog(repos.audit, now, (err) => log.error({ err }, 'audit write failed')),
-    rateCounters: opts.rateCounters ?? new MemoryRateLimitStore(now),
   };
-  const housekeeping = new Housekeeping(repos, sessionCache, now, log);
+  const housekeeping = new Housekeeping(repos, revokedTokens, now, log);
   // One limiter over the shared counters, handed to every service that applies a rule.
-  const limiter = new RateLimiter(kit.rateCounters, config.limits, config.ipRateLimits);
+  const rateCounters = opts.rateCounters ?? memoryCounters();
+  const limiter = new RateLimiter(rateCounters, config.limits, config.ipRateLimits);
   const secondFactor = new SecondFactorService(kit, limiter);
   const reauth = new ReauthService(kit, limiter, secondFactor);
   const accounts = new AccountService(kit, limiter, secondFactor, reauth);
   const settings = new AccountSettingsService(kit, reauth);
-  const oidc = createOidcServices(config, { ...repos, apps: appCache }, { sessionCache, tokens: kit.tokens, audit: kit.audit, limiter, now });
+  // The v1 exchange and the OpenID Connect code grant handle a replayed code the same way.
+  const codeReplays = new CodeReplays(repos.codes, revokedTokens, (familyId, at) => repos.refreshTokens.revokeFamily(familyId, at), kit.audit, now);
+  const oidc = createOidcServices(config, { ...repos, apps: appCache }, { userCache, revokedTokens, tokens: kit.tokens, audit: kit.audit, limiter, codeReplays, now });
   return {
     accounts,
     settings,
@@ -79,7 +84,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     passkeys: new PasskeyService(kit),
     admin: new AdminService(kit),
     apps: new AppService(kit),
-    authorization: new AuthorizationService(kit, limiter),
+    authorization: new AuthorizationService(kit, limiter, codeReplays),
     device: new DeviceService(kit, limiter),
     transfer: new UserTransferService(repos.users, now),
     session: new SessionService(kit, accounts),
@@ -89,7 +94,8 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     oidc,
     ready: () => storage.ping(),
     async start() {
-      await sessionCache.start();
+      await revokedTokens.start();
+      userCache.start();
       appCache.start();
       housekeeping.start();
       await kit.passwords.warmUp();
@@ -98,12 +104,13 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     },
     async stop() {
       oidc.keys.stop();
-      sessionCache.stop();
+      revokedTokens.stop();
+      userCache.stop();
       appCache.stop();
       await signIns.flush();
       housekeeping.stop();
       kit.mailer.close();
-      await kit.rateCounters.close();
+      await rateCounters.close();
       await bus.close();
     },
   };

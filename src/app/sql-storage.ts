@@ -6,9 +6,7 @@ import type { Database } from '../platform/sql/schema.js';
 import type { Storage } from '../features/storage.js';
 import { migrationProvider } from '../platform/sql/migrations/index.js';
 import { cachedPrepare } from '../platform/sql/statement-cache.js';
-import { WRITER_CHECKPOINT_PAGES, WalCheckpointer } from '../platform/sql/sqlite-checkpointer.js';
 import { GroupCommitSqliteDialect } from '../platform/sql/sqlite-group-commit.js';
-import { runCompiledDirectly } from '../platform/sql/compiled.js';
 import { SqlUserRepo } from '../features/accounts/sql-users.js';
 import { SqlAppRepo } from '../features/apps/sql-apps.js';
 import { SqlAuthCodeRepo } from '../features/authorization/sql-auth-codes.js';
@@ -62,12 +60,10 @@ async function sqliteDialect(url: string, groupCommit: boolean): Promise<Dialect
   // exchange as fast as 64 MB did, and keeps a busy process's resident memory ~50 MB lower.
   db.pragma('cache_size = -16384');
   const prepare = cachedPrepare(db);
+  // The log is copied into the database file by SQLite's own checkpoint, run by the commit
+  // that takes it past `wal_autocheckpoint` pages (1,000 by default).
   if (!groupCommit) return new SqliteDialect({ database: { close: () => db.close(), prepare: prepare as never } });
-  if (path === ':memory:') return new GroupCommitSqliteDialect(db, prepare);
-  // The thread copies pages as they come; the writer's own checkpoint, at 16 MB of log
-  // instead of 4, finishes what is left and lets the log start over (sqlite-checkpointer.ts).
-  db.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
-  return new GroupCommitSqliteDialect(db, prepare, new WalCheckpointer(resolve(path)));
+  return new GroupCommitSqliteDialect(db, prepare);
 }
 
 /**
@@ -135,7 +131,6 @@ export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}
   const kind = url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
   const dialect = kind === 'sqlite' ? await sqliteDialect(url, opts.groupCommit !== false) : await postgresDialect(url, opts, opts.onPoolError ?? (() => undefined));
   const db = new Kysely<Database>({ dialect });
-  if (dialect instanceof GroupCommitSqliteDialect) runCompiledDirectly(db, dialect.execute);
   return {
     kind,
     users: new SqlUserRepo(db, kind),

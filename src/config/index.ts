@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { limitPolicyFrom, type LimitPolicy } from '../features/limits/policy.js';
+import { DEFAULT_GC_FLAGS } from '../platform/process/gc-tuning.js';
 
 /** Every setting of docs/api.md §11 plus the lifetimes of §4, read once at start-up. */
 export interface Config {
@@ -40,6 +41,8 @@ export interface Config {
   readonly accessTokenTtl: number;
   readonly idTokenTtl: number;
   readonly refreshTokenTtl: number;
+  /** GC_FLAGS: V8 garbage-collection flags `serve` sets at start; none with `none`. */
+  readonly gcFlags: readonly string[];
 }
 
 export const OIDC_SIGNING_ALGS = ['RS256', 'ES256', 'EdDSA'] as const;
@@ -89,6 +92,19 @@ function logFormat(raw: string | undefined): Config['logFormat'] {
   const format = raw?.trim().toLowerCase() || 'json';
   if (format !== 'json' && format !== 'pretty') throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
   return format;
+}
+
+const V8_FLAG = /^--[a-z][a-z0-9_-]*(=[A-Za-z0-9._+-]+)?$/;
+
+function gcFlags(raw: string | undefined): readonly string[] {
+  const text = raw?.trim();
+  if (!text) return DEFAULT_GC_FLAGS;
+  if (text.toLowerCase() === 'none') return [];
+  const flags = text.split(/\s+/);
+  if (!flags.every((flag) => V8_FLAG.test(flag))) {
+    throw new ConfigError(`GC_FLAGS must be V8 flags separated by spaces (such as --heap-growing-percent=25) or none, got "${raw}"`);
+  }
+  return Object.freeze(flags);
 }
 
 /** Shown in titles and mail subjects: one short line, no control characters. */
@@ -239,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     accessTokenTtl: int(env, 'ACCESS_TOKEN_TTL', 3600),
     idTokenTtl: int(env, 'ID_TOKEN_TTL', 3600),
     refreshTokenTtl: int(env, 'REFRESH_TOKEN_TTL', 2592000),
+    gcFlags: gcFlags(env.GC_FLAGS),
   };
   if (!config.smtpUrl) warnings.push('SMTP_URL is not set: e-mails (with their codes) are written to the log');
   if (production && config.baseUrl.startsWith('http://')) warnings.push('BASE_URL is plain http in production: serve it behind HTTPS');

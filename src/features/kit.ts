@@ -5,10 +5,10 @@ import type { AuditLog } from './audit/audit-log.js';
 import type { ClientDirectory } from './apps/client-directory.js';
 import type { Mailer } from '../platform/mail/mailer.js';
 import type { Passwords } from '../platform/crypto/passwords.js';
-import type { RateLimitStore } from '../platform/rate-limit/stores.js';
-import type { SessionCache } from './sessions/session-cache.js';
+import type { RevokedTokens } from './sessions/revoked-tokens.js';
 import type { SignIns } from './sessions/sign-ins.js';
 import type { TokenService } from './sessions/token-service.js';
+import type { UserCache } from './sessions/user-cache.js';
 
 /** The repositories of one backend, without its lifecycle (migrate, ping, close). */
 export type Repositories = Omit<Storage, 'kind' | 'migrate' | 'ping' | 'close'>;
@@ -23,13 +23,14 @@ export interface ServiceKit {
   readonly storage: Repositories;
   readonly now: () => number;
   readonly log: Logger;
-  readonly sessionCache: SessionCache;
+  /** Users as the token checks read them, kept per instance and dropped on every change. */
+  readonly userCache: UserCache;
+  /** Ids of tokens, sessions and refresh families revoked before they expire. */
+  readonly revokedTokens: RevokedTokens;
   readonly tokens: TokenService;
   readonly passwords: Passwords;
   readonly mailer: Mailer;
   readonly audit: AuditLog;
-  /** Shared hit counters (memory, cluster primary or Redis) behind the rate limits. */
-  readonly rateCounters: RateLimitStore;
   readonly clients: ClientDirectory;
   /** The record of each sign-in (token family): list, end one, end all. */
   readonly signIns: SignIns;

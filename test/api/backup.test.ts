@@ -1,22 +1,20 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
-import { call, runCommand, startServer, type RunningServer } from '../helpers/server.js';
+import { cliWorkspace } from '../helpers/cli.js';
+import { isPostgresUrl } from '../helpers/db.js';
+import { call, startServer, type RunningServer } from '../helpers/server.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'ac-backup-'));
+const ws = cliWorkspace('ac-backup-');
+const dir = ws.dir;
 const PG_BASE = isPostgresUrl(process.env.TEST_DATABASE_URL) ? process.env.TEST_DATABASE_URL : undefined;
 const cleanup: Array<() => Promise<unknown>> = [];
 
 afterAll(async () => {
   for (const c of cleanup.reverse()) await c();
-  rmSync(dir, { recursive: true, force: true });
+  await ws.dispose();
 });
-
-/** The CLI against `databaseUrl`, with the server's secret and nothing else of this environment. */
-const cli = (databaseUrl: string, args: string[]) => runCommand({ DATABASE_URL: databaseUrl }, args, { isolated: true, timeoutMs: 60_000 });
 
 async function register(base: string, username: string): Promise<string> {
   const res = await call(base, 'POST', '/api/v1/auth/register', { username, password: 'password123', email: `${username}@example.com` });
@@ -38,9 +36,7 @@ async function emptySchema(schema: string): Promise<void> {
 
 describe('backup and restore', () => {
   it('copies the database while the service writes, and restores it into an empty one', async () => {
-    const fresh = PG_BASE ? await freshPostgresSchema(PG_BASE) : undefined;
-    if (fresh) cleanup.push(fresh.dispose);
-    const databaseUrl = fresh?.url ?? `sqlite:${join(dir, 'live.db')}`;
+    const databaseUrl = await ws.freshDatabase('live');
     let server: RunningServer | undefined = await startServer({ DATABASE_URL: databaseUrl });
     cleanup.push(() => server?.stop() ?? Promise.resolve());
     const base = server.url;
@@ -54,7 +50,7 @@ describe('backup and restore', () => {
       while (writing) await register(base, `during_${written++}`);
     })();
     const file = join(dir, 'account-center.backup');
-    const backup = await cli(databaseUrl, ['backup', file]);
+    const backup = await ws.cli(databaseUrl, ['backup', file]);
     writing = false;
     await writer;
     expect(backup.code, backup.stderr).toBe(0);
@@ -68,24 +64,24 @@ describe('backup and restore', () => {
       expect(made.migrations).toContain('001-initial');
     }
 
-    const again = await cli(databaseUrl, ['backup', file]);
+    const again = await ws.cli(databaseUrl, ['backup', file]);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('backups are never overwritten');
-    const intoLive = await cli(databaseUrl, ['restore', file]);
+    const intoLive = await ws.cli(databaseUrl, ['restore', file]);
     expect(intoLive.code).toBe(1);
     expect(intoLive.stderr.trim()).toMatch(/^account-center: the database of DATABASE_URL is not empty \(\d+ users\)/);
 
     expect(await server.stop()).toBe(0);
     server = undefined;
     let target = `sqlite:${join(dir, 'restored.db')}`;
-    if (fresh) {
-      await emptySchema(fresh.schema);
+    if (PG_BASE) {
+      await emptySchema(new URL(databaseUrl).searchParams.get('schema')!);
       target = databaseUrl;
     } else {
       // An empty, migrated database is fine too, as a service started on it would leave it.
-      expect((await cli(target, ['migrate'])).code).toBe(0);
+      expect((await ws.cli(target, ['migrate'])).code).toBe(0);
     }
-    const restored = await cli(target, ['restore', file]);
+    const restored = await ws.cli(target, ['restore', file]);
     expect(restored.code, restored.stderr).toBe(0);
     expect(JSON.parse(restored.stdout).users).toBeGreaterThanOrEqual(2);
 
@@ -100,10 +96,10 @@ describe('backup and restore', () => {
     const junk = join(dir, 'junk.db');
     writeFileSync(junk, 'not a database at all, but long enough to look like one maybe');
     const target = `sqlite:${join(dir, 'never.db')}`;
-    const bad = await cli(target, ['restore', junk]);
+    const bad = await ws.cli(target, ['restore', junk]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^account-center: .*junk\.db/);
-    const missing = await cli(target, ['restore', join(dir, 'missing.db')]);
+    const missing = await ws.cli(target, ['restore', join(dir, 'missing.db')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('no such file');
   });

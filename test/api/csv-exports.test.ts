@@ -34,11 +34,11 @@ describe('CSV exports defuse formulas (docs/api.md §10)', () => {
     const copy = await ws.freshDatabase('csv_copy');
     const imported = await ws.cli(copy, ['users', 'import', out]);
     expect(imported.code, imported.stderr).toBe(0);
-    const rt = await ws.service(copy);
+    const service = await ws.service(copy);
     try {
-      for (const [i, name] of RISKY.entries()) expect((await rt.storage.users.findByUsername(`csv_user_${i}`))?.displayName).toBe(name);
+      for (const [i, name] of RISKY.entries()) expect((await service.runtime.storage.users.findByUsername(`csv_user_${i}`))?.displayName).toBe(name);
     } finally {
-      await rt.close();
+      await service.close();
     }
   }, 120_000);
 

@@ -1,19 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/platform/crypto/random.js';
+import { testClock } from '../helpers/clock.js';
 import { createTestApp, uniqueName, type TestApp, type TestUser } from '../helpers/app.js';
 import { jwtClaims } from '../helpers/jwt.js';
 
 /** A clock the tests move by hand, so polling intervals and windows need no real waiting. */
-let clock = Date.now();
-const advance = (ms: number) => { clock += ms; };
+const clock = testClock();
+const advance = (ms: number) => { clock.now += ms; };
 
 let t: TestApp;
 let alice: TestUser;
 beforeAll(async () => {
-  t = await createTestApp({ BASE_URL: 'https://id.example.com' }, { now: () => clock });
+  t = await createTestApp({ BASE_URL: 'https://id.example.com' }, { now: () => clock.now });
   alice = await t.register();
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+  clock.restore();
+});
 
 async function start(clientId?: string) {
   const res = await t.post('/api/v1/auth/device/start', clientId === undefined ? undefined : { client_id: clientId });
@@ -29,7 +33,7 @@ async function createApp(status = 'active') {
   await t.runtime.storage.apps.create({
     clientId, ownerId: alice.uid, displayName: 'Space Miners', homepage: 'https://miners.example.com', scopes: [],
     redirectUris: ['https://miners.example.com/cb'], corsOrigins: [], clientType: 'public', secretHash: null, status,
-  }, clock);
+  }, clock.now);
   return clientId;
 }
 

@@ -1,8 +1,9 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { freePort } from '../helpers/net.js';
 import { createApp, type CreatedApp } from '../helpers/oauth.js';
+import { authorizeOverHttp } from '../helpers/oidc-client.js';
 
 /**
  * A Node back end signing people in with openid-client v6 against the service over real HTTP,
@@ -14,17 +15,6 @@ let t: TestApp;
 let issuer: string;
 let person: TestUser;
 let rp: CreatedApp;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   const port = await freePort();
@@ -41,18 +31,6 @@ const configFor = (c: CreatedApp) => client.discovery(new URL(issuer), c.client_
   c.token_endpoint_auth_method === 'client_secret_post' ? client.ClientSecretPost(c.client_secret!) : client.ClientSecretBasic(c.client_secret!),
   { execute: [client.allowInsecureRequests] });
 
-/** The browser part: the authorization endpoint with the session cookie, then the consent page's helper. */
-async function browse(url: URL): Promise<URL> {
-  const cookie = { cookie: `ac_session=${person.token}` };
-  const first = await fetch(url, { redirect: 'manual', headers: cookie });
-  const next = new URL(first.headers.get('location')!, issuer);
-  if (next.pathname !== '/authorize') return next;
-  const consent = await fetch(new URL('/oauth/consent', issuer), {
-    method: 'POST', headers: { ...cookie, 'content-type': 'application/json' }, body: JSON.stringify({ ticket: next.searchParams.get('ticket'), decision: 'allow' }),
-  });
-  return new URL(((await consent.json()) as { data: { redirect_to: string } }).data.redirect_to);
-}
-
 describe('openid-client v6 against the service', () => {
   it('signs in with code + PKCE + nonce, reads userinfo, refreshes, introspects and revokes', async () => {
     const config = await configFor(rp);
@@ -64,7 +42,7 @@ describe('openid-client v6 against the service', () => {
       redirect_uri: CB, scope: 'openid profile email', state, nonce,
       code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
     });
-    const callback = await browse(url);
+    const callback = await authorizeOverHttp(issuer, person.token, url);
     expect(callback.searchParams.get('iss')).toBe(issuer);
     const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
     const claims = tokens.claims()!;

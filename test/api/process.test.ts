@@ -1,42 +1,26 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
+import { cliWorkspace } from '../helpers/cli.js';
+import { isPostgresUrl } from '../helpers/db.js';
 import { fetchJson } from '../helpers/net.js';
-import { runCommand, startServer, waitFor, type CliRun, type RunningServer } from '../helpers/server.js';
+import { rawRequest } from '../helpers/raw-request.js';
+import { startServer, waitFor, type RunningServer } from '../helpers/server.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'ac-process-'));
 // On the postgres project the server and the CLI share a fresh schema instead of a file.
 const PG_BASE = isPostgresUrl(process.env.TEST_DATABASE_URL) ? process.env.TEST_DATABASE_URL : undefined;
-const env: Record<string, string> = {
-  DATABASE_URL: `sqlite:${join(dir, 'ac.db')}`,
-  JWT_SECRET: 'process-test-secret-process-test-secret-0123',
-  LOG_LEVEL: 'warn',
-  IP_RATE_LIMITS: 'off',
-};
-
-const cli = (args: string[], extraEnv: Record<string, string> = {}): Promise<CliRun> => runCommand({ ...env, ...extraEnv }, args);
-
+const ws = cliWorkspace('ac-process-');
+let db: string;
 let server: RunningServer;
 let base: string;
-let disposeSchema: () => Promise<void> = async () => undefined;
 
 beforeAll(async () => {
-  if (PG_BASE) {
-    const fresh = await freshPostgresSchema(PG_BASE);
-    env.DATABASE_URL = fresh.url;
-    disposeSchema = fresh.dispose;
-  }
-  server = await startServer(env);
+  db = await ws.freshDatabase('ac');
+  server = await startServer({ DATABASE_URL: db, LOG_LEVEL: 'warn' });
   base = server.url;
 });
 
 afterAll(async () => {
   if (server.child.exitCode === null) server.child.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-  await disposeSchema();
+  await ws.dispose();
 });
 
 const post = (path: string, body: unknown, token?: string) => fetchJson(base, 'POST', path, body, token);
@@ -58,23 +42,14 @@ describe('the real process', () => {
   });
 
   it('answers a body without a content type with 415', async () => {
-    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const payload = Buffer.from(JSON.stringify({ username, password: 'password123' }));
-      const req = request(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-length': payload.length } }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => { text += c.toString(); });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
-      req.on('error', reject);
-      req.end(payload);
-    });
-    expect([status, JSON.parse(body)]).toEqual([415, { ok: false, msg: '请求体必须是 JSON' }]);
+    const { status, body } = await rawRequest(base, { path: '/api/v1/auth/login', body: JSON.stringify({ username, password: 'password123' }) }).answer;
+    expect([status, body]).toEqual([415, { ok: false, msg: '请求体必须是 JSON' }]);
   });
 
   // Six real CLI processes, each loading the whole service: on a busy 2-core runner that alone
   // can take longer than the default 30 s; the 5 s bounds below are what the test is about.
   it('runs the CLI against the same database; the server sees its changes within 5 s', { timeout: 90_000 }, async () => {
-    const created = await cli(['user', 'create', '--username', `cli_${process.pid}`, '--password', 'password123', '--email', `cli_${process.pid}@example.com`, '--roles', 'player,admin']);
+    const created = await ws.cli(db, ['user', 'create', '--username', `cli_${process.pid}`, '--password', 'password123', '--email', `cli_${process.pid}@example.com`, '--roles', 'player,admin']);
     expect(created.code, created.stderr).toBe(0);
     expect(JSON.parse(created.stdout)).toMatchObject({ username: `cli_${process.pid}`, roles: ['player', 'admin'] });
     const login = await post('/api/v1/auth/login', { username: `cli_${process.pid}`, password: 'password123' });
@@ -82,11 +57,11 @@ describe('the real process', () => {
     const adminToken = login.body.access_token;
     expect((await fetchJson(base, 'GET', `/api/v1/auth/admin/users?q=${username}`, undefined, adminToken)).status).toBe(200);
 
-    const duplicate = await cli(['user', 'create', '--username', `cli_${process.pid}`, '--password', 'password123', '--email', `other_${process.pid}@example.com`]);
+    const duplicate = await ws.cli(db, ['user', 'create', '--username', `cli_${process.pid}`, '--password', 'password123', '--email', `other_${process.pid}@example.com`]);
     expect(duplicate.code).toBe(2);
     expect(duplicate.stderr).toMatch(/username/);
 
-    const roles = await cli(['user', 'roles', username, 'a,b']);
+    const roles = await ws.cli(db, ['user', 'roles', username, 'a,b']);
     expect(roles.code, roles.stderr).toBe(0);
     expect(JSON.parse(roles.stdout)).toMatchObject({ username, roles: ['a', 'b'] });
     const started = Date.now();
@@ -95,7 +70,7 @@ describe('the real process', () => {
       return JSON.stringify(body.data?.roles) === '["a","b"]';
     });
 
-    const ban = await cli(['user', 'ban', username]);
+    const ban = await ws.cli(db, ['user', 'ban', username]);
     expect(ban.code, ban.stderr).toBe(0);
     expect(JSON.parse(ban.stdout)).toMatchObject({ username, banned: true });
     const banStarted = Date.now();
@@ -104,17 +79,17 @@ describe('the real process', () => {
     expect((await me(token)).body).toEqual({ ok: false, msg: '账号已被封禁' });
     expect(Date.now() - started).toBeLessThan(12_000);
 
-    const unban = await cli(['user', 'unban', username]);
+    const unban = await ws.cli(db, ['user', 'unban', username]);
     expect(unban.code, unban.stderr).toBe(0);
     await waitFor('unban at me', 5_000, async () => (await me(token)).status === 200);
 
-    const unknown = await cli(['user', 'ban', 'nobody_at_all']);
+    const unknown = await ws.cli(db, ['user', 'ban', 'nobody_at_all']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('account-center: no such user');
   });
 
   it('migrate is idempotent on a live database', async () => {
-    const res = await cli(['migrate']);
+    const res = await ws.cli(db, ['migrate']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toContain('migrations applied');
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
@@ -130,7 +105,7 @@ describe('the real process', () => {
 // Database-independent: run once, on the default project.
 describe.skipIf(PG_BASE !== undefined)('the CLI', () => {
   it('exits 2 with usage on an unknown command', async () => {
-    const res = await cli(['frobnicate']);
+    const res = await ws.cli(db, ['frobnicate']);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('unknown command: frobnicate');
     expect(res.stderr).toContain('usage: account-center');
@@ -139,7 +114,7 @@ describe.skipIf(PG_BASE !== undefined)('the CLI', () => {
   it('exits 2 with usage on bad arguments', async () => {
     const cases = [['user', 'create', '--username', 'x'], ['serve', '--port', '1']];
     for (const args of cases) {
-      const res = await cli(args);
+      const res = await ws.cli(db, args);
       expect(res.code, args.join(' ')).toBe(2);
       expect(res.stderr, args.join(' ')).toContain('usage: account-center');
     }
@@ -149,20 +124,20 @@ describe.skipIf(PG_BASE !== undefined)('the CLI', () => {
       [['user', 'create', '--bogus', 'x'], /^account-center: user create: unknown option --bogus$/],
     ];
     for (const [args, line] of oneLine) {
-      const res = await cli(args);
+      const res = await ws.cli(db, args);
       expect(res.code, args.join(' ')).toBe(2);
       expect(res.stderr.split('\n').filter(Boolean), args.join(' ')).toEqual([expect.stringMatching(line)]);
     }
   });
 
   it('exits 2 on a configuration error', async () => {
-    const res = await cli(['migrate'], { NODE_ENV: 'production', JWT_SECRET: '' });
+    const res = await ws.cli(db, ['migrate'], { NODE_ENV: 'production', JWT_SECRET: '' });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('JWT_SECRET is required');
   });
 
   it('prints usage on help', async () => {
-    const res = await cli(['help']);
+    const res = await ws.cli(db, ['help']);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('usage: account-center');
   });

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { testClock } from '../helpers/clock.js';
 import { createTestApp, uniqueName, type TestApp } from '../helpers/app.js';
 
 /** Every 429 says, in whole seconds, when the exhausted limit lets the client in again. */
@@ -12,7 +13,8 @@ afterEach(async () => {
 });
 
 async function limitedApp(env: Record<string, string>) {
-  const clock = { now: Date.now() };
+  const clock = testClock();
+  onTestFinished(() => clock.restore());
   t = await createTestApp({ IP_RATE_LIMITS: 'on', TRUST_PROXY: 'true', ...env }, { now: () => clock.now });
   return { app: t, clock };
 }

@@ -1,19 +1,17 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isPostgresUrl } from '../helpers/db.js';
+import { runCommand } from '../helpers/server.js';
 
-const BIN = join(process.cwd(), 'bin', 'account-center.js');
 const dir = mkdtempSync(join(tmpdir(), 'ac-startup-'));
 // A regular file: any path "inside" it can not be created, even by root.
 const notAFolder = join(dir, 'plain-file');
 writeFileSync(notAFolder, 'x');
 
 const baseEnv: Record<string, string> = {
-  PATH: process.env.PATH ?? '',
   HOST: '127.0.0.1',
   PORT: '0',
   DATABASE_URL: `sqlite:${join(dir, 'ac.db')}`,
@@ -21,14 +19,9 @@ const baseEnv: Record<string, string> = {
   LOG_LEVEL: 'warn',
 };
 
-interface Run { code: number | null; stderr: string }
-function serve(env: Record<string, string>, args: string[] = []): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, 'serve', ...args], { env: { ...baseEnv, ...env }, timeout: 30_000 }, (_err, _stdout, stderr) => {
-      resolve({ code: child.exitCode, stderr });
-    });
-  });
-}
+/** `account-center serve` with PATH, baseEnv and `env` only. */
+const serve = (env: Record<string, string>, args: string[] = [], nodeArgs: string[] = []) =>
+  runCommand({ ...baseEnv, ...env }, ['serve', ...args], { isolated: true, timeoutMs: 30_000, nodeArgs });
 
 /** Exit code 1 and exactly one line on stderr, matching `pattern`. */
 async function expectOneLine(env: Record<string, string>, pattern: RegExp, args: string[] = []): Promise<string> {
@@ -115,11 +108,7 @@ describe.skipIf(isPostgresUrl(process.env.TEST_DATABASE_URL))('a failed start is
       [{ PORT: 'eighty' }, /PORT must be an integer from 0 to 65535, got "eighty"/],
     ];
     for (const [env, pattern] of cases) {
-      const run = await new Promise<Run>((resolve) => {
-        const child = execFile(process.execPath, ['--require', report, BIN, 'serve'], {
-          env: { ...baseEnv, ...env, CPU_USAGE_FILE: cpuFile }, timeout: 30_000,
-        }, (_err, _stdout, stderr) => resolve({ code: child.exitCode, stderr }));
-      });
+      const run = await serve({ ...env, CPU_USAGE_FILE: cpuFile }, [], ['--require', report]);
       expect(run.code, run.stderr).toBe(1);
       expect(run.stderr.split('\n').filter(Boolean), run.stderr).toEqual([expect.stringMatching(pattern)]);
       // Loading the service takes about 2 s of CPU on the development machine; a check alone, about 0.05 s.

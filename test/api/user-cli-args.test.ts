@@ -19,11 +19,11 @@ function expectRefused(run: Run, pattern: RegExp): void {
 }
 
 async function stored(username: string) {
-  const rt = await ws.service(db);
+  const service = await ws.service(db);
   try {
-    return await rt.storage.users.findByUsername(username);
+    return await service.runtime.storage.users.findByUsername(username);
   } finally {
-    await rt.close();
+    await service.close();
   }
 }
 

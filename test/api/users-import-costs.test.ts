@@ -63,11 +63,11 @@ describe('users import: password hashes over the cost limits (docs/api.md §10)'
       expect(run.stderr).toMatch(new RegExp(`^line ${line}: password_hash: ${reason.source} \\(file refused\\)$`, 'm'));
     }
     expect(run.stderr).toContain('nothing imported: 9 row(s) hold password hashes over the cost limits');
-    const rt = await ws.service(db);
+    const service = await ws.service(db);
     try {
-      expect(await rt.storage.users.count()).toBe(0);
+      expect(await service.runtime.storage.users.count()).toBe(0);
     } finally {
-      await rt.close();
+      await service.close();
     }
   });
 
@@ -87,13 +87,13 @@ describe('users import: password hashes over the cost limits (docs/api.md §10)'
     const run = await ws.cli(db, ['users', 'import', file]);
     expect(run.code, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ imported: 7, rejected: 0 });
-    const rt = await ws.service(db);
+    const service = await ws.service(db);
     try {
       for (const name of ['at_argon2_t', 'at_argon2_p', 'at_django']) {
-        expect((await loginWith(rt, name, PASSWORD)).statusCode, name).toBe(200);
+        expect((await loginWith(service, name, PASSWORD)).statusCode, name).toBe(200);
       }
     } finally {
-      await rt.close();
+      await service.close();
     }
   }, 120_000);
 
@@ -102,14 +102,14 @@ describe('users import: password hashes over the cost limits (docs/api.md §10)'
     const file = join(ws.dir, 'stored.jsonl');
     writeFileSync(file, row('stored_over', bcrypt.hashSync(PASSWORD, 4)) + '\n');
     expect((await ws.cli(db, ['users', 'import', file])).code).toBe(0);
-    const rt = await ws.service(db);
+    const service = await ws.service(db);
     try {
-      const user = (await rt.storage.users.findByUsername('stored_over'))!;
+      const user = (await service.runtime.storage.users.findByUsername('stored_over'))!;
       // A real hash of the right password, one pass over the time cap.
-      await rt.storage.users.update(user.id, { passwordHash: await argon2id(64, 11, 1) }, Date.now());
-      expect((await loginWith(rt, 'stored_over', PASSWORD)).statusCode).toBe(401);
+      await service.runtime.storage.users.update(user.id, { passwordHash: await argon2id(64, 11, 1) }, Date.now());
+      expect((await loginWith(service, 'stored_over', PASSWORD)).statusCode).toBe(401);
     } finally {
-      await rt.close();
+      await service.close();
     }
   });
 });

@@ -47,28 +47,28 @@ describe('users import / export through the CLI', () => {
     expect(run.stderr).toMatch(/line 7: username: "x" is not .*\(skipped\)/);
     expect(run.stderr).toMatch(/line 8: e-mail "DJANGO@example.com" is used by another account \(skipped\)/);
 
-    const rt = await ws.service(db);
+    const service = await ws.service(db);
     try {
       for (const u of foreign) {
-        expect((await login(rt, u.username, `${u.password}-wrong`)).statusCode, u.username).toBe(401);
-        const ok = await login(rt, u.username, u.password);
+        expect((await login(service, u.username, `${u.password}-wrong`)).statusCode, u.username).toBe(401);
+        const ok = await login(service, u.username, u.password);
         expect(ok.statusCode, `${u.username}: ${ok.body}`).toBe(200);
-        const stored = await rt.storage.users.findByUsername(u.username);
+        const stored = await service.runtime.storage.users.findByUsername(u.username);
         expect(stored!.passwordHash.startsWith('$argon2id$'), u.username).toBe(true);
-        expect((await login(rt, u.username, u.password)).statusCode).toBe(200);
-        expect((await login(rt, u.username, `${u.password}-wrong`)).statusCode).toBe(401);
+        expect((await login(service, u.username, u.password)).statusCode).toBe(200);
+        expect((await login(service, u.username, `${u.password}-wrong`)).statusCode).toBe(401);
       }
-      const bc = await rt.storage.users.findByUsername('from_bcrypt');
+      const bc = await service.runtime.storage.users.findByUsername('from_bcrypt');
       expect(bc).toMatchObject({ email: 'From.Bcrypt@Example.com', roles: ['player', 'admin'], emailVerified: true, banned: false });
-      expect(await rt.storage.users.findByEmail('from.bcrypt@example.com')).toMatchObject({ username: 'from_bcrypt' });
-      expect(await rt.storage.users.findByUsername('from_keycloak')).toMatchObject({ displayName: 'Key Cloak', emailVerified: true });
+      expect(await service.runtime.storage.users.findByEmail('from.bcrypt@example.com')).toMatchObject({ username: 'from_bcrypt' });
+      expect(await service.runtime.storage.users.findByUsername('from_keycloak')).toMatchObject({ displayName: 'Key Cloak', emailVerified: true });
       // Imported without a password: no password signs in; e-mail codes and reset still can.
-      expect((await login(rt, 'no_password', '!no-password')).statusCode).toBe(401);
-      expect(await rt.storage.users.findByUsername('bad_hash')).toBeUndefined();
-      const audit = await rt.storage.audit.list({ action: 'users.import' }, 0, 10);
+      expect((await login(service, 'no_password', '!no-password')).statusCode).toBe(401);
+      expect(await service.runtime.storage.users.findByUsername('bad_hash')).toBeUndefined();
+      const audit = await service.runtime.storage.audit.list({ action: 'users.import' }, 0, 10);
       expect(audit.entries[0]).toMatchObject({ actor: 'cli', target: file, detail: { imported: 5, already_present: 0, rejected: 4 } });
     } finally {
-      await rt.close();
+      await service.close();
     }
   });
 
@@ -113,13 +113,13 @@ describe('users import / export through the CLI', () => {
     const csv = await ws.cli(copy, ['users', 'export', '--format', 'csv']);
     expect(csv.stdout.split('\n')[0]).toBe('username,email,display_name,roles,email_verified,banned,password_hash,created_at');
     expect(csv.stdout).toContain(`bulk_2,Bulk2@example.com,"Bulk, number 2",player,true,false,${hash},`);
-    const rt = await ws.service(copy);
+    const service = await ws.service(copy);
     try {
-      expect((await login(rt, 'bulk_2999', 'bulk-password-1')).statusCode).toBe(200);
-      expect(await rt.storage.users.count()).toBe(n - 1);
-      expect((await rt.storage.audit.list({ action: 'users.export' }, 0, 10)).entries[0]).toMatchObject({ actor: 'cli', target: 'stdout', detail: { users: n - 1, format: 'csv' } });
+      expect((await login(service, 'bulk_2999', 'bulk-password-1')).statusCode).toBe(200);
+      expect(await service.runtime.storage.users.count()).toBe(n - 1);
+      expect((await service.runtime.storage.audit.list({ action: 'users.export' }, 0, 10)).entries[0]).toMatchObject({ actor: 'cli', target: 'stdout', detail: { users: n - 1, format: 'csv' } });
     } finally {
-      await rt.close();
+      await service.close();
     }
   }, 120_000);
 

@@ -2,8 +2,9 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/platform/logging/log.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/main.js';
-import { SmtpSink } from './smtp.js';
 import { testDatabaseUrl } from './db.js';
+import { LogSink } from './log.js';
+import { SmtpSink } from './smtp.js';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
@@ -18,7 +19,10 @@ export interface TestUser {
 export interface TestApp {
   app: FastifyInstance;
   runtime: Runtime;
+  /** Receives the service's e-mails, unless `env` named an SMTP_URL of its own. */
   smtp: SmtpSink;
+  /** What the service logged: nothing unless `env` sets LOG_LEVEL (the default is silent). */
+  log: LogSink;
   /** POST JSON (or nothing) with an optional Bearer token. */
   post(url: string, payload?: unknown, token?: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   get(url: string, token?: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
@@ -39,23 +43,28 @@ export const uniqueName = (prefix = 'user') => `${prefix}_${process.pid}_${++cou
 
 /**
  * The whole service in-process on a fresh database (SQLite in memory, or the PostgreSQL
- * of TEST_DATABASE_URL in a schema of its own), with a real SMTP sink for codes.
+ * of TEST_DATABASE_URL in a schema of its own), with a real SMTP sink for codes and its log
+ * kept in memory. `env` goes to the configuration on top of these: a DATABASE_URL there is
+ * used as it is (and left in place on close), an SMTP_URL replaces the sink (an empty one
+ * makes the service write e-mails to its log, as it does without SMTP).
  */
 export async function createTestApp(env: Record<string, string> = {}, opts: RuntimeOptions = {}): Promise<TestApp> {
   const smtp = new SmtpSink();
-  const smtpUrl = await smtp.start();
-  const { url, dispose } = await testDatabaseUrl();
+  const ownSmtp = env.SMTP_URL === undefined;
+  const smtpUrl = ownSmtp ? await smtp.start() : '';
+  const { url, dispose } = env.DATABASE_URL === undefined ? await testDatabaseUrl() : { url: env.DATABASE_URL, dispose: async () => undefined };
   const { config } = loadConfig({
     JWT_SECRET: TEST_SECRET, DATABASE_URL: url, SMTP_URL: smtpUrl, IP_RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ...env,
   });
-  const runtime = await createRuntime(config, createLogger(config.logLevel), opts);
+  const log = new LogSink();
+  const runtime = await createRuntime(config, createLogger(config.logLevel, log.stream, config.logFormat), opts);
   const app = runtime.app;
   await app.ready();
 
   const json = (payload: unknown) => (payload === undefined ? {} : { payload: JSON.stringify(payload), headers: { 'content-type': 'application/json' } });
   const auth = (token?: string) => (token ? { authorization: `Bearer ${token}` } : {});
   const t: TestApp = {
-    app, runtime, smtp,
+    app, runtime, smtp, log,
     post(u, payload, token, headers = {}) {
       const j = json(payload);
       return app.inject({ method: 'POST', url: u, ...j, headers: { ...(j.headers ?? {}), ...auth(token), ...headers } });
@@ -80,7 +89,7 @@ export async function createTestApp(env: Record<string, string> = {}, opts: Runt
     },
     async close() {
       await runtime.close();
-      await smtp.stop();
+      if (ownSmtp) await smtp.stop();
       await dispose();
     },
   };

@@ -1,18 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/platform/logging/log.js';
-import { createRuntime, type Runtime } from '../../src/main.js';
+import { createTestApp, type TestApp } from './app.js';
 import { freshPostgresSchema, isPostgresUrl } from './db.js';
-import { runCommand, type CliRun } from './server.js';
-
-/** The real CLI (bin/account-center.js) against fresh databases of the project's kind. */
-export const BIN = join(process.cwd(), 'bin', 'account-center.js');
-const SECRET = 'cli-test-secret-cli-test-secret-cli-test-0123';
+import { runCommand, SERVER_SECRET, type CliRun } from './server.js';
 
 export type Run = CliRun;
 
+/**
+ * The real CLI (bin/account-center.js) against fresh databases of the project's kind. The
+ * CLI, `startServer` and `service` all use SERVER_SECRET, so tokens and encrypted columns
+ * made by one are read by the others.
+ */
 export function cliWorkspace(prefix: string) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const pgBase = isPostgresUrl(process.env.TEST_DATABASE_URL) ? process.env.TEST_DATABASE_URL : undefined;
@@ -26,14 +25,13 @@ export function cliWorkspace(prefix: string) {
       disposers.push(fresh.dispose);
       return fresh.url;
     },
-    cli(databaseUrl: string, args: string[]): Promise<Run> {
-      return runCommand({ DATABASE_URL: databaseUrl, JWT_SECRET: SECRET }, args, { isolated: true, timeoutMs: 120_000 });
+    /** `account-center <args>` on `databaseUrl`, given PATH and `env` but nothing else of this environment. */
+    cli(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
+      return runCommand({ DATABASE_URL: databaseUrl, JWT_SECRET: SERVER_SECRET, ...env }, args, { isolated: true, timeoutMs: 120_000 });
     },
-    async service(databaseUrl: string): Promise<Runtime> {
-      const { config } = loadConfig({ DATABASE_URL: databaseUrl, JWT_SECRET: SECRET, IP_RATE_LIMITS: 'off', SMTP_URL: 'smtp://127.0.0.1:1' });
-      const runtime = await createRuntime(config, createLogger('silent'));
-      await runtime.app.ready();
-      return runtime;
+    /** The service in-process on `databaseUrl` (see createTestApp); close it before `dispose`. */
+    service(databaseUrl: string): Promise<TestApp> {
+      return createTestApp({ DATABASE_URL: databaseUrl, JWT_SECRET: SERVER_SECRET });
     },
     async dispose(): Promise<void> {
       for (const d of disposers) await d();
@@ -42,6 +40,4 @@ export function cliWorkspace(prefix: string) {
   };
 }
 
-export const loginWith = (rt: Runtime, username: string, password: string) => rt.app.inject({
-  method: 'POST', url: '/api/v1/auth/login', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ username, password }),
-});
+export const loginWith = (t: TestApp, username: string, password: string) => t.post('/api/v1/auth/login', { username, password });

@@ -31,6 +31,25 @@ export async function fetchJson(base: string, method: string, path: string, body
     headers: { ...(body !== undefined && { 'content-type': 'application/json' }), ...(token && { authorization: `Bearer ${token}` }), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  return reply(res);
+}
+
+async function reply(res: Response): Promise<HttpReply> {
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** An `Authorization: Basic` value for client credentials, each part form-url-encoded first as OAuth asks. */
+export function basicAuth(id: string, secret: string): string {
+  const enc = (v: string) => encodeURIComponent(v).replace(/%20/g, '+');
+  return `Basic ${Buffer.from(`${enc(id)}:${enc(secret)}`).toString('base64')}`;
+}
+
+/** POST a form over fetch, as relying parties call the token endpoints; `basic` sends client credentials. */
+export async function fetchForm(base: string, path: string, fields: Record<string, string>, basic?: [string, string]): Promise<HttpReply> {
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST', body: new URLSearchParams(fields),
+    headers: basic ? { authorization: basicAuth(...basic) } : {},
+  });
+  return reply(res);
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import * as oauth from 'oauth4webapi';
 import type { TestApp, TestUser } from './app.js';
-import { authorizeGet, location, pagesPost, ticketOf } from './oidc-pages.js';
+import { basicAuth, fetchJson } from './net.js';
+import { authorizeGet, location, pagesPost, sessionCookie, ticketOf } from './oidc-pages.js';
 
 /** A fetch that answers through app.inject, so relying-party libraries talk to the in-process service. */
 export function injectFetch(app: FastifyInstance) {
@@ -39,10 +40,33 @@ export async function authorizeAsBrowser(t: TestApp, user: TestUser, params: Rec
   return new URL(res.json().data.redirect_to);
 }
 
+/**
+ * GET the authorization endpoint of a listening service at `base` (the parameters, or a whole
+ * URL a library built) with the session cookie of `token`; the URL it redirects to.
+ */
+export async function authorizeRedirect(base: string, token: string, request: Record<string, string> | URL): Promise<URL> {
+  const url = request instanceof URL ? request : new URL(`/oauth/authorize?${new URLSearchParams(request)}`, base);
+  const res = await fetch(url, { redirect: 'manual', headers: sessionCookie(token) });
+  if (res.status !== 302) throw new Error(`expected a redirect, got ${res.status}: ${(await res.text()).slice(0, 300)}`);
+  return new URL(res.headers.get('location')!, base);
+}
+
+/** Allows on the consent page `page` (a redirect of authorizeRedirect) through its helper; the callback URL. */
+export async function consentOverHttp(base: string, token: string, page: URL): Promise<URL> {
+  const consent = await fetchJson(base, 'POST', '/oauth/consent', { ticket: ticketOf(page), decision: 'allow' }, undefined, sessionCookie(token));
+  if (consent.status !== 200) throw new Error(`consent failed: ${consent.status} ${JSON.stringify(consent.body)}`);
+  return new URL(consent.body.data.redirect_to);
+}
+
+/** authorizeAsBrowser over real HTTP: consents when the consent page is asked for. */
+export async function authorizeOverHttp(base: string, token: string, request: Record<string, string> | URL): Promise<URL> {
+  const next = await authorizeRedirect(base, token, request);
+  return next.pathname === '/authorize' ? consentOverHttp(base, token, next) : next;
+}
+
 /** POST a form to the service; `basic` adds client_secret_basic credentials (form-url-encoded as RFC 6749 §2.3.1 asks). */
 export function postForm(t: TestApp, url: string, form: Record<string, string>, opts: { basic?: [string, string]; headers?: Record<string, string> } = {}) {
-  const enc = (v: string) => encodeURIComponent(v).replace(/%20/g, '+');
-  const auth = opts.basic ? { authorization: `Basic ${Buffer.from(`${enc(opts.basic[0])}:${enc(opts.basic[1])}`).toString('base64')}` } : {};
+  const auth = opts.basic ? { authorization: basicAuth(...opts.basic) } : {};
   return t.app.inject({
     method: 'POST', url, payload: new URLSearchParams(form).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...auth, ...opts.headers },

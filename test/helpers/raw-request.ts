@@ -4,7 +4,8 @@ import type { Reply } from './server.js';
 export interface RawRequest {
   method?: string;
   path: string;
-  contentType: string;
+  /** Left out when undefined: the request then has a body of no stated type. */
+  contentType?: string;
   body: string;
   headers?: Record<string, string>;
   /** Keep the body's last byte back until release(): the server has the request but cannot run it. */
@@ -23,7 +24,8 @@ export function rawRequest(base: string, req: RawRequest): { sent: Promise<void>
   socket.setEncoding('utf8');
   socket.on('data', (d) => (text += d));
   const extra = Object.entries(req.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-  const head = `${req.method ?? 'POST'} ${req.path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${extra}Content-Type: ${req.contentType}\r\n` +
+  const type = req.contentType === undefined ? '' : `Content-Type: ${req.contentType}\r\n`;
+  const head = `${req.method ?? 'POST'} ${req.path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${extra}${type}` +
     `Content-Length: ${Buffer.byteLength(req.body)}\r\nConnection: close\r\n\r\n`;
   const held = req.holdLastByte ? req.body.slice(-1) : '';
   const sent = new Promise<void>((ok, fail) => {

@@ -84,12 +84,14 @@ export interface CommandOptions {
   isolated?: boolean;
   /** SIGTERM the command after this long; its code is then null. */
   timeoutMs?: number;
+  /** Options for node itself, before the script (`--require` a preload, say). */
+  nodeArgs?: string[];
 }
 
 /** Runs a one-off CLI command with the given environment, whatever its exit code. */
 export async function runCommand(env: Record<string, string>, args: string[], opts: CommandOptions = {}): Promise<CliRun> {
   const inherited = opts.isolated ? { PATH: process.env.PATH ?? '' } : baseEnv();
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...inherited, JWT_SECRET: SERVER_SECRET, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), BIN, ...args], { cwd: ROOT, env: { ...inherited, JWT_SECRET: SERVER_SECRET, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => { stdout += d.toString(); });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, uniqueName, type TestApp, type TestUser } from '../helpers/app.js';
+import { fetchJson } from '../helpers/net.js';
 
 /**
  * A flood of password guesses (each an argon2 hash on the thread pool) must not stall the
@@ -20,15 +21,13 @@ afterAll(async () => {
 
 describe('under a sign-in flood', () => {
   it('keeps answering me quickly, and answers every guess with 401 or 429', { timeout: 60_000 }, async () => {
-    const guess = () => fetch(`${base}/api/v1/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: Math.random() < 0.5 ? user.username : uniqueName('ghost'), password: 'wrong password!' }),
-    }).then((r) => r.status);
+    const guess = () => fetchJson(base, 'POST', '/api/v1/auth/login', { username: Math.random() < 0.5 ? user.username : uniqueName('ghost'), password: 'wrong password!' })
+      .then((r) => r.status);
     const flood = Promise.all(Array.from({ length: 150 }, guess));
     const latencies: number[] = [];
     for (let i = 0; i < 20; i++) {
       const started = performance.now();
-      const res = await fetch(`${base}/api/v1/auth/me`, { headers: { authorization: `Bearer ${user.token}` } });
+      const res = await fetchJson(base, 'GET', '/api/v1/auth/me', undefined, user.token);
       latencies.push(performance.now() - started);
       expect(res.status).toBe(200);
     }

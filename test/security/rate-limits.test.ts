@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { DEFAULT_LIMITS } from '../../src/features/limits/policy.js';
+import { testClock } from '../helpers/clock.js';
 import { createTestApp, TEST_SECRET, uniqueName, type TestApp } from '../helpers/app.js';
 
 const RATE_LIMITED = { ok: false, msg: '请求过于频繁，请稍后再试' };
@@ -14,7 +15,8 @@ afterEach(async () => {
 
 /** A test app with per-IP limits on, client addresses taken from X-Forwarded-For, and a hand-driven clock. */
 async function limitedApp(env: Record<string, string> = {}) {
-  const clock = { now: Date.now() };
+  const clock = testClock();
+  onTestFinished(() => clock.restore());
   t = await createTestApp({ IP_RATE_LIMITS: 'on', TRUST_PROXY: 'true', ...env }, { now: () => clock.now });
   return { app: t, clock };
 }

@@ -74,10 +74,10 @@ export function oidcStorageSuite(storage: () => Storage): void {
     const h1 = unique('rt');
     await s.refreshTokens.create({ ...t, tokenHash: h1 });
     expect(await s.refreshTokens.findByHash(h1)).toEqual({ ...t, tokenHash: h1, usedAt: null, revokedAt: null });
-    const uses = await Promise.all(Array.from({ length: 20 }, () => s.refreshTokens.use(h1, 2000)));
+    const uses = await Promise.all(Array.from({ length: 20 }, (_, i) => s.refreshTokens.use(h1, 2000, `successor-${i}`)));
     expect(uses.filter(Boolean)).toHaveLength(1);
     expect(uses.find(Boolean)).toMatchObject({ tokenHash: h1, usedAt: 2000, scope: 'openid offline_access' });
-    expect(await s.refreshTokens.use(h1, 2001)).toBeUndefined();
+    expect(await s.refreshTokens.use(h1, 2001, 'late')).toBeUndefined();
     const h2 = unique('rt');
     await s.refreshTokens.create({ ...t, tokenHash: h2, createdAt: 1500 });
     expect((await s.refreshTokens.latestInFamily(fam))?.tokenHash).toBe(h2);
@@ -87,15 +87,15 @@ export function oidcStorageSuite(storage: () => Storage): void {
     await s.refreshTokens.createFamily({ familyId: tie, userId: 5, clientId: 'rc', createdAt: 7000 });
     const [used, successor] = [`zz-${unique('rt')}`, `aa-${unique('rt')}`];
     await s.refreshTokens.create({ ...t, familyId: tie, tokenHash: used, createdAt: 7000 });
-    expect(await s.refreshTokens.use(used, 7000)).toMatchObject({ tokenHash: used });
+    expect(await s.refreshTokens.use(used, 7000, successor)).toMatchObject({ tokenHash: used });
     await s.refreshTokens.create({ ...t, familyId: tie, tokenHash: successor, createdAt: 7000 });
     expect((await s.refreshTokens.latestInFamily(tie))?.tokenHash).toBe(successor);
-    expect(await s.refreshTokens.use(h2, 50_000)).toBeUndefined();
+    expect(await s.refreshTokens.use(h2, 50_000, 'after-expiry')).toBeUndefined();
     const h3 = unique('rt');
     await s.refreshTokens.create({ ...t, tokenHash: h3 });
     expect(await s.refreshTokens.revokeFamily(fam, 3000)).toBe(true);
     expect(await s.refreshTokens.revokeFamily(fam, 3001)).toBe(false);
-    expect(await s.refreshTokens.use(h3, 3002)).toBeUndefined();
+    expect(await s.refreshTokens.use(h3, 3002, 'after-revocation')).toBeUndefined();
     expect((await s.refreshTokens.findFamily(fam))?.revokedAt).toBe(3000);
     const a = unique('fam');
     const b = unique('fam');
@@ -106,6 +106,26 @@ export function oidcStorageSuite(storage: () => Storage): void {
     expect((await s.refreshTokens.findFamily(other))?.revokedAt).toBeNull();
     expect(await s.refreshTokens.purgeExpired(50_001)).toBeGreaterThanOrEqual(3);
     expect(await s.refreshTokens.findByHash(h3)).toBeUndefined();
+  });
+
+  it('oidc: a presented refresh token shows how far its rotation had got: unused, used with its successor pending, answered', async () => {
+    const s = storage();
+    const fam = unique('pfam');
+    await s.refreshTokens.createFamily({ familyId: fam, userId: 5, clientId: 'rc', createdAt: 1000 });
+    const t = { familyId: fam, clientId: 'rc', userId: 5, scope: 'openid', authTime: 900, createdAt: 1000, expiresAt: 50_000 };
+    const [first, second] = [unique('prt'), unique('prt')];
+    await s.refreshTokens.create({ ...t, tokenHash: first });
+    expect(await s.refreshTokens.findPresented(first)).toEqual({ ...t, tokenHash: first, usedAt: null, revokedAt: null, successorHash: null, successorStored: false });
+    expect(await s.refreshTokens.findPresented('no-such-token')).toBeUndefined();
+    // Used, the successor named but not stored yet: the rotation is still running.
+    expect(await s.refreshTokens.use(first, 1000, second)).toMatchObject({ tokenHash: first, usedAt: 1000 });
+    expect(await s.refreshTokens.findPresented(first)).toMatchObject({ usedAt: 1000, successorHash: second, successorStored: false });
+    // Within the same millisecond, once the successor is stored its rotation has answered.
+    await s.refreshTokens.create({ ...t, tokenHash: second });
+    expect(await s.refreshTokens.findPresented(first)).toMatchObject({ successorHash: second, successorStored: true });
+    expect(await s.refreshTokens.findPresented(second)).toMatchObject({ usedAt: null, successorHash: null, successorStored: false });
+    // findByHash keeps its shape.
+    expect(await s.refreshTokens.findByHash(first)).toEqual({ ...t, tokenHash: first, usedAt: 1000, revokedAt: null });
   });
 
   it('oidc: live families of a user: unrevoked, after the cut-off, with an unexpired token; last use is the newest token', async () => {

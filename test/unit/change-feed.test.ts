@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ChangeFeed } from '../../src/platform/bus/change-feed.js';
-import { CACHE_MAX_AGE_MS, FEED_FRESH_MS, NOT_CACHED, ReloadingCache } from '../../src/platform/cache/reloading-cache.js';
+import { CACHE_MAX_AGE_MS, FEED_FRESH_MS, RowCache } from '../../src/platform/cache/row-cache.js';
 
 /** A cache over a table of versioned rows, a change feed over its `updated_at`, and a hand-driven clock. */
 function fixture() {
   const clock = { now: 1_000_000 };
   const rows = new Map<number, { v: number; updatedAt: number }>([[1, { v: 1, updatedAt: 0 }], [2, { v: 1, updatedAt: 0 }]]);
   let reads = 0;
-  const cache = new ReloadingCache<number, number | undefined>(async (id) => {
+  const cache = new RowCache<number, number>(async (id) => {
     reads += 1;
     return rows.get(id)?.v;
   }, 100, () => clock.now);
@@ -31,16 +31,16 @@ describe('change feed', () => {
     for (let s = 0; s < 30; s++) {
       f.clock.now += 1000;
       await f.feed.poll();
-      expect(f.cache.cached(1)).toBe(1);
+      expect(f.cache.inMemory(1)).toBe(1);
     }
     expect(f.reads()).toBe(2);
     f.writeElsewhere(1);
-    expect(f.cache.cached(1)).toBe(1);
+    expect(f.cache.inMemory(1)).toBe(1);
     f.clock.now += 1000;
     await f.feed.poll();
-    expect(f.cache.cached(1)).toBe(NOT_CACHED);
+    expect(f.cache.inMemory(1)).toBeUndefined();
     expect(await f.cache.get(1)).toBe(2);
-    expect(f.cache.cached(2)).toBe(1);
+    expect(f.cache.inMemory(2)).toBe(1);
   });
 
   it('looks back past the previous poll, so a write stamped a little earlier is not missed', async () => {
@@ -58,7 +58,7 @@ describe('change feed', () => {
     f.clock.now += 2000;
     await f.feed.poll();
     expect(f.asked.at(-1)).toBeLessThan(pollAt - 2000);
-    expect(f.cache.cached(1)).toBe(NOT_CACHED);
+    expect(f.cache.inMemory(1)).toBeUndefined();
   });
 
   it('when polls stop, copies age out as without a feed', async () => {
@@ -68,7 +68,7 @@ describe('change feed', () => {
     await f.cache.get(1);
     await f.feed.poll();
     f.clock.now += CACHE_MAX_AGE_MS + 1;
-    expect(f.cache.cached(1)).toBe(NOT_CACHED);
+    expect(f.cache.inMemory(1)).toBeUndefined();
   });
 
   it('even while it polls, a copy is reloaded after FEED_FRESH_MS (a writer clock far off is bounded)', async () => {
@@ -80,6 +80,6 @@ describe('change feed', () => {
       f.clock.now += 1000;
       await f.feed.poll();
     }
-    expect(f.cache.cached(1)).toBe(NOT_CACHED);
+    expect(f.cache.inMemory(1)).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, type JsonWebKey } from 'node:crypto';
 import { decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { compactSigner } from '../../src/features/oidc/keys.js';
+import { jwtSigner } from '../../src/platform/jwt/jwt.js';
 
 const ALGS = [
   { alg: 'RS256', options: { modulusLength: 2048 } },
@@ -9,12 +9,12 @@ const ALGS = [
   { alg: 'EdDSA', options: { crv: 'Ed25519' } },
 ] as const;
 
-describe('compactSigner (OIDC tokens signed on the thread pool)', () => {
+describe('signing with a private key (OIDC tokens signed on the thread pool)', () => {
   for (const { alg, options } of ALGS) {
     it(`${alg}: a compact JWS that jose verifies with the public key, header and claims as given`, async () => {
       const { privateKey } = await generateKeyPair(alg, { ...options, extractable: true });
       const key = createPrivateKey({ key: (await exportJWK(privateKey)) as JsonWebKey, format: 'jwk' });
-      const sign = compactSigner(alg, 'kid-1', 'at+jwt', key);
+      const sign = jwtSigner({ alg, kid: 'kid-1', privateKey: key }, 'at+jwt');
       const claims = { iss: 'https://id.example', sub: '42', aud: 'app', name: 'Zoë 🎮', iat: 1_800_000_000, exp: 4_000_000_000 };
 
       // Many at once, as under load: every answer must carry its own claims.
@@ -31,7 +31,7 @@ describe('compactSigner (OIDC tokens signed on the thread pool)', () => {
   it('a token altered after signing fails verification', async () => {
     const { privateKey } = await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
     const key = createPrivateKey({ key: (await exportJWK(privateKey)) as JsonWebKey, format: 'jwk' });
-    const token = await compactSigner('EdDSA', 'k', 'JWT', key)({ sub: '1' });
+    const token = await jwtSigner({ alg: 'EdDSA', kid: 'k', privateKey: key }, 'JWT')({ sub: '1' });
     const [header, , signature] = token.split('.');
     const forged = `${header}.${Buffer.from('{"sub":"2"}').toString('base64url')}.${signature}`;
     await expect(jwtVerify(forged, createPublicKey(key), { algorithms: ['EdDSA'] })).rejects.toThrow();

@@ -40,6 +40,7 @@ describe('defaults (docs/api.md §11)', () => {
       trustProxy: false,
       logLevel: 'info',
       dataDir: resolve(dir),
+      gcFlags: ['--heap-growing-percent=25', '--no-allocation-site-pretenuring'],
     });
   });
 
@@ -54,14 +55,15 @@ describe('defaults (docs/api.md §11)', () => {
       JWT_SECRET: SECRET, PORT: '0', HOST: '::', DATABASE_URL: 'postgres://u:p@db/ac', REDIS_URL: 'redis://r:6379',
       IP_RATE_LIMITS: 'off', SMTP_URL: 'smtp://mail:25', MAIL_FROM: 'x@example.com', CENTER_APP_ID: 'center', GAME_APP_ID: 'mc',
       AUTH_CODE_TTL: '60', TOKEN_TTL: '3600', GAME_TOKEN_TTL: '7200', DEVICE_CODE_TTL: '300', CORS_CACHE_TTL: '10',
-      REGISTER_REQUIRES_EMAIL_CODE: 'true', TRUST_PROXY: '1', LOG_LEVEL: 'warn',
+      REGISTER_REQUIRES_EMAIL_CODE: 'true', TRUST_PROXY: '1', LOG_LEVEL: 'warn', GC_FLAGS: ' --heap-growing-percent=50  --max-semi-space-size=32 ',
     });
     expect(config).toMatchObject({
       port: 0, host: '::', databaseUrl: 'postgres://u:p@db/ac', redisUrl: 'redis://r:6379', ipRateLimits: false,
       smtpUrl: 'smtp://mail:25', mailFrom: 'x@example.com', centerAppId: 'center', gameAppId: 'mc', authCodeTtl: 60,
       tokenTtl: 3600, gameTokenTtl: 7200, deviceCodeTtl: 300, corsCacheTtl: 10, registerRequiresEmailCode: true,
-      trustProxy: 1, logLevel: 'warn', dataDir: resolve('./data'),
+      trustProxy: 1, logLevel: 'warn', dataDir: resolve('./data'), gcFlags: ['--heap-growing-percent=50', '--max-semi-space-size=32'],
     });
+    expect(loadConfig({ JWT_SECRET: SECRET, GC_FLAGS: 'none' }).config.gcFlags).toEqual([]);
     expect(loadConfig({ JWT_SECRET: SECRET, TRUST_PROXY: 'true' }).config.trustProxy).toBe(true);
     expect(loadConfig({ JWT_SECRET: SECRET, TRUST_PROXY: '10.0.0.0/8' }).config.trustProxy).toBe('10.0.0.0/8');
     expect(loadConfig({ JWT_SECRET: SECRET, CORS_CACHE_TTL: '600' }).config.corsCacheTtl).toBe(60);
@@ -95,6 +97,8 @@ describe('invalid settings', () => {
       [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
       [{ SITE_NAME: '星海\n社区' }, /SITE_NAME/],
       [{ SITE_NAME: 'x'.repeat(65) }, /SITE_NAME/],
+      [{ GC_FLAGS: 'heap-growing-percent=25' }, /GC_FLAGS/],
+      [{ GC_FLAGS: '--expose-gc; rm -rf /' }, /GC_FLAGS/],
     ];
     for (const [env, message] of cases) {
       expect(() => loadConfig({ JWT_SECRET: SECRET, ...env }), JSON.stringify(env)).toThrow(ConfigError);

@@ -14,7 +14,9 @@ function reference(text: string): FormFields {
 
 describe('form bodies', () => {
   it('parse exactly as URLSearchParams does, whether or not they need decoding', () => {
-    const piece = fc.constantFrom('a', 'token', 'eyJ.x-_~', '=', '&', '&&', '==', '%', '%2', '%41', '%E2%82%AC', '%C3', '+', ' ', 'é', '€', '\u0000', '\ud800', '\udc00', '😀', ';', '.');
+    // Escapes that are not UTF-8 (cut short, overlong, an encoded surrogate, past U+10FFFF) and stray `%`s included.
+    const piece = fc.constantFrom('a', 'token', 'eyJ.x-_~', '=', '&', '&&', '==', '%', '%2', '%41', '%E2%82%AC', '%C3', '+', ' ', 'é', '€', '\u0000', '\ud800', '\udc00', '😀', ';', '.',
+      '%c3%a9', '%ED%A0%80', '%C0%80', '%F4%90%80%80', '%EF%BB%BF', '%F0%9F%98%80', '%F0%9F', '%2B', '%25', '%26', '%3D', '%00', '%zz', '%%41', '%4', '%g1');
     fc.assert(fc.property(fc.array(piece, { maxLength: 24 }).map((p) => p.join('')), (text) => {
       expect(parseForm(text)).toEqual(reference(text));
     }), { numRuns: 2000 });

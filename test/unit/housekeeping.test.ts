@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/platform/logging/log.js';
 import { Housekeeping } from '../../src/features/housekeeping/housekeeping.js';
-import { SessionCache } from '../../src/features/sessions/session-cache.js';
+import { RevokedTokens } from '../../src/features/sessions/revoked-tokens.js';
 import { createTestApp } from '../helpers/app.js';
 import { jwtClaims } from '../helpers/jwt.js';
 
@@ -12,7 +12,7 @@ describe('housekeeping', () => {
     try {
       const { storage, bus } = t.runtime;
       // A cache of this instance's own, fed by the same database and change bus as the service's.
-      const state = new SessionCache(storage, bus, () => clock);
+      const state = new RevokedTokens(storage.revocations, bus, () => clock);
       await state.start();
       const keeper = new Housekeeping(storage, state, () => clock, createLogger('silent'));
       const u = await t.register();

@@ -1,6 +1,6 @@
 import { createSigner, createVerifier } from 'fast-jwt';
 import { describe, expect, it } from 'vitest';
-import { hs256Signer } from '../../src/platform/jwt/hs256-signer.js';
+import { hmacJwtKey, hs256Verifier, jwtSigner } from '../../src/platform/jwt/jwt.js';
 import { jwtHeader } from '../helpers/jwt.js';
 
 const SECRET = 'a-secret-of-the-right-length-for-hs256-000000';
@@ -15,8 +15,8 @@ const CASES = [
   { sub: '日本語🎮', uid: 2_147_483_647, roles: ['player'], app: 'account-center', iat: now, exp: now + 60, jti: 'm4.jkl', sid: 'ß' },
 ];
 
-describe('hs256Signer', () => {
-  const sign = hs256Signer(SECRET);
+describe('HS256 signing (first-party tokens)', () => {
+  const sign = jwtSigner(hmacJwtKey(SECRET));
 
   it('gives byte for byte the token fast-jwt signs for the same claims', () => {
     const fastJwt = createSigner({ key: SECRET, algorithm: 'HS256' });
@@ -36,7 +36,20 @@ describe('hs256Signer', () => {
     expect(() => verify(sign(CASES[0]!))).toThrow();
   });
 
-  it('writes the header {"alg":"HS256","typ":"JWT"}', () => {
+  it('writes the header {"alg":"HS256","typ":"JWT"}, or the typ asked for', () => {
     expect(jwtHeader(sign(CASES[0]!))).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(jwtHeader(jwtSigner(hmacJwtKey(SECRET), 'ac-authz-ticket')(CASES[0]!))).toEqual({ alg: 'HS256', typ: 'ac-authz-ticket' });
+  });
+
+  it('its verifier takes what it signed and refuses another secret, a changed claim and alg none', () => {
+    const verify = hs256Verifier(hmacJwtKey(SECRET));
+    const claims = { ...CASES[0]!, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 60 };
+    const token = sign(claims);
+    expect(verify(token)).toEqual(claims);
+    expect(() => hs256Verifier(hmacJwtKey(`${SECRET}-other`))(token)).toThrow();
+    const [header, , signature] = token.split('.');
+    expect(() => verify(`${header}.${Buffer.from(JSON.stringify({ ...claims, uid: 2 })).toString('base64url')}.${signature}`)).toThrow();
+    const none = Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url');
+    expect(() => verify(`${none}.${token.split('.')[1]}.`)).toThrow();
   });
 });

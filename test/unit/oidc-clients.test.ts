@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkClientFields } from '../../src/features/apps/oidc-client-rules.js';
 import { viaTable } from '../helpers/refusal.js';
-import { KeyCipher } from '../../src/features/oidc/key-crypto.js';
+import { SecretBox } from '../../src/platform/crypto/secret-box.js';
 
 const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -32,17 +32,22 @@ describe('client fields (docs/api.md §12.2)', () => {
 });
 
 describe('signing key encryption at rest', () => {
+  const sealer = (secret: string) => new SecretBox(secret, 'aes-256-gcm v1', 'account-center/oidc/signing-keys');
+
   it('round-trips; another secret, another kid or any altered byte fails', () => {
-    const c = new KeyCipher('secret-one-secret-one-secret-one-0123');
-    const sealed = c.encrypt('{"d":"private"}', 'kid-1');
+    const c = sealer('secret-one-secret-one-secret-one-0123');
+    const sealed = c.seal('{"d":"private"}', 'kid-1');
     expect(sealed).not.toContain('private');
-    expect(c.decrypt(sealed, 'kid-1')).toBe('{"d":"private"}');
-    expect(c.encrypt('x', 'kid-1')).not.toBe(c.encrypt('x', 'kid-1'));
-    expect(() => new KeyCipher('secret-two-secret-two-secret-two-0123').decrypt(sealed, 'kid-1')).toThrow();
-    expect(() => c.decrypt(sealed, 'kid-2')).toThrow();
-    const parts = sealed.split('.');
-    parts[3] = parts[3]!.slice(0, -2) + (parts[3]!.endsWith('AA') ? 'BB' : 'AA');
-    expect(() => c.decrypt(parts.join('.'), 'kid-1')).toThrow();
-    expect(() => c.decrypt('v2.a.b.c', 'kid-1')).toThrow(/format/);
+    expect(c.open(sealed, 'kid-1')).toBe('{"d":"private"}');
+    expect(c.seal('x', 'kid-1')).not.toBe(c.seal('x', 'kid-1'));
+    expect(() => sealer('secret-two-secret-two-secret-two-0123').open(sealed, 'kid-1')).toThrow();
+    expect(() => c.open(sealed, 'kid-2')).toThrow();
+    expect(() => c.open(sealed)).toThrow();
+    for (const at of [1, 2, 3]) {
+      const parts = sealed.split('.');
+      parts[at] = parts[at]!.slice(0, -2) + (parts[at]!.endsWith('AA') ? 'BB' : 'AA');
+      expect(() => c.open(parts.join('.'), 'kid-1')).toThrow();
+    }
+    expect(() => c.open('v2.a.b.c', 'kid-1')).toThrow(/format/);
   });
 });

@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/platform/logging/log.js';
 import type { ChangeEvent } from '../../src/platform/bus/change-bus.js';
-import { RedisChangeBus, RedisRateLimitStore } from '../../src/platform/bus/redis.js';
+import { RedisChangeBus } from '../../src/platform/bus/redis.js';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { redisCounters } from '../../src/platform/rate-limit/counters.js';
 import { redisAvailable, TEST_REDIS_URL } from '../helpers/redis.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -15,20 +17,21 @@ describe.skipIf(!up)('redis', () => {
   const closers: Array<() => Promise<void>> = [];
   afterAll(async () => { for (const c of closers) await c(); });
 
-  it('rate limit counts atomically across stores, expires its window, peeks and resets', async () => {
-    const a = new RedisRateLimitStore(REDIS_URL, log);
-    const b = new RedisRateLimitStore(REDIS_URL, log);
-    closers.push(() => a.close(), () => b.close());
-    const key = `test:${process.pid}:${Math.random()}`;
-    const counts = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).increment(key, 400)));
-    expect([...counts].sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
-    expect(await b.peek(key)).toBe(40);
-    // The 400 ms window runs out in Redis's own time.
-    await waitFor('the window to expire', 3000, async () => (await a.peek(key)) === 0);
-    expect(await a.peek(key)).toBe(0);
-    expect(await a.increment(key, 10_000)).toBe(1);
-    await b.reset(key);
-    expect(await a.peek(key)).toBe(0);
+  it('rate limit counts atomically across instances, expires its window in Redis\'s time, and resets', async () => {
+    // Two instances of one deployment: the same prefix, one connection each.
+    const prefix = `test:${process.pid}:${Math.random()}`;
+    const instances = [redisCounters(REDIS_URL, log, prefix), redisCounters(REDIS_URL, log, prefix)];
+    closers.push(...instances.map((c) => () => c.close()));
+    const [a, b] = instances.map((c) => c.counter({ name: 'rule', max: 1000, windowS: 1 })) as [RateLimiterAbstract, RateLimiterAbstract];
+    const key = 'k';
+    const counts = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).consume(key)));
+    expect(counts.map((c) => c.consumedPoints).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect((await b.get(key))?.consumedPoints).toBe(40);
+    // The 1 s window runs out in Redis's own time.
+    await waitFor('the window to expire', 3000, async () => (await a.get(key)) === null);
+    expect((await a.consume(key)).consumedPoints).toBe(1);
+    await b.delete(key);
+    expect(await a.get(key)).toBeNull();
   });
 
   it('change bus delivers locally at once and to other instances, never back to the sender', async () => {
@@ -58,9 +61,10 @@ describe.skipIf(!up)('redis', () => {
   });
 
   it('an unreachable Redis degrades to local counting instead of failing', async () => {
-    const dead = new RedisRateLimitStore('redis://127.0.0.1:1', log);
+    const dead = redisCounters('redis://127.0.0.1:1', log);
     closers.push(() => dead.close());
-    expect(await dead.increment('k', 10_000)).toBe(1);
-    expect(await dead.increment('k', 10_000)).toBe(2);
+    const counter = dead.counter({ name: 'rule', max: 10, windowS: 10 });
+    expect((await counter.consume('k')).consumedPoints).toBe(1);
+    expect((await counter.consume('k')).consumedPoints).toBe(2);
   });
 });

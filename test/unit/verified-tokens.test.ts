@@ -20,4 +20,14 @@ describe('VerifiedTokens', () => {
     verified.set(token(3), 3);
     expect([1, 2, 3].map((n) => verified.get(token(n)))).toEqual([undefined, 2, 3]);
   });
+
+  it('keeps a token presented again over older ones, and never more than its size', () => {
+    const verified = new VerifiedTokens<number>(3);
+    const token = (n: number) => `h.p.${String(n).padStart(40, '0')}`;
+    for (const n of [1, 2, 3]) verified.set(token(n), n);
+    expect(verified.get(token(1))).toBe(1);
+    verified.set(token(4), 4);
+    verified.set(token(5), 5);
+    expect([1, 2, 3, 4, 5].map((n) => verified.get(token(n)))).toEqual([1, undefined, undefined, 4, 5]);
+  });
 });

@@ -54,7 +54,6 @@ export async function adminConsoleRoutes(app: ContractApp, { services, guards, m
     preHandler, schema: { tags, summary: 'Users, sign-ins, failed sign-ins per day (30 days), active apps, 429s of this instance', response: responses(DashboardReply) },
   }, async () => {
     // 429s are not stored: the figure is this instance's since it started, from its request metrics.
-    const rateLimited = metrics.http.series().filter((s) => s.labels.status === '429').reduce((n, s) => n + s.count, 0);
-    return { ok: true as const, data: await adminConsole.dashboard(rateLimited) };
+    return { ok: true as const, data: await adminConsole.dashboard(await metrics.answeredWith(429)) };
   });
 }

@@ -1,24 +1,24 @@
 import type { App, AppRepo } from './repository.js';
 import type { ChangeBus } from '../../platform/bus/change-bus.js';
 import { ChangeFeed } from '../../platform/bus/change-feed.js';
-import { NOT_CACHED, ReloadingCache } from '../../platform/cache/reloading-cache.js';
+import { RowCache } from '../../platform/cache/row-cache.js';
 
 const MAX_CACHED_APPS = 10_000;
 
 /**
  * Application rows as the hot paths read them (client_info, authorize, exchange, CORS, the
  * token endpoint, `me`'s disabled-app check): cached per instance like users
- * (platform/cache/reloading-cache.ts). Every app write announces itself on the change bus
+ * (platform/cache/row-cache.ts). Every app write announces itself on the change bus
  * (app/publishing-repos.ts), which drops the copy here at once and, through Redis or the
  * cluster primary, on other instances; without a bus another instance's change is seen
  * through the change feed within about a second (docs/api.md §3 allows 5 s). Writes pass through.
  */
 export class AppCache implements AppRepo {
-  private readonly rows: ReloadingCache<string, App | undefined>;
+  private readonly rows: RowCache<string, App>;
   private readonly feed: ChangeFeed<string>;
 
   constructor(private readonly repo: AppRepo, bus: ChangeBus, now: () => number = Date.now) {
-    this.rows = new ReloadingCache((clientId) => repo.findById(clientId), MAX_CACHED_APPS, now);
+    this.rows = new RowCache((clientId) => repo.findById(clientId), MAX_CACHED_APPS, now);
     this.feed = new ChangeFeed((since) => repo.changedSince(since), this.rows, now);
     bus.subscribe((e) => {
       if (e.type === 'app') this.rows.forget(e.clientId);
@@ -34,9 +34,12 @@ export class AppCache implements AppRepo {
     this.feed.stop();
   }
 
-  /** The row without waiting when a recent copy is cached (undefined: no such app); NOT_CACHED: call findById(). */
-  cached(clientId: string): App | undefined | typeof NOT_CACHED {
-    return this.rows.cached(clientId);
+  /**
+   * The row without waiting, when a recent copy is cached; for the Bearer guard's check from
+   * memory. Undefined when none is, or there is no such app: findById() tells.
+   */
+  inMemory(clientId: string): App | undefined {
+    return this.rows.inMemory(clientId);
   }
 
   findById(clientId: string): Promise<App | undefined> {

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { allowedOriginsOf } from '../authorization/index.js';
 import type { AppRepo } from './repository.js';
 import type { ChangeBus } from '../../platform/bus/change-bus.js';
@@ -18,7 +19,8 @@ interface Cached {
  */
 export class CorsWhitelist {
   private union: Cached | undefined;
-  private readonly perApp = new Map<string, Cached>();
+  /** Each app's origins for the TTL, the least recently used dropped past MAX_CACHED_APPS; none with a TTL of 0. */
+  private readonly perApp: LRUCache<string, ReadonlySet<string>> | undefined;
 
   constructor(
     private readonly clients: ClientDirectory,
@@ -27,6 +29,8 @@ export class CorsWhitelist {
     private readonly ttlMs: number,
     private readonly now: () => number,
   ) {
+    // ttlResolution 0: every look-up reads the clock, which may be a test's.
+    this.perApp = ttlMs > 0 ? new LRUCache({ max: MAX_CACHED_APPS, ttl: ttlMs, ttlResolution: 0, perf: { now } }) : undefined;
     bus.subscribe((e) => {
       if (e.type === 'app') this.invalidate(e.clientId);
     });
@@ -34,8 +38,8 @@ export class CorsWhitelist {
 
   invalidate(clientId?: string): void {
     this.union = undefined;
-    if (clientId === undefined) this.perApp.clear();
-    else this.perApp.delete(clientId);
+    if (clientId === undefined) this.perApp?.clear();
+    else this.perApp?.delete(clientId);
   }
 
   private fresh(c: Cached | undefined): c is Cached {
@@ -52,14 +56,11 @@ export class CorsWhitelist {
 
   /** Origins of one app: empty when it is not usable for CORS (a single-row lookup). */
   async of(clientId: string): Promise<ReadonlySet<string>> {
-    const hit = this.perApp.get(clientId);
-    if (this.fresh(hit)) return hit.origins;
+    const hit = this.perApp?.get(clientId);
+    if (hit !== undefined) return hit;
     const resolved = await this.clients.resolveClient(clientId, 'cors');
     const origins = new Set(resolved.ok && resolved.client.app ? allowedOriginsOf(resolved.client.app) : []);
-    if (this.ttlMs > 0) {
-      if (this.perApp.size >= MAX_CACHED_APPS) this.perApp.clear();
-      this.perApp.set(clientId, { origins, loadedAt: this.now() });
-    }
+    this.perApp?.set(clientId, origins);
     return origins;
   }
 

@@ -11,6 +11,7 @@ import type { ClientResolution } from '../apps/index.js';
 import type { Caller, Uses } from '../kit.js';
 import { matchesHash, newTimedSecret, timedSecretKey } from '../../platform/crypto/random.js';
 import { throttledExchange, type RateLimiter } from '../limits/index.js';
+import type { CodeReplays } from './code-replay.js';
 
 export type AuthorizeInput = AuthorizeBody;
 export type ExchangeInput = ExchangeBody;
@@ -40,7 +41,7 @@ function clientInfoOf(app: App, redirectUri: string): ClientInfo {
   };
 }
 
-export type AuthorizationDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'sessionCache' | 'clients' | 'signIns', 'codes'>;
+export type AuthorizationDeps = Uses<'config' | 'now' | 'tokens' | 'userCache' | 'clients' | 'signIns', 'codes'>;
 
 /**
  * client_info, POST /authorize and exchange (docs/api.md §5.3–5.5, §5).
@@ -48,19 +49,16 @@ export type AuthorizationDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'se
  * applies to the very next request, one made on another instance within 4 s.
  */
 export class AuthorizationService {
-  constructor(private readonly ctx: AuthorizationDeps, private readonly limiter: RateLimiter) {}
+  constructor(private readonly ctx: AuthorizationDeps, private readonly limiter: RateLimiter, private readonly replays: CodeReplays) {}
 
   /** A registered, active app usable for the authorization-code flow. */
   private async activeApp(clientId: string): Promise<App> {
     return usableApp(await this.ctx.clients.resolveClient(clientId, 'authorization_code'));
   }
 
-  /** Without a promise when the app is cached; failures then throw synchronously. */
-  clientInfo(clientId: string, redirectUri: string): ClientInfo | Promise<ClientInfo> {
-    const resolved = this.ctx.clients.resolveClientNow(clientId, 'authorization_code');
-    return resolved instanceof Promise
-      ? resolved.then((r) => clientInfoOf(usableApp(r), redirectUri))
-      : clientInfoOf(usableApp(resolved), redirectUri);
+  /** What the authorization page shows of an app, and whether the callback is registered. */
+  async clientInfo(clientId: string, redirectUri: string): Promise<ClientInfo> {
+    return clientInfoOf(await this.activeApp(clientId), redirectUri);
   }
 
   /**
@@ -122,7 +120,7 @@ export class AuthorizationService {
     if (outcome !== 'token') throw fail(exchangeFailure(outcome));
     unwrap(verifyPkce(code.codeChallenge, input.code_verifier));
 
-    const user = await this.ctx.sessionCache.user(code.userId);
+    const user = await this.ctx.userCache.findById(code.userId);
     if (!user) throw fail('codeInvalid');
     if (user.banned) throw fail('banned');
     // The token is minted first so the one conditional UPDATE that uses up the code also
@@ -138,11 +136,9 @@ export class AuthorizationService {
     return { ...body, scope: code.scope };
   }
 
-  /** RFC 6749 §4.1.2 / RFC 9700 §4.5: a reused code revokes the token issued from it. */
+  /** A reused code revokes the token issued from it (code-replay.ts). */
   private async replayed(codeHash: string, caller: Caller): Promise<never> {
-    const row = await this.ctx.storage.codes.markReplayed(codeHash, this.ctx.now());
-    if (row?.tokenJti && row.tokenExp !== null) await this.ctx.sessionCache.revoke(row.tokenJti, row.userId, row.tokenExp);
-    await this.ctx.audit.record('code.replay', { ip: caller.ip, target: row?.clientId ?? null, detail: { token_revoked: Boolean(row?.tokenJti) } });
+    await this.replays.revokeIssued(codeHash, 'seed', caller);
     throw fail('codeUsed');
   }
 }

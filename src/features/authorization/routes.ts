@@ -11,11 +11,9 @@ export async function authorizeRoutes(app: ContractApp, { services, guards }: Ro
 
   app.post('/api/v1/auth/client_info', {
     schema: { tags, summary: 'Check an application and callback for the authorization page', body: ClientInfoBody, response: responses(ClientInfoReply) },
-  }, (request) => {
-    // A plain function: with the app cached the answer is made without a promise.
+  }, async (request) => {
     const { client_id, redirect_uri } = request.body;
-    const data = authorization.clientInfo(client_id, redirect_uri);
-    return data instanceof Promise ? data.then((d) => ({ ok: true as const, data: d })) : { ok: true as const, data };
+    return { ok: true as const, data: await authorization.clientInfo(client_id, redirect_uri) };
   });
 
   app.post('/api/v1/auth/authorize', {

@@ -31,7 +31,7 @@ function pollFailure(error: PollError, reason = REASON_FOR_POLL_ERROR[error]): A
   return fail(reason, { error });
 }
 
-export type DeviceDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'sessionCache' | 'clients' | 'signIns', 'devices'>;
+export type DeviceDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'userCache' | 'clients' | 'signIns', 'devices'>;
 
 /** Device login (docs/api.md §7) and the game token (docs/api.md §3.6). */
 export class DeviceService {
@@ -128,11 +128,10 @@ export class DeviceService {
     const { storage } = this.ctx;
     const hash = sha256Hex(deviceCode);
     // Counted before the look-up; a known code gives its try back, so only unknown ones add up.
-    if (!(await this.limiter.take('devicePollUnknownIp', caller.ip))) {
-      throw await this.limiter.refusal('devicePollUnknownIp', caller.ip, { error: 'slow_down' });
-    }
+    const counted = await this.limiter.take('devicePollUnknownIp', caller.ip);
+    if (!counted.within) throw counted.refusal({ error: 'slow_down' });
     const code = await storage.devices.findByHash(hash);
-    if (code) await this.limiter.giveBack('devicePollUnknownIp', caller.ip);
+    if (code) await counted.giveBack();
     const now = this.ctx.now();
     const decision = decidePoll(code, now);
     if (decision.kind === 'fail' || !code || code.scope !== null) throw pollFailure(decision.kind === 'fail' ? decision.error : 'expired_token');
@@ -143,7 +142,7 @@ export class DeviceService {
       throw pollFailure(decision.error);
     }
 
-    const user = await this.ctx.sessionCache.user(decision.userId);
+    const user = await this.ctx.userCache.findById(decision.userId);
     if (!user) throw pollFailure('expired_token');
     if (user.banned) throw pollFailure('access_denied', 'banned');
     // Single use: of concurrent polls only the one that moves approved → used gets a token.

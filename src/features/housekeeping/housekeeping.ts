@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Repositories } from '../kit.js';
-import type { SessionCache } from '../sessions/index.js';
+import type { RevokedTokens } from '../sessions/index.js';
 
 export const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
 /** Expired authorization codes stay a day, so a late replay still reads as expired or used, not unknown. */
@@ -16,7 +16,7 @@ export class Housekeeping {
 
   constructor(
     private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants'>,
-    private readonly sessionCache: Pick<SessionCache, 'reloadRevocations'>,
+    private readonly revokedTokens: Pick<RevokedTokens, 'reload'>,
     private readonly now: () => number,
     private readonly log: Logger,
   ) {}
@@ -42,6 +42,6 @@ export class Housekeeping {
     await this.storage.passkeys.purgeChallenges(now);
     await this.storage.sessions.purgeExpired(now);
     await this.storage.reauthGrants.purgeExpired(now);
-    await this.sessionCache.reloadRevocations();
+    await this.revokedTokens.reload();
   }
 }

@@ -1,72 +1,97 @@
 import { hash } from 'node:crypto';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { IP_ONLY_RULES, type LimitPolicy } from './policy.js';
 import { AppError, rateLimited, type Reason } from '../../errors/index.js';
-import type { RateLimitStore } from '../../platform/rate-limit/stores.js';
+import type { RateCounters } from '../../platform/rate-limit/counters.js';
 
 export type LimitRuleName = keyof LimitPolicy;
 
-const NOTHING_TO_GIVE_BACK = async (): Promise<void> => undefined;
+/** One try, counted on one rule. */
+export interface CountedTry {
+  /** True when the try is within the rule; false when it is over it (it was counted all the same). */
+  readonly within: boolean;
+  /** Returns the try: it turned out not to count against the rule (a success, a known code). */
+  giveBack(): Promise<void>;
+  /** The 429 for this try, saying when the window that refused it frees. */
+  refusal(extra?: Record<string, string>): AppError;
+}
+
+/** A rule that is off (IP_RATE_LIMITS=off): always within, so its refusal is never asked for. */
+const UNCOUNTED: CountedTry = {
+  within: true,
+  giveBack: async () => undefined,
+  refusal: (extra) => rateLimited(1, extra),
+};
 
 /**
- * Applies the rate-limit policy over a RateLimitStore (memory, the cluster primary, or Redis,
- * shared by every instance). Every try is counted before it is judged, in one atomic
- * increment, so N parallel tries never get more than `max` through: there is no read, compare,
- * then write. A try that turns out not to count (a success, a known code) is given back.
- * Rules keyed only by client address are skipped when IP_RATE_LIMITS=off; per-account,
+ * Applies the rate-limit policy over the counters (memory, the cluster primary, or Redis,
+ * shared by every instance), one rate-limiter-flexible limiter per rule. Every try is counted
+ * before it is judged, in one atomic consume, so N parallel tries never get more than `max`
+ * through: there is no read, compare, then write. A try that turns out not to count is given
+ * back. Rules keyed only by client address are skipped when IP_RATE_LIMITS=off; per-account,
  * per-e-mail, per-user and per-client rules always apply.
  */
 export class RateLimiter {
-  constructor(private readonly store: RateLimitStore, private readonly policy: LimitPolicy, private readonly ipLimits: boolean) {}
+  private readonly counters = new Map<LimitRuleName, RateLimiterAbstract>();
 
-  private applies(rule: LimitRuleName): boolean {
-    return this.ipLimits || !IP_ONLY_RULES.has(rule);
+  constructor(counters: RateCounters, private readonly policy: LimitPolicy, ipLimits: boolean) {
+    for (const rule of Object.keys(policy) as LimitRuleName[]) {
+      if (ipLimits || !IP_ONLY_RULES.has(rule)) this.counters.set(rule, counters.counter({ name: rule, ...policy[rule] }));
+    }
   }
 
-  /** Keys are hashed: unbounded user input never becomes a store key verbatim. */
-  private key(rule: LimitRuleName, subject: string): string {
-    return `rl:${rule}:${hash('sha256', subject, 'base64url').slice(0, 32)}`;
-  }
-
-  /** Counts one try; true when it is within the rule, false when it is over. */
-  async take(rule: LimitRuleName, subject: string): Promise<boolean> {
-    return (await this.takeReturnable(rule, subject)).within;
+  /** Counts one try on `rule`; its answer says whether it is within, and can give it back. */
+  async take(rule: LimitRuleName, subject: string): Promise<CountedTry> {
+    const counter = this.counters.get(rule);
+    if (!counter) return UNCOUNTED;
+    const key = keyOf(subject);
+    let within = true;
+    let count: RateLimiterRes;
+    try {
+      count = await counter.consume(key);
+    } catch (over) {
+      // Over the rule the limiter rejects with the count (the try is in it); anything else is a fault.
+      if (!(over instanceof RateLimiterRes)) throw over;
+      count = over;
+      within = false;
+    }
+    const windowEnds = Date.now() + count.msBeforeNext;
+    const windowS = this.policy[rule].windowS;
+    return {
+      within,
+      giveBack: () => giveBackOne(counter, key),
+      // A window that ended since the count: the whole window is the safe answer.
+      refusal: (extra) => rateLimited(windowEnds > Date.now() ? (windowEnds - Date.now()) / 1000 : windowS, extra),
+    };
   }
 
   /** Counts one try and refuses it with 429 when it is over the rule. */
   async takeOrRefuse(rule: LimitRuleName, subject: string): Promise<void> {
-    if (!(await this.take(rule, subject))) throw await this.refusal(rule, subject);
-  }
-
-  /**
-   * The 429 for a try over `rule`, saying when its window ends. Only read after the try was
-   * counted and refused: the wait is told, never used to decide.
-   */
-  async refusal(rule: LimitRuleName, subject: string, extra?: Record<string, string>): Promise<AppError> {
-    const msLeft = this.applies(rule) ? await this.store.msLeft(this.key(rule, subject)) : 0;
-    // A window that ended between the count and this read: the whole window is the safe answer.
-    return rateLimited(msLeft > 0 ? msLeft / 1000 : this.policy[rule].windowS, extra);
-  }
-
-  /**
-   * Counts one try; `giveBack` returns it. The key is hashed once for both, which
-   * matters where every request is counted on several rules (the code exchange).
-   */
-  async takeReturnable(rule: LimitRuleName, subject: string): Promise<{ within: boolean; giveBack: () => Promise<void> }> {
-    if (!this.applies(rule)) return { within: true, giveBack: NOTHING_TO_GIVE_BACK };
-    const key = this.key(rule, subject);
-    const n = await this.store.increment(key, this.policy[rule].windowS * 1000);
-    return { within: n <= this.policy[rule].max, giveBack: () => this.store.decrement(key) };
+    const taken = await this.take(rule, subject);
+    if (!taken.within) throw taken.refusal();
   }
 
   /** Returns a try counted by take() that turned out not to count against the rule. */
   async giveBack(rule: LimitRuleName, subject: string): Promise<void> {
-    if (!this.applies(rule)) return;
-    await this.store.decrement(this.key(rule, subject));
+    const counter = this.counters.get(rule);
+    if (counter) await giveBackOne(counter, keyOf(subject));
   }
 
   async reset(rule: LimitRuleName, subject: string): Promise<void> {
-    await this.store.reset(this.key(rule, subject));
+    await this.counters.get(rule)?.delete(keyOf(subject));
   }
+}
+
+/** Keys are hashed: unbounded user input never becomes a store key verbatim. */
+function keyOf(subject: string): string {
+  return hash('sha256', subject, 'base64url').slice(0, 32);
+}
+
+async function giveBackOne(counter: RateLimiterAbstract, key: string): Promise<void> {
+  const after = await counter.reward(key);
+  // Its window ended or was reset since the try: a count below zero would let extra tries
+  // into the next window, so this return undoes itself (only itself, should others race it).
+  if (after.consumedPoints < 0) await counter.penalty(key);
 }
 
 /**
@@ -145,24 +170,24 @@ export async function throttledExchange<T>(
   // In this order, stopping at the first exhausted rule: an address blocked on its pair no
   // longer feeds the client's ceiling.
   const rules: Array<[LimitRuleName, string]> = [['exchangePair', `${clientId}\u0000${ip}`], ['exchangeClient', clientId], ['exchangeIp', ip]];
-  const counted: Array<() => Promise<void>> = [];
-  let exhausted: [LimitRuleName, string] | undefined;
+  const counted: CountedTry[] = [];
+  let exhausted: CountedTry | undefined;
   for (const [rule, subject] of rules) {
-    const taken = await limiter.takeReturnable(rule, subject);
-    counted.push(taken.giveBack);
+    const taken = await limiter.take(rule, subject);
+    counted.push(taken);
     if (!taken.within) {
-      exhausted = [rule, subject];
+      exhausted = taken;
       break;
     }
   }
-  const giveBack = () => Promise.all(counted.map((giveBackOne) => giveBackOne()));
+  const giveBack = () => Promise.all(counted.map((taken) => taken.giveBack()));
   let result: T;
   try {
     result = await run();
   } catch (err) {
     const failure = judge(err);
     if (failure === 'held') await giveBack();
-    else if (failure === 'guess' && exhausted) throw await limiter.refusal(...exhausted);
+    else if (failure === 'guess' && exhausted) throw exhausted.refusal();
     throw err;
   }
   await giveBack();

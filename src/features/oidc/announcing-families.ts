@@ -1,5 +1,5 @@
 import type { RefreshTokenRepo } from './repository.js';
-import type { SessionCache } from '../sessions/index.js';
+import type { RevokedTokens } from '../sessions/index.js';
 
 /** A revoked refresh family is this key in the shared revoked set; jti values (`<ms>.<random>`) never start so. */
 export const revokedFamilyKey = (familyId: string) => `family:${familyId}`;
@@ -15,7 +15,7 @@ export const revokedFamilyKey = (familyId: string) => `family:${familyId}`;
 export class AnnouncingRefreshTokenRepo implements RefreshTokenRepo {
   constructor(
     private readonly repo: RefreshTokenRepo,
-    private readonly revoked: Pick<SessionCache, 'revoke'>,
+    private readonly revoked: Pick<RevokedTokens, 'revoke'>,
     private readonly accessTokenTtl: number,
     private readonly now: () => number,
   ) {}
@@ -49,7 +49,8 @@ export class AnnouncingRefreshTokenRepo implements RefreshTokenRepo {
   listLiveFamilies(...args: Parameters<RefreshTokenRepo['listLiveFamilies']>) { return this.repo.listLiveFamilies(...args); }
   create(...args: Parameters<RefreshTokenRepo['create']>) { return this.repo.create(...args); }
   findByHash(tokenHash: string) { return this.repo.findByHash(tokenHash); }
-  use(tokenHash: string, now: number) { return this.repo.use(tokenHash, now); }
+  findPresented(tokenHash: string) { return this.repo.findPresented(tokenHash); }
+  use(tokenHash: string, now: number, successorHash: string) { return this.repo.use(tokenHash, now, successorHash); }
   latestInFamily(familyId: string) { return this.repo.latestInFamily(familyId); }
   purgeExpired(before: number) { return this.repo.purgeExpired(before); }
 }

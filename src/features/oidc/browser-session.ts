@@ -1,5 +1,6 @@
 import { parseCookie, stringifySetCookie } from 'cookie';
 import type { Authenticated, TokenService } from '../sessions/index.js';
+import { jtiIssuedMs } from '../../platform/jwt/token-ids.js';
 
 /** The cookie that carries the pages' first-party token to the authorization endpoint. */
 export const SESSION_COOKIE = 'ac_session';
@@ -59,7 +60,6 @@ export class BrowserSessions {
 
 /** When the person signed in, in ms: the issue time the seed stamps into the jti. */
 export function signedInAt(auth: Authenticated): number {
-  const dot = auth.claims.jti.indexOf('.');
-  const ms = dot > 0 ? parseInt(auth.claims.jti.slice(0, dot), 36) : NaN;
-  return Number.isFinite(ms) ? ms : auth.claims.iat * 1000;
+  const ms = jtiIssuedMs(auth.claims.jti);
+  return ms >= 0 ? ms : auth.claims.iat * 1000;
 }

@@ -3,7 +3,6 @@ import { isReservedClientId } from '../apps/index.js';
 import { matchesHash } from '../../platform/crypto/random.js';
 import type { App } from '../apps/index.js';
 import type { AppCache } from '../apps/index.js';
-import { NOT_CACHED } from '../../platform/cache/reloading-cache.js';
 import { VerifiedTokens } from '../sessions/index.js';
 import { OAuthError, invalidRequest } from './oauth-error.js';
 import { param, type Params } from './params.js';
@@ -66,7 +65,7 @@ export class ClientAuthenticator {
   private readonly checkedBasic = new VerifiedTokens<CheckedBasic>(MAX_REMEMBERED_BASIC);
 
   constructor(
-    private readonly apps: Pick<AppCache, 'findById' | 'cached'>,
+    private readonly apps: Pick<AppCache, 'findById'>,
     private readonly reservedIds: readonly string[],
     private readonly realm: string,
   ) {}
@@ -80,18 +79,18 @@ export class ClientAuthenticator {
     return typeof v === 'string' && v !== '' && !CONTROL.test(v) ? v : undefined;
   }
 
-  /** Without a promise when the same Basic header authenticated before and nothing changed since. */
-  authenticate(authorization: string | undefined, body: Params | undefined): AuthenticatedClient | Promise<AuthenticatedClient> {
-    return this.checkedBefore(authorization, body) ?? this.check(authorization, body);
+  async authenticate(authorization: string | undefined, body: Params | undefined): Promise<AuthenticatedClient> {
+    return (await this.checkedBefore(authorization, body)) ?? this.check(authorization, body);
   }
 
-  private checkedBefore(authorization: string | undefined, body: Params | undefined): AuthenticatedClient | undefined {
+  /** The client of a Basic header that authenticated before, when nothing changed since. */
+  private async checkedBefore(authorization: string | undefined, body: Params | undefined): Promise<AuthenticatedClient | undefined> {
     if (authorization === undefined) return undefined;
     const checked = this.checkedBasic.get(authorization);
     // Body credentials beside Basic take the full path, which refuses or matches them.
     if (checked === undefined || body?.client_id !== undefined || body?.client_secret !== undefined) return undefined;
-    const app = this.apps.cached(checked.clientId);
-    if (app === NOT_CACHED || app === undefined || !isActive(app.status)) return undefined;
+    const app = await this.apps.findById(checked.clientId);
+    if (app === undefined || !isActive(app.status)) return undefined;
     if (app.tokenEndpointAuthMethod !== 'client_secret_basic' || app.secretHash !== checked.secretHash) return undefined;
     return { app, method: 'client_secret_basic' };
   }

@@ -2,7 +2,7 @@ import { decidePoll } from '../device/index.js';
 import type { AuditLog } from '../audit/index.js';
 import type { Caller } from '../kit.js';
 import { sha256Hex } from '../../platform/crypto/random.js';
-import type { SessionCache } from '../sessions/index.js';
+import type { UserCache } from '../sessions/index.js';
 import type { App } from '../apps/index.js';
 import type { DeviceCodeRepo } from '../device/index.js';
 import type { TokenIssuer, TokenResponse } from './issuer.js';
@@ -17,7 +17,7 @@ import { required, type Params } from './params.js';
 export class DeviceGrant {
   constructor(
     private readonly devices: DeviceCodeRepo,
-    private readonly state: SessionCache,
+    private readonly users: Pick<UserCache, 'findById'>,
     private readonly issuer: TokenIssuer,
     private readonly audit: AuditLog,
     private readonly now: () => number = Date.now,
@@ -34,7 +34,7 @@ export class DeviceGrant {
       await this.devices.recordPoll(hash, now, decision.interval);
       throw new OAuthError(decision.error, decision.error === 'slow_down' ? 'Poll less often' : 'The user has not approved yet');
     }
-    const user = await this.state.user(decision.userId);
+    const user = await this.users.findById(decision.userId);
     if (!user || user.banned || code.createdAt <= user.tokensValidAfter) throw new OAuthError('access_denied', 'The user can no longer sign in');
     // Single use: of concurrent polls only the one that moves approved → used gets tokens.
     if (!(await this.devices.transition(hash, 'approved', 'used'))) throw new OAuthError('expired_token', 'The device code has expired');

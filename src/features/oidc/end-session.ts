@@ -1,4 +1,4 @@
-import { compactVerify, decodeProtectedHeader, type CryptoKey } from 'jose';
+import { jwtKeyId, verifySignature, type PublicJwtKey } from '../../platform/jwt/jwt.js';
 import { isActive } from '../apps/index.js';
 import { single, withQuery, type RawParams } from './authorize-rules.js';
 import type { AuditLog } from '../audit/index.js';
@@ -8,7 +8,7 @@ import type { BrowserSessions } from './browser-session.js';
 import type { LogoutConfirmations } from './logout-confirmation.js';
 
 /** A published signing key by kid (the current one or an older one still in the JWKS). */
-export type PublicKeyLookup = (kid: string) => Promise<{ alg: string; key: CryptoKey } | undefined>;
+export type PublicKeyLookup = (kid: string) => Promise<PublicJwtKey | undefined>;
 
 /** What the confirmation page carries to its POST: the request as validated, and the CSRF token. */
 export interface LogoutConfirmation {
@@ -44,12 +44,11 @@ type Fields = Partial<Record<(typeof PARAMS)[number], string>>;
  */
 export async function readIdTokenHint(token: string, keyFor: PublicKeyLookup, issuer: string): Promise<{ sub: string; clientId: string } | undefined> {
   try {
-    const { kid } = decodeProtectedHeader(token);
-    if (typeof kid !== 'string') return undefined;
+    const kid = jwtKeyId(token);
+    if (kid === undefined) return undefined;
     const key = await keyFor(kid);
     if (!key) return undefined;
-    const { payload } = await compactVerify(token, key.key, { algorithms: [key.alg] });
-    const claims = JSON.parse(new TextDecoder().decode(payload)) as { iss?: unknown; sub?: unknown; aud?: unknown; azp?: unknown };
+    const claims = (await verifySignature(token, key)) as { iss?: unknown; sub?: unknown; aud?: unknown; azp?: unknown };
     const aud = Array.isArray(claims.aud) ? claims.aud[0] : claims.aud;
     const clientId = typeof claims.azp === 'string' ? claims.azp : aud;
     if (claims.iss !== issuer || typeof claims.sub !== 'string' || typeof clientId !== 'string') return undefined;

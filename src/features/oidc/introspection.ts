@@ -1,7 +1,6 @@
 import type { IntrospectionResponse } from './contract.js';
 import { timedSecretKey } from '../../platform/crypto/random.js';
-import type { SessionCache } from '../sessions/index.js';
-import type { TokenService } from '../sessions/index.js';
+import type { RevokedTokens, TokenService, UserCache } from '../sessions/index.js';
 import type { App } from '../apps/index.js';
 import type { RefreshTokenRepo } from './repository.js';
 import type { AccessTokenCheck, LiveAccess } from './token-checks.js';
@@ -36,8 +35,9 @@ export class TokenIntrospection {
   constructor(
     private readonly accessCheck: AccessTokenCheck,
     private readonly refreshTokens: RefreshTokenRepo,
-    private readonly state: SessionCache,
-    private readonly seedTokens: TokenService,
+    private readonly users: Pick<UserCache, 'findById'>,
+    private readonly revoked: Pick<RevokedTokens, 'revoke'>,
+    private readonly seedTokens: Pick<TokenService, 'check'>,
     private readonly minter: TokenMinter,
     private readonly issuer: string,
     private readonly now: () => number,
@@ -45,23 +45,13 @@ export class TokenIntrospection {
 
   /**
    * RFC 7662 §4: only the client a token was issued to learns anything about it; any other
-   * client is told `active: false`, as for a token that does not exist. Without a promise for
-   * one of our access tokens whose app and person are in memory, as UserInfo.
+   * client is told `active: false`, as for a token that does not exist.
    */
-  introspect(token: string, askingClientId: string): IntrospectionResponse | Promise<IntrospectionResponse> {
-    if (!looksLikeJwt(token)) return this.refresh(token, askingClientId).then((found) => found ?? INACTIVE);
-    const live = this.accessCheck.live(token);
-    if (live instanceof Promise) return live.then((found) => this.describeFor(found, token, askingClientId));
-    return this.describeFor(live, token, askingClientId);
-  }
-
-  private describeFor(live: LiveAccess | undefined, token: string, askingClientId: string): IntrospectionResponse | Promise<IntrospectionResponse> {
-    if (!live) return this.seedOrInactive(token, askingClientId);
+  async introspect(token: string, askingClientId: string): Promise<IntrospectionResponse> {
+    if (!looksLikeJwt(token)) return (await this.refresh(token, askingClientId)) ?? INACTIVE;
+    const live = await this.accessCheck.live(token);
+    if (!live) return (await this.seed(token, askingClientId)) ?? INACTIVE;
     return issuedTo(live.claims, askingClientId) ? describeAccess(live) : INACTIVE;
-  }
-
-  private async seedOrInactive(token: string, askingClientId: string): Promise<IntrospectionResponse> {
-    return (await this.seed(token, askingClientId)) ?? INACTIVE;
   }
 
   private async seed(token: string, askingClientId: string): Promise<IntrospectionResponse | undefined> {
@@ -83,7 +73,7 @@ export class TokenIntrospection {
     if (!row || row.clientId !== askingClientId || row.usedAt !== null || row.revokedAt !== null || row.expiresAt <= now) return undefined;
     const family = await this.refreshTokens.findFamily(row.familyId);
     if (!family || family.revokedAt !== null) return undefined;
-    const user = await this.state.user(row.userId);
+    const user = await this.users.findById(row.userId);
     if (!user || user.banned || family.createdAt <= user.tokensValidAfter) return undefined;
     return {
       active: true, scope: row.scope, client_id: row.clientId, username: user.username, token_type: 'refresh_token',
@@ -105,6 +95,6 @@ export class TokenIntrospection {
     const claims = await this.minter.verifyAccess(token);
     if (!claims || claims.client_id !== app.clientId) return;
     const uid = Number(claims.sub);
-    await this.state.revoke(claims.jti, Number.isSafeInteger(uid) && claims.sid !== undefined ? uid : 0, claims.exp);
+    await this.revoked.revoke(claims.jti, Number.isSafeInteger(uid) && claims.sid !== undefined ? uid : 0, claims.exp);
   }
 }

@@ -1,9 +1,9 @@
-import { newTimedSecret, timedSecretKey, timeOrderedId } from '../../platform/crypto/random.js';
+import { newTimedSecret, timedSecretKey } from '../../platform/crypto/random.js';
+import { newSid } from '../../platform/jwt/token-ids.js';
 import type { App } from '../apps/index.js';
 import type { RefreshTokenRepo } from './repository.js';
 import type { User } from '../accounts/index.js';
 import { scopeList } from './claims.js';
-import type { ArrivalOrder } from './arrival-order.js';
 import type { MintedAccess, TokenMinter } from './token-minter.js';
 
 import type { TokenResponse } from './contract.js';
@@ -21,8 +21,19 @@ export interface UserGrant {
   familyId?: string;
 }
 
-/** Time first, so a family's row and its refresh tokens' family index are appended, not scattered. */
-export const newFamilyId = (): string => timeOrderedId(Date.now());
+/** The family's id, its access tokens' `sid`: time first, so its rows are appended to their indexes, not scattered. */
+export const newFamilyId = newSid;
+
+/**
+ * A rotation's part in its response: the refresh token it chose before using up the one
+ * presented (the use names it as the successor), that token's scope, and a last check that
+ * the family is still live.
+ */
+export interface Rotation {
+  refreshToken: string;
+  scope: string;
+  stillValid: () => Promise<void>;
+}
 
 /**
  * Builds token responses for a person: access token bound to its refresh family (`sid`),
@@ -34,8 +45,6 @@ export class TokenIssuer {
     private readonly minter: TokenMinter,
     private readonly settings: { accessTokenTtl: number; refreshTokenTtl: number },
     private readonly now: () => number,
-    /** Told of each refresh token as it is made and handed out, to tell later requests from racing ones. */
-    private readonly arrivals: Pick<ArrivalOrder, 'issuing' | 'issued'>,
   ) {}
 
   /** A new family row; created before any token names it, so a revocation can never miss it. */
@@ -50,43 +59,35 @@ export class TokenIssuer {
   }
 
   /**
-   * The rest of the response once the access token is settled: the refresh token (stored
-   * hashed, with the granted scope) and the ID token. `stillValid` runs once both are made,
-   * before the answer is handed out.
+   * The rest of the response once the access token is settled: the ID token, then the refresh
+   * token (stored hashed, with the granted scope), a new one or the rotation's.
    *
-   * Each step waits for the one before. Signing the ID token while the refresh row commits,
-   * and the access token while the family row does, was measured twice and cost CPU (see
-   * docs/performance.md, "OIDC token endpoints").
+   * The refresh token is stored last, with nothing left to wait for between its row and the
+   * answer: a request that finds a rotation's successor stored came after that rotation's
+   * answer, which is how a reused token is told from a racing one (grants.ts). Each step waits
+   * for the one before; signing the ID token while the refresh row commits, and the access
+   * token while the family row does, was measured twice and cost CPU (see docs/performance.md,
+   * "OIDC token endpoints").
    */
-  async complete(
-    g: UserGrant & { familyId: string }, access: MintedAccess, refreshScope = g.scope, stillValid?: () => Promise<void>,
-  ): Promise<TokenResponse> {
-    const body: TokenResponse = {
-      access_token: access.token, token_type: 'Bearer', expires_in: this.settings.accessTokenTtl, scope: access.claims.scope,
-    };
+  async complete(g: UserGrant & { familyId: string }, access: MintedAccess, rotation?: Rotation): Promise<TokenResponse> {
+    const scopes = scopeList(access.claims.scope);
+    const idToken = scopes.includes('openid')
+      ? await this.minter.id({ user: g.user, clientId: g.app.clientId, scopes, authTimeMs: g.authTimeMs, nonce: g.nonce, accessToken: access.token })
+      : undefined;
+    if (rotation) await rotation.stillValid();
     // Opaque: the time, then 256 random bits; stored only under `timedSecretKey`.
-    const refresh = g.app.grantTypes.includes('refresh_token') ? newTimedSecret() : undefined;
-    const tokenHash = refresh === undefined ? undefined : timedSecretKey(refresh);
-    if (tokenHash !== undefined) this.arrivals.issuing(tokenHash);
-    try {
-      if (refresh !== undefined && tokenHash !== undefined) {
-        const now = this.now();
-        await this.refreshTokens.create({
-          tokenHash, familyId: g.familyId, clientId: g.app.clientId, userId: g.user.id, scope: refreshScope,
-          authTime: g.authTimeMs, createdAt: now, expiresAt: now + this.settings.refreshTokenTtl * 1000,
-        });
-        body.refresh_token = refresh;
-      }
-      const scopes = scopeList(access.claims.scope);
-      if (scopes.includes('openid')) {
-        body.id_token = await this.minter.id({ user: g.user, clientId: g.app.clientId, scopes, authTimeMs: g.authTimeMs, nonce: g.nonce, accessToken: access.token });
-      }
-      if (stillValid) await stillValid();
-    } finally {
-      // Answers leave at the end of the event loop's turn (platform/http/turn-end-send.ts); the
-      // token counts as handed out from then on, and a request that came before is racing it.
-      if (tokenHash !== undefined) setImmediate(() => this.arrivals.issued(tokenHash));
+    const refresh = rotation?.refreshToken ?? (g.app.grantTypes.includes('refresh_token') ? newTimedSecret() : undefined);
+    if (refresh !== undefined) {
+      const now = this.now();
+      await this.refreshTokens.create({
+        tokenHash: timedSecretKey(refresh), familyId: g.familyId, clientId: g.app.clientId, userId: g.user.id, scope: rotation?.scope ?? g.scope,
+        authTime: g.authTimeMs, createdAt: now, expiresAt: now + this.settings.refreshTokenTtl * 1000,
+      });
     }
-    return body;
+    return {
+      access_token: access.token, token_type: 'Bearer', expires_in: this.settings.accessTokenTtl, scope: access.claims.scope,
+      ...(refresh !== undefined && { refresh_token: refresh }),
+      ...(idToken !== undefined && { id_token: idToken }),
+    };
   }
 }

@@ -1,11 +1,11 @@
-import { createPrivateKey, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import type { OidcSigningAlg } from '../../config/index.js';
+import { SecretBox } from '../../platform/crypto/secret-box.js';
+import { jwtSigner, type JwtClaims, type PublicJwtKey } from '../../platform/jwt/jwt.js';
+import { newKeyPair, privateJwtKey, publicJwtKey, type Jwk } from '../../platform/jwt/key-pairs.js';
 import type { SigningKey, SigningKeyRepo } from './repository.js';
-import { KeyCipher } from './key-crypto.js';
 
 /** Signs a JWT with the current key: its alg and kid in the header, `typ` as given. */
-export type JwtSigner = (payload: JWTPayload) => Promise<string>;
+export type JwtSigner = (payload: JwtClaims) => Promise<string>;
 
 export interface ActiveKey {
   kid: string;
@@ -16,40 +16,17 @@ export interface ActiveKey {
   signId: JwtSigner;
 }
 
-/**
- * Every token is signed on libuv's thread pool by node:crypto (`sign` with a callback), so a
- * signature never holds the event loop and a second core signs while the first serves. The
- * compact JWS is just three base64url parts; the header is fixed per key, so it is encoded once.
- * Measured per EdDSA token (bench/jwt-sign.mjs): jose's SignJWT goes through WebCrypto and
- * costs 62 µs of CPU, 23 of them on the event loop; fast-jwt's synchronous signer 40 µs, all
- * on the event loop (its two signatures were 41 % of the token endpoint's main-thread profile);
- * this 44 µs, 9 on the event loop. An RS256 signature costs 300 µs wherever it runs.
- * jose still makes the keys, JWKS and thumbprints, and verifies every token.
- */
-export function compactSigner(alg: string, kid: string, typ: string, key: KeyObject): JwtSigner {
-  const signingKey = alg === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' as const } : key;
-  const digest = alg === 'EdDSA' ? null : 'sha256';
-  const header = `${Buffer.from(JSON.stringify({ alg, kid, typ })).toString('base64url')}.`;
-  return (payload) => new Promise<string>((resolve, reject) => {
-    const input = header + Buffer.from(JSON.stringify(payload)).toString('base64url');
-    sign(digest, Buffer.from(input), signingKey, (err, signature) => {
-      if (err) reject(err);
-      else resolve(`${input}.${signature.toString('base64url')}`);
-    });
-  });
-}
-
-function activeKey(kid: string, alg: string, privateJwk: JWK): ActiveKey {
-  const key = createPrivateKey({ key: privateJwk as JsonWebKey, format: 'jwk' });
-  return { kid, alg, signAccess: compactSigner(alg, kid, 'at+jwt', key), signId: compactSigner(alg, kid, 'JWT', key) };
+function activeKey(kid: string, alg: string, privateJwk: Jwk): ActiveKey {
+  const key = privateJwtKey(alg, kid, privateJwk);
+  return { kid, alg, signAccess: jwtSigner(key, 'at+jwt'), signId: jwtSigner(key, 'JWT') };
 }
 
 interface Loaded {
   generation: number;
   current: ActiveKey;
   /** Public keys by kid, for local verification of our own tokens. */
-  publicKeys: Map<string, { alg: string; key: CryptoKey }>;
-  jwks: { keys: JWK[] };
+  publicKeys: Map<string, PublicJwtKey>;
+  jwks: { keys: Jwk[] };
   /** The JWKS response body, serialised once per key set. */
   jwksJson: string;
   checkedAt: number;
@@ -65,15 +42,12 @@ export interface SigningKeysOptions {
 /** A rotation done elsewhere is seen within this (a cheap read of the newest generation). */
 export const KEY_CHECK_MS = 1000;
 const KEYS_READ = 20;
-
-async function newKeyPair(alg: string): Promise<{ publicJwk: JWK; privateJwk: JWK }> {
-  const { publicKey, privateKey } = alg === 'RS256'
-    ? await generateKeyPair('RS256', { modulusLength: 2048, extractable: true })
-    : alg === 'ES256'
-      ? await generateKeyPair('ES256', { extractable: true })
-      : await generateKeyPair('EdDSA', { crv: 'Ed25519', extractable: true });
-  return { publicJwk: await exportJWK(publicKey), privateJwk: await exportJWK(privateKey) };
-}
+/**
+ * The derivation of the key that seals private signing keys (HKDF info and salt): every stored
+ * key was sealed under it, so it never changes. The kid is bound to each as additional data.
+ */
+const KEY_SEAL_PURPOSE = 'aes-256-gcm v1';
+const KEY_SEAL_SALT = 'account-center/oidc/signing-keys';
 
 /**
  * The provider's asymmetric signing keys (docs/api.md §12.1): created at first start, stored with the
@@ -82,14 +56,14 @@ async function newKeyPair(alg: string): Promise<{ publicJwk: JWK; privateJwk: JW
  * instance (or the CLI) is picked up within a few seconds. Parsed keys and the JWKS body are cached.
  */
 export class SigningKeys {
-  private readonly cipher: KeyCipher;
+  private readonly cipher: SecretBox;
   private loaded: Loaded | undefined;
   private loading: Promise<Loaded> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
   constructor(private readonly repo: SigningKeyRepo, private readonly opts: SigningKeysOptions, private readonly now: () => number = Date.now) {
-    this.cipher = new KeyCipher(opts.jwtSecret);
+    this.cipher = new SecretBox(opts.jwtSecret, KEY_SEAL_PURPOSE, KEY_SEAL_SALT);
   }
 
   /** Keeps the cached key set fresh in the background; the timer never holds the process open. */
@@ -115,7 +89,7 @@ export class SigningKeys {
   }
 
   /** A published public key by kid; an unknown kid triggers one fresh read (a rotation just happened). */
-  async publicKey(kid: string): Promise<{ alg: string; key: CryptoKey } | undefined> {
+  async publicKey(kid: string): Promise<PublicJwtKey | undefined> {
     const s = await this.state();
     const hit = s.publicKeys.get(kid);
     if (hit || this.now() - s.checkedAt < 500) return hit;
@@ -166,29 +140,28 @@ export class SigningKeys {
   }
 
   private async create(generation: number): Promise<string | undefined> {
-    const { publicJwk, privateJwk } = await newKeyPair(this.opts.alg);
-    const kid = await calculateJwkThumbprint(publicJwk);
-    const stored: JWK = { ...publicJwk, kid, alg: this.opts.alg, use: 'sig' };
+    const { kid, publicJwk, privateJwk } = await newKeyPair(this.opts.alg);
+    const stored: Jwk = { ...publicJwk, kid, alg: this.opts.alg, use: 'sig' };
     const ok = await this.repo.insert({
       kid, generation, alg: this.opts.alg, publicJwk: JSON.stringify(stored),
-      privateJwkEnc: this.cipher.encrypt(JSON.stringify(privateJwk), kid), createdAt: this.now(),
+      privateJwkEnc: this.cipher.seal(JSON.stringify(privateJwk), kid), createdAt: this.now(),
     });
     return ok ? kid : undefined;
   }
 
   private async build(keys: SigningKey[]): Promise<Loaded> {
     const [newest] = keys as [SigningKey, ...SigningKey[]];
-    const privateJwk = JSON.parse(this.cipher.decrypt(newest.privateJwkEnc, newest.kid)) as JWK;
+    const privateJwk = JSON.parse(this.cipher.open(newest.privateJwkEnc, newest.kid)) as Jwk;
     const current = activeKey(newest.kid, newest.alg, privateJwk);
     const now = this.now();
     // The current key, the one it replaced, and any replaced recently enough that tokens it signed may still live.
     const published = keys.filter((k, i) => i <= 1 || (k.retiredAt !== null && now - k.retiredAt < this.opts.publishRetiredMs));
-    const publicKeys = new Map<string, { alg: string; key: CryptoKey }>();
-    const jwks: JWK[] = [];
+    const publicKeys = new Map<string, PublicJwtKey>();
+    const jwks: Jwk[] = [];
     for (const k of published) {
-      const jwk = JSON.parse(k.publicJwk) as JWK;
+      const jwk = JSON.parse(k.publicJwk) as Jwk;
       jwks.push(jwk);
-      publicKeys.set(k.kid, { alg: k.alg, key: (await importJWK(jwk, k.alg)) as CryptoKey });
+      publicKeys.set(k.kid, await publicJwtKey(k.alg, k.kid, jwk));
     }
     const body = { keys: jwks };
     return { generation: newest.generation, current, publicKeys, jwks: body, jwksJson: JSON.stringify(body), checkedAt: now };

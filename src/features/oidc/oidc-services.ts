@@ -1,10 +1,10 @@
 import type { Config, OidcSigningAlg } from '../../config/index.js';
 import type { AppCache } from '../apps/index.js';
 import type { AuditLog } from '../audit/index.js';
+import type { CodeReplays } from '../authorization/index.js';
 import type { Repositories } from '../kit.js';
 import type { RateLimiter } from '../limits/index.js';
-import type { SessionCache } from '../sessions/index.js';
-import type { TokenService } from '../sessions/index.js';
+import type { RevokedTokens, TokenService, UserCache } from '../sessions/index.js';
 import { AuthorizeFlow } from './authorize-flow.js';
 import { AuthorizedApps } from './authorized-apps.js';
 import { BrowserSessions } from './browser-session.js';
@@ -12,7 +12,6 @@ import { ClientAuthenticator } from './client-auth.js';
 import { DeviceGrant } from './device-grant.js';
 import { EndSession } from './end-session.js';
 import { LogoutConfirmations } from './logout-confirmation.js';
-import { ArrivalOrder } from './arrival-order.js';
 import { TokenGrants } from './grants.js';
 import { TokenIntrospection } from './introspection.js';
 import { TokenIssuer } from './issuer.js';
@@ -27,8 +26,6 @@ export interface OidcServices {
   readonly issuer: string;
   readonly signingAlg: OidcSigningAlg;
   readonly now: () => number;
-  /** Numbers token requests as they arrive (a refresh race or reuse). */
-  readonly arrivals: ArrivalOrder;
   /** The seed's exchange limits, applied to failed token requests as well. */
   readonly limiter: RateLimiter;
   readonly keys: SigningKeys;
@@ -63,25 +60,23 @@ export function signingKeysFor(config: Config, keys: Repositories['signingKeys']
 export function createOidcServices(
   config: Config,
   storage: OidcRepos,
-  collaborators: { sessionCache: SessionCache; tokens: TokenService; audit: AuditLog; limiter: RateLimiter; now: () => number },
+  collaborators: { userCache: UserCache; revokedTokens: RevokedTokens; tokens: TokenService; audit: AuditLog; limiter: RateLimiter; codeReplays: CodeReplays; now: () => number },
 ): OidcServices {
-  const { sessionCache, tokens, audit, limiter, now } = collaborators;
+  const { userCache, revokedTokens, tokens, audit, limiter, codeReplays, now } = collaborators;
   const issuer = config.baseUrl;
   const keys = signingKeysFor(config, storage.signingKeys, now);
   const minter = new TokenMinter(keys, { issuer, accessTokenTtl: config.accessTokenTtl, idTokenTtl: config.idTokenTtl }, now);
-  const arrivals = new ArrivalOrder(now);
-  const tokenIssuer = new TokenIssuer(storage.refreshTokens, minter, { accessTokenTtl: config.accessTokenTtl, refreshTokenTtl: config.refreshTokenTtl }, now, arrivals);
-  const accessCheck = new AccessTokenCheck(minter, sessionCache, storage.apps);
+  const tokenIssuer = new TokenIssuer(storage.refreshTokens, minter, { accessTokenTtl: config.accessTokenTtl, refreshTokenTtl: config.refreshTokenTtl }, now);
+  const accessCheck = new AccessTokenCheck(minter, userCache, revokedTokens, storage.apps);
   const sessions = new BrowserSessions(tokens, config.centerAppId, config.baseUrl, now);
   const tickets = new Tickets(config.jwtSecret, config.baseUrl, now);
   const clients = new ClientAuthenticator(storage.apps, [config.centerAppId, config.gameAppId], issuer);
-  const grants = new TokenGrants({ codes: storage.codes, refreshTokens: storage.refreshTokens, state: sessionCache, issuer: tokenIssuer, minter, audit, arrivals, now });
-  const deviceGrant = new DeviceGrant(storage.devices, sessionCache, tokenIssuer, audit, now);
+  const grants = new TokenGrants({ codes: storage.codes, replays: codeReplays, refreshTokens: storage.refreshTokens, users: userCache, revokedTokens, issuer: tokenIssuer, minter, audit, now });
+  const deviceGrant = new DeviceGrant(storage.devices, userCache, tokenIssuer, audit, now);
   return {
     issuer,
     signingAlg: config.oidcSigningAlg,
     now,
-    arrivals,
     limiter,
     keys,
     minter,
@@ -90,7 +85,7 @@ export function createOidcServices(
     token: new TokenEndpoint(clients, grants, deviceGrant, limiter),
     deviceGrant,
     accessCheck,
-    introspection: new TokenIntrospection(accessCheck, storage.refreshTokens, sessionCache, tokens, minter, issuer, now),
+    introspection: new TokenIntrospection(accessCheck, storage.refreshTokens, userCache, revokedTokens, tokens, minter, issuer, now),
     sessions,
     tickets,
     authorize: new AuthorizeFlow(

@@ -7,7 +7,7 @@ export interface SigningKey {
   alg: string;
   /** Public JWK as JSON text. */
   publicJwk: string;
-  /** Private JWK, AES-256-GCM encrypted (see services), never stored in clear. */
+  /** Private JWK, sealed with AES-256-GCM (platform/crypto/secret-box.ts), never stored in clear. */
   privateJwkEnc: string;
   createdAt: number;
   /** When a newer key replaced this one; null for the current key. */
@@ -56,6 +56,17 @@ export interface RefreshToken {
   revokedAt: number | null;
 }
 
+/** A refresh token as a refresh request first reads it, with how far its rotation had got by then. */
+export interface PresentedRefreshToken extends RefreshToken {
+  /** The token the rotation that used this one stores (null while unused, and for tokens used before it was recorded). */
+  successorHash: string | null;
+  /**
+   * Whether that rotation had stored its successor by this read; true for a token used before
+   * successors were recorded (its rotation finished long ago), false while unused.
+   */
+  successorStored: boolean;
+}
+
 export interface RefreshTokenRepo {
   createFamily(family: Omit<RefreshFamily, 'revokedAt'>): Promise<void>;
   findFamily(familyId: string): Promise<RefreshFamily | undefined>;
@@ -72,11 +83,14 @@ export interface RefreshTokenRepo {
   revokeLiveFamiliesOf(userId: number, now: number, createdAfter: number): Promise<string[]>;
   create(token: Omit<RefreshToken, 'usedAt' | 'revokedAt'>): Promise<void>;
   findByHash(tokenHash: string): Promise<RefreshToken | undefined>;
+  /** The token and its rotation's progress, read in one statement, so both describe the same moment. */
+  findPresented(tokenHash: string): Promise<PresentedRefreshToken | undefined>;
   /**
-   * Rotation: marks the token used if, and only if, it is unused, unrevoked, unexpired and its
-   * family is live (one conditional UPDATE); exactly one concurrent caller gets the row.
+   * Rotation: marks the token used, naming the successor the rotation will store, if, and only
+   * if, it is unused, unrevoked, unexpired and its family is live (one conditional UPDATE);
+   * exactly one concurrent caller gets the row.
    */
-  use(tokenHash: string, now: number): Promise<RefreshToken | undefined>;
+  use(tokenHash: string, now: number, successorHash: string): Promise<RefreshToken | undefined>;
   /** The newest token of a family (the one a rotation issued last). */
   latestInFamily(familyId: string): Promise<RefreshToken | undefined>;
   purgeExpired(before: number): Promise<number>;

@@ -1,6 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { ConsentsTable, Database, RefreshFamiliesTable, RefreshTokensTable, SigningKeysTable } from '../../platform/sql/schema.js';
-import type { Consent, ConsentRepo, LiveRefreshFamily, RefreshFamily, RefreshToken, RefreshTokenRepo, SigningKey, SigningKeyRepo } from './repository.js';
+import type {
+  Consent, ConsentRepo, LiveRefreshFamily, PresentedRefreshToken, RefreshFamily, RefreshToken, RefreshTokenRepo, SigningKey, SigningKeyRepo,
+} from './repository.js';
 import { compileOnce } from '../../platform/sql/compiled.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
@@ -65,6 +67,7 @@ const FAMILY_KEEP_MS = 7 * 24 * 3600_000;
 export class SqlRefreshTokenRepo implements RefreshTokenRepo {
   private readonly familyById;
   private readonly tokenByHash;
+  private readonly presentedByHash;
   private readonly insertFamily;
   private readonly insertToken;
   private readonly useToken;
@@ -73,12 +76,17 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
   constructor(private readonly db: Kysely<Database>) {
     this.familyById = compileOnce(db, db.selectFrom('refresh_families').selectAll().where('family_id', '=', ''));
     this.tokenByHash = compileOnce(db, db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', ''));
+    this.presentedByHash = compileOnce(db, db.selectFrom('refresh_tokens').selectAll()
+      .select(sql<number>`case when refresh_tokens.used_at is null then 0 when refresh_tokens.successor_hash is null then 1
+        when exists (select 1 from refresh_tokens successor where successor.token_hash = refresh_tokens.successor_hash) then 1
+        else 0 end`.as('successor_stored'))
+      .where('token_hash', '=', ''));
     this.insertFamily = compileOnce(db, db.insertInto('refresh_families').values({ family_id: '', user_id: 0, client_id: '', created_at: 0, revoked_at: 0 }));
     this.insertToken = compileOnce(db, db.insertInto('refresh_tokens').values({
       token_hash: '', family_id: '', client_id: '', user_id: 0, scope: '', auth_time: 0, created_at: 0, expires_at: 0, used_at: 0, revoked_at: 0,
     }));
-    // Parameters: used_at, token_hash, expires_at.
-    this.useToken = compileOnce(db, db.updateTable('refresh_tokens').set({ used_at: 0 })
+    // Parameters: used_at, successor_hash, token_hash, expires_at.
+    this.useToken = compileOnce(db, db.updateTable('refresh_tokens').set({ used_at: 0, successor_hash: '' })
       .where('token_hash', '=', '').where('used_at', 'is', null).where('revoked_at', 'is', null)
       .where('expires_at', '>', 0)
       .where(({ not, exists, selectFrom }) => not(exists(selectFrom('refresh_families').select('family_id')
@@ -137,8 +145,13 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
     return r && toRefresh(r);
   }
 
-  async use(tokenHash: string, now: number): Promise<RefreshToken | undefined> {
-    const r = (await this.useToken(now, tokenHash, now)).rows[0];
+  async findPresented(tokenHash: string): Promise<PresentedRefreshToken | undefined> {
+    const r = (await this.presentedByHash(tokenHash)).rows[0];
+    return r && { ...toRefresh(r), successorHash: r.successor_hash, successorStored: Number(r.successor_stored) === 1 };
+  }
+
+  async use(tokenHash: string, now: number, successorHash: string): Promise<RefreshToken | undefined> {
+    const r = (await this.useToken(now, successorHash, tokenHash, now)).rows[0];
     return r && toRefresh(r);
   }
 

@@ -1,5 +1,5 @@
 import { hkdfSync } from 'node:crypto';
-import { jwtVerify, SignJWT } from 'jose';
+import { hmacJwtKey, jwtSigner, verifyJwt, type HmacJwtKey } from '../../platform/jwt/jwt.js';
 import type { AuthorizationRequest } from './authorize-rules.js';
 
 /** How long a person has to sign in and consent before the request must start over. */
@@ -20,29 +20,26 @@ export interface Ticket {
  * they need no table, work on every instance, and can never pass as access tokens.
  */
 export class Tickets {
-  private readonly key: Uint8Array;
+  private readonly key: HmacJwtKey;
+  private readonly sign: (claims: object) => string;
 
   constructor(jwtSecret: string, private readonly issuer: string, private readonly now: () => number) {
-    this.key = new Uint8Array(hkdfSync('sha256', jwtSecret, '', 'account-center oidc authorization ticket', 32));
+    this.key = hmacJwtKey(new Uint8Array(hkdfSync('sha256', jwtSecret, '', 'account-center oidc authorization ticket', 32)));
+    this.sign = jwtSigner(this.key, TICKET_TYP);
   }
 
   async issue(ticket: Ticket): Promise<string> {
     const iat = Math.floor(this.now() / 1000);
-    return new SignJWT({ req: ticket.request, rat: ticket.requestedAt, fresh: ticket.freshLogin })
-      .setProtectedHeader({ alg: 'HS256', typ: TICKET_TYP })
-      .setIssuer(this.issuer)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + TICKET_TTL_SECONDS)
-      .sign(this.key);
+    return this.sign({
+      req: ticket.request, rat: ticket.requestedAt, fresh: ticket.freshLogin, iss: this.issuer, iat, exp: iat + TICKET_TTL_SECONDS,
+    });
   }
 
   /** The ticket, or undefined when it is forged, expired or not a ticket at all. */
   async open(raw: unknown): Promise<Ticket | undefined> {
     if (typeof raw !== 'string' || raw.length === 0 || raw.length > 16_384) return undefined;
     try {
-      const { payload } = await jwtVerify(raw, this.key, {
-        algorithms: ['HS256'], issuer: this.issuer, typ: TICKET_TYP, currentDate: new Date(this.now()),
-      });
+      const payload = await verifyJwt(raw, this.key, { issuer: this.issuer, typ: TICKET_TYP, nowMs: this.now() });
       const { req, rat, fresh } = payload as { req?: AuthorizationRequest; rat?: unknown; fresh?: unknown };
       if (!req || typeof req.clientId !== 'string' || typeof rat !== 'number') return undefined;
       return { request: req, requestedAt: rat, freshLogin: fresh === true };

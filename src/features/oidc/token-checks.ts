@@ -1,11 +1,11 @@
 import { isActive } from '../apps/index.js';
-import type { SessionCache } from '../sessions/index.js';
+import type { RevokedTokens, UserCache } from '../sessions/index.js';
 import type { App } from '../apps/index.js';
 import type { User } from '../accounts/index.js';
 import type { AppCache } from '../apps/index.js';
-import { NOT_CACHED } from '../../platform/cache/reloading-cache.js';
 import { revokedFamilyKey } from './announcing-families.js';
-import { jtiIssuedMs, type AccessClaims, type TokenMinter } from './token-minter.js';
+import { jtiIssuedMs } from '../../platform/jwt/token-ids.js';
+import type { AccessClaims, TokenMinter } from './token-minter.js';
 
 export interface LiveAccess {
   claims: AccessClaims;
@@ -21,41 +21,39 @@ export interface LiveAccess {
  */
 export class AccessTokenCheck {
   constructor(
-    private readonly minter: TokenMinter,
-    private readonly state: SessionCache,
-    private readonly apps: Pick<AppCache, 'findById' | 'cached'>,
+    private readonly minter: Pick<TokenMinter, 'verifiedInMemory' | 'verifyAccess'>,
+    private readonly users: Pick<UserCache, 'inMemory' | 'findById'>,
+    private readonly revoked: Pick<RevokedTokens, 'isRevoked'>,
+    private readonly apps: Pick<AppCache, 'inMemory' | 'findById'>,
   ) {}
 
   /**
-   * The live access of a token, or undefined. Without a promise when all it needs is in
-   * memory, which is nearly always (the token verified before, its app and its person
-   * cached), as the seed's `tokens.check()` does for `me`.
+   * live() from memory alone, for the UserInfo guard (platform/http/memory-first-guard.ts): the
+   * live access of a token verified before whose app and person are cached, which is nearly
+   * always. Undefined whenever memory cannot vouch for the token, refusals included: live()
+   * then decides.
    */
-  live(token: string): LiveAccess | undefined | Promise<LiveAccess | undefined> {
-    const known = this.liveIfVerified(token);
-    return known === NOT_CACHED ? this.liveStored(token) : known;
+  liveInMemory(token: string): LiveAccess | undefined {
+    const claims = this.minter.verifiedInMemory(token);
+    if (claims === undefined) return undefined;
+    const app = this.apps.inMemory(claims.client_id);
+    if (app === undefined) return undefined;
+    let user: User | undefined;
+    if (claims.sid !== undefined) {
+      user = this.users.inMemory(Number(claims.sub));
+      if (user === undefined) return undefined;
+    }
+    return judge(this.revoked, claims, app, user);
   }
 
-  /**
-   * live() for a token whose signature was checked before; NOT_CACHED for any other string,
-   * which the caller checks for syntax before it calls live().
-   */
-  liveIfVerified(token: string): LiveAccess | undefined | Promise<LiveAccess | undefined> | typeof NOT_CACHED {
-    const claims = this.minter.verifiedBefore(token);
-    if (claims === undefined || claims === NOT_CACHED) return claims;
-    const app = this.apps.cached(claims.client_id);
-    const user = claims.sid === undefined ? undefined : this.state.cachedUser(Number(claims.sub));
-    if (app !== NOT_CACHED && user !== NOT_CACHED) return judge(this.state, claims, app, user);
-    return this.liveStored(token);
-  }
-
-  private async liveStored(token: string): Promise<LiveAccess | undefined> {
+  /** The live access of a token, or undefined. */
+  async live(token: string): Promise<LiveAccess | undefined> {
     const claims = await this.minter.verifyAccess(token);
     if (!claims) return undefined;
     const app = await this.apps.findById(claims.client_id);
     const uid = Number(claims.sub);
-    const user = claims.sid === undefined || !Number.isSafeInteger(uid) ? undefined : await this.state.user(uid);
-    return judge(this.state, claims, app, user);
+    const user = claims.sid === undefined || !Number.isSafeInteger(uid) ? undefined : await this.users.findById(uid);
+    return judge(this.revoked, claims, app, user);
   }
 }
 
@@ -64,14 +62,14 @@ export class AccessTokenCheck {
  * person's token, its revoked family (announcing-families.ts puts every family revocation in
  * the shared set; the token's user and client are its own signed claims), ban and cut-off.
  */
-function judge(state: Pick<SessionCache, 'isRevoked'>, claims: AccessClaims, app: App | undefined, user: User | undefined): LiveAccess | undefined {
-  if (state.isRevoked(claims.jti)) return undefined;
+function judge(revoked: Pick<RevokedTokens, 'isRevoked'>, claims: AccessClaims, app: App | undefined, user: User | undefined): LiveAccess | undefined {
+  if (revoked.isRevoked(claims.jti)) return undefined;
   if (!app || !isActive(app.status)) return undefined;
   if (claims.sid === undefined) {
     // client_credentials: no person behind it.
     return claims.sub === claims.client_id ? { claims, user: undefined } : undefined;
   }
-  if (state.isRevoked(revokedFamilyKey(claims.sid))) return undefined;
+  if (revoked.isRevoked(revokedFamilyKey(claims.sid))) return undefined;
   if (!user || String(user.id) !== claims.sub || user.banned || jtiIssuedMs(claims.jti) <= user.tokensValidAfter) return undefined;
   return { claims, user };
 }

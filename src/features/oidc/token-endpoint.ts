@@ -1,5 +1,4 @@
 import type { Caller } from '../kit.js';
-import type { Arrival } from './arrival-order.js';
 import { throttledExchange, type ExchangeFailure, type RateLimiter } from '../limits/index.js';
 import type { TokenResponse } from './contract.js';
 import type { ClientAuthenticator } from './client-auth.js';
@@ -35,7 +34,7 @@ export class TokenEndpoint {
     private readonly limiter: RateLimiter,
   ) {}
 
-  async answer(authorization: string | undefined, body: Params, caller: Caller, arrival: Arrival): Promise<TokenResponse> {
+  async answer(authorization: string | undefined, body: Params, caller: Caller): Promise<TokenResponse> {
     const grantType = required(body, 'grant_type');
     const claimed = this.clients.claimedId(authorization, body) ?? '';
     return throttledExchange(this.limiter, claimed, caller.ip, async () => {
@@ -43,7 +42,7 @@ export class TokenEndpoint {
       if (!KNOWN_GRANTS.has(grantType)) throw new OAuthError('unsupported_grant_type', 'This grant type is not supported');
       if (!client.grantTypes.includes(grantType)) throw new OAuthError('unauthorized_client', 'This client may not use this grant type');
       if (grantType === 'authorization_code') return this.grants.authorizationCode(client, body, caller);
-      if (grantType === 'refresh_token') return this.grants.refreshToken(client, body, caller, arrival);
+      if (grantType === 'refresh_token') return this.grants.refreshToken(client, body, caller);
       if (grantType === 'client_credentials') return this.grants.clientCredentials(client, body);
       return this.deviceGrant.redeem(client, body, caller);
     }, tokenFailure);

@@ -1,14 +1,13 @@
 import { hash } from 'node:crypto';
-import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
-import { randomToken } from '../../platform/crypto/random.js';
-import { NOT_CACHED } from '../../platform/cache/reloading-cache.js';
+import { jwtKeyId, verifyJwt, type JwtClaims } from '../../platform/jwt/jwt.js';
+import { newJti } from '../../platform/jwt/token-ids.js';
 import type { User } from '../accounts/index.js';
 import type { SigningKeys } from './keys.js';
 import { userClaims } from './claims.js';
 import { VerifiedTokens } from '../sessions/index.js';
 
 /** The claims of our RFC 9068 access tokens. `sid` (the refresh family) is absent on client_credentials tokens. */
-export interface AccessClaims extends JWTPayload {
+export interface AccessClaims extends JwtClaims {
   iss: string;
   sub: string;
   aud: string;
@@ -23,20 +22,6 @@ export interface AccessClaims extends JWTPayload {
 export interface MintedAccess {
   token: string;
   claims: AccessClaims;
-}
-
-/**
- * Like the seed's token ids, the jti starts with its issue time in milliseconds, so a
- * logout-all or password reset cuts off tokens issued earlier within the same second.
- */
-export function newJti(issuedMs: number): string {
-  return `${issuedMs.toString(36)}.${randomToken(16)}`;
-}
-
-export function jtiIssuedMs(jti: string): number {
-  const dot = jti.indexOf('.');
-  const ms = dot > 0 ? parseInt(jti.slice(0, dot), 36) : NaN;
-  return Number.isFinite(ms) ? ms : -1;
 }
 
 /** OIDC Core §3.1.3.6: the left half of the hash of the access token, hash by the signing alg. */
@@ -79,7 +64,7 @@ export class TokenMinter {
   async id(input: { user: User; clientId: string; scopes: readonly string[]; authTimeMs: number; nonce?: string | null; accessToken: string }): Promise<string> {
     const key = await this.keys.current();
     const iat = Math.floor(this.now() / 1000);
-    const payload: JWTPayload = {
+    const payload: JwtClaims = {
       iss: this.settings.issuer, sub: String(input.user.id), aud: input.clientId, azp: input.clientId,
       iat, exp: iat + this.settings.idTokenTtl, auth_time: Math.floor(input.authTimeMs / 1000),
       ...(input.nonce && { nonce: input.nonce }),
@@ -89,17 +74,16 @@ export class TokenMinter {
     return key.signId(payload);
   }
 
-  /** The claims of a token verified before, without waiting (undefined: expired); NOT_CACHED: call verifyAccess(). */
-  verifiedBefore(token: string): AccessClaims | undefined | typeof NOT_CACHED {
+  /** verifyAccess() without waiting, for a token verified before; undefined for any other (or expired) token. */
+  verifiedInMemory(token: string): AccessClaims | undefined {
     const hit = this.verified.get(token);
-    if (hit === undefined) return NOT_CACHED;
-    return hit.exp * 1000 > this.now() ? hit : undefined;
+    return hit !== undefined && hit.exp * 1000 > this.now() ? hit : undefined;
   }
 
   /** The claims of one of our access tokens with a valid signature, issuer and expiry, or undefined. */
   async verifyAccess(token: string): Promise<AccessClaims | undefined> {
-    const hit = this.verifiedBefore(token);
-    if (hit !== NOT_CACHED) return hit;
+    const hit = this.verified.get(token);
+    if (hit !== undefined) return hit.exp * 1000 > this.now() ? hit : undefined;
     const claims = await this.verifySignature(token);
     if (claims !== undefined) this.verified.set(token, claims);
     return claims;
@@ -107,14 +91,11 @@ export class TokenMinter {
 
   private async verifySignature(token: string): Promise<AccessClaims | undefined> {
     try {
-      const { kid } = decodeProtectedHeader(token);
-      if (typeof kid !== 'string') return undefined;
+      const kid = jwtKeyId(token);
+      if (kid === undefined) return undefined;
       const key = await this.keys.publicKey(kid);
       if (!key) return undefined;
-      const { payload } = await jwtVerify(token, key.key, {
-        issuer: this.settings.issuer, typ: 'at+jwt', algorithms: [key.alg], currentDate: new Date(this.now()),
-      });
-      const c = payload as AccessClaims;
+      const c = (await verifyJwt(token, key, { issuer: this.settings.issuer, typ: 'at+jwt', nowMs: this.now() })) as AccessClaims;
       if (typeof c.sub !== 'string' || typeof c.client_id !== 'string' || typeof c.jti !== 'string' || typeof c.exp !== 'number' || typeof c.scope !== 'string') return undefined;
       return c;
     } catch {

@@ -1,5 +1,6 @@
-import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, preHandlerHookHandler } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { fail } from '../../errors/index.js';
+import { memoryFirstGuard } from '../../platform/http/memory-first-guard.js';
 import type { Authenticated, TokenService } from './token-service.js';
 
 declare module 'fastify' {
@@ -15,42 +16,21 @@ export type AuthLevel = 'token' | 'first-party' | 'admin';
  * Builds the pre-handlers that guard Bearer routes (docs/api.md §1.2, §8):
  * `token` any valid token; `first-party` a token of the center itself; `admin` plus role admin.
  */
-export function authGuards(tokens: Pick<TokenService, 'check'>, centerAppId: string) {
-  const grantAt = (level: AuthLevel, request: FastifyRequest, auth: Authenticated): void => {
+export function authGuards(tokens: Pick<TokenService, 'acceptedFromMemory' | 'check'>, centerAppId: string) {
+  const check = {
+    fromMemory: (request: FastifyRequest) => tokens.acceptedFromMemory(request.headers.authorization),
+    fromStorage: (request: FastifyRequest) => tokens.check(request.headers.authorization),
+  };
+  /** Lets the holder of a valid token through at `level`, or throws that level's refusal. */
+  const admitAt = (level: AuthLevel) => (request: FastifyRequest, auth: Authenticated): void => {
     if (level !== 'token' && auth.claims.app !== centerAppId) throw fail('notFirstParty');
     if (level === 'admin' && !auth.user.roles.includes('admin')) throw fail('adminOnly');
     request.auth = auth;
   };
-  // Callback style rather than async: with the user cached (nearly always) the whole check
-  // runs without a promise or a microtask, which is a visible share of what `me` costs.
-  const guard = (level: AuthLevel): preHandlerHookHandler =>
-    function requireAuth(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) {
-      let result: Authenticated | Promise<Authenticated>;
-      try {
-        result = tokens.check(request.headers.authorization);
-        if (!(result instanceof Promise)) grantAt(level, request, result);
-      } catch (err) {
-        done(err as Error);
-        return;
-      }
-      if (!(result instanceof Promise)) {
-        done();
-        return;
-      }
-      result.then((auth) => {
-        try {
-          grantAt(level, request, auth);
-        } catch (err) {
-          done(err as Error);
-          return;
-        }
-        done();
-      }, (err: Error) => done(err));
-    };
   return {
-    token: guard('token'),
-    firstParty: guard('first-party'),
-    admin: guard('admin'),
+    token: memoryFirstGuard(check, admitAt('token')),
+    firstParty: memoryFirstGuard(check, admitAt('first-party')),
+    admin: memoryFirstGuard(check, admitAt('admin')),
   };
 }
 

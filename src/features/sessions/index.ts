@@ -1,6 +1,7 @@
 /** What the sessions feature offers the others; everything else in this folder is its own. */
 export { PublicUser, TokenEnvelope } from './contract.js';
-export type { SessionCache } from './session-cache.js';
+export type { RevokedTokens } from './revoked-tokens.js';
 export { publicUser } from './token-service.js';
 export type { Authenticated, TokenService } from './token-service.js';
+export type { UserCache } from './user-cache.js';
 export { VerifiedTokens } from './verified-tokens.js';

@@ -27,11 +27,11 @@ export class SessionService {
    * (`sid` kept, so ending the session ends the refreshed token too). A token from before
    * sessions existed starts one.
    */
-  refresh({ user, claims }: Authenticated, caller: Caller): TokenEnvelope | Promise<TokenEnvelope> {
+  async refresh({ user, claims }: Authenticated, caller: Caller): Promise<TokenEnvelope> {
     const issued = this.ctx.tokens.envelope(user, claims.app, undefined, claims.sid);
-    const written = claims.sid === undefined ? this.ctx.signIns.record(issued.claims, user, caller) : this.ctx.signIns.extend(claims.sid, issued.claims.exp);
-    // Nearly always the session's stored expiry already covers the token: no write, no promise.
-    return written === undefined ? issued.body : written.then(() => issued.body);
+    if (claims.sid === undefined) await this.ctx.signIns.record(issued.claims, user, caller);
+    else await this.ctx.signIns.extend(claims.sid, issued.claims.exp);
+    return issued.body;
   }
 
   /**

@@ -1,9 +1,9 @@
 import type { Config } from '../../config/index.js';
 import type { SessionRepo, SignInSession } from './repository.js';
 import type { User } from '../accounts/index.js';
-import { BoundedMap } from '../../platform/cache/bounded-map.js';
-import { timeOrderedId } from '../../platform/crypto/random.js';
-import type { SessionCache } from './session-cache.js';
+import { LRUCache } from 'lru-cache';
+import { newSid } from '../../platform/jwt/token-ids.js';
+import type { RevokedTokens } from './revoked-tokens.js';
 
 /** `last used` is written at most this often per session and instance, never per request. */
 export const LAST_USED_WRITE_EVERY_MS = 60_000;
@@ -34,11 +34,8 @@ interface Origin {
 /** Ending a session puts this key in the revoked set; jti values (`<ms>.<random>`) never start so. */
 export const revokedSessionKey = (sid: string) => `sid:${sid}`;
 
-/**
- * A new session id, the `sid` claim of every token of the family: 88 random bits after the
- * wall-clock time (the real one even under a test clock: it only places the row in its index).
- */
-export const newSessionId = (): string => timeOrderedId(Date.now());
+/** A new session id, the `sid` claim of every token of the sign-in. */
+export const newSessionId = newSid;
 
 /**
  * The record of each sign-in (token family): who, which app, when, from where. Tokens carry
@@ -46,15 +43,18 @@ export const newSessionId = (): string => timeOrderedId(Date.now());
  * broadcast) as single tokens, so the per-request check stays one Map look-up.
  */
 export class SignIns {
-  /** What this instance last wrote of each session: one entry, so a sign-in costs one insert. */
-  private readonly tracked = new BoundedMap<string, WrittenMarks>(MAX_TRACKED);
+  /**
+   * What this instance last wrote of each session: one entry, so a sign-in costs one insert.
+   * Past MAX_TRACKED the least recently used go: a session forgotten here is only written sooner.
+   */
+  private readonly tracked = new LRUCache<string, WrittenMarks>({ max: MAX_TRACKED });
   /** Sessions due for a `last used` write, flushed together. */
   private readonly pending = new Set<string>();
   private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly repo: SessionRepo,
-    private readonly sessionCache: Pick<SessionCache, 'revoke'>,
+    private readonly revokedTokens: Pick<RevokedTokens, 'revoke'>,
     private readonly config: Pick<Config, 'tokenTtl' | 'gameTokenTtl'>,
     private readonly now: () => number,
     private readonly onError: (err: unknown) => void,
@@ -76,15 +76,15 @@ export class SignIns {
   /**
    * A refresh kept the session: it now lives at least until the new token expires. Written
    * only when the stored expiry (as this instance last wrote it) falls short, and then with
-   * a margin, so a client refreshing often costs no write per refresh. Undefined, not a
-   * promise, when nothing is written: the refresh then answers without one.
+   * a margin, so a client refreshing often costs no write per refresh.
    */
-  extend(sid: string, exp: number): Promise<void> | undefined {
+  async extend(sid: string, exp: number): Promise<void> {
     const needed = exp * 1000;
     const covered = this.tracked.get(sid)?.coveredUntil;
-    if (covered !== undefined && covered >= needed) return undefined;
+    if (covered !== undefined && covered >= needed) return;
     const expiresAt = needed + extendAhead(needed - this.now());
-    return this.repo.extend(sid, expiresAt).then(() => this.cover(sid, expiresAt));
+    await this.repo.extend(sid, expiresAt);
+    this.cover(sid, expiresAt);
   }
 
   private cover(sid: string, expiresAt: number): void {
@@ -94,7 +94,7 @@ export class SignIns {
   }
 
   /**
-   * Called on every accepted token with a `sid`, synchronously: a Map look-up. At most once
+   * Called on every accepted token with a `sid`, synchronously: a cache look-up. At most once
    * a minute a session is queued for a write, and the queue is written by one statement a
    * second that nobody waits for.
    */
@@ -102,7 +102,6 @@ export class SignIns {
     const now = this.now();
     const marks = this.tracked.get(sid);
     if (marks !== undefined && now - marks.lastUsedAt < LAST_USED_WRITE_EVERY_MS) return;
-    // Set again, not only changed: a session in use stays among the entries kept.
     this.tracked.set(sid, { lastUsedAt: now, coveredUntil: marks?.coveredUntil ?? NEVER });
     this.pending.add(sid);
     if (this.flushTimer === undefined) {
@@ -169,6 +168,6 @@ export class SignIns {
   /** Revoked until any token the family may hold has expired: the longest lifetime from now. */
   private revokeId(sid: string, userId: number): Promise<void> {
     const exp = Math.ceil(this.now() / 1000) + Math.max(this.config.tokenTtl, this.config.gameTokenTtl);
-    return this.sessionCache.revoke(revokedSessionKey(sid), userId, exp);
+    return this.revokedTokens.revoke(revokedSessionKey(sid), userId, exp);
   }
 }

@@ -1,12 +1,12 @@
-import { createVerifier } from 'fast-jwt';
 import type { Config } from '../../config/index.js';
 import type { PublicUser, TokenEnvelope } from './contract.js';
-import { fail, unauthorized } from '../../errors/index.js';
+import { fail, unauthorized, type Reason } from '../../errors/index.js';
 import type { User } from '../accounts/index.js';
 import type { AppStatusCache } from '../apps/index.js';
-import { randomToken } from '../../platform/crypto/random.js';
-import { hs256Signer } from '../../platform/jwt/hs256-signer.js';
-import { NOT_CACHED, type SessionCache } from './session-cache.js';
+import { jtiIssuedMs, newJti } from '../../platform/jwt/token-ids.js';
+import { hmacJwtKey, hs256Verifier, jwtSigner, type JwtClaims } from '../../platform/jwt/jwt.js';
+import type { RevokedTokens } from './revoked-tokens.js';
+import type { UserCache } from './user-cache.js';
 import { newSessionId, revokedSessionKey } from './sign-ins.js';
 import { VerifiedTokens } from './verified-tokens.js';
 
@@ -35,36 +35,23 @@ export interface Authenticated {
 }
 
 /**
- * The jti carries its issue time in milliseconds, so a logout-all or password reset can
- * cut off every older token even within the same second as `iat`.
+ * The last checks of a token of an existing user, on the stored state, in the order their
+ * refusals win: minted at or before the user's cut-off, then a banned user, then a token of a
+ * disabled application. Undefined: the token is accepted.
  */
-function newJti(issuedMs: number): string {
-  return `${issuedMs.toString(36)}.${randomToken(16)}`;
-}
-
-/**
- * The last checks of check(), on the stored state: a token minted at or before the user's
- * cut-off fails, then a banned user, then a token of a disabled application.
- */
-function holderOf(claims: TokenClaims, user: User | undefined, appActive: boolean): Authenticated {
+function refusalOf(claims: TokenClaims, user: User, appActive: boolean): Reason | undefined {
   // The cut-off millisecond itself is included: tokens minted in it before the cut-off must die.
-  if (!user || jtiIssuedMs(claims.jti) <= user.tokensValidAfter) throw unauthorized();
-  if (user.banned) throw fail('banned');
-  if (!appActive) throw fail('appDisabled');
-  return { claims, user };
-}
-
-function jtiIssuedMs(jti: string): number {
-  const dot = jti.indexOf('.');
-  const ms = dot > 0 ? parseInt(jti.slice(0, dot), 36) : NaN;
-  return Number.isFinite(ms) ? ms : -1;
+  if (jtiIssuedMs(claims.jti) <= user.tokensValidAfter) return 'tokenInvalid';
+  if (user.banned) return 'banned';
+  if (!appActive) return 'appDisabled';
+  return undefined;
 }
 
 const BEARER = /^bearer +([A-Za-z0-9\-_.]+)$/i;
 
 export class TokenService {
   private readonly sign: (claims: object) => string;
-  private readonly verify: (token: string) => TokenClaims;
+  private readonly verify: (token: string) => JwtClaims;
   /**
    * Claims of Authorization headers whose signature was checked already: only the very same
    * bytes hit, and expiry is still checked on every use. This replaces fast-jwt's own cache,
@@ -74,17 +61,19 @@ export class TokenService {
 
   constructor(
     private readonly config: Config,
-    private readonly sessionCache: SessionCache,
-    private readonly appStatus: AppStatusCache,
+    private readonly users: Pick<UserCache, 'inMemory' | 'findById'>,
+    private readonly revoked: Pick<RevokedTokens, 'isRevoked' | 'revoke'>,
+    private readonly appStatus: Pick<AppStatusCache, 'activeInMemory' | 'active'>,
     private readonly now: () => number = Date.now,
     /** Told, without waiting, of every accepted token of a session (its `last used`). */
     private readonly sessionSeen: (sid: string) => void = () => undefined,
     /** Told of every sign-out with a token (see revoke): its session ends with it. */
     private readonly signedOut: (claims: TokenClaims) => Promise<void> = async () => undefined,
   ) {
-    this.sign = hs256Signer(config.jwtSecret);
+    const key = hmacJwtKey(config.jwtSecret);
+    this.sign = jwtSigner(key);
     // Only HS256 is accepted: `alg: none` and every other algorithm fail verification.
-    this.verify = createVerifier({ key: config.jwtSecret, algorithms: ['HS256'] });
+    this.verify = hs256Verifier(key);
   }
 
   /** Lifetime of tokens issued for `app`: the game application gets game tokens. */
@@ -128,31 +117,46 @@ export class TokenService {
       const c = this.verify(m[1]!);
       if (typeof c.uid !== 'number' || typeof c.jti !== 'string' || typeof c.app !== 'string' || typeof c.exp !== 'number') return undefined;
       if (c.sid !== undefined && typeof c.sid !== 'string') return undefined;
-      return c;
+      return c as unknown as TokenClaims;
     } catch {
       return undefined;
     }
   }
 
   /**
-   * Verifies a Bearer header against signature, expiry, revocation, cut-off, ban and app status; without
-   * a promise when the user is cached, which is nearly always: the guards of the hottest
-   * routes (`me` first) call this. Failures throw synchronously.
+   * The claims of a Bearer header whose token is well formed, correctly signed, unexpired and
+   * not revoked, its session not ended; undefined otherwise.
    */
-  check(authorization: string | undefined): Authenticated | Promise<Authenticated> {
+  private unrevokedClaims(authorization: string | undefined): TokenClaims | undefined {
     const claims = this.decode(authorization);
-    if (!claims || this.sessionCache.isRevoked(claims.jti)) throw unauthorized();
+    if (!claims || this.revoked.isRevoked(claims.jti)) return undefined;
     // An ended session is one more id in the same revoked set: no extra I/O per request.
-    if (claims.sid !== undefined && this.sessionCache.isRevoked(revokedSessionKey(claims.sid))) throw unauthorized();
-    const cached = this.sessionCache.cachedUser(claims.uid);
-    const appActive = this.appStatus.cachedActive(claims.app);
-    if (cached === NOT_CACHED || appActive === NOT_CACHED) return this.checkStored(claims);
-    return this.accepted(holderOf(claims, cached, appActive));
+    if (claims.sid !== undefined && this.revoked.isRevoked(revokedSessionKey(claims.sid))) return undefined;
+    return claims;
   }
 
-  private async checkStored(claims: TokenClaims): Promise<Authenticated> {
-    const [user, appActive] = await Promise.all([this.sessionCache.user(claims.uid), this.appStatus.active(claims.app)]);
-    return this.accepted(holderOf(claims, user, appActive));
+  /**
+   * check() from memory alone, for the Bearer guard (platform/http/memory-first-guard.ts): the
+   * holder when the token passes and its user and app are cached, which is nearly always.
+   * Undefined whenever memory cannot vouch for it, refusals included: check() then decides.
+   */
+  acceptedFromMemory(authorization: string | undefined): Authenticated | undefined {
+    const claims = this.unrevokedClaims(authorization);
+    if (claims === undefined) return undefined;
+    const user = this.users.inMemory(claims.uid);
+    if (user === undefined || !this.appStatus.activeInMemory(claims.app) || refusalOf(claims, user, true) !== undefined) return undefined;
+    return this.accepted({ claims, user });
+  }
+
+  /** Verifies a Bearer header against signature, expiry, revocation, cut-off, ban and app status. */
+  async check(authorization: string | undefined): Promise<Authenticated> {
+    const claims = this.unrevokedClaims(authorization);
+    if (claims === undefined) throw unauthorized();
+    const [user, appActive] = await Promise.all([this.users.findById(claims.uid), this.appStatus.active(claims.app)]);
+    if (user === undefined) throw unauthorized();
+    const refusal = refusalOf(claims, user, appActive);
+    if (refusal !== undefined) throw fail(refusal);
+    return this.accepted({ claims, user });
   }
 
   private accepted(auth: Authenticated): Authenticated {
@@ -165,7 +169,7 @@ export class TokenService {
    * session ended, so the session is no longer listed as live and a refreshed sibling fails too.
    */
   async revoke(claims: TokenClaims): Promise<void> {
-    await this.sessionCache.revoke(claims.jti, claims.uid, claims.exp);
+    await this.revoked.revoke(claims.jti, claims.uid, claims.exp);
     await this.signedOut(claims);
   }
 }

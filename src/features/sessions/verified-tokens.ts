@@ -1,8 +1,8 @@
-import { BoundedMap } from '../../platform/cache/bounded-map.js';
+import { LRUCache } from 'lru-cache';
 
 /** The end of a token that keys the map: part of its signature, so different tokens differ there. */
 const KEY_CHARS = 32;
-/** Tokens remembered; past this many the oldest are dropped. */
+/** Tokens remembered; past this many the least recently used are dropped. */
 const MAX_REMEMBERED = 10_000;
 
 interface Entry<C> {
@@ -16,13 +16,13 @@ interface Entry<C> {
  * is given, which for a fresh 800-character RS256 token took longer than the rest of a userinfo
  * request's own work; the key is therefore the token's last characters, and a hit counts only
  * when the stored token equals the presented one in full. Expiry and revocation stay the
- * caller's checks on every use. Past `max` entries the oldest are dropped (platform/cache/bounded-map.ts).
+ * caller's checks on every use. Past `max` entries the least recently used go (lru-cache).
  */
-export class VerifiedTokens<C> {
-  private readonly byTail: BoundedMap<string, Entry<C>>;
+export class VerifiedTokens<C extends NonNullable<unknown>> {
+  private readonly byTail: LRUCache<string, Entry<C>>;
 
   constructor(max = MAX_REMEMBERED) {
-    this.byTail = new BoundedMap(max);
+    this.byTail = new LRUCache({ max });
   }
 
   get(token: string): C | undefined {

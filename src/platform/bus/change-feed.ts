@@ -1,4 +1,4 @@
-import type { ReloadingCache } from '../cache/reloading-cache.js';
+import type { RowCache } from '../cache/row-cache.js';
 
 /** How often the feed asks the database what changed. */
 export const FEED_POLL_MS = 1000;
@@ -6,19 +6,19 @@ export const FEED_POLL_MS = 1000;
 const FEED_OVERLAP_MS = 3000;
 
 /**
- * Keeps a ReloadingCache of rows in step with a table's `updated_at`: once a second one
+ * Keeps a RowCache of rows in step with a table's `updated_at`: once a second one
  * indexed query lists the keys changed since the previous poll (this instance's and every
  * other's), and the cache drops them. Without it every cached row had to be re-read every
  * 2 s to see another instance's change within 4 s: with 1,000 active users, 500 reads a
  * second. A change on this instance is dropped at once anyway (the change bus).
  */
-export class ChangeFeed<K> {
+export class ChangeFeed<K extends NonNullable<unknown>> {
   private lastPoll = 0;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly changedSince: (since: number) => Promise<K[]>,
-    private readonly cache: Pick<ReloadingCache<K, unknown>, 'forget' | 'feedPolled'>,
+    private readonly cache: Pick<RowCache<K, NonNullable<unknown>>, 'forget' | 'feedPolled'>,
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -9,7 +9,7 @@ const OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19456, timeCost: 2,
 /**
  * Hashes running at once. Each one keeps a core busy for tens of milliseconds; with one
  * per core a login burst would starve the event loop, and every `me` would wait behind it.
- * One core is left to the event loop; logins beyond the limit queue on their thread instead.
+ * One core is left to the event loop; logins beyond the limit wait their turn in arrival order.
  * One set per process: every service instance in it shares the same cores.
  */
 const MAX_CONCURRENT_HASHES = Math.max(1, availableParallelism() - 1);

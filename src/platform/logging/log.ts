@@ -1,5 +1,4 @@
-import { pino, type Logger } from 'pino';
-import { stdoutLines } from './log-destination.js';
+import { destination as pinoDestination, pino, type Logger } from 'pino';
 import { prettyStream } from './log-pretty.js';
 
 /**
@@ -15,13 +14,43 @@ export const REDACT_PATHS = [
 
 export type LogFormat = 'json' | 'pretty';
 
+/** Lines are gathered until this many bytes are pending (pino's `minLength`), so one write(2) carries many. */
+const BATCH_BYTES = 4096;
+/** How long a line may wait for others to share its write. */
+export const LOG_FLUSH_MS = 25;
+/** Above this much unwritten output (a reader that stopped reading) new lines are dropped. */
+const MAX_PENDING_BYTES = 32 * 1024 * 1024;
+
+export type LogDestination = ReturnType<typeof pinoDestination>;
+
+/**
+ * pino's own asynchronous destination on a file descriptor, writing in batches: nothing waits
+ * for the log, and pino writes what is pending synchronously when the process exits. Lines
+ * dropped while the reader was stuck are owned up to once output moves again.
+ */
+export function logDestination(fd: number): LogDestination {
+  const destination = pinoDestination({ dest: fd, sync: false, minLength: BATCH_BYTES, periodicFlush: LOG_FLUSH_MS, maxLength: MAX_PENDING_BYTES });
+  let dropped = 0;
+  destination.on('drop', () => {
+    dropped += 1;
+  });
+  destination.on('drain', () => {
+    if (dropped === 0) return;
+    const note = `{"level":40,"time":${Date.now()},"pid":${process.pid},"msg":"log lines dropped: output was not being read","dropped":${dropped}}\n`;
+    dropped = 0;
+    destination.write(note);
+  });
+  return destination;
+}
+
+let stdout: LogDestination | undefined;
+
 /**
  * JSON lines by default; `pretty` (LOG_FORMAT=pretty) is for a person at a terminal.
- * Without a destination the lines go to stdout asynchronously, in batches (platform/logging/log-destination.ts);
- * what is left is written synchronously when the process exits.
+ * Without a destination the lines go to stdout, through the process's one logDestination(1).
  */
 export function createLogger(level: string, destination?: NodeJS.WritableStream, format: LogFormat = 'json'): Logger {
   const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
   if (format === 'pretty') return pino(options, prettyStream(destination ?? process.stdout));
-  return pino(options, destination ?? stdoutLines());
+  return pino(options, destination ?? (stdout ??= logDestination(1)));
 }

@@ -128,6 +128,8 @@ export interface RefreshTokensTable {
   expires_at: number;
   used_at: number | null;
   revoked_at: number | null;
+  /** Set with used_at: the key of the token the rotation that used this one stores last. */
+  successor_hash: string | null;
 }
 
 export interface ConsentsTable {

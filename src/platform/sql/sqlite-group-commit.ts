@@ -19,29 +19,15 @@ import {
  */
 export class GroupCommitSqliteDialect implements Dialect {
   private readonly driver: GroupCommitDriver;
-  /** The connection compiled queries run on; never a transaction's, so it holds no state. */
-  private readonly direct: Connection;
 
-  constructor(
-    database: BetterSqlite3Database,
-    prepare: (sql: string) => Statement,
-    /** Told of the first write of each batch, and stopped before the connection closes. */
-    checkpoints: Checkpoints = NO_CHECKPOINTER,
-  ) {
-    this.driver = new GroupCommitDriver(database, prepare, checkpoints);
-    this.direct = new Connection(this.driver);
+  constructor(database: BetterSqlite3Database, prepare: (sql: string) => Statement) {
+    this.driver = new GroupCommitDriver(database, prepare);
   }
 
   /** One Kysely instance per dialect: the driver owns the only connection to the file. */
   createDriver(): Driver {
     return this.driver;
   }
-
-  /**
-   * Runs a compiled query as a connection Kysely acquired would: after any Kysely transaction
-   * holding the database, a write in this turn's batch (compiled.ts `runCompiledDirectly`).
-   */
-  readonly execute = <R>(query: CompiledQuery): Promise<QueryResult<R>> => this.direct.executeQuery<R>(query);
 
   createQueryCompiler() {
     return new SqliteQueryCompiler();
@@ -55,14 +41,6 @@ export class GroupCommitSqliteDialect implements Dialect {
     return new SqliteIntrospector(db);
   }
 }
-
-/** What copies the log into the database file beside the writer (sqlite-checkpointer.ts). */
-export interface Checkpoints {
-  wrote(): void;
-  stop(): Promise<void>;
-}
-
-const NO_CHECKPOINTER: Checkpoints = { wrote: () => undefined, stop: async () => undefined };
 
 interface Batch {
   committed: Promise<void>;
@@ -98,7 +76,6 @@ class GroupCommitDriver implements Driver {
   constructor(
     private readonly db: BetterSqlite3Database,
     readonly prepare: (sql: string) => Statement,
-    private readonly checkpoints: Checkpoints,
   ) {
     this.begin = db.prepare('begin immediate');
     this.commit = db.prepare('commit');
@@ -157,8 +134,7 @@ class GroupCommitDriver implements Driver {
 
   async destroy(): Promise<void> {
     this.commitBatch();
-    // The checkpointing connection closes first, so this last one folds the log in and removes it.
-    await this.checkpoints.stop();
+    // The last connection to close folds the log into the database file and removes it.
     this.db.close();
   }
 
@@ -171,7 +147,6 @@ class GroupCommitDriver implements Driver {
         this.begin.run();
         batch = this.batch = openBatch();
         setImmediate(() => this.commitBatch());
-        this.checkpoints.wrote();
       }
       result = execute(stmt, parameters);
     } catch (err) {

@@ -4,11 +4,17 @@ import type { LiveAccess } from '../token-checks.js';
 import { NO_STORE, formBody, registerOAuthErrors } from '../http/http-errors.js';
 import { OAuthError, invalidRequest, invalidToken } from '../oauth-error.js';
 import { param, required } from '../params.js';
-import { fieldsOf, type FormFields } from '../http/form-body.js';
-import type { AuthenticatedClient } from '../client-auth.js';
+import { fieldsOf } from '../http/form-body.js';
 import type { OidcRouteDeps } from '../http/route-deps.js';
 import { IntrospectionResponse, UserInfoResponse } from '../contract.js';
-import { NOT_CACHED } from '../../../platform/cache/reloading-cache.js';
+import { memoryFirstGuard } from '../../../platform/http/memory-first-guard.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by UserInfo's guard: what the request's access token grants. */
+    liveAccess: LiveAccess | undefined;
+  }
+}
 
 const BEARER = /^bearer +([A-Za-z0-9\-_.~+/]+=*)$/i;
 /** The header as clients send it: the fast path of UserInfo below takes only this spelling. */
@@ -42,24 +48,35 @@ export async function resourceRoutes(app: FastifyInstance, { provider }: OidcRou
     }
     return userInfoOf(live.user, live.claims.scope) as UserInfoResponse;
   };
-  // Not async: when the token, its app and its person are in memory (nearly always) the
-  // answer is sent without a promise, as `me` does. The answer is returned rather than
-  // passed to reply.send(): a returned `reply` is a thenable that Fastify waits on, with an
-  // end-of-stream listener on each response.
+  app.decorateRequest('liveAccess', undefined);
+  // Guarded as `me` is (platform/http/memory-first-guard.ts): a token verified before whose app
+  // and person are in memory needs no promise.
+  const userinfoGuard = memoryFirstGuard<LiveAccess>({
+    // A GET with the header as clients send it skips bearerToken()'s syntax check: only
+    // well-formed tokens were ever verified, and the check is a regular expression over an
+    // 800-character RS256 token. Any other request takes the full path.
+    fromMemory: (request) => {
+      const header = request.headers.authorization;
+      return request.method === 'GET' && header !== undefined && header.startsWith(BEARER_PREFIX)
+        ? provider.accessCheck.liveInMemory(header.slice(BEARER_PREFIX.length)) : undefined;
+    },
+    fromStorage: async (request) => {
+      const live = await provider.accessCheck.live(bearerToken(request));
+      if (!live) throw invalidToken();
+      return live;
+    },
+  }, (request, live) => {
+    request.liveAccess = live;
+  });
+  // The answer is returned rather than passed to reply.send(): a returned `reply` is a thenable
+  // that Fastify waits on, with an end-of-stream listener on each response.
   const userinfo = (request: FastifyRequest, reply: FastifyReply) => {
-    const header = request.headers.authorization;
-    // A GET with the header as clients send it, for a token verified before, skips
-    // bearerToken()'s syntax check: only well-formed tokens were ever verified, and the check
-    // is a regular expression over an 800-character RS256 token (about 1 µs a request).
-    const known = request.method === 'GET' && header !== undefined && header.startsWith(BEARER_PREFIX)
-      ? provider.accessCheck.liveIfVerified(header.slice(BEARER_PREFIX.length)) : NOT_CACHED;
-    const live = known === NOT_CACHED ? provider.accessCheck.live(bearerToken(request)) : known;
     void reply.headers(NO_STORE);
-    return live instanceof Promise ? live.then(userinfoOf) : userinfoOf(live);
+    return userinfoOf(request.liveAccess);
   };
-  const userinfoSchema = { hide: true, response: { 200: UserInfoResponse } };
-  app.get('/oauth/userinfo', { schema: userinfoSchema }, userinfo);
-  app.post('/oauth/userinfo', { schema: userinfoSchema }, userinfo);
+  const userinfoRoute = { schema: { hide: true, response: { 200: UserInfoResponse } }, preHandler: userinfoGuard };
+  app.get('/oauth/userinfo', userinfoRoute, userinfo);
+  app.post('/oauth/userinfo', userinfoRoute, userinfo);
 
   app.post('/oauth/revoke', { schema }, async (request, reply) => {
     const body = formBody(request.body, request.headers['content-type']);
@@ -70,20 +87,14 @@ export async function resourceRoutes(app: FastifyInstance, { provider }: OidcRou
     return reply.headers(NO_STORE).code(200).send();
   });
 
-  // Not async, as UserInfo: a client that authenticated before asking about one of our
-  // access tokens in memory is answered without a promise.
-  const introspectFor = (client: AuthenticatedClient, body: FormFields, reply: FastifyReply) => {
+  app.post('/oauth/introspect', { schema: { hide: true, response: { 200: IntrospectionResponse } } }, async (request, reply) => {
+    const body = formBody(request.body, request.headers['content-type']);
+    const client = await provider.clients.authenticate(request.headers.authorization, body);
     // A public client holds no credential, so it cannot be trusted with other parties' token facts.
     if (client.method === 'none') throw new OAuthError('invalid_client', 'Introspection requires a confidential client', 401);
     const token = required(body, 'token');
     param(body, 'token_type_hint');
     void reply.headers(NO_STORE);
     return provider.introspection.introspect(token, client.app.clientId);
-  };
-  app.post('/oauth/introspect', { schema: { hide: true, response: { 200: IntrospectionResponse } } }, (request, reply) => {
-    const body = formBody(request.body, request.headers['content-type']);
-    const client = provider.clients.authenticate(request.headers.authorization, body);
-    if (!(client instanceof Promise)) return introspectFor(client, body, reply);
-    return client.then((found) => introspectFor(found, body, reply));
   });
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LocalChangeBus } from '../../src/platform/bus/change-bus.js';
-import { NOT_CACHED, SessionCache, USER_CACHE_MAX_AGE_MS, USER_CACHE_TTL_MS } from '../../src/features/sessions/session-cache.js';
-import type { Storage } from '../../src/features/storage.js';
+import { UserCache, USER_FRESH_MS, USER_MAX_AGE_MS } from '../../src/features/sessions/user-cache.js';
 import type { User } from '../../src/features/accounts/repository.js';
 
 const user = (over: Partial<User> = {}): User => ({
@@ -14,22 +13,20 @@ function fixture() {
   let row = user();
   let reads = 0;
   let hold: Promise<void> | undefined;
-  const storage = {
-    users: {
-      async findById() {
-        reads += 1;
-        const seen = row;
-        if (hold) await hold;
-        return seen;
-      },
+  const users = {
+    async findById() {
+      reads += 1;
+      const seen = row;
+      if (hold) await hold;
+      return seen;
     },
-    revocations: { async revokedSince() { return []; } },
-  } as unknown as Storage;
+    async changedSince() { return []; },
+  };
   const clock = { now: 1_000_000 };
   const bus = new LocalChangeBus();
-  const state = new SessionCache(storage, bus, () => clock.now);
+  const cache = new UserCache(users, bus, () => clock.now);
   return {
-    state, clock, bus,
+    cache, clock, bus,
     reads: () => reads,
     setRow: (u: User) => { row = u; },
     holdReads: () => {
@@ -42,59 +39,59 @@ function fixture() {
 
 const flush = () => new Promise((r) => setImmediate(r));
 
-describe('SessionState user cache', () => {
+describe('UserCache', () => {
   it('serves a fresh copy without reading, and makes the caller wait when it has none', async () => {
     const f = fixture();
-    expect(f.state.cachedUser(1)).toBe(NOT_CACHED);
-    expect((await f.state.user(1))?.banned).toBe(false);
+    expect(f.cache.inMemory(1)).toBeUndefined();
+    expect((await f.cache.findById(1))?.banned).toBe(false);
     expect(f.reads()).toBe(1);
-    f.clock.now += USER_CACHE_TTL_MS - 1;
-    expect(f.state.cachedUser(1)).toMatchObject({ id: 1 });
+    f.clock.now += USER_FRESH_MS - 1;
+    expect(f.cache.inMemory(1)).toMatchObject({ id: 1 });
     expect(f.reads()).toBe(1);
   });
 
-  it('past the TTL serves the copy while reloading once in the background; past the max age it waits', async () => {
+  it('past the fresh window serves the copy while reloading once in the background; past the max age it waits', async () => {
     const f = fixture();
-    await f.state.user(1);
+    await f.cache.findById(1);
     f.setRow(user({ banned: true }));
-    f.clock.now += USER_CACHE_TTL_MS;
-    expect(f.state.cachedUser(1)).toMatchObject({ banned: false });
-    expect(f.state.cachedUser(1)).toMatchObject({ banned: false });
+    f.clock.now += USER_FRESH_MS;
+    expect(f.cache.inMemory(1)).toMatchObject({ banned: false });
+    expect(f.cache.inMemory(1)).toMatchObject({ banned: false });
     await flush();
     expect(f.reads()).toBe(2);
-    expect(f.state.cachedUser(1)).toMatchObject({ banned: true });
-    f.clock.now += USER_CACHE_MAX_AGE_MS;
-    expect(f.state.cachedUser(1)).toBe(NOT_CACHED);
+    expect(f.cache.inMemory(1)).toMatchObject({ banned: true });
+    f.clock.now += USER_MAX_AGE_MS;
+    expect(f.cache.inMemory(1)).toBeUndefined();
   });
 
   it('never serves a copy older than the max age, which stays inside the 5 s of docs/api.md §3', async () => {
-    expect(USER_CACHE_MAX_AGE_MS).toBeLessThan(5000);
+    expect(USER_MAX_AGE_MS).toBeLessThan(5000);
     // Another instance bans the user, and no event reaches this one: just under 5 s later the
     // ban is seen, whatever the cache held.
     const f = fixture();
-    await f.state.user(1);
+    await f.cache.findById(1);
     f.setRow(user({ banned: true }));
     f.clock.now += 4999;
-    expect((await f.state.user(1))?.banned).toBe(true);
+    expect((await f.cache.findById(1))?.banned).toBe(true);
   });
 
   it('a local change is seen at once, even by a read that was already under way', async () => {
     const f = fixture();
     const release = f.holdReads();
-    const stale = f.state.user(1);
+    const stale = f.cache.findById(1);
     f.setRow(user({ banned: true }));
     f.bus.publish({ type: 'user', id: 1 });
     release();
     expect((await stale)?.banned).toBe(false);
     // The read that raced with the change was not kept.
-    expect(f.state.cachedUser(1)).toBe(NOT_CACHED);
-    expect((await f.state.user(1))?.banned).toBe(true);
+    expect(f.cache.inMemory(1)).toBeUndefined();
+    expect((await f.cache.findById(1))?.banned).toBe(true);
   });
 
   it('concurrent misses share one read', async () => {
     const f = fixture();
     const release = f.holdReads();
-    const all = Promise.all([f.state.user(1), f.state.user(1), f.state.user(1)]);
+    const all = Promise.all([f.cache.findById(1), f.cache.findById(1), f.cache.findById(1)]);
     release();
     await all;
     expect(f.reads()).toBe(1);
@@ -102,8 +99,8 @@ describe('SessionState user cache', () => {
 
   it('a change announced on the bus drops the cached copy', async () => {
     const f = fixture();
-    await f.state.user(1);
+    await f.cache.findById(1);
     f.bus.deliver({ type: 'user', id: 1 });
-    expect(f.state.cachedUser(1)).toBe(NOT_CACHED);
+    expect(f.cache.inMemory(1)).toBeUndefined();
   });
 });
