@@ -32,6 +32,7 @@ import { SignIns } from '../features/sessions/sign-ins.js';
 import { TokenService } from '../features/sessions/token-service.js';
 import { UserTransferService } from '../features/admin/user-transfer.js';
 import { createOidcServices } from '../features/oidc/oidc-services.js';
+import { createUpstreamServices } from '../features/upstream/upstream-services.js';
 
 export interface ServiceOptions {
   now?: () => number;
@@ -69,6 +70,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   const reauth = new ReauthService(kit, limiter, secondFactor);
   const accounts = new AccountService(kit, limiter, secondFactor, reauth);
   const settings = new AccountSettingsService(kit, reauth);
+  const upstream = createUpstreamServices(kit, limiter, secondFactor, reauth);
   const oidc = createOidcServices(config, { ...repos, apps: appCache }, { sessionCache, tokens: kit.tokens, audit: kit.audit, limiter, now });
   return {
     accounts,
@@ -87,6 +89,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     audit: kit.audit,
     cors: new CorsWhitelist(clients, repos.apps, bus, config.corsCacheTtl * 1000, now),
     oidc,
+    upstream,
     ready: () => storage.ping(),
     async start() {
       await sessionCache.start();
@@ -111,6 +114,6 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
 
 /** The repositories of a backend, without its lifecycle. */
 function repositoriesOf(storage: Storage): ServiceKit['storage'] {
-  const { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants } = storage;
-  return { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants };
+  const { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows } = storage;
+  return { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows };
 }

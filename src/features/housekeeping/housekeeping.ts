@@ -15,7 +15,7 @@ export class Housekeeping {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants'>,
+    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants' | 'upstreamFlows'>,
     private readonly sessionCache: Pick<SessionCache, 'reloadRevocations'>,
     private readonly now: () => number,
     private readonly log: Logger,
@@ -42,6 +42,7 @@ export class Housekeeping {
     await this.storage.passkeys.purgeChallenges(now);
     await this.storage.sessions.purgeExpired(now);
     await this.storage.reauthGrants.purgeExpired(now);
+    await this.storage.upstreamFlows.purgeExpired(now);
     await this.sessionCache.reloadRevocations();
   }
 }
