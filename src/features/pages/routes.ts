@@ -24,7 +24,9 @@ const PAGES: Record<string, [string, string]> = {
 
 export const PAGE_HEADERS = {
   'content-security-policy': [
-    "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
+    "default-src 'self'", "script-src 'self'", "style-src 'self'",
+    // https: images too: the avatars of linked accounts are served by their providers (docs/api.md §14.3).
+    "img-src 'self' data: https:", "connect-src 'self'",
     "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
   ].join('; '),
   'x-frame-options': 'DENY',
