@@ -17,6 +17,8 @@ export interface UserGrant {
   /** When the person signed in (ms). */
   authTimeMs: number;
   nonce?: string | null;
+  /** How the person signed in (the ID token's `amr`), when the sign-in said so. */
+  amr?: string | null;
   /** An existing family (refresh), or undefined to start one. */
   familyId?: string;
 }
@@ -73,13 +75,13 @@ export class TokenIssuer {
         const now = this.now();
         await this.refreshTokens.create({
           tokenHash, familyId: g.familyId, clientId: g.app.clientId, userId: g.user.id, scope: refreshScope,
-          authTime: g.authTimeMs, createdAt: now, expiresAt: now + this.settings.refreshTokenTtl * 1000,
+          authTime: g.authTimeMs, amr: g.amr ?? null, createdAt: now, expiresAt: now + this.settings.refreshTokenTtl * 1000,
         });
         body.refresh_token = refresh;
       }
       const scopes = scopeList(access.claims.scope);
       if (scopes.includes('openid')) {
-        body.id_token = await this.minter.id({ user: g.user, clientId: g.app.clientId, scopes, authTimeMs: g.authTimeMs, nonce: g.nonce, accessToken: access.token });
+        body.id_token = await this.minter.id({ user: g.user, clientId: g.app.clientId, scopes, authTimeMs: g.authTimeMs, nonce: g.nonce, amr: g.amr, accessToken: access.token });
       }
       if (stillValid) await stillValid();
     } finally {

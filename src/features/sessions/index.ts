@@ -4,3 +4,4 @@ export type { SessionCache } from './session-cache.js';
 export { publicUser } from './token-service.js';
 export type { Authenticated, TokenService } from './token-service.js';
 export { VerifiedTokens } from './verified-tokens.js';
+export type { SessionRepo } from './repository.js';
