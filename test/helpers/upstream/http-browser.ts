@@ -21,6 +21,12 @@ export class CookieJar {
     }
   }
 
+  /** Copies the cookies of one origin to another: two addresses of one site (instances behind a balancer). */
+  copy(from: string, to: string): void {
+    if (from === to) return;
+    this.jars.set(to, new Map([...(this.jars.get(to) ?? []), ...(this.jars.get(from) ?? [])]));
+  }
+
   get(origin: string, name: string): string | undefined {
     return this.jars.get(origin)?.get(name);
   }
