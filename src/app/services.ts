@@ -34,6 +34,7 @@ import { TokenService } from '../features/sessions/token-service.js';
 import { UserCache } from '../features/sessions/user-cache.js';
 import { UserTransferService } from '../features/admin/user-transfer.js';
 import { createOidcServices } from '../features/oidc/oidc-services.js';
+import { createUpstreamServices } from '../features/upstream/upstream-services.js';
 
 export interface ServiceOptions {
   now?: () => number;
@@ -74,6 +75,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   const settings = new AccountSettingsService(kit, reauth);
   // The v1 exchange and the OpenID Connect code grant handle a replayed code the same way.
   const codeReplays = new CodeReplays(repos.codes, revokedTokens, (familyId, at) => repos.refreshTokens.revokeFamily(familyId, at), kit.audit, now);
+  const upstream = createUpstreamServices(kit, limiter, secondFactor, reauth);
   const oidc = createOidcServices(config, { ...repos, apps: appCache }, { userCache, revokedTokens, tokens: kit.tokens, audit: kit.audit, limiter, codeReplays, now });
   return {
     accounts,
@@ -92,6 +94,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     audit: kit.audit,
     cors: new CorsWhitelist(clients, repos.apps, bus, config.corsCacheTtl * 1000, now),
     oidc,
+    upstream,
     ready: () => storage.ping(),
     async start() {
       await revokedTokens.start();
@@ -118,6 +121,6 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
 
 /** The repositories of a backend, without its lifecycle. */
 function repositoriesOf(storage: Storage): ServiceKit['storage'] {
-  const { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants } = storage;
-  return { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants };
+  const { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows } = storage;
+  return { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows };
 }

@@ -18,6 +18,9 @@ import { SqlConsentRepo, SqlRefreshTokenRepo, SqlSigningKeyRepo } from '../featu
 import { SqlPasskeyRepo, SqlSecondFactorRepo } from '../features/second-factor/sql-second-factors.js';
 import { SqlReauthGrantRepo } from '../features/reauth/sql-reauth-grants.js';
 import { SqlSessionRepo } from '../features/sessions/sql-sessions.js';
+import { SqlUpstreamProviderRepo } from '../features/upstream/sql-providers.js';
+import { SqlUpstreamLinkRepo } from '../features/upstream/sql-links.js';
+import { SqlUpstreamFlowRepo } from '../features/upstream/sql-flows.js';
 
 export interface SqlStorageOptions {
   /** PostgreSQL schema to use (created when missing); tests give each run its own. */
@@ -147,6 +150,9 @@ export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}
     passkeys: new SqlPasskeyRepo(db),
     sessions: new SqlSessionRepo(db, kind),
     reauthGrants: new SqlReauthGrantRepo(db),
+    upstreamProviders: new SqlUpstreamProviderRepo(db),
+    upstreamLinks: new SqlUpstreamLinkRepo(db),
+    upstreamFlows: new SqlUpstreamFlowRepo(db),
     async migrate() {
       const migrationTableSchema = await migrationSchema(db, kind);
       const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationTableSchema && { migrationTableSchema }) });

@@ -4,6 +4,7 @@ import { serve } from '../main.js';
 import { exitOnStartupFailure } from '../app/startup-errors.js';
 import { usersCommand } from './users-transfer.js';
 import { backupCommand, restoreCommand } from './backup.js';
+import { providerCommand, userLinks } from './providers.js';
 import { ArgumentError, strictArgs, UsageError, withServices } from './common.js';
 import { cliMessage } from './messages.js';
 import { isClusterWorker, runPrimary } from '../app/cluster.js';
@@ -17,12 +18,17 @@ const USAGE = `usage: account-center [command]
   user create --username U --password P --email E [--roles a,b]
   user ban U | user unban U | user roles U a,b
   user remove-second-factor U          remove the authenticator and passkeys of a locked-out user
+  user links U                         the user's linked accounts (sign-in with other accounts)
   app create --owner U --name N --redirect-uri URI [--public] [--client-id ID]
              [--grant-types a,b] [--auth-method M] [--post-logout-redirect-uri URI]
   backup FILE | restore FILE           online copy of the database / restore into an empty one
   users export [--format jsonl|csv] [--output FILE]
   users import FILE [--format jsonl|csv]  add users from another system (docs/operations.md)
   keys rotate                          make a new OpenID Connect signing key current
+  provider add --id ID --type TYPE --name NAME --client-id X [--client-secret S] [--issuer URL]
+               [--scopes "a b"] [--trust-email] [--require-guild ID] [--api-key K] [overrides…]
+  provider list | provider update ID [options] | provider enable|disable|remove ID
+                                       sign-in providers (docs/upstream.md)
 
 Configuration comes from the environment (PORT, HOST, DATABASE_URL, JWT_SECRET, …); see README.`;
 
@@ -59,12 +65,13 @@ async function userCreate(args: string[]): Promise<void> {
   });
 }
 
-const USER_COMMANDS = ['create', 'ban', 'unban', 'roles', 'remove-second-factor'];
+const USER_COMMANDS = ['create', 'ban', 'unban', 'roles', 'remove-second-factor', 'links'];
 
 async function userCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === undefined) throw new ArgumentError(`user: a sub-command is required (${USER_COMMANDS.join(', ')})`);
   if (sub === 'create') return userCreate(rest);
+  if (sub === 'links') return userLinks(rest);
   if (sub !== 'ban' && sub !== 'unban' && sub !== 'roles' && sub !== 'remove-second-factor') throw new UsageError(`unknown user command: ${sub ?? ''}`);
   // Each takes exactly its arguments and no option: anything more is refused before any change.
   const { positionals } = strictArgs(`user ${sub}`, rest, {}, sub === 'roles' ? 2 : 1);
@@ -118,7 +125,7 @@ async function keysCommand(args: string[]): Promise<void> {
   });
 }
 
-export const extraCommands: Record<string, (args: string[]) => Promise<void>> = { app: appCommand, users: usersCommand, backup: backupCommand, restore: restoreCommand, keys: keysCommand };
+export const extraCommands: Record<string, (args: string[]) => Promise<void>> = { app: appCommand, users: usersCommand, backup: backupCommand, restore: restoreCommand, keys: keysCommand, provider: providerCommand };
 
 export async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...args] = argv;

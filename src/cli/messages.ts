@@ -63,6 +63,13 @@ export const CLI_REASON_TEXT: { readonly [R in Reason]: string } = {
   appSuspended: 'the application was suspended by an administrator',
   dbUnavailable: 'the database is unavailable',
   authorizationTicketInvalid: 'the authorization request is no longer valid',
+  unknownProvider: 'no such sign-in provider',
+  providerIdTaken: 'provider id already taken',
+  upstreamTicketInvalid: 'the sign-in with the other account is no longer valid',
+  upstreamLinkedElsewhere: 'this upstream account is linked to another user',
+  upstreamAlreadyLinked: 'the user already has a link to this provider',
+  upstreamNotLinked: 'the user has no link to this provider',
+  lastSignInMethod: 'this is the last way to sign in to the account',
 };
 
 /** The English line for a refusal (with the field of a `badParam`); other errors keep their message. */

@@ -82,6 +82,14 @@ const REASONS = {
   dbUnavailable: [503, '数据库不可用'],
   // not fixed by the spec: the consent page's authorization ticket expired or was tampered with
   authorizationTicketInvalid: [400, '授权请求已失效，请返回应用重新登录'],
+  // sign-in with other accounts (docs/api.md §14; not fixed by the spec)
+  unknownProvider: [404, '未知的登录方式'],
+  providerIdTaken: [409, '登录方式标识已存在'],
+  upstreamTicketInvalid: [400, '第三方登录已失效，请重新登录'],
+  upstreamLinkedElsewhere: [409, '该第三方账号已绑定其他账号'],
+  upstreamAlreadyLinked: [409, '已绑定过该登录方式'],
+  upstreamNotLinked: [404, '未绑定该登录方式'],
+  lastSignInMethod: [400, '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type Reason = keyof typeof REASONS;

@@ -20,6 +20,7 @@ import type { SessionService } from './sessions/session-service.js';
 import type { TokenService } from './sessions/token-service.js';
 import type { UserTransferService } from './admin/user-transfer.js';
 import type { OidcServices } from './oidc/oidc-services.js';
+import type { UpstreamServices } from './upstream/index.js';
 
 /** The use cases the HTTP layer and the CLI call; nothing here hands out storage. */
 export interface Services {
@@ -46,6 +47,8 @@ export interface Services {
   readonly cors: CorsWhitelist;
   /** The OAuth 2.0 / OpenID Connect provider's use cases. */
   readonly oidc: OidcServices;
+  /** Sign-in with other accounts: providers, the browser flow, linked accounts (docs/api.md §14). */
+  readonly upstream: UpstreamServices;
   /** Readiness: whether the database answers. */
   ready(): Promise<boolean>;
   /** Starts background work (revocation polling); call once before serving. */

@@ -7,6 +7,7 @@ import type { ConsentRepo, RefreshTokenRepo, SigningKeyRepo } from './oidc/repos
 import type { ReauthGrantRepo } from './reauth/repository.js';
 import type { PasskeyRepo, SecondFactorRepo } from './second-factor/repository.js';
 import type { RevocationRepo, SessionRepo } from './sessions/repository.js';
+import type { UpstreamFlowRepo, UpstreamLinkRepo, UpstreamProviderRepo } from './upstream/repository.js';
 
 /** All repositories of one backend; `close` releases its connections. */
 export interface Storage {
@@ -25,6 +26,9 @@ export interface Storage {
   readonly passkeys: PasskeyRepo;
   readonly sessions: SessionRepo;
   readonly reauthGrants: ReauthGrantRepo;
+  readonly upstreamProviders: UpstreamProviderRepo;
+  readonly upstreamLinks: UpstreamLinkRepo;
+  readonly upstreamFlows: UpstreamFlowRepo;
   /** Runs the migrations not yet applied; safe to call from several processes. */
   migrate(): Promise<void>;
   ping(): Promise<boolean>;

@@ -50,6 +50,14 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'oidc.consent.revoke': '撤销授权',
   'oidc.end_session': '从应用退出登录',
   'keys.rotate': '轮换签名密钥',
+  'provider.add': '添加登录方式',
+  'provider.update': '修改登录方式',
+  'provider.enable': '启用登录方式',
+  'provider.disable': '停用登录方式',
+  'provider.remove': '删除登录方式',
+  'identity.linked': '绑定第三方账号',
+  'identity.unlinked': '解除第三方账号绑定',
+  'reauth.upstream': '通过第三方账号验证身份',
 };
 
 /** 玩家 / 管理员 for the known roles; any other role is shown as it is named. */

@@ -17,3 +17,4 @@ export * from '../features/reauth/contract.js';
 export * from '../features/second-factor/contract.js';
 export * from '../features/account-settings/contract.js';
 export * from '../features/admin/console-contract.js';
+export * from '../features/upstream/contract.js';

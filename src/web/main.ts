@@ -5,6 +5,7 @@ import { consolePage } from './pages/console.js';
 import { devicePage } from './pages/device.js';
 import { loginPage } from './pages/login.js';
 import { registerPage, resetPasswordPage } from './pages/register.js';
+import { upstreamPage } from './pages/upstream.js';
 import { errorPage } from './layout.js';
 import { h } from './dom.js';
 
@@ -17,6 +18,7 @@ const pages: Record<string, () => void | Promise<void>> = {
   console: consolePage,
   account: accountPage,
   admin: adminPage,
+  upstream: upstreamPage,
 };
 
 /** The server names the page on <body data-page>; one bundle serves them all. */

@@ -5,9 +5,19 @@
 import { data } from './api.js';
 import { field, h, input } from './dom.js';
 import { required, showFieldErrors } from './field-errors.js';
-import type { SecondFactorStatus } from './contracts.js';
+import type { AccountLinksData, SecondFactorStatus } from './contracts.js';
 
 let totpOn: Promise<boolean> | undefined;
+let passwordSet: Promise<boolean> | undefined;
+
+/**
+ * Whether the account has a password: one made by signing in with another account has none,
+ * and proves itself by signing in again with a linked provider instead (docs/api.md §14.4).
+ */
+function hasPassword(): Promise<boolean> {
+  passwordSet ??= data<AccountLinksData>('GET', 'account/upstream').then((a) => a.has_password, () => true);
+  return passwordSet;
+}
 
 /** Whether the authenticator is on: asked once, then told by the second-factor sections. */
 function authenticatorOn(): Promise<boolean> {
@@ -24,7 +34,7 @@ export function authenticatorChanged(on: boolean): void {
 export interface ReauthFields {
   el: HTMLElement;
   /** The body fields of the proof. */
-  proof(): { current_password: string; otp?: string };
+  proof(): { current_password?: string; otp?: string };
   /** Marks an empty password (or code, when asked for) under its field; true when both are filled. */
   check(): boolean;
   reset(): void;
@@ -36,14 +46,22 @@ export function reauthFields(prefix: string, passwordName = `${prefix}_password`
   const otp = input(`${prefix}_otp`, { autocomplete: 'one-time-code', placeholder: '验证码或恢复码' });
   const otpField = field('两步验证码', otp);
   otpField.hidden = true;
+  const passwordField = field('当前密码', password);
   const show = () => void authenticatorOn().then((on) => { otpField.hidden = !on; }, () => undefined);
   show();
+  void hasPassword().then((set) => {
+    if (set) return;
+    // Nothing to type: the proof is the recent sign-in with a linked provider (see 第三方账号).
+    password.hidden = true;
+    passwordField.querySelector('label')!.hidden = true;
+    passwordField.append(h('small', { class: 'hint reauth-upstream' }, '你的账号没有密码：请先在“第三方账号”中通过已绑定的账号验证身份，10 分钟内有效。'));
+  });
   document.addEventListener('authenticator-changed', show);
   return {
-    el: h('div', { class: 'reauth' }, field('当前密码', password), otpField),
-    proof: () => ({ current_password: password.value, ...(!otpField.hidden && { otp: otp.value.trim() }) }),
+    el: h('div', { class: 'reauth' }, passwordField, otpField),
+    proof: () => ({ ...(!password.hidden && { current_password: password.value }), ...(!otpField.hidden && { otp: otp.value.trim() }) }),
     check: () => showFieldErrors([
-      [password, password.value === '' ? '请填写当前密码' : undefined],
+      [password, !password.hidden && password.value === '' ? '请填写当前密码' : undefined],
       [otp, otpField.hidden ? undefined : required(otp, '两步验证码')],
     ]),
     reset() {

@@ -25,6 +25,6 @@ describe('account-center speaks English', () => {
       'account-center: invalid redirect URI: an absolute URI without a fragment',
     );
     refusedWith(await ws.cli(db, ['app', 'create', '--owner', 'nobody_at_all', '--name', 'X', '--redirect-uri', 'https://x.example/cb']), 'account-center: no such user');
-    refusedWith(await ws.cli(db, ['user']), 'account-center: user: a sub-command is required (create, ban, unban, roles, remove-second-factor)');
+    refusedWith(await ws.cli(db, ['user']), 'account-center: user: a sub-command is required (create, ban, unban, roles, remove-second-factor, links)');
   }, 120_000);
 });

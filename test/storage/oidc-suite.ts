@@ -73,7 +73,10 @@ export function oidcStorageSuite(storage: () => Storage): void {
     const t = { familyId: fam, clientId: 'rc', userId: 5, scope: 'openid offline_access', authTime: 900, createdAt: 1000, expiresAt: 50_000 };
     const h1 = unique('rt');
     await s.refreshTokens.create({ ...t, tokenHash: h1 });
-    expect(await s.refreshTokens.findByHash(h1)).toEqual({ ...t, tokenHash: h1, usedAt: null, revokedAt: null });
+    expect(await s.refreshTokens.findByHash(h1)).toEqual({ ...t, tokenHash: h1, usedAt: null, revokedAt: null, amr: null });
+    const federated = unique('rt');
+    await s.refreshTokens.create({ ...t, tokenHash: federated, amr: 'fed' });
+    expect((await s.refreshTokens.findByHash(federated))?.amr).toBe('fed');
     const uses = await Promise.all(Array.from({ length: 20 }, (_, i) => s.refreshTokens.use(h1, 2000, `successor-${i}`)));
     expect(uses.filter(Boolean)).toHaveLength(1);
     expect(uses.find(Boolean)).toMatchObject({ tokenHash: h1, usedAt: 2000, scope: 'openid offline_access' });

@@ -9,7 +9,7 @@ import type { ReauthProof, ReauthService } from '../reauth/index.js';
 import type { Authenticated } from '../sessions/index.js';
 import { publicUser } from '../sessions/index.js';
 
-export type AccountSettingsDeps = Uses<'config' | 'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns', 'users' | 'apps' | 'refreshTokens' | 'passkeys'>;
+export type AccountSettingsDeps = Uses<'config' | 'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns', 'users' | 'apps' | 'refreshTokens' | 'passkeys' | 'upstreamLinks'>;
 
 /** The built-in game has no row, hence no name of its own; the center's is SITE_NAME. */
 const GAME_NAME = '游戏';
@@ -153,6 +153,8 @@ export class AccountSettingsService {
       roles: [], banned: true, tokensValidAfter: now,
     }, now);
     await this.ctx.signIns.forget(user.id);
+    // The subjects linked to it may sign up again, as new people (docs/api.md §14.3).
+    await this.ctx.storage.upstreamLinks.removeAllOf(user.id);
     for (const app of await this.ctx.storage.apps.listByOwner(user.id)) {
       if (app.status !== 'active') continue;
       await this.ctx.storage.apps.update(app.clientId, { status: 'disabled', statusReason: '所有者已注销账号', statusChangedAt: now }, now);

@@ -3,4 +3,5 @@ export { passwordChangedNotice } from './account-notices.js';
 export { DEFAULT_ROLES, asciiLower, isValidDisplayName, isValidEmail, isValidPassword, isValidRole, isValidUsername } from './account-rules.js';
 export type { AccountService } from './account-service.js';
 export { SendCodeReply } from './contract.js';
-export type { ImportedUser, User, UserRepo } from './repository.js';
+export type { ImportedUser, NewUser, User, UserRepo } from './repository.js';
+export { insertUser } from './sql-users.js';

@@ -5,6 +5,20 @@ import type { ImportedUser, NewUser, User, UserRepo } from './repository.js';
 import { compileOnce } from '../../platform/sql/compiled.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { dayOf, perDay } from '../../platform/sql/per-day.js';
+import { randomToken } from '../../platform/crypto/random.js';
+
+/**
+ * Inserts a new user with `db`, which may be a transaction: a feature that creates an account
+ * together with rows of its own (an upstream link) does it in one. Throws `UniqueViolation`.
+ */
+export async function insertUser(db: Kysely<Database>, u: NewUser, now: number): Promise<User> {
+  try {
+    const row = await db.insertInto('users').values(newUserRow({ ...u, banned: false, createdAt: now }, now)).returningAll().executeTakeFirstOrThrow();
+    return toUser(row);
+  } catch (err) {
+    return mapUnique(err);
+  }
+}
 
 function toUser(r: Selectable<UsersTable>): User {
   return {
@@ -27,13 +41,21 @@ function likePattern(q: string): string {
   return `%${asciiLower(q).replace(/[\\%_]/g, (c) => '\\' + c)}%`;
 }
 
+/**
+ * The unique key of an account without an e-mail address (one made by an upstream sign-in,
+ * docs/api.md §14.4): no address, and never equal to another key, since `email_lower` is unique.
+ * It has no `@`, so no address typed anywhere looks it up.
+ */
+const noEmailKey = () => `~${randomToken(16)}`;
+const emailKeyOf = (email: string) => (email === '' ? noEmailKey() : asciiLower(email));
+
 /** The row of a new user; the lower-cased keys fold ASCII letters only (docs/api.md §2). */
 function newUserRow(u: ImportedUser, now: number) {
   return {
     username: u.username,
     username_lower: asciiLower(u.username),
     email: u.email,
-    email_lower: asciiLower(u.email),
+    email_lower: emailKeyOf(u.email),
     display_name: u.displayName,
     password_hash: u.passwordHash,
     email_verified: u.emailVerified ? 1 : 0,
@@ -52,14 +74,8 @@ export class SqlUserRepo implements UserRepo {
     this.byId = compileOnce(db, db.selectFrom('users').selectAll().where('id', '=', 0));
   }
 
-  async create(u: NewUser, now: number): Promise<User> {
-    try {
-      const row = await this.db.insertInto('users').values(newUserRow({ ...u, banned: false, createdAt: now }, now))
-        .returningAll().executeTakeFirstOrThrow();
-      return toUser(row);
-    } catch (err) {
-      return mapUnique(err);
-    }
+  create(u: NewUser, now: number): Promise<User> {
+    return insertUser(this.db, u, now);
   }
 
   async findById(id: number): Promise<User | undefined> {
@@ -84,7 +100,7 @@ export class SqlUserRepo implements UserRepo {
   async update(id: number, p: Parameters<UserRepo['update']>[1], now: number): Promise<void> {
     await this.db.updateTable('users').set({
       ...(p.username !== undefined && { username: p.username, username_lower: asciiLower(p.username) }),
-      ...(p.email !== undefined && { email: p.email, email_lower: asciiLower(p.email) }),
+      ...(p.email !== undefined && { email: p.email, email_lower: emailKeyOf(p.email) }),
       ...(p.displayName !== undefined && { display_name: p.displayName }),
       ...(p.passwordHash !== undefined && { password_hash: p.passwordHash }),
       ...(p.emailVerified !== undefined && { email_verified: p.emailVerified ? 1 : 0 }),

@@ -26,12 +26,14 @@ export interface AuthCode {
   redirectUriGiven: boolean;
   /** OIDC: the refresh family created by the exchange (set by the consuming UPDATE), so a replay can revoke it. */
   refreshFamily: string | null;
+  /** OIDC: how the person signed in, as the ID token's `amr` values separated by spaces (`fed`); null: not said. */
+  amr: string | null;
 }
 
 export type CodeFlow = 'seed' | 'oidc';
 
-export type NewAuthCode = Omit<AuthCode, 'usedAt' | 'tokenJti' | 'tokenExp' | 'replayedAt' | 'flow' | 'nonce' | 'authTime' | 'redirectUriGiven' | 'refreshFamily'>
-  & Partial<Pick<AuthCode, 'flow' | 'nonce' | 'authTime' | 'redirectUriGiven'>>;
+export type NewAuthCode = Omit<AuthCode, 'usedAt' | 'tokenJti' | 'tokenExp' | 'replayedAt' | 'flow' | 'nonce' | 'authTime' | 'redirectUriGiven' | 'refreshFamily' | 'amr'>
+  & Partial<Pick<AuthCode, 'flow' | 'nonce' | 'authTime' | 'redirectUriGiven' | 'amr'>>;
 
 export interface AuthCodeRepo {
   /** `flow` defaults to `seed`, `redirectUriGiven` to true. */

@@ -25,6 +25,7 @@ function toAuthCode(r: Selectable<AuthCodesTable>): AuthCode {
     authTime: num(r.auth_time),
     redirectUriGiven: Number(r.redirect_uri_given) === 1,
     refreshFamily: r.refresh_family,
+    amr: r.amr,
   };
 }
 
@@ -38,7 +39,7 @@ export class SqlAuthCodeRepo implements AuthCodeRepo {
     // Parameters in the order of this object's keys.
     this.insert = compileOnce(db, db.insertInto('auth_codes').values({
       code_hash: '', client_id: '', user_id: 0, redirect_uri: '', scope: '', code_challenge: '', code_challenge_method: '',
-      expires_at: 0, created_at: 0, flow: 'seed', nonce: '', auth_time: 0, redirect_uri_given: 1,
+      expires_at: 0, created_at: 0, flow: 'seed', nonce: '', auth_time: 0, redirect_uri_given: 1, amr: '',
     }));
     this.byHash = compileOnce(db, db.selectFrom('auth_codes').selectAll().where('code_hash', '=', ''));
     // Parameters in builder order: used_at, token_jti, token_exp, code_hash, expires_at, flow.
@@ -52,7 +53,7 @@ export class SqlAuthCodeRepo implements AuthCodeRepo {
   async create(c: Parameters<AuthCodeRepo['create']>[0]): Promise<void> {
     await this.insert(
       c.codeHash, c.clientId, c.userId, c.redirectUri, c.scope, c.codeChallenge, c.codeChallengeMethod, c.expiresAt, c.createdAt,
-      c.flow ?? 'seed', c.nonce ?? null, c.authTime ?? null, c.redirectUriGiven === false ? 0 : 1,
+      c.flow ?? 'seed', c.nonce ?? null, c.authTime ?? null, c.redirectUriGiven === false ? 0 : 1, c.amr ?? null,
     );
   }
 

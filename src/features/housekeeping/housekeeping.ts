@@ -15,7 +15,7 @@ export class Housekeeping {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants'>,
+    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants' | 'upstreamFlows'>,
     private readonly revokedTokens: Pick<RevokedTokens, 'reload'>,
     private readonly now: () => number,
     private readonly log: Logger,
@@ -42,6 +42,7 @@ export class Housekeeping {
     await this.storage.passkeys.purgeChallenges(now);
     await this.storage.sessions.purgeExpired(now);
     await this.storage.reauthGrants.purgeExpired(now);
+    await this.storage.upstreamFlows.purgeExpired(now);
     await this.revokedTokens.reload();
   }
 }

@@ -51,6 +51,12 @@ export interface LimitPolicy {
   readonly accountPassword: LimitRule;
   /** Change-of-e-mail codes one signed-in user may have sent (on top of the per-address send rules). */
   readonly emailChangeUser: LimitRule;
+  /**
+   * Returns from other accounts' providers (`/login/{id}/callback`) from one client address,
+   * counted like sign-ins but on a counter of their own, so a provider's failures never lock
+   * anyone out of password sign-in (docs/api.md §14.5).
+   */
+  readonly upstreamIp: LimitRule;
 }
 
 /** Environment variable of each rule: `LIMIT_<NAME>=<max>/<window seconds>`, e.g. `LIMIT_LOGIN_PAIR=10/900`. */
@@ -73,6 +79,7 @@ export const LIMIT_ENV: Record<keyof LimitPolicy, string> = {
   otpIp: 'LIMIT_OTP_IP',
   accountPassword: 'LIMIT_ACCOUNT_PASSWORD',
   emailChangeUser: 'LIMIT_EMAIL_CHANGE_USER',
+  upstreamIp: 'LIMIT_UPSTREAM_IP',
 };
 
 export const DEFAULT_LIMITS: LimitPolicy = {
@@ -95,11 +102,12 @@ export const DEFAULT_LIMITS: LimitPolicy = {
   otpIp: { max: 50, windowS: 15 * 60 },
   accountPassword: { max: 10, windowS: 15 * 60 },
   emailChangeUser: { max: 5, windowS: 60 * 60 },
+  upstreamIp: { max: 100, windowS: 15 * 60 },
 };
 
 /** Rules whose key is only the client address: these are the ones IP_RATE_LIMITS=off turns off. */
 export const IP_ONLY_RULES: ReadonlySet<keyof LimitPolicy> = new Set([
-  'loginIp', 'sendCodeIp', 'registerIp', 'exchangeIp', 'deviceStartIp', 'devicePollUnknownIp', 'otpIp',
+  'loginIp', 'sendCodeIp', 'registerIp', 'exchangeIp', 'deviceStartIp', 'devicePollUnknownIp', 'otpIp', 'upstreamIp',
 ]);
 
 /** Parses `<max>/<seconds>`; returns an error text for anything else. */

@@ -11,6 +11,7 @@ import type { Authenticated } from '../sessions/index.js';
 import type { App, AppRepo } from '../apps/index.js';
 import type { AuthCodeRepo } from '../authorization/index.js';
 import type { ConsentRepo } from './repository.js';
+import type { SessionRepo } from '../sessions/index.js';
 import { signedInAt } from './browser-session.js';
 import type { Ticket, Tickets } from './tickets.js';
 import type { InteractionView } from './pages-contract.js';
@@ -42,7 +43,7 @@ export interface AuthorizeFlowSettings {
  */
 export class AuthorizeFlow {
   constructor(
-    private readonly repos: { apps: AppRepo; codes: AuthCodeRepo; consents: ConsentRepo },
+    private readonly repos: { apps: AppRepo; codes: AuthCodeRepo; consents: ConsentRepo; sessions: Pick<SessionRepo, 'findById'> },
     private readonly tickets: Tickets,
     private readonly settings: AuthorizeFlowSettings,
     private readonly audit: AuditLog,
@@ -178,8 +179,16 @@ export class AuthorizeFlow {
       nonce: request.nonce ?? null,
       authTime: signedInAt(session),
       redirectUriGiven: request.redirectUriGiven,
+      amr: await this.amrOf(session),
     });
     return withQuery(request.redirectUri, { code, state: request.state, iss: this.settings.issuer });
+  }
+
+  /** `fed` for a session signed in through another account (docs/api.md §14.5); otherwise the ID token says nothing. */
+  private async amrOf(session: Authenticated): Promise<string | null> {
+    if (session.claims.sid === undefined) return null;
+    const method = (await this.repos.sessions.findById(session.claims.sid))?.method ?? '';
+    return method.startsWith('upstream:') ? 'fed' : null;
   }
 
   /** RFC 6749 §4.1.2.1 with RFC 9207's `iss`. */

@@ -74,7 +74,7 @@ export class TokenGrants {
     const user = await usableUser(this.deps.users, code.userId, code.createdAt);
     if (!user) throw invalidGrant('The authorization code is invalid');
 
-    const grant = { app, user, scope: code.scope, authTimeMs: code.authTime ?? code.createdAt, nonce: code.nonce };
+    const grant = { app, user, scope: code.scope, authTimeMs: code.authTime ?? code.createdAt, nonce: code.nonce, amr: code.amr };
     const familyId = await this.deps.issuer.startFamily(app, user);
     const access = await this.deps.issuer.accessFor({ ...grant, familyId });
     // One conditional UPDATE uses the code up and records what it issued: exactly one
@@ -120,7 +120,7 @@ export class TokenGrants {
         await refreshTokens.revokeFamily(used.familyId, now());
         throw invalidGrant('The refresh token is invalid');
       }
-      const grant = { app, user, scope: used.scope, authTimeMs: used.authTime, familyId: used.familyId };
+      const grant = { app, user, scope: used.scope, authTimeMs: used.authTime, amr: used.amr, familyId: used.familyId };
       const access = await this.deps.issuer.accessFor(grant, scope);
       // The family may have been revoked while this rotation ran; then the new tokens die with it.
       return await this.deps.issuer.complete(grant, access, {

@@ -17,6 +17,8 @@ export interface UserGrant {
   /** When the person signed in (ms). */
   authTimeMs: number;
   nonce?: string | null;
+  /** How the person signed in (the ID token's `amr`), when the sign-in said so. */
+  amr?: string | null;
   /** An existing family (refresh), or undefined to start one. */
   familyId?: string;
 }
@@ -72,7 +74,7 @@ export class TokenIssuer {
   async complete(g: UserGrant & { familyId: string }, access: MintedAccess, rotation?: Rotation): Promise<TokenResponse> {
     const scopes = scopeList(access.claims.scope);
     const idToken = scopes.includes('openid')
-      ? await this.minter.id({ user: g.user, clientId: g.app.clientId, scopes, authTimeMs: g.authTimeMs, nonce: g.nonce, accessToken: access.token })
+      ? await this.minter.id({ user: g.user, clientId: g.app.clientId, scopes, authTimeMs: g.authTimeMs, nonce: g.nonce, amr: g.amr, accessToken: access.token })
       : undefined;
     if (rotation) await rotation.stillValid();
     // Opaque: the time, then 256 random bits; stored only under `timedSecretKey`.
@@ -81,7 +83,7 @@ export class TokenIssuer {
       const now = this.now();
       await this.refreshTokens.create({
         tokenHash: timedSecretKey(refresh), familyId: g.familyId, clientId: g.app.clientId, userId: g.user.id, scope: rotation?.scope ?? g.scope,
-        authTime: g.authTimeMs, createdAt: now, expiresAt: now + this.settings.refreshTokenTtl * 1000,
+        authTime: g.authTimeMs, amr: g.amr ?? null, createdAt: now, expiresAt: now + this.settings.refreshTokenTtl * 1000,
       });
     }
     return {

@@ -45,7 +45,7 @@ export interface OidcServices {
 }
 
 /** Apps come through the per-instance cache (features/apps/app-cache.ts). */
-type OidcRepos = Pick<Repositories, 'codes' | 'consents' | 'devices' | 'refreshTokens' | 'signingKeys'> & { apps: AppCache };
+type OidcRepos = Pick<Repositories, 'codes' | 'consents' | 'devices' | 'refreshTokens' | 'signingKeys' | 'sessions'> & { apps: AppCache };
 
 /** The signing keys of a configuration; the `keys rotate` command uses them too. */
 export function signingKeysFor(config: Config, keys: Repositories['signingKeys'], now: () => number): SigningKeys {
@@ -89,7 +89,7 @@ export function createOidcServices(
     sessions,
     tickets,
     authorize: new AuthorizeFlow(
-      { apps: storage.apps, codes: storage.codes, consents: storage.consents },
+      { apps: storage.apps, codes: storage.codes, consents: storage.consents, sessions: storage.sessions },
       tickets,
       { issuer, authCodeTtl: config.authCodeTtl, reservedClientIds: [config.centerAppId, config.gameAppId] },
       audit,

@@ -50,6 +50,8 @@ export interface RefreshToken {
   scope: string;
   /** When the person signed in (ms). */
   authTime: number;
+  /** How, as the ID token's `amr` values separated by spaces; null: not said. */
+  amr: string | null;
   createdAt: number;
   expiresAt: number;
   usedAt: number | null;
@@ -81,7 +83,7 @@ export interface RefreshTokenRepo {
   listLiveFamilies(userId: number, now: number, createdAfter: number, limit: number): Promise<LiveRefreshFamily[]>;
   /** Revokes every live family of the user (as listed above); returns their ids. */
   revokeLiveFamiliesOf(userId: number, now: number, createdAfter: number): Promise<string[]>;
-  create(token: Omit<RefreshToken, 'usedAt' | 'revokedAt'>): Promise<void>;
+  create(token: Omit<RefreshToken, 'usedAt' | 'revokedAt' | 'amr'> & { amr?: string | null }): Promise<void>;
   findByHash(tokenHash: string): Promise<RefreshToken | undefined>;
   /** The token and its rotation's progress, read in one statement, so both describe the same moment. */
   findPresented(tokenHash: string): Promise<PresentedRefreshToken | undefined>;

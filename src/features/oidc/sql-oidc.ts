@@ -57,7 +57,7 @@ function toFamily(r: Selectable<RefreshFamiliesTable>): RefreshFamily {
 function toRefresh(r: Selectable<RefreshTokensTable>): RefreshToken {
   return {
     tokenHash: r.token_hash, familyId: r.family_id, clientId: r.client_id, userId: Number(r.user_id), scope: r.scope,
-    authTime: Number(r.auth_time), createdAt: Number(r.created_at), expiresAt: Number(r.expires_at),
+    authTime: Number(r.auth_time), amr: r.amr, createdAt: Number(r.created_at), expiresAt: Number(r.expires_at),
     usedAt: num(r.used_at), revokedAt: num(r.revoked_at),
   };
 }
@@ -83,7 +83,7 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
       .where('token_hash', '=', ''));
     this.insertFamily = compileOnce(db, db.insertInto('refresh_families').values({ family_id: '', user_id: 0, client_id: '', created_at: 0, revoked_at: 0 }));
     this.insertToken = compileOnce(db, db.insertInto('refresh_tokens').values({
-      token_hash: '', family_id: '', client_id: '', user_id: 0, scope: '', auth_time: 0, created_at: 0, expires_at: 0, used_at: 0, revoked_at: 0,
+      token_hash: '', family_id: '', client_id: '', user_id: 0, scope: '', auth_time: 0, created_at: 0, expires_at: 0, used_at: 0, revoked_at: 0, amr: '',
     }));
     // Parameters: used_at, successor_hash, token_hash, expires_at.
     this.useToken = compileOnce(db, db.updateTable('refresh_tokens').set({ used_at: 0, successor_hash: '' })
@@ -136,8 +136,8 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
     return rows.map((r) => r.family_id);
   }
 
-  async create(t: Omit<RefreshToken, 'usedAt' | 'revokedAt'>): Promise<void> {
-    await this.insertToken(t.tokenHash, t.familyId, t.clientId, t.userId, t.scope, t.authTime, t.createdAt, t.expiresAt, null, null);
+  async create(t: Parameters<RefreshTokenRepo['create']>[0]): Promise<void> {
+    await this.insertToken(t.tokenHash, t.familyId, t.clientId, t.userId, t.scope, t.authTime, t.createdAt, t.expiresAt, null, null, t.amr ?? null);
   }
 
   async findByHash(tokenHash: string): Promise<RefreshToken | undefined> {

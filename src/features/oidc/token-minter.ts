@@ -61,13 +61,15 @@ export class TokenMinter {
     return { token: await key.signAccess(claims), claims };
   }
 
-  async id(input: { user: User; clientId: string; scopes: readonly string[]; authTimeMs: number; nonce?: string | null; accessToken: string }): Promise<string> {
+  async id(input: { user: User; clientId: string; scopes: readonly string[]; authTimeMs: number; nonce?: string | null; amr?: string | null; accessToken: string }): Promise<string> {
     const key = await this.keys.current();
     const iat = Math.floor(this.now() / 1000);
     const payload: JwtClaims = {
       iss: this.settings.issuer, sub: String(input.user.id), aud: input.clientId, azp: input.clientId,
       iat, exp: iat + this.settings.idTokenTtl, auth_time: Math.floor(input.authTimeMs / 1000),
       ...(input.nonce && { nonce: input.nonce }),
+      // RFC 8176: `fed` after a sign-in through another account (docs/api.md §14.5).
+      ...(input.amr && { amr: input.amr.split(' ') }),
       at_hash: atHash(input.accessToken, key.alg),
       ...userClaims(input.user, input.scopes),
     };

@@ -24,7 +24,9 @@ const PAGES: Record<string, [string, string]> = {
 
 export const PAGE_HEADERS = {
   'content-security-policy': [
-    "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
+    "default-src 'self'", "script-src 'self'", "style-src 'self'",
+    // https: images too: the avatars of linked accounts are served by their providers (docs/api.md §14.3).
+    "img-src 'self' data: https:", "connect-src 'self'",
     "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
   ].join('; '),
   'x-frame-options': 'DENY',
@@ -99,6 +101,14 @@ let bundle: Bundle | undefined;
 const currentBundle = () => (bundle ??= loadBundle());
 
 const HTML_HEADERS = { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' };
+
+/**
+ * Sends one of the bundle's pages with settings of its own (data-* attributes): the pages
+ * another feature answers itself, such as the return from an upstream provider (§14.2).
+ */
+export function sendPage(reply: FastifyReply, page: string, title: string, pageData: PageData = {}, status = 200, headers: Record<string, string> = {}): FastifyReply {
+  return reply.code(status).headers({ ...HTML_HEADERS, ...headers }).send(shell(page, title, reply.server.siteName, currentBundle(), pageData));
+}
 
 /** Paths whose unknown addresses stay JSON whatever the client accepts (docs/api.md §1, §12). */
 const JSON_PREFIXES = ['/api/', '/oauth/', '/.well-known/', '/assets/'];

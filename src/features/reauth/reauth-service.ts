@@ -36,12 +36,19 @@ export class ReauthService {
    * (docs/api.md §10): missing parts before anything is compared, a wrong password or code
    * after its try was counted, so guesses stay under the same limits as elsewhere.
    */
-  async prove({ user }: Authenticated, proof: ReauthProof, caller: Caller): Promise<void> {
+  async prove(auth: Authenticated, proof: ReauthProof, caller: Caller): Promise<void> {
+    const { user } = auth;
     const otpNeeded = await this.secondFactor.required(user.id);
-    // An account without a usable password would prove itself by a fresh e-mail code; until
-    // that exists, it cannot make these changes.
-    if (!hasPassword(user) || proof.currentPassword === undefined || (otpNeeded && proof.otp === undefined)) throw fail('reauthRequired');
-    await this.checkPassword(user, proof.currentPassword);
+    if (otpNeeded && proof.otp === undefined) throw fail('reauthRequired');
+    if (hasPassword(user)) {
+      if (proof.currentPassword === undefined) throw fail('reauthRequired');
+      await this.checkPassword(user, proof.currentPassword);
+    } else if (!(await this.ctx.storage.reauthGrants.live(user.id, sessionKeyOf(auth), 'upstream', this.ctx.now()))) {
+      // An account without a password proves itself by signing in again, in this session and
+      // within minutes, with a provider linked to it (docs/api.md §14.4); the second factor
+      // is still asked for, as at every sign-in.
+      throw fail('reauthRequired');
+    }
     if (otpNeeded) await this.secondFactor.checkAccountCode(user, proof.otp ?? '', caller).catch(asReauthRequired);
   }
 
@@ -53,17 +60,17 @@ export class ReauthService {
 
   async grant(auth: Authenticated, purpose: ReauthPurpose): Promise<void> {
     const now = this.ctx.now();
-    await this.ctx.storage.reauthGrants.put(auth.user.id, sessionKey(auth), purpose, now + REAUTH_GRANT_MS, now);
+    await this.ctx.storage.reauthGrants.put(auth.user.id, sessionKeyOf(auth), purpose, now + REAUTH_GRANT_MS, now);
   }
 
   /** The second step: 401 unless this session's grant for `purpose` is live. */
   async require(auth: Authenticated, purpose: ReauthPurpose): Promise<void> {
-    if (!(await this.ctx.storage.reauthGrants.live(auth.user.id, sessionKey(auth), purpose, this.ctx.now()))) throw fail('reauthRequired');
+    if (!(await this.ctx.storage.reauthGrants.live(auth.user.id, sessionKeyOf(auth), purpose, this.ctx.now()))) throw fail('reauthRequired');
   }
 
   /** Once the change is made, its grant is used up. */
   async clear(auth: Authenticated, purpose: ReauthPurpose): Promise<void> {
-    await this.ctx.storage.reauthGrants.remove(auth.user.id, sessionKey(auth), purpose);
+    await this.ctx.storage.reauthGrants.remove(auth.user.id, sessionKeyOf(auth), purpose);
   }
 
   /** The current password under the per-user rule: counted before the hash is compared, given back when right. */
@@ -81,7 +88,7 @@ const asReauthRequired = (err: unknown): never => {
 };
 
 /** The session a token belongs to; a token from before sessions stands for itself. */
-const sessionKey = ({ claims }: Authenticated): string => (claims.sid !== undefined ? `sid:${claims.sid}` : `jti:${claims.jti}`);
+export const sessionKeyOf = ({ claims }: Pick<Authenticated, 'claims'>): string => (claims.sid !== undefined ? `sid:${claims.sid}` : `jti:${claims.jti}`);
 
-/** A deleted account's hash is '!'; an account created without a password would have none. */
-const hasPassword = (user: User): boolean => user.passwordHash !== '' && !user.passwordHash.startsWith('!');
+/** A deleted account's hash is '!'; an account made by an upstream sign-in has none (''). */
+export const hasPassword = (user: Pick<User, 'passwordHash'>): boolean => user.passwordHash !== '' && !user.passwordHash.startsWith('!');

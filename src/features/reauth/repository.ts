@@ -1,7 +1,11 @@
 /** Repository interfaces of re-authentication grants: what the use cases need from storage, nothing about SQL. Times are unix milliseconds. */
 
-/** What a re-authentication grant allows: the second step of one two-step account change. */
-export type ReauthPurpose = 'passkey' | 'totp' | 'email';
+/**
+ * What a re-authentication grant allows: the second step of one two-step account change, or
+ * (`upstream`) the changes of an account without a password, whose owner just signed in
+ * again through a linked provider (docs/api.md §14.4).
+ */
+export type ReauthPurpose = 'passkey' | 'totp' | 'email' | 'upstream';
 
 /** Grants of the first step of a two-step change to its second step (same user, same session). */
 export interface ReauthGrantRepo {

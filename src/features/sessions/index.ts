@@ -5,3 +5,4 @@ export { publicUser } from './token-service.js';
 export type { Authenticated, TokenService } from './token-service.js';
 export type { UserCache } from './user-cache.js';
 export { VerifiedTokens } from './verified-tokens.js';
+export type { SessionRepo } from './repository.js';

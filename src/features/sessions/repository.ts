@@ -22,10 +22,12 @@ export interface SignInSession {
   endedAt: number | null;
   ip: string;
   userAgent: string;
+  /** How the person signed in when it is not a password or code (e.g. `upstream:steam`), for the ID token's `amr`; else ''. */
+  method: string;
 }
 
 export interface SessionRepo {
-  create(session: Omit<SignInSession, 'endedAt'>): Promise<void>;
+  create(session: Omit<SignInSession, 'endedAt' | 'method'> & { method?: string }): Promise<void>;
   findById(id: string): Promise<SignInSession | undefined>;
   /** Sessions of the user neither ended nor expired at `now`, newest first. */
   listLive(userId: number, now: number, limit: number): Promise<SignInSession[]>;

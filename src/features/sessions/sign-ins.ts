@@ -60,15 +60,18 @@ export class SignIns {
     private readonly onError: (err: unknown) => void,
   ) {}
 
-  /** Records the sign-in whose first token has these claims (`exp` in unix seconds). */
-  async record(first: { sid?: string; app: string; exp: number }, user: User, caller: Origin): Promise<void> {
+  /**
+   * Records the sign-in whose first token has these claims (`exp` in unix seconds); `method`
+   * names a sign-in through another account (`upstream:<provider>`), which ID tokens report.
+   */
+  async record(first: { sid?: string; app: string; exp: number }, user: User, caller: Origin, method = ''): Promise<void> {
     const now = this.now();
     const sid = first.sid;
     if (sid === undefined) return;
     const expiresAt = first.exp * 1000 + extendAhead(first.exp * 1000 - now);
     await this.repo.create({
       id: sid, userId: user.id, app: first.app, createdAt: now, lastUsedAt: now, expiresAt,
-      ip: caller.ip, userAgent: (caller.userAgent ?? '').slice(0, USER_AGENT_MAX),
+      ip: caller.ip, userAgent: (caller.userAgent ?? '').slice(0, USER_AGENT_MAX), method,
     });
     this.tracked.set(sid, { lastUsedAt: now, coveredUntil: expiresAt });
   }

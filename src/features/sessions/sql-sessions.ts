@@ -8,6 +8,7 @@ function toSession(r: Selectable<SessionsTable>): SignInSession {
   return {
     id: r.id, userId: Number(r.user_id), app: r.app, createdAt: Number(r.created_at), lastUsedAt: Number(r.last_used_at),
     expiresAt: Number(r.expires_at), endedAt: r.ended_at === null ? null : Number(r.ended_at), ip: r.ip, userAgent: r.user_agent,
+    method: r.method,
   };
 }
 
@@ -16,14 +17,14 @@ export class SqlSessionRepo implements SessionRepo {
   private readonly insert;
 
   constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {
-    // Parameters in this order: id, user_id, app, created_at, last_used_at, expires_at, ip, user_agent.
+    // Parameters in this order: id, user_id, app, created_at, last_used_at, expires_at, ip, user_agent, method.
     this.insert = compileOnce(db, db.insertInto('sessions').values({
-      id: '', user_id: 0, app: '', created_at: 0, last_used_at: 0, expires_at: 0, ip: '', user_agent: '',
+      id: '', user_id: 0, app: '', created_at: 0, last_used_at: 0, expires_at: 0, ip: '', user_agent: '', method: '',
     }));
   }
 
-  async create(s: Omit<SignInSession, 'endedAt'>): Promise<void> {
-    await this.insert(s.id, s.userId, s.app, s.createdAt, s.lastUsedAt, s.expiresAt, s.ip, s.userAgent);
+  async create(s: Omit<SignInSession, 'endedAt' | 'method'> & { method?: string }): Promise<void> {
+    await this.insert(s.id, s.userId, s.app, s.createdAt, s.lastUsedAt, s.expiresAt, s.ip, s.userAgent, s.method ?? '');
   }
 
   async findById(id: string): Promise<SignInSession | undefined> {

@@ -63,6 +63,7 @@ export interface AuthCodesTable {
   auth_time: number | null;
   redirect_uri_given: Generated<number>;
   refresh_family: string | null;
+  amr: string | null;
 }
 
 export interface DeviceCodesTable {
@@ -130,6 +131,7 @@ export interface RefreshTokensTable {
   revoked_at: number | null;
   /** Set with used_at: the key of the token the rotation that used this one stores last. */
   successor_hash: string | null;
+  amr: string | null;
 }
 
 export interface ConsentsTable {
@@ -191,6 +193,46 @@ export interface SessionsTable {
   ended_at: number | null;
   ip: string;
   user_agent: string;
+  method: Generated<string>;
+}
+
+export interface UpstreamProvidersTable {
+  id: string;
+  type: string;
+  name: string;
+  client_id: string;
+  client_secret_enc: string | null;
+  api_key_enc: string | null;
+  issuer: string | null;
+  scopes: string | null;
+  settings: string;
+  enabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface UpstreamLinksTable {
+  provider_id: string;
+  subject: string;
+  user_id: number;
+  display_name: string;
+  avatar_url: string;
+  linked_at: number;
+  last_used_at: number | null;
+}
+
+export interface UpstreamFlowsTable {
+  key_hash: string;
+  kind: string;
+  provider_id: string;
+  browser_hash: string;
+  user_id: number | null;
+  session_key: string | null;
+  next: string;
+  payload: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface Database {
@@ -211,4 +253,7 @@ export interface Database {
   webauthn_challenges: WebauthnChallengesTable;
   sessions: SessionsTable;
   reauth_grants: ReauthGrantsTable;
+  upstream_providers: UpstreamProvidersTable;
+  upstream_links: UpstreamLinksTable;
+  upstream_flows: UpstreamFlowsTable;
 }

@@ -6,6 +6,7 @@ import { signOut } from '../sign-out.js';
 import type { AuthorizedApp, AuthorizedAppList } from '../contracts.js';
 import { securitySections } from './account-security.js';
 import { changeEmail, changePassword, deleteAccount, editName, sessions } from './account-settings.js';
+import { upstreamSection } from './account-upstream.js';
 
 function profile(me: Me): HTMLElement {
   const row = (k: string, v: Node | string) => h('div', { class: 'row' }, h('dt', {}, k), h('dd', {}, v));
@@ -15,14 +16,17 @@ function profile(me: Me): HTMLElement {
   return h('dl', { class: 'profile', id: 'profile' },
     row('用户名', h('span', { id: 'profile-username' }, me.username)),
     row('昵称', h('span', { id: 'profile-display-name' }, me.display_name)),
-    row('邮箱', h('span', {}, h('span', { id: 'profile-email', class: 'current-email' }, me.email), ' ', verified)),
+    row('邮箱', me.email === ''
+      ? h('span', { class: 'muted', id: 'profile-email' }, '未设置')
+      : h('span', {}, h('span', { id: 'profile-email', class: 'current-email' }, me.email), ' ', verified)),
     row('角色', me.roles.join('、') || '无'),
     row('本次登录有效期至', formatTime(me.exp)),
   );
 }
 
 function verifyEmail(me: Me): HTMLElement | null {
-  if (me.email_verified) return null;
+  // An account made by signing in with another account may have no address to verify.
+  if (me.email_verified || me.email === '') return null;
   const msg = notice();
   const code = input('verify_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字' });
   const send = h('button', { type: 'button', class: 'secondary' }, '发送验证码');
@@ -114,7 +118,7 @@ function signOutSection(): HTMLElement {
 /** Where each part of this long page starts, so nothing needs a scroll to the bottom to find. */
 const SECTIONS: Array<[string, string]> = [
   ['profile', '资料'], ['change-password', '安全'], ['two-factor', '两步验证'], ['passkeys', '通行密钥'],
-  ['session-list', '登录设备'], ['authorized', '已授权的应用'], ['game-token-section', '游戏令牌'], ['danger', '注销账号'],
+  ['upstream', '第三方账号'], ['session-list', '登录设备'], ['authorized', '已授权的应用'], ['game-token-section', '游戏令牌'], ['danger', '注销账号'],
 ];
 
 function pageNav(): HTMLElement {
@@ -140,5 +144,5 @@ export async function accountPage(): Promise<void> {
     location.replace(loginUrl());
     return;
   }
-  render('我的账号', [pageNav(), profile(me), verifyEmail(me), editName(me), changePassword(), changeEmail(me), ...securitySections(), sessions(), authorizedApps(), gameToken(), signOutSection(), deleteAccount()].filter((n): n is HTMLElement => n !== null), { me });
+  render('我的账号', [pageNav(), profile(me), verifyEmail(me), editName(me), changePassword(), changeEmail(me), ...securitySections(), upstreamSection(), sessions(), authorizedApps(), gameToken(), signOutSection(), deleteAccount()].filter((n): n is HTMLElement => n !== null), { me });
 }

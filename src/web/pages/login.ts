@@ -3,6 +3,7 @@ import { cooldown, field, form, h, input, notice } from '../dom.js';
 import { messageOf, render } from '../layout.js';
 import { endBrowserSession, startBrowserSession } from '../oidc.js';
 import { passkeySignIn, withSecondStep } from './second-step.js';
+import { upstreamButtons } from '../upstream.js';
 
 const nextParam = () => new URLSearchParams(location.search).get('next');
 
@@ -13,11 +14,13 @@ export function withNext(path: string): string {
 }
 
 /** Signed in: the token is kept for the pages and, as a cookie, for the authorization endpoint. */
-export async function finishSignIn(envelope: TokenEnvelope): Promise<void> {
+export async function finishSignIn(envelope: TokenEnvelope, next = nextParam()): Promise<void> {
   setToken(envelope.access_token);
   await startBrowserSession(envelope.access_token);
-  location.replace(safeNext(nextParam()));
+  location.replace(safeNext(next));
 }
+
+type SignedIn = (envelope: TokenEnvelope) => Promise<void>;
 
 /** Sends an e-mail code for `purpose`, starting the resend countdown on success. */
 export async function sendCode(email: string, purpose: string, button: HTMLButtonElement, msg: ReturnType<typeof notice>): Promise<void> {
@@ -32,21 +35,23 @@ export async function sendCode(email: string, purpose: string, button: HTMLButto
   }
 }
 
-function passwordForm(msg: ReturnType<typeof notice>): HTMLFormElement {
+/** The password sign-in form; `done` gets the token (by default: signed in, on to `next`). */
+export function passwordForm(msg: ReturnType<typeof notice>, done: SignedIn = (e) => finishSignIn(e), prefill?: string): HTMLFormElement {
   // An application may say who is expected (OpenID Connect login_hint): only a pre-fill.
   const hint = (new URLSearchParams(location.search).get('login_hint') ?? '').slice(0, 254);
-  const username = input('username', { autocomplete: 'username', required: true, placeholder: '用户名或邮箱', value: hint || undefined });
+  const username = input('username', { autocomplete: 'username', required: true, placeholder: '用户名或邮箱', value: prefill ?? (hint || undefined) });
   const password = input('password', { type: 'password', autocomplete: 'current-password', required: true });
   const submit = h('button', { type: 'submit', class: 'primary' }, '登录');
   return form([field('用户名或邮箱', username), field('密码', password), submit], submit, async () => {
     msg.hide();
     const body = { username: username.value.trim(), password: password.value };
-    await finishSignIn(await withSecondStep((otp) => call<TokenEnvelope>('POST', 'login', { ...body, otp }, false)));
+    await done(await withSecondStep((otp) => call<TokenEnvelope>('POST', 'login', { ...body, otp }, false)));
   }, (e) => msg.error(messageOf(e)));
 }
 
-function codeForm(msg: ReturnType<typeof notice>): HTMLFormElement {
-  const email = input('email', { type: 'email', autocomplete: 'email', required: true });
+/** The e-mail code sign-in form; `done` as for passwordForm. */
+export function codeForm(msg: ReturnType<typeof notice>, done: SignedIn = (e) => finishSignIn(e), prefill?: string): HTMLFormElement {
+  const email = input('email', { type: 'email', autocomplete: 'email', required: true, value: prefill });
   const code = input('code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字' });
   const send = h('button', { type: 'button', class: 'secondary' }, '发送验证码');
   send.addEventListener('click', () => void sendCode(email.value, 'login', send, msg));
@@ -55,8 +60,29 @@ function codeForm(msg: ReturnType<typeof notice>): HTMLFormElement {
   return form([field('邮箱', email), codeRow, submit], submit, async () => {
     msg.hide();
     const body = { email: email.value.trim(), code: code.value.trim() };
-    await finishSignIn(await withSecondStep((otp) => call<TokenEnvelope>('POST', 'login_by_code', { ...body, otp }, false)));
+    await done(await withSecondStep((otp) => call<TokenEnvelope>('POST', 'login_by_code', { ...body, otp }, false)));
   }, (e) => msg.error(messageOf(e)));
+}
+
+/** The two first factors, password and e-mail code, on tabs; `done` as for passwordForm. */
+export function signInForms(msg: ReturnType<typeof notice>, done?: SignedIn, prefill?: string): [HTMLElement, HTMLFormElement, HTMLFormElement] {
+  const byPassword = passwordForm(msg, done, prefill);
+  const byCode = codeForm(msg, done, prefill);
+  byCode.hidden = true;
+  const tabPassword = h('button', { type: 'button', class: 'tab active', 'aria-pressed': 'true' }, '密码登录');
+  const tabCode = h('button', { type: 'button', class: 'tab', 'aria-pressed': 'false' }, '邮箱验证码登录');
+  const select = (code: boolean) => {
+    byCode.hidden = !code;
+    byPassword.hidden = code;
+    tabCode.classList.toggle('active', code);
+    tabPassword.classList.toggle('active', !code);
+    tabCode.setAttribute('aria-pressed', String(code));
+    tabPassword.setAttribute('aria-pressed', String(!code));
+    msg.hide();
+  };
+  tabPassword.addEventListener('click', () => select(false));
+  tabCode.addEventListener('click', () => select(true));
+  return [h('div', { class: 'tabs' }, tabPassword, tabCode), byPassword, byCode];
 }
 
 export async function loginPage(): Promise<void> {
@@ -73,25 +99,9 @@ export async function loginPage(): Promise<void> {
     return;
   }
   const msg = notice();
-  const byPassword = passwordForm(msg);
-  const byCode = codeForm(msg);
-  byCode.hidden = true;
-  const tabPassword = h('button', { type: 'button', class: 'tab active', 'aria-pressed': 'true' }, '密码登录');
-  const tabCode = h('button', { type: 'button', class: 'tab', 'aria-pressed': 'false' }, '邮箱验证码登录');
-  const select = (code: boolean) => {
-    byCode.hidden = !code;
-    byPassword.hidden = code;
-    tabCode.classList.toggle('active', code);
-    tabPassword.classList.toggle('active', !code);
-    tabCode.setAttribute('aria-pressed', String(code));
-    tabPassword.setAttribute('aria-pressed', String(!code));
-    msg.hide();
-  };
-  tabPassword.addEventListener('click', () => select(false));
-  tabCode.addEventListener('click', () => select(true));
+  const [tabs, byPassword, byCode] = signInForms(msg);
   render('登录', [
-    h('div', { class: 'tabs' }, tabPassword, tabCode),
-    msg.el, byPassword, byCode, passkeySignIn(finishSignIn, msg),
+    tabs, msg.el, byPassword, byCode, passkeySignIn((e) => finishSignIn(e), msg), upstreamButtons(nextParam()),
     h('p', { class: 'links' },
       h('a', { href: withNext('/register') }, '没有账号？注册'),
       h('a', { href: withNext('/reset_password') }, '忘记密码'),

@@ -6,6 +6,7 @@ import * as m005 from './005-second-factors.js';
 import * as m004 from './004-account-sessions.js';
 import * as m006 from './006-reauth-grants.js';
 import * as m007 from './007-refresh-successors.js';
+import * as m008 from './008-upstream.js';
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '004-account-sessions': m004,
   '006-reauth-grants': m006,
   '007-refresh-successors': m007,
+  '008-upstream': m008,
 };
 
 export const migrationProvider: MigrationProvider = {

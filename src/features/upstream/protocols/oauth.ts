@@ -1,0 +1,152 @@
+/**
+ * OpenID Connect (`oidc`, `google`, `microsoft`) and the OAuth 2.0 code flows (`oauth2`,
+ * `github`, `discord`) through openid-client: discovery, the authorization URL with state,
+ * PKCE S256 and nonce, the code exchange and the ID token's checks (signature by the
+ * provider's JWKS, `iss`, `aud`, `exp`, `nonce`) are the library's. What differs per provider
+ * is only where the profile is read (profiles.ts).
+ */
+import * as client from 'openid-client';
+import { endpointOf, ISSUER_TYPES, issuerOf, scopesOf } from '../provider-rules.js';
+import type { ProviderRecord } from '../repository.js';
+import { UPSTREAM_TIMEOUT_MS } from './http.js';
+import { profileOf } from './profiles.js';
+import { UpstreamError, type ActiveProvider, type FlowValues, type UpstreamProfile, type UpstreamProtocol } from './types.js';
+
+/** Discovered metadata and keys are kept this long per provider version, then read again. */
+const CONFIG_TTL_MS = 3600_000;
+const isLoopbackHttp = (url: string | undefined) => url !== undefined && url.startsWith('http:');
+
+/** An error of openid-client (or of fetch below it) as a failure of the flow. */
+export function asUpstreamError(err: unknown): UpstreamError {
+  if (err instanceof UpstreamError) return err;
+  if (err instanceof client.AuthorizationResponseError) {
+    return new UpstreamError(err.error === 'access_denied' ? 'denied' : 'provider', `authorization response: ${err.error}`);
+  }
+  if (err instanceof client.ResponseBodyError) return new UpstreamError('provider', `${err.error}: ${err.error_description ?? ''}`);
+  const e = err as { name?: string; code?: string; message?: string; cause?: unknown };
+  if (e?.name === 'TypeError' || e?.name === 'TimeoutError' || e?.name === 'AbortError' || e?.code === 'OAUTH_TIMEOUT') {
+    return new UpstreamError('network', e.message ?? 'network error');
+  }
+  return new UpstreamError('provider', e?.message ?? String(err));
+}
+
+export class OAuthProtocol implements UpstreamProtocol {
+  private readonly configs = new Map<string, { config: Promise<client.Configuration>; at: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async authorizationUrl(p: ActiveProvider, flow: FlowValues): Promise<URL> {
+    const config = await this.configOf(p);
+    const oidc = ISSUER_TYPES.has(p.record.type);
+    const params: Record<string, string> = {
+      redirect_uri: flow.redirectUri,
+      scope: scopesOf(p.record).join(' '),
+      state: flow.state,
+      code_challenge: await client.calculatePKCECodeChallenge(flow.codeVerifier),
+      code_challenge_method: 'S256',
+      ...(oidc && { nonce: flow.nonce }),
+      // A re-authentication asks the provider for a fresh sign-in where the protocol can say so.
+      ...(oidc && flow.fresh && { prompt: 'login', max_age: '0' }),
+    };
+    return client.buildAuthorizationUrl(config, params);
+  }
+
+  async complete(p: ActiveProvider, callback: URL, flow: FlowValues): Promise<UpstreamProfile> {
+    const error = callback.searchParams.get('error');
+    if (error !== null) throw new UpstreamError(error === 'access_denied' ? 'denied' : 'provider', `the provider answered ${error}`);
+    const config = await this.configOf(p);
+    const oidc = ISSUER_TYPES.has(p.record.type);
+    let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+    try {
+      tokens = await client.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: flow.codeVerifier,
+        expectedState: flow.state,
+        ...(oidc && { expectedNonce: flow.nonce, idTokenExpected: true }),
+      });
+    } catch (err) {
+      throw asUpstreamError(err);
+    }
+    if (!oidc) return profileOf(p, tokens.access_token);
+    const claims = tokens.claims();
+    if (!claims) throw new UpstreamError('provider', 'no ID token');
+    let info: Record<string, unknown> = {};
+    if (config.serverMetadata().userinfo_endpoint) {
+      try {
+        info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+      } catch (err) {
+        throw asUpstreamError(err);
+      }
+    }
+    return oidcProfile({ ...info, ...claims }, p.record);
+  }
+
+  /** Discovery for issuer types, the configured endpoints otherwise; one per provider version. */
+  private configOf(p: ActiveProvider): Promise<client.Configuration> {
+    const key = `${p.record.id}:${p.record.updatedAt}`;
+    const hit = this.configs.get(key);
+    if (hit && this.now() - hit.at < CONFIG_TTL_MS) return hit.config;
+    for (const k of this.configs.keys()) if (k.startsWith(`${p.record.id}:`)) this.configs.delete(k);
+    const config = this.build(p).catch((err: unknown) => {
+      this.configs.delete(key);
+      throw asUpstreamError(err);
+    });
+    this.configs.set(key, { config, at: this.now() });
+    return config;
+  }
+
+  private async build({ record, clientSecret }: ActiveProvider): Promise<client.Configuration> {
+    const auth = client.ClientSecretPost(clientSecret);
+    if (ISSUER_TYPES.has(record.type)) {
+      const issuer = issuerOf(record) as string;
+      const config = await client.discovery(new URL(issuer), record.clientId, undefined, auth, {
+        timeout: UPSTREAM_TIMEOUT_MS / 1000, ...(isLoopbackHttp(issuer) && { execute: [client.allowInsecureRequests] }),
+      });
+      return overridden(config, record, clientSecret);
+    }
+    return manual(record, clientSecret);
+  }
+}
+
+/** A discovered configuration with any endpoint the administrator overrode replaced. */
+function overridden(config: client.Configuration, record: ProviderRecord, clientSecret: string | undefined): client.Configuration {
+  const s = record.settings;
+  if (!s.authorizationEndpoint && !s.tokenEndpoint && !s.userinfoEndpoint) return config;
+  // The metadata as discovered, without the helper method openid-client adds to it.
+  const { supportsPKCE: _helper, ...discovered } = config.serverMetadata();
+  const meta: client.ServerMetadata = {
+    ...discovered,
+    ...(s.authorizationEndpoint && { authorization_endpoint: s.authorizationEndpoint }),
+    ...(s.tokenEndpoint && { token_endpoint: s.tokenEndpoint }),
+    ...(s.userinfoEndpoint && { userinfo_endpoint: s.userinfoEndpoint }),
+  };
+  const out = new client.Configuration(meta, record.clientId, undefined, client.ClientSecretPost(clientSecret));
+  out.timeout = UPSTREAM_TIMEOUT_MS / 1000;
+  if ([meta.issuer, meta.token_endpoint, meta.jwks_uri].some((u) => isLoopbackHttp(u))) client.allowInsecureRequests(out);
+  return out;
+}
+
+/** A plain OAuth 2.0 server: the configured (or documented) endpoints, no discovery. */
+function manual(record: ProviderRecord, clientSecret: string | undefined): client.Configuration {
+  const authorization = endpointOf(record, 'authorizationEndpoint') as string;
+  const token = endpointOf(record, 'tokenEndpoint') as string;
+  // No issuer is announced by these servers; the authorization endpoint's origin stands for it.
+  const meta = { issuer: new URL(authorization).origin, authorization_endpoint: authorization, token_endpoint: token };
+  const config = new client.Configuration(meta, record.clientId, undefined, client.ClientSecretPost(clientSecret));
+  config.timeout = UPSTREAM_TIMEOUT_MS / 1000;
+  if (isLoopbackHttp(authorization) || isLoopbackHttp(token)) client.allowInsecureRequests(config);
+  return config;
+}
+
+/** The OpenID Connect standard claims as a profile (docs/api.md §14.1). */
+function oidcProfile(c: Record<string, unknown>, record: ProviderRecord): UpstreamProfile {
+  const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+  const email = text(c.email);
+  return {
+    subject: String(c.sub),
+    username: text(c.preferred_username) ?? text(c.nickname),
+    displayName: text(c.name),
+    email,
+    emailVerified: email !== undefined && (c.email_verified === true || record.settings.trustEmail === true),
+    avatarUrl: typeof c.picture === 'string' && /^https:\/\//i.test(c.picture) ? c.picture : undefined,
+  };
+}

@@ -1,0 +1,44 @@
+import type { ServiceKit } from '../kit.js';
+import type { RateLimiter } from '../limits/index.js';
+import type { ReauthService } from '../reauth/index.js';
+import type { SecondFactorService } from '../second-factor/index.js';
+import { AccountLinks } from './account-links.js';
+import { BrowserBinding } from './browser-binding.js';
+import { UpstreamFlowService } from './flow-service.js';
+import { FlowStore } from './flow-store.js';
+import { UpstreamLinkService } from './link-service.js';
+import { ProviderAdmin } from './provider-admin.js';
+import { ProviderDirectory } from './provider-directory.js';
+import { protocols } from './protocols/index.js';
+import { UpstreamSignInFinish } from './sign-in-finish.js';
+
+/** Sign-in with other accounts (docs/api.md §14) as the routes and the CLI use it. */
+export interface UpstreamServices {
+  /** Adding, changing and removing providers (CLI, admin API, console). */
+  readonly providers: ProviderAdmin;
+  /** `/login/{id}` and its callback. */
+  readonly flows: UpstreamFlowService;
+  /** The page's finishing steps: the sign-in (second factor included), linking by proof of the address's account. */
+  readonly finish: UpstreamSignInFinish;
+  /** Linked accounts on /account and for administrators. */
+  readonly links: UpstreamLinkService;
+}
+
+export function createUpstreamServices(
+  kit: ServiceKit,
+  limiter: RateLimiter,
+  secondFactor: Pick<SecondFactorService, 'checkSignIn'>,
+  reauth: Pick<ReauthService, 'prove'>,
+): UpstreamServices {
+  const { config, storage, now } = kit;
+  const directory = new ProviderDirectory(storage.upstreamProviders, config.jwtSecret, now);
+  const binding = new BrowserBinding(config.baseUrl);
+  const store = new FlowStore(storage.upstreamFlows, binding, config.jwtSecret, now);
+  const links = new AccountLinks(kit, directory);
+  return {
+    providers: new ProviderAdmin(storage.upstreamProviders, directory, kit.audit, config.baseUrl, now),
+    flows: new UpstreamFlowService(kit, directory, store, binding, links, protocols(now), limiter),
+    finish: new UpstreamSignInFinish(kit, store, links, directory, secondFactor),
+    links: new UpstreamLinkService(kit, links, directory, store, binding, reauth),
+  };
+}
