@@ -118,7 +118,7 @@ export function oidcStorageSuite(storage: () => Storage): void {
     const t = { familyId: fam, clientId: 'rc', userId: 5, scope: 'openid', authTime: 900, createdAt: 1000, expiresAt: 50_000 };
     const [first, second] = [unique('prt'), unique('prt')];
     await s.refreshTokens.create({ ...t, tokenHash: first });
-    expect(await s.refreshTokens.findPresented(first)).toEqual({ ...t, tokenHash: first, usedAt: null, revokedAt: null, successorHash: null, successorStored: false });
+    expect(await s.refreshTokens.findPresented(first)).toEqual({ ...t, tokenHash: first, usedAt: null, revokedAt: null, amr: null, successorHash: null, successorStored: false });
     expect(await s.refreshTokens.findPresented('no-such-token')).toBeUndefined();
     // Used, the successor named but not stored yet: the rotation is still running.
     expect(await s.refreshTokens.use(first, 1000, second)).toMatchObject({ tokenHash: first, usedAt: 1000 });
@@ -128,7 +128,7 @@ export function oidcStorageSuite(storage: () => Storage): void {
     expect(await s.refreshTokens.findPresented(first)).toMatchObject({ successorHash: second, successorStored: true });
     expect(await s.refreshTokens.findPresented(second)).toMatchObject({ usedAt: null, successorHash: null, successorStored: false });
     // findByHash keeps its shape.
-    expect(await s.refreshTokens.findByHash(first)).toEqual({ ...t, tokenHash: first, usedAt: 1000, revokedAt: null });
+    expect(await s.refreshTokens.findByHash(first)).toEqual({ ...t, tokenHash: first, usedAt: 1000, revokedAt: null, amr: null });
   });
 
   it('oidc: live families of a user: unrevoked, after the cut-off, with an unexpired token; last use is the newest token', async () => {
