@@ -1,5 +1,5 @@
 /** Talks to /api/v1/auth; every failure surfaces as an ApiError carrying the server's msg. */
-import { safeReturnPath } from './return-path.js';
+import { safeReturnPath } from '../platform/http/return-path.js';
 import type { MeData, TokenEnvelope } from './contracts.js';
 
 const TOKEN_KEY = 'account_center_token';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { safeReturnPath } from '../../src/web/return-path.js';
+import { safeReturnPath } from '../../src/platform/http/return-path.js';
 
 const ORIGIN = 'http://127.0.0.1:3000';
 

@@ -11,7 +11,8 @@ import { REAUTH_GRANT_MS } from '../reauth/index.js';
 import type { AccountLinks } from './account-links.js';
 import type { BrowserBinding } from './browser-binding.js';
 import { problemPage, type FlowFailurePage } from './flow-messages.js';
-import { safeNext, type FlowStore } from './flow-store.js';
+import type { FlowStore } from './flow-store.js';
+import { safeReturnPath } from '../../platform/http/return-path.js';
 import { callbackUrl } from './provider-admin.js';
 import type { ProviderDirectory } from './provider-directory.js';
 import { UpstreamError, type ActiveProvider, type UpstreamProfile, type UpstreamProtocol } from './protocols/index.js';
@@ -63,7 +64,7 @@ export class UpstreamFlowService {
       intent = asked.kind === 'link_start' ? 'link' : 'reauth';
     }
     const { hash, setCookie } = this.binding.ensure(cookieHeader);
-    const next = asked?.next ?? safeNext(query.next, this.origin());
+    const next = asked?.next ?? safeReturnPath(query.next, this.origin());
     const state = await this.store.issue('state', providerId, hash, {
       userId: asked?.userId ?? null, sessionKey: asked?.sessionKey ?? null, next, payload: { intent },
     });

@@ -64,16 +64,3 @@ export class FlowStore {
     return createHmac('sha256', this.jwtSecret).update(`upstream-${purpose}:${state}`).digest('base64url');
   }
 }
-
-/** The pages' rule for `next` (docs/api.md §11.3): only a path on this origin, judged after normalisation. */
-export function safeNext(raw: string | null | undefined, origin: string, fallback = '/account'): string {
-  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return fallback;
-  let url: URL;
-  try {
-    url = new URL(raw, origin);
-  } catch {
-    return fallback;
-  }
-  const path = url.pathname + url.search;
-  return url.origin === origin && path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\') ? path : fallback;
-}

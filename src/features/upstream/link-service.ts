@@ -11,7 +11,8 @@ import type { Authenticated } from '../sessions/index.js';
 import type { AccountLinks } from './account-links.js';
 import type { BrowserBinding } from './browser-binding.js';
 import type { AccountLinksData, LinkView } from './contract.js';
-import { safeNext, type FlowStore } from './flow-store.js';
+import type { FlowStore } from './flow-store.js';
+import { safeReturnPath } from '../../platform/http/return-path.js';
 import type { ProviderDirectory } from './provider-directory.js';
 
 export type LinkServiceDeps = Uses<'config' | 'audit'>;
@@ -75,7 +76,7 @@ export class UpstreamLinkService {
 
   private async ticket(kind: 'link_start' | 'reauth_start', auth: Authenticated, providerId: string, next: string | undefined, cookieHeader: string | undefined): Promise<FlowStart> {
     const { hash, setCookie } = this.binding.ensure(cookieHeader);
-    const back = safeNext(next, new URL(this.ctx.config.baseUrl).origin);
+    const back = safeReturnPath(next, new URL(this.ctx.config.baseUrl).origin);
     const ticket = await this.store.issue(kind, providerId, hash, { userId: auth.user.id, sessionKey: sessionKeyOf(auth), next: back });
     return { url: `/login/${providerId}?ticket=${ticket}`, setCookie };
   }
