@@ -125,4 +125,28 @@ describe('pages: sign in with other accounts', () => {
     expect((await center.post(`${A}/admin/providers/status`, { id: 'discord', enabled: true }, adminToken)).statusCode).toBe(200);
     await context.close();
   });
+
+  it('the admin console (登录方式) adds a provider, shows its callback address, and switches it off', async () => {
+    const admin = await center.admin();
+    const { context, page } = await newPage(browser);
+    await signIn(page, center.baseUrl, admin.username, admin.password);
+    await page.goto(`${center.baseUrl}/admin?view=providers`);
+    await page.locator('#providers [data-provider="steam"]').waitFor();
+    await page.fill('#f-provider_id', 'github');
+    await page.selectOption('#f-provider_type', 'github');
+    await page.fill('#f-provider_name', 'GitHub');
+    await page.fill('#f-provider_client_id', 'Iv1.console');
+    await page.fill('#f-provider_client_secret', 'console-secret-0123456789');
+    await page.getByRole('button', { name: '添加', exact: true }).click();
+    const row = page.locator('#providers [data-provider="github"]');
+    await row.waitFor();
+    expect(await row.locator('input').inputValue()).toBe(`${center.baseUrl}/login/github/callback`);
+    expect(await page.textContent('#providers-view')).not.toContain('console-secret-0123456789');
+    await screenshot(page, 'upstream-console');
+    await row.getByRole('button', { name: '停用' }).click();
+    await row.getByText('已停用').waitFor();
+    const buttons = (await center.get(`${A}/upstream/providers`)).json().data.providers.map((p: { id: string }) => p.id);
+    expect(buttons).not.toContain('github');
+    await context.close();
+  });
 });

@@ -30,10 +30,20 @@ export class BrowserBinding {
   /** The browser's value, or a new one; the cookie is (re)set for the flow's lifetime either way. */
   ensure(cookieHeader: string | undefined): { hash: string; setCookie: string } {
     const value = this.of(cookieHeader) ?? randomToken(32);
-    const setCookie = stringifySetCookie(BINDING_COOKIE, value, {
-      httpOnly: true, sameSite: 'lax', path: '/', secure: this.secure, maxAge: FLOW_TTL_MS / 1000,
-    });
-    return { hash: sha256Hex(value), setCookie };
+    return { hash: sha256Hex(value), setCookie: this.cookie(value) };
+  }
+
+  /**
+   * The same value set again for another FLOW_TTL_MS, once a ticket is issued on it: the ticket
+   * must not outlive the cookie it is bound to. Only for a request whose cookie matched.
+   */
+  renewed(cookieHeader: string | undefined): string | undefined {
+    const value = this.of(cookieHeader);
+    return value === undefined ? undefined : this.cookie(value);
+  }
+
+  private cookie(value: string): string {
+    return stringifySetCookie(BINDING_COOKIE, value, { httpOnly: true, sameSite: 'lax', path: '/', secure: this.secure, maxAge: FLOW_TTL_MS / 1000 });
   }
 
   /** Whether this request comes from the browser whose binding hashes to `hash`. */

@@ -31,8 +31,8 @@ export type StartResult = { kind: 'redirect'; location: string; setCookie: strin
 export type CallbackResult =
   | FlowFailurePage
   | { kind: 'redirect'; location: string }
-  | { kind: 'signin'; ticket: string; next: string; provider: string }
-  | { kind: 'email_exists'; ticket: string; next: string; provider: string; email: string };
+  | { kind: 'signin'; ticket: string; next: string; provider: string; setCookie?: string }
+  | { kind: 'email_exists'; ticket: string; next: string; provider: string; email: string; setCookie?: string };
 
 export type FlowDeps = Uses<'config' | 'now' | 'log' | 'audit', 'users' | 'reauthGrants'>;
 
@@ -99,7 +99,9 @@ export class UpstreamFlowService {
     }
     if (intent === 'link') return this.linkFromAccount(provider, state, profile, caller);
     if (intent === 'reauth') return this.reauthenticated(provider, state, profile, caller);
-    return this.signIn(provider, state, profile, caller);
+    const result = await this.signIn(provider, state, profile, caller);
+    // The ticket lives FLOW_TTL_MS from now: so does the cookie it is bound to.
+    return result.kind === 'signin' || result.kind === 'email_exists' ? { ...result, setCookie: this.binding.renewed(cookieHeader) } : result;
   }
 
   /** Nobody signed in: a known subject signs in, an unknown one signs up or waits for proof of its address's account. */

@@ -19,7 +19,13 @@ export class ProviderDirectory {
   private generation = 0;
   private readonly secrets: SecretBox;
 
-  constructor(private readonly repo: UpstreamProviderRepo, jwtSecret: string, private readonly now: () => number) {
+  constructor(
+    private readonly repo: UpstreamProviderRepo,
+    jwtSecret: string,
+    private readonly now: () => number,
+    /** Told when a stored secret cannot be opened (JWT_SECRET changed since it was sealed). */
+    private readonly onUnreadable: (providerId: string, err: unknown) => void = () => undefined,
+  ) {
     this.secrets = new SecretBox(jwtSecret, 'upstream-provider-secret');
   }
 
@@ -38,15 +44,23 @@ export class ProviderDirectory {
     return (await this.all()).filter((p) => p.enabled);
   }
 
-  /** An enabled provider with its secrets opened, or undefined (unknown, disabled, removed). */
+  /**
+   * An enabled provider with its secrets opened, or undefined (unknown, disabled, removed, or
+   * its secret unreadable: then the administrator must set it again).
+   */
   async active(id: string): Promise<ActiveProvider | undefined> {
     const record = (await this.all()).find((p) => p.id === id);
     if (!record?.enabled) return undefined;
-    return {
-      record,
-      ...(record.clientSecretEnc !== null && { clientSecret: this.secrets.open(record.clientSecretEnc) }),
-      ...(record.apiKeyEnc !== null && { apiKey: this.secrets.open(record.apiKeyEnc) }),
-    };
+    try {
+      return {
+        record,
+        ...(record.clientSecretEnc !== null && { clientSecret: this.secrets.open(record.clientSecretEnc) }),
+        ...(record.apiKeyEnc !== null && { apiKey: this.secrets.open(record.apiKeyEnc) }),
+      };
+    } catch (err) {
+      this.onUnreadable(id, err);
+      return undefined;
+    }
   }
 
   /** This instance changed a provider: the next read goes to the database. */

@@ -26,12 +26,12 @@ function answer(reply: FastifyReply, result: CallbackResult): FastifyReply {
     case 'signin':
       return sendPage(reply, 'upstream', TITLE, {
         'upstream-result': 'signin', 'upstream-ticket': result.ticket, 'upstream-next': result.next, 'upstream-provider': result.provider,
-      }, 200, NO_STORE);
+      }, 200, { ...NO_STORE, ...(result.setCookie && { 'set-cookie': result.setCookie }) });
     case 'email_exists':
       return sendPage(reply, 'upstream', TITLE, {
         'upstream-result': 'email_exists', 'upstream-ticket': result.ticket, 'upstream-next': result.next,
         'upstream-provider': result.provider, 'upstream-email': result.email,
-      }, 200, NO_STORE);
+      }, 200, { ...NO_STORE, ...(result.setCookie && { 'set-cookie': result.setCookie }) });
   }
 }
 

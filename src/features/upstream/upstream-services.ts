@@ -31,7 +31,8 @@ export function createUpstreamServices(
   reauth: Pick<ReauthService, 'prove'>,
 ): UpstreamServices {
   const { config, storage, now } = kit;
-  const directory = new ProviderDirectory(storage.upstreamProviders, config.jwtSecret, now);
+  const directory = new ProviderDirectory(storage.upstreamProviders, config.jwtSecret, now,
+    (provider, err) => kit.log.error({ err, provider }, 'the secret of a sign-in provider cannot be opened (was JWT_SECRET changed?); set it again'));
   const binding = new BrowserBinding(config.baseUrl);
   const store = new FlowStore(storage.upstreamFlows, binding, config.jwtSecret, now);
   const links = new AccountLinks(kit, directory);

@@ -47,7 +47,8 @@ export function createMailer(smtpUrl: string | undefined, from: string, log: Log
  */
 export function signedBy(siteName: string, mailer: Mailer): Mailer {
   return {
-    send: (m) => mailer.send({ ...m, subject: `【${siteName}】${m.subject}`, text: `${m.text}\n\n${siteName}` }),
+    // An account may have no address (one made by signing in with another account): its notices go nowhere.
+    send: async (m) => (m.to === '' ? undefined : mailer.send({ ...m, subject: `【${siteName}】${m.subject}`, text: `${m.text}\n\n${siteName}` })),
     close: () => mailer.close(),
   };
 }

@@ -5,19 +5,26 @@
  * provider's JWKS, `iss`, `aud`, `exp`, `nonce`) are the library's. What differs per provider
  * is only where the profile is read (profiles.ts).
  */
-import * as client from 'openid-client';
+import type * as Client from 'openid-client';
 import { endpointOf, ISSUER_TYPES, issuerOf, scopesOf } from '../provider-rules.js';
 import type { ProviderRecord } from '../repository.js';
 import { UPSTREAM_TIMEOUT_MS } from './http.js';
 import { profileOf } from './profiles.js';
 import { UpstreamError, type ActiveProvider, type FlowValues, type UpstreamProfile, type UpstreamProtocol } from './types.js';
 
+/**
+ * openid-client, loaded at the first flow: the CLI and a service without providers never pay
+ * for it, and a start-up does not wait for it.
+ */
+let loaded: Promise<typeof Client> | undefined;
+const openidClient = (): Promise<typeof Client> => (loaded ??= import('openid-client'));
+
 /** Discovered metadata and keys are kept this long per provider version, then read again. */
 const CONFIG_TTL_MS = 3600_000;
 const isLoopbackHttp = (url: string | undefined) => url !== undefined && url.startsWith('http:');
 
 /** An error of openid-client (or of fetch below it) as a failure of the flow. */
-export function asUpstreamError(err: unknown): UpstreamError {
+export function asUpstreamError(err: unknown, client: typeof Client): UpstreamError {
   if (err instanceof UpstreamError) return err;
   if (err instanceof client.AuthorizationResponseError) {
     return new UpstreamError(err.error === 'access_denied' ? 'denied' : 'provider', `authorization response: ${err.error}`);
@@ -31,12 +38,13 @@ export function asUpstreamError(err: unknown): UpstreamError {
 }
 
 export class OAuthProtocol implements UpstreamProtocol {
-  private readonly configs = new Map<string, { config: Promise<client.Configuration>; at: number }>();
+  private readonly configs = new Map<string, { config: Promise<Client.Configuration>; at: number }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
   async authorizationUrl(p: ActiveProvider, flow: FlowValues): Promise<URL> {
-    const config = await this.configOf(p);
+    const client = await openidClient();
+    const config = await this.configOf(p, client);
     const oidc = ISSUER_TYPES.has(p.record.type);
     const params: Record<string, string> = {
       redirect_uri: flow.redirectUri,
@@ -54,9 +62,10 @@ export class OAuthProtocol implements UpstreamProtocol {
   async complete(p: ActiveProvider, callback: URL, flow: FlowValues): Promise<UpstreamProfile> {
     const error = callback.searchParams.get('error');
     if (error !== null) throw new UpstreamError(error === 'access_denied' ? 'denied' : 'provider', `the provider answered ${error}`);
-    const config = await this.configOf(p);
+    const client = await openidClient();
+    const config = await this.configOf(p, client);
     const oidc = ISSUER_TYPES.has(p.record.type);
-    let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+    let tokens: Awaited<ReturnType<typeof Client.authorizationCodeGrant>>;
     try {
       tokens = await client.authorizationCodeGrant(config, callback, {
         pkceCodeVerifier: flow.codeVerifier,
@@ -64,7 +73,7 @@ export class OAuthProtocol implements UpstreamProtocol {
         ...(oidc && { expectedNonce: flow.nonce, idTokenExpected: true }),
       });
     } catch (err) {
-      throw asUpstreamError(err);
+      throw asUpstreamError(err, client);
     }
     if (!oidc) return profileOf(p, tokens.access_token);
     const claims = tokens.claims();
@@ -74,46 +83,46 @@ export class OAuthProtocol implements UpstreamProtocol {
       try {
         info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
       } catch (err) {
-        throw asUpstreamError(err);
+        throw asUpstreamError(err, client);
       }
     }
     return oidcProfile({ ...info, ...claims }, p.record);
   }
 
   /** Discovery for issuer types, the configured endpoints otherwise; one per provider version. */
-  private configOf(p: ActiveProvider): Promise<client.Configuration> {
+  private configOf(p: ActiveProvider, client: typeof Client): Promise<Client.Configuration> {
     const key = `${p.record.id}:${p.record.updatedAt}`;
     const hit = this.configs.get(key);
     if (hit && this.now() - hit.at < CONFIG_TTL_MS) return hit.config;
     for (const k of this.configs.keys()) if (k.startsWith(`${p.record.id}:`)) this.configs.delete(k);
-    const config = this.build(p).catch((err: unknown) => {
+    const config = this.build(p, client).catch((err: unknown) => {
       this.configs.delete(key);
-      throw asUpstreamError(err);
+      throw asUpstreamError(err, client);
     });
     this.configs.set(key, { config, at: this.now() });
     return config;
   }
 
-  private async build({ record, clientSecret }: ActiveProvider): Promise<client.Configuration> {
+  private async build({ record, clientSecret }: ActiveProvider, client: typeof Client): Promise<Client.Configuration> {
     const auth = client.ClientSecretPost(clientSecret);
     if (ISSUER_TYPES.has(record.type)) {
       const issuer = issuerOf(record) as string;
       const config = await client.discovery(new URL(issuer), record.clientId, undefined, auth, {
         timeout: UPSTREAM_TIMEOUT_MS / 1000, ...(isLoopbackHttp(issuer) && { execute: [client.allowInsecureRequests] }),
       });
-      return overridden(config, record, clientSecret);
+      return overridden(client, config, record, clientSecret);
     }
-    return manual(record, clientSecret);
+    return manual(client, record, clientSecret);
   }
 }
 
 /** A discovered configuration with any endpoint the administrator overrode replaced. */
-function overridden(config: client.Configuration, record: ProviderRecord, clientSecret: string | undefined): client.Configuration {
+function overridden(client: typeof Client, config: Client.Configuration, record: ProviderRecord, clientSecret: string | undefined): Client.Configuration {
   const s = record.settings;
   if (!s.authorizationEndpoint && !s.tokenEndpoint && !s.userinfoEndpoint) return config;
   // The metadata as discovered, without the helper method openid-client adds to it.
   const { supportsPKCE: _helper, ...discovered } = config.serverMetadata();
-  const meta: client.ServerMetadata = {
+  const meta: Client.ServerMetadata = {
     ...discovered,
     ...(s.authorizationEndpoint && { authorization_endpoint: s.authorizationEndpoint }),
     ...(s.tokenEndpoint && { token_endpoint: s.tokenEndpoint }),
@@ -126,7 +135,7 @@ function overridden(config: client.Configuration, record: ProviderRecord, client
 }
 
 /** A plain OAuth 2.0 server: the configured (or documented) endpoints, no discovery. */
-function manual(record: ProviderRecord, clientSecret: string | undefined): client.Configuration {
+function manual(client: typeof Client, record: ProviderRecord, clientSecret: string | undefined): Client.Configuration {
   const authorization = endpointOf(record, 'authorizationEndpoint') as string;
   const token = endpointOf(record, 'tokenEndpoint') as string;
   // No issuer is announced by these servers; the authorization endpoint's origin stands for it.
