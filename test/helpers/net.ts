@@ -1,15 +1,31 @@
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 
-/** A loopback port that was free a moment ago: for servers whose address must be known before they start. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A loopback port that was free a moment ago: for servers whose address must be known before
+ * they start. Each Vitest worker takes its ports from its own block below the kernel's
+ * ephemeral range, so a port handed out here is never the one another file's `listen(0)` or
+ * another worker's `freePort` picks in the moment before the server binds it.
+ */
+export async function freePort(): Promise<number> {
+  const block = Number(process.env.VITEST_POOL_ID ?? process.pid) % PORT_BLOCKS;
+  for (let tries = 0; tries < PORTS_PER_BLOCK; tries++) {
+    const port = FIRST_PORT + block * PORTS_PER_BLOCK + (nextInBlock++ % PORTS_PER_BLOCK);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in block ${block}`);
+}
+
+const FIRST_PORT = 20000;
+const PORT_BLOCKS = 48;
+const PORTS_PER_BLOCK = 250;
+let nextInBlock = Math.floor(Math.random() * PORTS_PER_BLOCK);
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer();
     srv.unref();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
 }
 
