@@ -36,8 +36,14 @@ export interface ServiceKit {
   readonly signIns: SignIns;
 }
 
-/** The collaborators `K` and the repositories `R` of the kit: what one service is given. */
-export type Uses<K extends Exclude<keyof ServiceKit, 'storage'>, R extends keyof Repositories = never> =
-  Pick<ServiceKit, K> & { readonly storage: Pick<Repositories, R> };
+/**
+ * The collaborators `K`, the repositories `R` and the settings `C` of the kit: what one service
+ * is given. Settings are named one by one, so a service's type says which of them change it.
+ */
+export type Uses<
+  K extends Exclude<keyof ServiceKit, 'storage' | 'config'>,
+  R extends keyof Repositories = never,
+  C extends keyof Config = never,
+> = Pick<ServiceKit, K> & { readonly storage: Pick<Repositories, R>; readonly config: Pick<Config, C> };
 
 export type { Caller } from '../platform/http/typed-scope.js';

@@ -9,7 +9,7 @@ import type { ReauthProof, ReauthService } from '../reauth/index.js';
 import type { Authenticated } from '../sessions/index.js';
 import { publicUser } from '../sessions/index.js';
 
-export type AccountSettingsDeps = Uses<'config' | 'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns', 'users' | 'apps' | 'refreshTokens' | 'passkeys' | 'upstreamLinks'>;
+export type AccountSettingsDeps = Uses<'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns', 'users' | 'apps' | 'refreshTokens' | 'passkeys' | 'upstreamLinks', 'centerAppId' | 'gameAppId' | 'siteName'>;
 
 /** The built-in game has no row, hence no name of its own; the center's is SITE_NAME. */
 const GAME_NAME = '游戏';

@@ -33,7 +33,7 @@ function taken(err: unknown): never {
   throw err;
 }
 
-export type AccountDeps = Uses<'config' | 'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns', 'users' | 'emailCodes' | 'passkeys'>;
+export type AccountDeps = Uses<'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns', 'users' | 'emailCodes' | 'passkeys', 'centerAppId' | 'jwtSecret' | 'limits' | 'registerRequiresEmailCode'>;
 
 /** Registration, password and e-mail-code sign-in, e-mail verification and password reset. */
 export class AccountService {

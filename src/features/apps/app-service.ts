@@ -46,7 +46,7 @@ export interface AppActor {
 const newSecret = (): string => randomToken(32);
 const newClientId = (): string => randomBytes(12).toString('hex');
 
-export type AppDeps = Uses<'config' | 'now' | 'audit', 'apps'>;
+export type AppDeps = Uses<'now' | 'audit', 'apps', 'centerAppId' | 'gameAppId'>;
 
 /** Application self-management (docs/api.md §4). */
 export class AppService {

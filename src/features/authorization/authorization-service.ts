@@ -41,7 +41,7 @@ function clientInfoOf(app: App, redirectUri: string): ClientInfo {
   };
 }
 
-export type AuthorizationDeps = Uses<'config' | 'now' | 'tokens' | 'userCache' | 'clients' | 'signIns', 'codes'>;
+export type AuthorizationDeps = Uses<'now' | 'tokens' | 'userCache' | 'clients' | 'signIns', 'codes', 'authCodeTtl'>;
 
 /**
  * client_info, POST /authorize and exchange (docs/api.md §5.3–5.5, §5).

@@ -31,7 +31,7 @@ function pollFailure(error: PollError, reason = REASON_FOR_POLL_ERROR[error]): A
   return fail(reason, { error });
 }
 
-export type DeviceDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'userCache' | 'clients' | 'signIns', 'devices'>;
+export type DeviceDeps = Uses<'now' | 'tokens' | 'audit' | 'userCache' | 'clients' | 'signIns', 'devices', 'baseUrl' | 'centerAppId' | 'deviceCodeTtl' | 'gameAppId' | 'gameTokenTtl'>;
 
 /** Device login (docs/api.md §7) and the game token (docs/api.md §3.6). */
 export class DeviceService {

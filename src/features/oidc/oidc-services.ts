@@ -48,7 +48,7 @@ export interface OidcServices {
 type OidcRepos = Pick<Repositories, 'codes' | 'consents' | 'devices' | 'refreshTokens' | 'signingKeys' | 'sessions'> & { apps: AppCache };
 
 /** The signing keys of a configuration; the `keys rotate` command uses them too. */
-export function signingKeysFor(config: Config, keys: Repositories['signingKeys'], now: () => number): SigningKeys {
+export function signingKeysFor(config: Pick<Config, 'oidcSigningAlg' | 'jwtSecret' | 'accessTokenTtl' | 'idTokenTtl'>, keys: Repositories['signingKeys'], now: () => number): SigningKeys {
   return new SigningKeys(keys, {
     alg: config.oidcSigningAlg,
     jwtSecret: config.jwtSecret,
@@ -57,8 +57,11 @@ export function signingKeysFor(config: Config, keys: Repositories['signingKeys']
   }, now);
 }
 
+/** The settings the OpenID provider reads; the rest of the configuration never reaches it. */
+type OidcSettings = Pick<Config, 'baseUrl' | 'centerAppId' | 'gameAppId' | 'jwtSecret' | 'oidcSigningAlg' | 'accessTokenTtl' | 'idTokenTtl' | 'refreshTokenTtl' | 'authCodeTtl'>;
+
 export function createOidcServices(
-  config: Config,
+  config: OidcSettings,
   storage: OidcRepos,
   collaborators: { userCache: UserCache; revokedTokens: RevokedTokens; tokens: TokenService; audit: AuditLog; limiter: RateLimiter; codeReplays: CodeReplays; now: () => number },
 ): OidcServices {

@@ -21,7 +21,7 @@ export function passkeyView(p: Passkey): PasskeyView {
   };
 }
 
-export type PasskeyDeps = Uses<'config' | 'now' | 'audit' | 'tokens' | 'log', 'passkeys' | 'users'>;
+export type PasskeyDeps = Uses<'now' | 'audit' | 'tokens' | 'log', 'passkeys' | 'users', 'baseUrl' | 'centerAppId'>;
 
 /**
  * Passkeys (WebAuthn discoverable credentials): registered on /account, used on /login

@@ -24,7 +24,7 @@ function newRecoveryCode(): string {
   return `${out.slice(0, 5)}-${out.slice(5)}`;
 }
 
-export type SecondFactorDeps = Uses<'config' | 'now' | 'audit', 'secondFactors' | 'passkeys'>;
+export type SecondFactorDeps = Uses<'now' | 'audit', 'secondFactors' | 'passkeys', 'jwtSecret'>;
 
 /**
  * The authenticator-app factor and its recovery codes: enrolment and removal on /account,

@@ -60,7 +60,7 @@ export class TokenService {
   private readonly verified = new VerifiedTokens<TokenClaims>();
 
   constructor(
-    private readonly config: Config,
+    private readonly config: Pick<Config, 'jwtSecret' | 'tokenTtl' | 'gameAppId' | 'gameTokenTtl'>,
     private readonly users: Pick<UserCache, 'inMemory' | 'findById'>,
     private readonly revoked: Pick<RevokedTokens, 'isRevoked' | 'revoke'>,
     private readonly appStatus: Pick<AppStatusCache, 'activeInMemory' | 'active'>,

@@ -34,7 +34,7 @@ export type CallbackResult =
   | { kind: 'signin'; ticket: string; next: string; provider: string; setCookie?: string }
   | { kind: 'email_exists'; ticket: string; next: string; provider: string; email: string; setCookie?: string };
 
-export type FlowDeps = Uses<'config' | 'now' | 'log' | 'audit', 'users' | 'reauthGrants'>;
+export type FlowDeps = Uses<'now' | 'log' | 'audit', 'users' | 'reauthGrants', 'baseUrl'>;
 
 const method = (providerId: string) => `upstream:${providerId}`;
 

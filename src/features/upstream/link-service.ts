@@ -15,7 +15,7 @@ import type { FlowStore } from './flow-store.js';
 import { safeReturnPath } from '../../platform/http/return-path.js';
 import type { ProviderDirectory } from './provider-directory.js';
 
-export type LinkServiceDeps = Uses<'config' | 'audit'>;
+export type LinkServiceDeps = Uses<'audit', never, 'baseUrl'>;
 
 /** The address the page sends the browser to, and the binding cookie the answer sets for it. */
 export interface FlowStart {

@@ -14,7 +14,7 @@ import type { WaitingSubject } from './flow-service.js';
 import type { FlowStore } from './flow-store.js';
 import type { ProviderDirectory } from './provider-directory.js';
 
-export type FinishDeps = Uses<'config' | 'now' | 'tokens' | 'audit' | 'signIns', 'users'>;
+export type FinishDeps = Uses<'now' | 'tokens' | 'audit' | 'signIns', 'users', 'centerAppId'>;
 
 /** When the person signed in, in ms: the issue time every first-party token carries in its jti. */
 function signedInAt(auth: Authenticated): number {
