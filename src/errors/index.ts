@@ -26,7 +26,7 @@ const REASONS = {
   emailTaken: [409, '邮箱已被注册'],
   badEmailCode: [400, '验证码错误或已过期'],
   badCredentials: [401, '用户名或密码错误'],
-  // second factors: sign-in (seed login, login_by_code) with the right first factor
+  // second factors: sign-in (v1 login, login_by_code) with the right first factor
   secondFactorRequired: [401, '需要两步验证'],
   badSecondFactor: [401, '两步验证码错误'],
   // second factors on /account (not fixed by the spec)

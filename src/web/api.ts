@@ -65,7 +65,7 @@ export async function request<T>(url: string, init: RequestInit): Promise<T> {
   return json as T;
 }
 
-/** Calls an endpoint of the seed API; never sends cookies. */
+/** Calls an endpoint of the v1 API; never sends cookies. */
 export function call<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown, withToken = true): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const token = withToken ? getToken() : null;

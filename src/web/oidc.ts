@@ -1,7 +1,7 @@
 /**
  * The pages' side of the OpenID Connect provider: the browser session cookie that the
  * authorization endpoint reads, and the consent helpers. These calls send cookies
- * (same origin only); the seed API calls in api.ts never do.
+ * (same origin only); the v1 API calls in api.ts never do.
  */
 import { getToken, request } from './api.js';
 

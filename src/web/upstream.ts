@@ -1,6 +1,6 @@
 /**
  * Sign-in with other accounts on the pages (docs/api.md §14): the buttons `使用 {name} 登录`
- * and the calls of the flow that need the browser's binding cookie, which the seed API calls
+ * and the calls of the flow that need the browser's binding cookie, which the v1 API calls
  * (api.ts) never send.
  */
 import { call, getToken, request, type TokenEnvelope } from './api.js';

@@ -5,7 +5,7 @@ import type { AuditLog } from '../../src/features/audit/index.js';
 
 const code = (over: Partial<AuthCode>): AuthCode => ({
   codeHash: 'h', clientId: 'client-1', userId: 7, redirectUri: 'https://a/cb', scope: 'openid', codeChallenge: null, codeChallengeMethod: null,
-  expiresAt: 2000, usedAt: 1000, tokenJti: null, tokenExp: null, replayedAt: null, createdAt: 900, flow: 'seed', nonce: null, authTime: null,
+  expiresAt: 2000, usedAt: 1000, tokenJti: null, tokenExp: null, replayedAt: null, createdAt: 900, flow: 'v1', nonce: null, authTime: null,
   redirectUriGiven: true, refreshFamily: null, amr: null, ...over,
 });
 
@@ -24,7 +24,7 @@ function replaysOf(row: AuthCode | undefined) {
 describe('a replayed authorization code', () => {
   it('v1 exchange: the token issued from it is revoked and the replay recorded', async () => {
     const { replays, calls } = replaysOf(code({ tokenJti: 'jti-1', tokenExp: 99 }));
-    await replays.revokeIssued('h', 'seed', { ip: '192.0.2.1' });
+    await replays.revokeIssued('h', 'v1', { ip: '192.0.2.1' });
     expect(calls).toEqual([
       ['markReplayed', 'h', 5000],
       ['revoke', 'jti-1', 7, 99],

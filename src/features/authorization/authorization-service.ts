@@ -112,7 +112,7 @@ export class AuthorizationService {
 
     const codeHash = timedSecretKey(input.code!);
     const code = await this.ctx.storage.codes.findByHash(codeHash);
-    if (!code || code.clientId !== app.clientId || code.flow !== 'seed') throw fail('codeInvalid');
+    if (!code || code.clientId !== app.clientId || code.flow !== 'v1') throw fail('codeInvalid');
     if (input.redirect_uri !== undefined && input.redirect_uri !== code.redirectUri) throw fail('codeInvalid');
 
     const { outcome } = transition(codeStateOf(code, this.ctx.now()), 'exchange');
@@ -138,7 +138,7 @@ export class AuthorizationService {
 
   /** A reused code revokes the token issued from it (code-replay.ts). */
   private async replayed(codeHash: string, caller: Caller): Promise<never> {
-    await this.replays.revokeIssued(codeHash, 'seed', caller);
+    await this.replays.revokeIssued(codeHash, 'v1', caller);
     throw fail('codeUsed');
   }
 }

@@ -16,7 +16,7 @@ export interface AuthCode {
   /** When a replay of the used code arrived (kept for the audit trail). */
   replayedAt: number | null;
   createdAt: number;
-  /** `seed` codes are exchanged at /api/v1/auth/exchange only, `oidc` codes at /oauth/token only. */
+  /** `v1` codes are exchanged at /api/v1/auth/exchange only, `oidc` codes at /oauth/token only. */
   flow: CodeFlow;
   /** OIDC: the authorization request's nonce, echoed in the ID token. */
   nonce: string | null;
@@ -30,17 +30,17 @@ export interface AuthCode {
   amr: string | null;
 }
 
-export type CodeFlow = 'seed' | 'oidc';
+export type CodeFlow = 'v1' | 'oidc';
 
 export type NewAuthCode = Omit<AuthCode, 'usedAt' | 'tokenJti' | 'tokenExp' | 'replayedAt' | 'flow' | 'nonce' | 'authTime' | 'redirectUriGiven' | 'refreshFamily' | 'amr'>
   & Partial<Pick<AuthCode, 'flow' | 'nonce' | 'authTime' | 'redirectUriGiven' | 'amr'>>;
 
 export interface AuthCodeRepo {
-  /** `flow` defaults to `seed`, `redirectUriGiven` to true. */
+  /** `flow` defaults to `v1`, `redirectUriGiven` to true. */
   create(code: NewAuthCode): Promise<void>;
   findByHash(codeHash: string): Promise<AuthCode | undefined>;
   /**
-   * Atomically marks a `seed` code used and records the token issued from it, if, and only if,
+   * Atomically marks a `v1` code used and records the token issued from it, if, and only if,
    * the code is unused and unexpired (one conditional UPDATE). Exactly one concurrent
    * caller gets true; a later replay finds the token's jti already on the row to revoke.
    */

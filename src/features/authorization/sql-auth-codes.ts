@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AuthCodesTable, Database } from '../../platform/sql/schema.js';
-import type { AuthCode, AuthCodeRepo } from './repository.js';
+import type { AuthCode, AuthCodeRepo, CodeFlow } from './repository.js';
 import { compileOnce } from '../../platform/sql/compiled.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { num } from '../../platform/sql/columns.js';
@@ -20,13 +20,21 @@ function toAuthCode(r: Selectable<AuthCodesTable>): AuthCode {
     tokenExp: num(r.token_exp),
     replayedAt: num(r.replayed_at),
     createdAt: Number(r.created_at),
-    flow: r.flow === 'oidc' ? 'oidc' : 'seed',
+    flow: r.flow === 'oidc' ? 'oidc' : 'v1',
     nonce: r.nonce,
     authTime: num(r.auth_time),
     redirectUriGiven: Number(r.redirect_uri_given) === 1,
     refreshFamily: r.refresh_family,
     amr: r.amr,
   };
+}
+
+/**
+ * Codes of the v1 API are stored with the flow value `seed`, the name the column was created
+ * with (migration 003); the value stays so that existing rows keep their meaning.
+ */
+function storedFlow(flow: CodeFlow | undefined): string {
+  return flow === 'oidc' ? 'oidc' : 'seed';
 }
 
 export class SqlAuthCodeRepo implements AuthCodeRepo {
@@ -53,7 +61,7 @@ export class SqlAuthCodeRepo implements AuthCodeRepo {
   async create(c: Parameters<AuthCodeRepo['create']>[0]): Promise<void> {
     await this.insert(
       c.codeHash, c.clientId, c.userId, c.redirectUri, c.scope, c.codeChallenge, c.codeChallengeMethod, c.expiresAt, c.createdAt,
-      c.flow ?? 'seed', c.nonce ?? null, c.authTime ?? null, c.redirectUriGiven === false ? 0 : 1, c.amr ?? null,
+      storedFlow(c.flow), c.nonce ?? null, c.authTime ?? null, c.redirectUriGiven === false ? 0 : 1, c.amr ?? null,
     );
   }
 

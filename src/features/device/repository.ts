@@ -12,7 +12,7 @@ export interface DeviceCode {
   lastPollAt: number | null;
   expiresAt: number;
   createdAt: number;
-  /** The scope asked at /oauth/device_authorization; null for the seed's device flow. */
+  /** The scope asked at /oauth/device_authorization; null for the v1 API's device flow. */
   scope: string | null;
 }
 

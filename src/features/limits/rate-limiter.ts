@@ -157,14 +157,14 @@ const HELD_THE_REAL_CODE: ReadonlySet<Reason> = new Set<Reason>(['codeUsed', 'co
 /** How a failed exchange counts: a guess (counted), a failure only the real holder reaches, or a fault. */
 export type ExchangeFailure = 'guess' | 'held' | 'fault';
 
-/** The seed's exchange: replays, expired codes and banned users need the real code. */
-function seedFailure(err: unknown): ExchangeFailure {
+/** The v1 API's exchange: replays, expired codes and banned users need the real code. */
+function v1ExchangeFailure(err: unknown): ExchangeFailure {
   if (!(err instanceof AppError)) return 'fault';
   return HELD_THE_REAL_CODE.has(err.reason) ? 'held' : 'guess';
 }
 
 export async function throttledExchange<T>(
-  limiter: RateLimiter, clientId: unknown, ip: string, run: () => Promise<T>, judge: (err: unknown) => ExchangeFailure = seedFailure,
+  limiter: RateLimiter, clientId: unknown, ip: string, run: () => Promise<T>, judge: (err: unknown) => ExchangeFailure = v1ExchangeFailure,
 ): Promise<T> {
   if (typeof clientId !== 'string' || clientId === '') return run();
   // In this order, stopping at the first exhausted rule: an address blocked on its pair no

@@ -5,7 +5,7 @@ import { jtiIssuedMs } from '../../platform/jwt/token-ids.js';
 /** The cookie that carries the pages' first-party token to the authorization endpoint. */
 export const SESSION_COOKIE = 'ac_session';
 
-/** A first-party token as the seed issues it: three base64url parts. */
+/** A first-party token as the v1 API issues it: three base64url parts. */
 const TOKEN_SHAPE = /^[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+$/;
 
 /**
@@ -58,7 +58,7 @@ export class BrowserSessions {
   }
 }
 
-/** When the person signed in, in ms: the issue time the seed stamps into the jti. */
+/** When the person signed in, in ms: the issue time the v1 API stamps into the jti. */
 export function signedInAt(auth: Authenticated): number {
   const ms = jtiIssuedMs(auth.claims.jti);
   return ms >= 0 ? ms : auth.claims.iat * 1000;

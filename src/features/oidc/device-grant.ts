@@ -10,7 +10,7 @@ import { OAuthError, invalidGrant } from './oauth-error.js';
 import { required, type Params } from './params.js';
 
 /**
- * The RFC 8628 §3.4 device_code grant over the seed's device codes: the same rows, 6-digit
+ * The RFC 8628 §3.4 device_code grant over the v1 API's device codes: the same rows, 6-digit
  * codes, `/device` page and approval; only codes started at /oauth/device_authorization (they
  * carry a scope) are redeemed here, and only by the client they were issued to.
  */

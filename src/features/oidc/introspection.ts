@@ -29,7 +29,7 @@ function issuedTo(claims: LiveAccess['claims'], clientId: string): boolean {
 
 /**
  * RFC 7662 introspection and RFC 7009 revocation over every token the center issues: our
- * RFC 9068 access tokens, refresh tokens, and the seed's HS256 tokens (checked exactly like `me`).
+ * RFC 9068 access tokens, refresh tokens, and the v1 API's HS256 tokens (checked exactly like `me`).
  */
 export class TokenIntrospection {
   constructor(
@@ -37,7 +37,7 @@ export class TokenIntrospection {
     private readonly refreshTokens: RefreshTokenRepo,
     private readonly users: Pick<UserCache, 'findById'>,
     private readonly revoked: Pick<RevokedTokens, 'revoke'>,
-    private readonly seedTokens: Pick<TokenService, 'check'>,
+    private readonly v1Tokens: Pick<TokenService, 'check'>,
     private readonly minter: TokenMinter,
     private readonly issuer: string,
     private readonly now: () => number,
@@ -50,13 +50,13 @@ export class TokenIntrospection {
   async introspect(token: string, askingClientId: string): Promise<IntrospectionResponse> {
     if (!looksLikeJwt(token)) return (await this.refresh(token, askingClientId)) ?? INACTIVE;
     const live = await this.accessCheck.live(token);
-    if (!live) return (await this.seed(token, askingClientId)) ?? INACTIVE;
+    if (!live) return (await this.v1Token(token, askingClientId)) ?? INACTIVE;
     return issuedTo(live.claims, askingClientId) ? describeAccess(live) : INACTIVE;
   }
 
-  private async seed(token: string, askingClientId: string): Promise<IntrospectionResponse | undefined> {
+  private async v1Token(token: string, askingClientId: string): Promise<IntrospectionResponse | undefined> {
     try {
-      const { claims, user } = await this.seedTokens.check(`Bearer ${token}`);
+      const { claims, user } = await this.v1Tokens.check(`Bearer ${token}`);
       if (claims.app !== askingClientId) return undefined;
       return {
         active: true, client_id: claims.app, username: user.username, token_type: 'Bearer',

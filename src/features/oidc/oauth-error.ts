@@ -2,7 +2,7 @@ import type { OAuthErrorBody } from './contract.js';
 
 /**
  * The errors of the standard endpoints: RFC 6749 §5.2 `{ error, error_description }`,
- * never the seed's `{ ok, msg }`. `headers` carries WWW-Authenticate where the RFCs ask for it.
+ * never the v1 API's `{ ok, msg }`. `headers` carries WWW-Authenticate where the RFCs ask for it.
  */
 export class OAuthError extends Error {
   constructor(

@@ -26,7 +26,7 @@ export interface OidcServices {
   readonly issuer: string;
   readonly signingAlg: OidcSigningAlg;
   readonly now: () => number;
-  /** The seed's exchange limits, applied to failed token requests as well. */
+  /** The v1 API's exchange limits, applied to failed token requests as well. */
   readonly limiter: RateLimiter;
   readonly keys: SigningKeys;
   readonly minter: TokenMinter;

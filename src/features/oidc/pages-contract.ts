@@ -39,7 +39,7 @@ export type AuthorizedAppList = Static<typeof AuthorizedAppList>;
 
 export const RevokeAppBody = Type.Object({ client_id: Type.String({ minLength: 1, maxLength: 256 }) });
 
-/** Replies of the pages' helpers, in the seed's envelope. */
+/** Replies of the pages' helpers, in the v1 API's envelope. */
 export const InteractionReply = DataEnvelope(InteractionView);
 export const ConsentReply = DataEnvelope(ConsentResult);
 export const AuthorizedAppListReply = DataEnvelope(AuthorizedAppList);

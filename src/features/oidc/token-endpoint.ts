@@ -12,7 +12,7 @@ export const KNOWN_GRANTS: ReadonlySet<string> = new Set(['authorization_code', 
 const POLLING = new Set(['authorization_pending', 'slow_down']);
 
 /**
- * How a failed token request counts against the seed's exchange limits: a wrong secret, code
+ * How a failed token request counts against the v1 API's exchange limits: a wrong secret, code
  * or verifier is a guess; a device still waiting or a client racing itself is not; faults
  * are neither counted nor turned into 429.
  */
@@ -23,7 +23,7 @@ function tokenFailure(err: unknown): ExchangeFailure {
 
 /**
  * The token endpoint's use case (docs/api.md §12.4): client authentication, then the grant. Failures
- * count per (client, address) with a per-client ceiling, like the seed's exchange, counted
+ * count per (client, address) with a per-client ceiling, like the v1 API's exchange, counted
  * before they are judged; a valid request is never refused because of earlier failures.
  */
 export class TokenEndpoint {

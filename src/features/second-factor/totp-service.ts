@@ -28,7 +28,7 @@ export type SecondFactorDeps = Uses<'now' | 'audit', 'secondFactors' | 'passkeys
 
 /**
  * The authenticator-app factor and its recovery codes: enrolment and removal on /account,
- * the second step of the seed sign-ins, and an administrator's removal for a locked-out user.
+ * the second step of the v1 API's sign-ins, and an administrator's removal for a locked-out user.
  * Every code try is counted (per account and address) before it is checked, and an accepted
  * time step is claimed in one conditional UPDATE, so no code works twice.
  */

@@ -22,7 +22,7 @@ const STANDARD: RouteModule[] = [authorizeEndpointRoutes, endSessionRoutes];
 const TOKEN_SIDE: Array<(app: FastifyInstance, deps: OidcRouteDeps) => Promise<void>> = [
   discoveryRoutes, tokenRoutes, resourceRoutes, deviceAuthorizationRoutes,
 ];
-/** JSON helpers of the pages, with the seed's envelopes; no form parser in their scope. */
+/** JSON helpers of the pages, with the v1 API's envelopes; no form parser in their scope. */
 const PAGE_HELPERS: Array<(app: ContractApp, deps: RouteDeps) => Promise<void>> = [pagesSessionRoutes, authorizedAppsRoutes];
 
 /** The OAuth 2.0 / OpenID Connect provider (docs/api.md §12), registered once from app/http.ts. */

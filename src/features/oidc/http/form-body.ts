@@ -37,7 +37,7 @@ function add(out: FormFields, name: string, value: string): void {
 
 /**
  * `application/x-www-form-urlencoded` bodies, for the standard endpoints only: call it inside
- * the OIDC plugin's own scope, so the seed API keeps its JSON-only rule (415 for anything else).
+ * the OIDC plugin's own scope, so the v1 API keeps its JSON-only rule (415 for anything else).
  */
 export function registerFormBody(app: FastifyInstance): void {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {

@@ -26,7 +26,7 @@ export function sendOAuthError(reply: FastifyReply, err: OAuthError): FastifyRep
   return reply.code(err.status).headers({ ...NO_STORE, ...err.headers }).send(err.body());
 }
 
-/** Errors of this scope's routes speak RFC 6749 §5.2, not the seed's envelope. */
+/** Errors of this scope's routes speak RFC 6749 §5.2, not the v1 API's envelope. */
 export function registerOAuthErrors(app: FastifyInstance): void {
   app.setErrorHandler((err, request, reply) => {
     const oauth = toOAuthError(err);

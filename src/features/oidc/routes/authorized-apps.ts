@@ -5,7 +5,7 @@ import { EmptyReply, responses } from '../../../platform/http/contract.js';
 
 const tags = ['account'];
 
-/** `/account`'s "已授权的应用": first-party Bearer, the seed's envelopes (docs/api.md §1). */
+/** `/account`'s "已授权的应用": first-party Bearer, the v1 API's envelopes (docs/api.md §1). */
 export async function authorizedAppsRoutes(app: ContractApp, { services, guards }: RouteDeps) {
   const authorized = services.oidc.authorizedApps;
 

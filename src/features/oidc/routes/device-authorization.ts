@@ -19,7 +19,7 @@ function deviceScope(requested: string | undefined, appScopes: readonly string[]
 }
 
 /**
- * RFC 8628 §3.1–3.3 over the seed's device codes: the same 6-digit user codes, the `/device`
+ * RFC 8628 §3.1–3.3 over the v1 API's device codes: the same 6-digit user codes, the `/device`
  * page and its approval. Confidential clients authenticate; public ones name themselves.
  */
 export async function deviceAuthorizationRoutes(app: FastifyInstance, { services, provider }: OidcRouteDeps) {

@@ -6,7 +6,7 @@ import { EmptyReply, responses } from '../../../platform/http/contract.js';
 const tags = ['oidc pages'];
 const empty = EmptyReply;
 /**
- * JSON helpers of the pages (docs/oidc-internals.md), with the seed's `{ ok, … }` envelopes:
+ * JSON helpers of the pages (docs/oidc-internals.md), with the v1 API's `{ ok, … }` envelopes:
  * the browser session cookie and the consent page in ticket mode. They take JSON only, so a
  * form on another site can neither set the session nor consent for the person.
  */
