@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from './config/index.js';
 import { buildApp } from './app/http.js';
-import { createLogger, drainLogs } from './platform/logging/log.js';
+import { createLogger } from './platform/logging/log.js';
 import { tuneGarbageCollection } from './platform/process/gc-tuning.js';
 import { createServices, type ServiceOptions } from './app/services.js';
 import type { Services } from './features/services.js';
@@ -85,13 +85,10 @@ export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<Runti
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    runtime.close().then(
-      () => drainLogs().then(() => process.exit(0)),
-      (err) => {
-        logger.error({ err }, 'shutdown failed');
-        void drainLogs().then(() => process.exit(1));
-      },
-    );
+    runtime.close().then(() => process.exit(0), (err) => {
+      logger.error({ err }, 'shutdown failed');
+      process.exit(1);
+    });
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));

@@ -54,27 +54,3 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream,
   if (format === 'pretty') return pino(options, prettyStream(destination ?? process.stdout));
   return pino(options, destination ?? (stdout ??= logDestination(1)));
 }
-
-/**
- * Writes what stdout's destination holds before a planned exit, on the event loop. A reader
- * that has gone (`serve | head -1`) then fails this write with EPIPE, which pino takes as the
- * end of logging; left to the synchronous flush at exit, the same EPIPE would be retried for
- * ever. A reader that is merely slow gets `waitMs`, then the exit flush as before.
- */
-export function drainLogs(waitMs = 1000): Promise<void> {
-  const destination = stdout;
-  if (!destination) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, waitMs);
-    timer.unref();
-    const done = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    try {
-      destination.flush(done);
-    } catch {
-      done();
-    }
-  });
-}
