@@ -31,6 +31,7 @@ const SERIAL_FILES = [
   'test/api/users-import-costs.test.ts',
   'test/build-if-changed.test.ts',
   'test/limits-processes.test.ts',
+  'test/log-broken-pipe.test.ts',
   'test/multi-instance.test.ts',
   'test/oidc-multi-instance.test.ts',
   'test/security/load.test.ts',

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { loadConfig, type Config } from './config/index.js';
 import { buildApp } from './app/http.js';
-import { createLogger } from './platform/logging/log.js';
+import { createLogger, exitAfterLogFlush } from './platform/logging/log.js';
 import { tuneGarbageCollection } from './platform/process/gc-tuning.js';
 import { createServices, type ServiceOptions } from './app/services.js';
 import type { Services } from './features/services.js';
@@ -83,11 +83,11 @@ export async function serve(env: NodeJS.ProcessEnv = process.env): Promise<Runti
   const runtime = await createRuntime(config, logger, { migrate: !isClusterWorker() });
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => exitAfterLogFlush(logger, 1), 10_000);
     force.unref();
-    runtime.close().then(() => process.exit(0), (err) => {
+    runtime.close().then(() => exitAfterLogFlush(logger, 0), (err) => {
       logger.error({ err }, 'shutdown failed');
-      process.exit(1);
+      exitAfterLogFlush(logger, 1);
     });
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { loadConfig } from '../config/index.js';
-import { createLogger } from '../platform/logging/log.js';
+import { createLogger, exitAfterLogFlush } from '../platform/logging/log.js';
 import { isClusterMessage } from '../platform/bus/cluster-ipc.js';
 import { serveClusterCounters } from '../platform/rate-limit/counters.js';
 import { createSqlStorage } from './sql-storage.js';
@@ -58,7 +58,8 @@ export async function runPrimary(workers: number, env: NodeJS.ProcessEnv = proce
     if (listening.size === 0 && code === 1) {
       shuttingDown = true;
       for (const w of Object.values(cluster.workers ?? {})) if (w && !w.isDead()) w.process.kill('SIGKILL');
-      process.exit(1);
+      exitAfterLogFlush(logger, 1);
+      return;
     }
     restartDelay = lived < QUICK_DEATH_MS ? Math.min(Math.max(restartDelay * 2, 500), MAX_RESTART_DELAY_MS) : 0;
     logger.error({ pid: worker.process.pid, exitCode: code, signal, restartInMs: restartDelay }, 'worker died; starting a replacement');
@@ -78,14 +79,14 @@ export async function runPrimary(workers: number, env: NodeJS.ProcessEnv = proce
     const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
     const force = setTimeout(() => {
       for (const w of alive) if (!w.isDead()) w.process.kill('SIGKILL');
-      process.exit(1);
+      exitAfterLogFlush(logger, 1);
     }, DRAIN_TIMEOUT_MS);
     force.unref();
-    if (alive.length === 0) process.exit(0);
+    if (alive.length === 0) return exitAfterLogFlush(logger, 0);
     let left = alive.length;
     for (const w of alive) {
       w.once('exit', () => {
-        if (--left === 0) process.exit(0);
+        if (--left === 0) exitAfterLogFlush(logger, 0);
       });
       w.process.kill('SIGTERM');
     }

@@ -43,7 +43,7 @@ const starts = (): Array<[string, Record<string, unknown>]> => [
 ];
 
 describe('every sensitive change needs the proof in the request', () => {
-  it('without it 401; with a wrong password 400, and nothing changed', async () => {
+  it('without it or with a wrong password: 401, and nothing changed', async () => {
     const u = await t.register();
     for (const [path, body] of starts()) {
       expect(failure(await t.post(`${ACC}/${path}`, body, u.token)), path).toEqual([401, REAUTH]);
@@ -53,7 +53,7 @@ describe('every sensitive change needs the proof in the request', () => {
     expect((await t.post(`${A}/login`, { username: u.username, password: u.password })).statusCode).toBe(200);
   });
 
-  it('with the authenticator on: the password alone is 401, a wrong code 400', async () => {
+  it('with the authenticator on: the password alone or with a wrong code is 401', async () => {
     const u = await enrolled();
     const all: Array<[string, Record<string, unknown>]> = [...starts(), ['totp/disable', {}], ['recovery_codes', {}]];
     for (const [path, body] of all) {

@@ -1,4 +1,5 @@
 /** Application (client) rules of docs/api.md §4 as pure functions: ids, field validation, views. */
+import { randomBytes } from 'node:crypto';
 import { isValidDisplayName } from '../accounts/index.js';
 import { accept, refuse, type Outcome } from '../../errors/outcome.js';
 import { isValidOrigin, isValidRedirectUri } from '../authorization/index.js';
@@ -21,6 +22,18 @@ const DIGITS_ONLY = /^[0-9]+$/;
  */
 export function couldBeUserSubject(clientId: string): boolean {
   return DIGITS_ONLY.test(clientId);
+}
+
+/**
+ * A generated client id: 24 hex digits. About one draw in 75,000 is decimal digits only, an id
+ * the token endpoint would never give a `client_credentials` token (couldBeUserSubject), so
+ * such a draw is made again.
+ */
+export function newClientId(draw: (bytes: number) => Buffer = randomBytes): string {
+  for (;;) {
+    const id = draw(12).toString('hex');
+    if (!couldBeUserSubject(id)) return id;
+  }
 }
 
 export function isValidClientId(v: string): boolean {

@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { badParam, fail, refused } from '../../errors/index.js';
 import { nextStatus, viewStatus } from './app-state.js';
-import { checkAppFields, isClientType, isReservedClientId, isValidClientId, toUnixSeconds } from './app-rules.js';
+import { checkAppFields, isClientType, isReservedClientId, isValidClientId, newClientId, toUnixSeconds } from './app-rules.js';
 import { checkClientFields } from './oidc-client-rules.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { type App } from './repository.js';
@@ -44,7 +43,6 @@ export interface AppActor {
 
 /** 256 bits of randomness, base64url (43 characters). */
 const newSecret = (): string => randomToken(32);
-const newClientId = (): string => randomBytes(12).toString('hex');
 
 export type AppDeps = Uses<'now' | 'audit', 'apps', 'centerAppId' | 'gameAppId'>;
 

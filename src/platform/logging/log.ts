@@ -43,6 +43,27 @@ export function logDestination(fd: number): LogDestination {
   return destination;
 }
 
+/** How long an exit waits for the pending log lines before it goes anyway. */
+const EXIT_FLUSH_MS = 2000;
+
+/**
+ * Exits with `code` once the pending log lines are written, or found unwritable. Exiting at
+ * once leaves them to pino's synchronous write at exit, which retries a broken pipe for ever:
+ * `account-center serve | head -1` then hung at SIGTERM, head being gone. Written
+ * asynchronously first (pino's public flush), a broken pipe ends in an error, pino stops
+ * writing to that output, and the callback exits.
+ */
+export function exitAfterLogFlush(logger: Pick<Logger, 'flush'>, code: number): void {
+  process.exitCode = code;
+  const exit = () => process.exit(code);
+  setTimeout(exit, EXIT_FLUSH_MS);
+  try {
+    logger.flush(exit);
+  } catch {
+    exit();
+  }
+}
+
 let stdout: LogDestination | undefined;
 
 /**
