@@ -123,7 +123,7 @@ export class PasskeyService {
     if (!user) throw fail('passkeyFailed');
     await this.ctx.storage.passkeys.recordUse(passkey.credentialId, newCounter, this.ctx.now());
     if (user.banned) throw fail('banned');
-    await this.ctx.audit.record('login.success', { actor: user.username, ip: caller.ip, target: user.username, detail: { method: 'passkey' } });
+    await this.ctx.audit.signedIn(user, caller, 'passkey');
     return this.ctx.tokens.envelope(user, this.ctx.config.centerAppId).body;
   }
 

@@ -235,6 +235,20 @@ export interface UpstreamFlowsTable {
   used_at: number | null;
 }
 
+export interface SignInsTable {
+  id: Generated<number>;
+  user_id: number;
+  at: number;
+  ip: string;
+  user_agent: string;
+  method: string;
+}
+
+export interface SignInNoticeSettingsTable {
+  user_id: number;
+  enabled: number;
+}
+
 export interface Database {
   users: UsersTable;
   revoked_tokens: RevokedTokensTable;
@@ -256,4 +270,6 @@ export interface Database {
   upstream_providers: UpstreamProvidersTable;
   upstream_links: UpstreamLinksTable;
   upstream_flows: UpstreamFlowsTable;
+  sign_ins: SignInsTable;
+  sign_in_notice_settings: SignInNoticeSettingsTable;
 }
