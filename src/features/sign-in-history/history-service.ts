@@ -26,8 +26,8 @@ function view(r: SignInRecord): SignInView {
 
 /**
  * Every completed sign-in, kept 90 days, and the e-mail to the owner when one comes from a
- * browser or an address the account had not used in that time. The account's first recorded
- * sign-in sends none: with nothing seen before, every browser would be new.
+ * browser or an address the account had not used in that time. The account's first sign-in
+ * sends none: with nothing seen before, every browser would be new.
  */
 export class SignInHistory {
   constructor(private readonly ctx: SignInHistoryDeps) {}
@@ -48,7 +48,8 @@ export class SignInHistory {
     // Read before the row goes in, so the sign-in does not count as its own precedent.
     const seen = await repo.familiarity(event.userId, at - SIGN_IN_RETENTION_MS, event.ip, userAgent);
     await repo.append({ userId: event.userId, at, ip: event.ip, userAgent, method: event.method });
-    if (seen.total === 0 || (seen.sameBrowser > 0 && seen.sameAddress > 0)) return;
+    if (await repo.claimFirstSignIn(event.userId, at)) return;
+    if (seen.sameBrowser > 0 && seen.sameAddress > 0) return;
     if (!(await repo.noticeEnabled(event.userId))) return;
     const user = await this.ctx.storage.users.findById(event.userId);
     if (!user || user.email === '') return;

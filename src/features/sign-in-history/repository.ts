@@ -27,6 +27,11 @@ export interface SignInHistoryRepo {
   purgeOlderThan(before: number): Promise<number>;
   /** A deleted account's history: the rows hold addresses, so they go with it. */
   deleteAllOf(userId: number): Promise<void>;
+  /**
+   * Notes the account's first sign-in at `at` unless one was noted before; true for exactly
+   * one caller per account, however many sign in at once.
+   */
+  claimFirstSignIn(userId: number, at: number): Promise<boolean>;
   /** Whether the new-browser notice is on; on unless the person turned it off. */
   noticeEnabled(userId: number): Promise<boolean>;
   setNoticeEnabled(userId: number, enabled: boolean): Promise<void>;

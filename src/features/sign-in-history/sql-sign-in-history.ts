@@ -40,17 +40,27 @@ export class SqlSignInHistoryRepo implements SignInHistoryRepo {
 
   async deleteAllOf(userId: number): Promise<void> {
     await this.db.deleteFrom('sign_ins').where('user_id', '=', userId).execute();
-    await this.db.deleteFrom('sign_in_notice_settings').where('user_id', '=', userId).execute();
+    await this.db.deleteFrom('sign_in_accounts').where('user_id', '=', userId).execute();
+  }
+
+  async claimFirstSignIn(userId: number, at: number): Promise<boolean> {
+    const inserted = await this.db.insertInto('sign_in_accounts').values({ user_id: userId, first_sign_in_at: at })
+      .onConflict((oc) => oc.column('user_id').doNothing()).executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return true;
+    // The row may come from the notice setting, saved before any sign-in.
+    const updated = await this.db.updateTable('sign_in_accounts').set({ first_sign_in_at: at })
+      .where('user_id', '=', userId).where('first_sign_in_at', 'is', null).executeTakeFirst();
+    return Number(updated.numUpdatedRows) === 1;
   }
 
   async noticeEnabled(userId: number): Promise<boolean> {
-    const row = await this.db.selectFrom('sign_in_notice_settings').select('enabled').where('user_id', '=', userId).executeTakeFirst();
-    return row === undefined || Number(row.enabled) === 1;
+    const row = await this.db.selectFrom('sign_in_accounts').select('notice_enabled').where('user_id', '=', userId).executeTakeFirst();
+    return row === undefined || Number(row.notice_enabled) === 1;
   }
 
   async setNoticeEnabled(userId: number, enabled: boolean): Promise<void> {
     const value = enabled ? 1 : 0;
-    await this.db.insertInto('sign_in_notice_settings').values({ user_id: userId, enabled: value })
-      .onConflict((oc) => oc.column('user_id').doUpdateSet({ enabled: value })).execute();
+    await this.db.insertInto('sign_in_accounts').values({ user_id: userId, notice_enabled: value, first_sign_in_at: null })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet({ notice_enabled: value })).execute();
   }
 }

@@ -244,9 +244,10 @@ export interface SignInsTable {
   method: string;
 }
 
-export interface SignInNoticeSettingsTable {
+export interface SignInAccountsTable {
   user_id: number;
-  enabled: number;
+  notice_enabled: Generated<number>;
+  first_sign_in_at: number | null;
 }
 
 export interface Database {
@@ -271,5 +272,5 @@ export interface Database {
   upstream_links: UpstreamLinksTable;
   upstream_flows: UpstreamFlowsTable;
   sign_ins: SignInsTable;
-  sign_in_notice_settings: SignInNoticeSettingsTable;
+  sign_in_accounts: SignInAccountsTable;
 }

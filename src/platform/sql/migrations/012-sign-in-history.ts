@@ -2,8 +2,10 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
  * The sign-in history (docs/api.md §17): one row per completed sign-in, kept 90 days, read
- * newest first per account and searched for a browser or address seen before; and whether
- * the person wants the e-mail notice of a sign-in from a new one (no row: yes).
+ * newest first per account and searched for a browser or address seen before; and per
+ * account, whether the person wants the e-mail notice of a sign-in from a new one and when
+ * the account first signed in (which outlives the 90 days of the rows: an account back after
+ * a long pause is not taken for a new one, whose first sign-in sends no notice).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const pg = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -19,12 +21,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // The purge deletes by time across every account.
   await db.schema.createIndex('sign_ins_at').on('sign_ins').column('at').execute();
 
-  await db.schema.createTable('sign_in_notice_settings')
+  await db.schema.createTable('sign_in_accounts')
     .addColumn('user_id', 'bigint', (c) => c.primaryKey())
-    .addColumn('enabled', 'integer', (c) => c.notNull())
+    .addColumn('notice_enabled', 'integer', (c) => c.notNull().defaultTo(1))
+    .addColumn('first_sign_in_at', 'bigint')
     .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['sign_in_notice_settings', 'sign_ins']) await db.schema.dropTable(t).ifExists().execute();
+  for (const t of ['sign_in_accounts', 'sign_ins']) await db.schema.dropTable(t).ifExists().execute();
 }
