@@ -227,4 +227,12 @@ describe('retention', () => {
     await keeper.run();
     expect(await stored()).toEqual([HOME]);
   });
+
+  it('deleting the account deletes its sign-ins', async () => {
+    const u = await t.register();
+    const token = await signedIn(u);
+    expect(await t.runtime.storage.signInHistory.listRecent(u.uid, 0, 100)).toHaveLength(1);
+    expect((await t.post(`${A}/account/delete`, { password: u.password }, token)).json()).toEqual({ ok: true, data: {} });
+    expect(await t.runtime.storage.signInHistory.listRecent(u.uid, 0, 100)).toEqual([]);
+  });
 });
