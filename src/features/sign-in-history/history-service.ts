@@ -54,7 +54,11 @@ export class SignInHistory {
     const user = await this.ctx.storage.users.findById(event.userId);
     if (!user || user.email === '') return;
     const accountUrl = `${this.ctx.config.baseUrl}/account`;
-    await this.ctx.mailer.send(newSignInNotice({ username: user.username, email: user.email, at, ip: event.ip, userAgent, accountUrl }));
+    try {
+      await this.ctx.mailer.send(newSignInNotice({ username: user.username, email: user.email, at, ip: event.ip, userAgent, accountUrl }));
+    } catch (err) {
+      this.ctx.log.warn({ err, uid: user.id }, 'could not send the new sign-in notice');
+    }
   }
 
   /** The newest SIGN_IN_LIST_MAX sign-ins of the last 90 days, newest first. */
