@@ -96,6 +96,9 @@ describe('GET account/sign_ins', () => {
     const res = await t.app.inject({ method: 'POST', url: `${A}/passkey/login`, payload: { response: device.get(challenge) }, ...from(HOME, FIREFOX) });
     expect(res.statusCode, res.body).toBe(200);
     expect((await history(u.token)).map((s) => [s.method, s.ip])).toEqual([['passkey', HOME]]);
+    // Its session is listed beside the registration's, so it can be ended from /account.
+    const sessions = (await t.get(`${A}/account/sessions`, u.token)).json().data.sessions as Array<{ user_agent: string }>;
+    expect(sessions.map((s) => s.user_agent)).toContain(FIREFOX);
   });
 
   it('records a device approved by its owner, from the device that polled', async () => {
