@@ -10,11 +10,9 @@ export interface SignInRecord {
 
 /** What the account's earlier sign-ins since a time say about a new one. */
 export interface Familiarity {
-  /** Earlier sign-ins of the account in the window. */
-  total: number;
-  /** Of them, from the same user agent. */
+  /** Earlier sign-ins of the account in the window from the same user agent. */
   sameBrowser: number;
-  /** Of them, from the same address. */
+  /** And from the same address. */
   sameAddress: number;
 }
 

@@ -25,12 +25,11 @@ export class SqlSignInHistoryRepo implements SignInHistoryRepo {
   async familiarity(userId: number, since: number, ip: string, userAgent: string): Promise<Familiarity> {
     const row = await this.db.selectFrom('sign_ins')
       .select([
-        (eb) => eb.fn.countAll<number>().as('total'),
         sql<number>`coalesce(sum(case when user_agent = ${userAgent} then 1 else 0 end), 0)`.as('same_browser'),
         sql<number>`coalesce(sum(case when ip = ${ip} then 1 else 0 end), 0)`.as('same_address'),
       ])
       .where('user_id', '=', userId).where('at', '>=', since).executeTakeFirstOrThrow();
-    return { total: Number(row.total), sameBrowser: Number(row.same_browser), sameAddress: Number(row.same_address) };
+    return { sameBrowser: Number(row.same_browser), sameAddress: Number(row.same_address) };
   }
 
   async purgeOlderThan(before: number): Promise<number> {
