@@ -35,6 +35,7 @@ import { UserCache } from '../features/sessions/user-cache.js';
 import { UserTransferService } from '../features/admin/user-transfer.js';
 import { createOidcServices } from '../features/oidc/oidc-services.js';
 import { createUpstreamServices } from '../features/upstream/upstream-services.js';
+import { SignInHistory } from '../features/sign-in-history/index.js';
 
 export interface ServiceOptions {
   now?: () => number;
@@ -65,6 +66,9 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     mailer: signedBy(config.siteName, opts.mailer ?? createMailer(config.smtpUrl, config.mailFrom, log, config.nodeEnv !== 'production')),
     audit: new AuditLog(repos.audit, now, (err) => log.error({ err }, 'audit write failed')),
   };
+  // Every way of signing in reports to the audit log; the history listens there.
+  const signInHistory = new SignInHistory(kit);
+  kit.audit.onSignIn((event) => signInHistory.record(event));
   const housekeeping = new Housekeeping(repos, revokedTokens, now, log);
   // One limiter over the shared counters, handed to every service that applies a rule.
   const rateCounters = opts.rateCounters ?? memoryCounters();
@@ -72,7 +76,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   const secondFactor = new SecondFactorService(kit, limiter);
   const reauth = new ReauthService(kit, limiter, secondFactor);
   const accounts = new AccountService(kit, limiter, secondFactor, reauth);
-  const settings = new AccountSettingsService(kit, reauth);
+  const settings = new AccountSettingsService(kit, reauth, signInHistory);
   // The v1 exchange and the OpenID Connect code grant handle a replayed code the same way.
   const codeReplays = new CodeReplays(repos.codes, revokedTokens, (familyId, at) => repos.refreshTokens.revokeFamily(familyId, at), kit.audit, now);
   const upstream = createUpstreamServices(kit, limiter, secondFactor, reauth);
@@ -95,6 +99,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     cors: new CorsWhitelist(clients, repos.apps, bus, config.corsCacheTtl * 1000, now),
     oidc,
     upstream,
+    signInHistory,
     ready: () => storage.ping(),
     async start() {
       await revokedTokens.start();
@@ -121,6 +126,6 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
 
 /** The repositories of a backend, without its lifecycle. */
 function repositoriesOf(storage: Storage): ServiceKit['storage'] {
-  const { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows } = storage;
-  return { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows };
+  const { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows, signInHistory } = storage;
+  return { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows, signInHistory };
 }

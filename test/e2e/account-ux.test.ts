@@ -162,7 +162,7 @@ describe('header account menu and /account contents', () => {
 
     // The page's own contents come first: a link to each section that is there.
     const nav = page.locator('#account-nav a');
-    expect(await nav.allTextContents()).toEqual(['资料', '安全', '两步验证', '通行密钥', '第三方账号', '登录设备', '已授权的应用', '游戏令牌', '注销账号']);
+    expect(await nav.allTextContents()).toEqual(['资料', '安全', '两步验证', '通行密钥', '第三方账号', '登录设备', '登录记录', '已授权的应用', '游戏令牌', '注销账号']);
     for (const href of await nav.evaluateAll((links) => links.map((a) => a.getAttribute('href')))) {
       expect(await page.locator(href!).count()).toBe(1);
     }

@@ -7,6 +7,7 @@ import type { Caller, Uses } from '../kit.js';
 import { passwordChangedNotice } from '../accounts/index.js';
 import type { ReauthProof, ReauthService } from '../reauth/index.js';
 import type { Authenticated } from '../sessions/index.js';
+import type { SignInHistory } from '../sign-in-history/index.js';
 import { publicUser } from '../sessions/index.js';
 
 export type AccountSettingsDeps = Uses<'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns', 'users' | 'apps' | 'refreshTokens' | 'passkeys' | 'upstreamLinks', 'centerAppId' | 'gameAppId' | 'siteName'>;
@@ -28,7 +29,12 @@ export const tombstone = (uid: number) => ({ username: `deleted~${uid}`, email: 
 
 /** What the signed-in user changes about their own account: name, password, sessions, deletion. */
 export class AccountSettingsService {
-  constructor(private readonly ctx: AccountSettingsDeps, private readonly reauth: Pick<ReauthService, 'prove'>) {}
+  constructor(
+    private readonly ctx: AccountSettingsDeps,
+    private readonly reauth: Pick<ReauthService, 'prove'>,
+    /** A deleted account's sign-in history holds addresses: it goes with the account. */
+    private readonly signInHistory: Pick<SignInHistory, 'forget'>,
+  ) {}
 
   /** The user's live sessions, the caller's own marked `current`. */
   async sessions({ user, claims }: Authenticated): Promise<SessionView[]> {
@@ -153,6 +159,7 @@ export class AccountSettingsService {
       roles: [], banned: true, tokensValidAfter: now,
     }, now);
     await this.ctx.signIns.forget(user.id);
+    await this.signInHistory.forget(user.id);
     // The subjects linked to it may sign up again, as new people (docs/api.md §14.3).
     await this.ctx.storage.upstreamLinks.removeAllOf(user.id);
     for (const app of await this.ctx.storage.apps.listByOwner(user.id)) {

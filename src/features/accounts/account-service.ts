@@ -104,7 +104,7 @@ export class AccountService {
     if (this.ctx.passwords.needsRehash(user.passwordHash)) await this.upgradeHash(user, password);
     await this.secondFactor.checkSignIn(user, otp, caller, 'password');
     if (user.banned) throw fail('banned');
-    await this.ctx.audit.record('login.success', { actor: user.username, ip: caller.ip, target: user.username, detail: { method: 'password' } });
+    await this.ctx.audit.signedIn(user, caller, 'password');
     return this.envelope(user, caller);
   }
 
@@ -243,7 +243,7 @@ export class AccountService {
     await this.secondFactor.checkSignIn(user, otp, caller, 'email_code');
     await this.useCode(codeId).catch(failed);
     if (user.banned) throw fail('banned');
-    await this.ctx.audit.record('login.success', { actor: user.username, ip: caller.ip, target: user.username, detail: { method: 'email_code' } });
+    await this.ctx.audit.signedIn(user, caller, 'email_code');
     return this.envelope(user, caller);
   }
 

@@ -28,12 +28,49 @@ export interface AuditContext {
   detail?: Record<string, unknown>;
 }
 
+/** A completed sign-in, told to whoever keeps the sign-in history (docs/api.md §17). */
+export interface SignInEvent {
+  userId: number;
+  ip: string;
+  userAgent?: string;
+  /** `password`, `email_code`, `passkey`, `upstream:{id}`, `device` or `oidc`. */
+  method: string;
+}
+
+export type SignInListener = (event: SignInEvent) => Promise<void>;
+
+/** How `signedIn` writes its audit row when it is not the plain `login.success`. */
+export interface SignInAudit {
+  action?: string;
+  target?: string;
+  detail?: Record<string, unknown>;
+}
+
 /**
  * Who did what, from where, to whom. Callers pass no secret, password, code or token:
  * detail holds only identifiers and outcomes.
  */
 export class AuditLog {
+  private readonly signInListeners: SignInListener[] = [];
+
   constructor(private readonly repo: AuditRepo, private readonly now: () => number, private readonly onError: (err: unknown) => void) {}
+
+  /** Told of every completed sign-in, after its audit row (the composition root wires the history). */
+  onSignIn(listener: SignInListener): void {
+    this.signInListeners.push(listener);
+  }
+
+  /**
+   * A sign-in completed, second factor included: the one place every way of signing in
+   * reports to, so the audit trail and the sign-in history cannot disagree about which
+   * sign-ins happened. Written as `login.success` with the method unless `audit` says otherwise.
+   */
+  async signedIn(user: { id: number; username: string }, caller: { ip: string; userAgent?: string }, method: string, audit: SignInAudit = {}): Promise<void> {
+    const detail = audit.action === undefined ? { method, ...audit.detail } : (audit.detail ?? {});
+    await this.record(audit.action ?? 'login.success', { actor: user.username, ip: caller.ip, target: audit.target ?? user.username, detail });
+    const event: SignInEvent = { userId: user.id, ip: caller.ip, userAgent: caller.userAgent, method };
+    for (const listener of this.signInListeners) await listener(event).catch(this.onError);
+  }
 
   /** Never fails the request that triggered it: a lost audit row is logged instead. */
   async record(action: string, ctx: AuditContext = {}): Promise<void> {

@@ -147,7 +147,7 @@ export class DeviceService {
     if (user.banned) throw pollFailure('access_denied', 'banned');
     // Single use: of concurrent polls only the one that moves approved → used gets a token.
     if (!(await storage.devices.transition(hash, 'approved', 'used'))) throw pollFailure('expired_token');
-    await this.ctx.audit.record('device.token', { actor: user.username, ip: caller.ip, target: code.clientId });
+    await this.ctx.audit.signedIn(user, caller, 'device', { action: 'device.token', target: code.clientId });
     const issued = this.ctx.tokens.envelope(user, code.clientId);
     await this.ctx.signIns.record(issued.claims, user, caller);
     return issued.body;

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Repositories } from '../kit.js';
 import type { RevokedTokens } from '../sessions/index.js';
+import { SIGN_IN_RETENTION_MS } from '../sign-in-history/index.js';
 
 export const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
 /** Expired authorization codes stay a day, so a late replay still reads as expired or used, not unknown. */
@@ -15,7 +16,7 @@ export class Housekeeping {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants' | 'upstreamFlows'>,
+    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants' | 'upstreamFlows' | 'signInHistory'>,
     private readonly revokedTokens: Pick<RevokedTokens, 'reload'>,
     private readonly now: () => number,
     private readonly log: Logger,
@@ -43,6 +44,8 @@ export class Housekeeping {
     await this.storage.sessions.purgeExpired(now);
     await this.storage.reauthGrants.purgeExpired(now);
     await this.storage.upstreamFlows.purgeExpired(now);
+    // Sign-ins are kept 90 days (docs/api.md §17).
+    await this.storage.signInHistory.purgeOlderThan(now - SIGN_IN_RETENTION_MS);
     await this.revokedTokens.reload();
   }
 }

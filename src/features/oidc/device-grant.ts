@@ -42,7 +42,7 @@ export class DeviceGrant {
     const familyId = await this.issuer.startFamily(app, user);
     const access = await this.issuer.accessFor({ ...grant, familyId });
     const out = await this.issuer.complete({ ...grant, familyId }, access);
-    await this.audit.record('login.success', { actor: user.username, ip: caller.ip, target: app.clientId, detail: { method: 'oidc', grant: 'device_code' } });
+    await this.audit.signedIn(user, caller, 'oidc', { target: app.clientId, detail: { grant: 'device_code' } });
     return out;
   }
 }

@@ -86,7 +86,7 @@ export class TokenGrants {
       throw invalidGrant('The authorization code has expired');
     }
     const out = await this.deps.issuer.complete({ ...grant, familyId }, access);
-    await this.deps.audit.record('login.success', { actor: user.username, ip: caller.ip, target: app.clientId, detail: { method: 'oidc', grant: 'authorization_code' } });
+    await this.deps.audit.signedIn(user, caller, 'oidc', { target: app.clientId, detail: { grant: 'authorization_code' } });
     return out;
   }
 

@@ -21,7 +21,7 @@ export function passkeyView(p: Passkey): PasskeyView {
   };
 }
 
-export type PasskeyDeps = Uses<'now' | 'audit' | 'tokens' | 'log', 'passkeys' | 'users', 'baseUrl' | 'centerAppId'>;
+export type PasskeyDeps = Uses<'now' | 'audit' | 'tokens' | 'log' | 'signIns', 'passkeys' | 'users', 'baseUrl' | 'centerAppId'>;
 
 /**
  * Passkeys (WebAuthn discoverable credentials): registered on /account, used on /login
@@ -123,8 +123,11 @@ export class PasskeyService {
     if (!user) throw fail('passkeyFailed');
     await this.ctx.storage.passkeys.recordUse(passkey.credentialId, newCounter, this.ctx.now());
     if (user.banned) throw fail('banned');
-    await this.ctx.audit.record('login.success', { actor: user.username, ip: caller.ip, target: user.username, detail: { method: 'passkey' } });
-    return this.ctx.tokens.envelope(user, this.ctx.config.centerAppId).body;
+    await this.ctx.audit.signedIn(user, caller, 'passkey');
+    // A session like any other sign-in's, so the session list shows it and can end it.
+    const issued = this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);
+    await this.ctx.signIns.record(issued.claims, user, caller);
+    return issued.body;
   }
 
   private async saveChallenge(challenge: string, purpose: ChallengePurpose, userId: number | null): Promise<void> {

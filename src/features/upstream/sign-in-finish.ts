@@ -50,7 +50,7 @@ export class UpstreamSignInFinish {
     if (!(await this.store.consume(flow))) throw fail('upstreamTicketInvalid');
     const issued = this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);
     await this.ctx.signIns.record(issued.claims, user, caller, method);
-    await this.ctx.audit.record('login.success', { actor: user.username, ip: caller.ip, target: user.username, detail: { method } });
+    await this.ctx.audit.signedIn(user, caller, method);
     return issued.body;
   }
 

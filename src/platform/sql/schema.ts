@@ -235,6 +235,21 @@ export interface UpstreamFlowsTable {
   used_at: number | null;
 }
 
+export interface SignInsTable {
+  id: Generated<number>;
+  user_id: number;
+  at: number;
+  ip: string;
+  user_agent: string;
+  method: string;
+}
+
+export interface SignInAccountsTable {
+  user_id: number;
+  notice_enabled: Generated<number>;
+  first_sign_in_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   revoked_tokens: RevokedTokensTable;
@@ -256,4 +271,6 @@ export interface Database {
   upstream_providers: UpstreamProvidersTable;
   upstream_links: UpstreamLinksTable;
   upstream_flows: UpstreamFlowsTable;
+  sign_ins: SignInsTable;
+  sign_in_accounts: SignInAccountsTable;
 }

@@ -7,6 +7,7 @@ import type { AuthorizedApp, AuthorizedAppList } from '../contracts.js';
 import { securitySections } from './account-security.js';
 import { changeEmail, changePassword, deleteAccount, editName, sessions } from './account-settings.js';
 import { upstreamSection } from './account-upstream.js';
+import { signInHistorySection } from './sign-in-history.js';
 
 function profile(me: Me): HTMLElement {
   const row = (k: string, v: Node | string) => h('div', { class: 'row' }, h('dt', {}, k), h('dd', {}, v));
@@ -118,7 +119,7 @@ function signOutSection(): HTMLElement {
 /** Where each part of this long page starts, so nothing needs a scroll to the bottom to find. */
 const SECTIONS: Array<[string, string]> = [
   ['profile', '资料'], ['change-password', '安全'], ['two-factor', '两步验证'], ['passkeys', '通行密钥'],
-  ['upstream', '第三方账号'], ['session-list', '登录设备'], ['authorized', '已授权的应用'], ['game-token-section', '游戏令牌'], ['danger', '注销账号'],
+  ['upstream', '第三方账号'], ['session-list', '登录设备'], ['sign-in-history', '登录记录'], ['authorized', '已授权的应用'], ['game-token-section', '游戏令牌'], ['danger', '注销账号'],
 ];
 
 function pageNav(): HTMLElement {
@@ -144,5 +145,5 @@ export async function accountPage(): Promise<void> {
     location.replace(loginUrl());
     return;
   }
-  render('我的账号', [pageNav(), profile(me), verifyEmail(me), editName(me), changePassword(), changeEmail(me), ...securitySections(), upstreamSection(), sessions(), authorizedApps(), gameToken(), signOutSection(), deleteAccount()].filter((n): n is HTMLElement => n !== null), { me });
+  render('我的账号', [pageNav(), profile(me), verifyEmail(me), editName(me), changePassword(), changeEmail(me), ...securitySections(), upstreamSection(), sessions(), signInHistorySection(), authorizedApps(), gameToken(), signOutSection(), deleteAccount()].filter((n): n is HTMLElement => n !== null), { me });
 }

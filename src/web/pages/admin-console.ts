@@ -9,6 +9,7 @@ import { messageOf } from '../layout.js';
 import { sessionOrigin } from './account-settings.js';
 import { auditActionLabel, detailLines, roleLabel } from '../audit-labels.js';
 import { userLinksView } from './admin-providers.js';
+import { adminSignInsView } from './sign-in-history.js';
 
 type Notice = ReturnType<typeof notice>;
 const VIEWS: Array<[string, string]> = [['dashboard', '概览'], ['', '用户'], ['apps', '应用'], ['providers', '登录方式'], ['audit', '审计日志']];
@@ -92,6 +93,7 @@ export async function userDetailView(username: string, msg: Notice): Promise<HTM
           row('角色', u.roles.map(roleLabel).join('、') || '无'), row('状态', u.banned ? '已封禁' : '正常'), row('注册时间', formatTime(u.created_at))),
         h('div', { class: 'actions' }, reset),
         h('h2', {}, `有效登录（${d.sessions.length}）`), sessionRows(d.sessions, end),
+        await adminSignInsView(u.username),
         await userLinksView(u.username, msg),
         h('h2', {}, `应用（${d.apps.length}）`),
         d.apps.length ? h('ul', {}, ...d.apps.map((a) => h('li', {}, h('a', { href: `/admin?view=apps&q=${encodeURIComponent(a.client_id)}` }, a.display_name), ` · ${a.client_id} · ${a.status === 'active' ? '已启用' : '已停用'}`))) : h('p', { class: 'muted small' }, '无'),
