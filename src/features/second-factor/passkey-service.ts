@@ -47,7 +47,7 @@ export class PasskeyService {
   async registrationOptions(user: User): Promise<Record<string, unknown>> {
     const existing = await this.ctx.storage.passkeys.listByUser(user.id);
     const options = await generateRegistrationOptions({
-      rpName: 'Account Center', rpID: this.rpId,
+      rpName: this.ctx.config.siteName, rpID: this.rpId,
       userName: user.username, userDisplayName: user.displayName,
       userID: new TextEncoder().encode(String(user.id)),
       attestationType: 'none',
