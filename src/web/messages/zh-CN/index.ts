@@ -1,0 +1,7 @@
+/** The Simplified Chinese catalogue, the default: every key of the pages is defined here first. */
+import { common } from './common.js';
+import { consent } from './consent.js';
+import { signIn } from './sign-in.js';
+
+export const zhCN = { ...common, ...signIn, ...consent } as const;
+export type MessageKey = keyof typeof zhCN;
