@@ -1,10 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { centerAndBrowser, horizontalOverflow, newPage, PHONE, screenshot } from './browser.js';
+import { centerAndBrowser, horizontalOverflow, newPage, PHONE, screenshot, signIn } from './browser.js';
+import { discover, landed, newAttempt, registerClient, startRelyingPartyPages, stopRelyingPartyPages } from './oidc-rp.js';
 
 /** Each page in English for a browser that asks for it, and the header switch that remembers a choice. */
 const env = centerAndBrowser();
 const EN = 'en-US';
+beforeAll(startRelyingPartyPages);
+afterAll(stopRelyingPartyPages);
 
 /** The Chinese words of the page's text, besides the site name and the switch back to 中文. */
 async function chineseOn(page: Page): Promise<string[]> {
@@ -29,6 +32,64 @@ describe('e2e: the pages in English', () => {
     expect(await page.isVisible('button:has-text("Send code")')).toBe(true);
     expect(await chineseOn(page)).toEqual([]);
     await screenshot(page, 'en-login');
+    await context.close();
+  });
+
+  it('the consent page, with what each scope means', async () => {
+    const developer = await env.center.register();
+    const rp = await registerClient(env.center, developer, 'client_secret_basic');
+    const config = await discover(env.center, rp, 'client_secret_basic');
+    const person = await env.center.register();
+    const { context, page } = await newPage(env.browser, undefined, EN);
+    const attempt = await newAttempt(config, { scope: 'openid profile email' });
+    await page.goto(attempt.url.href);
+    await page.waitForURL((u) => u.pathname === '/login');
+    await page.getByLabel('Username or e-mail').fill(person.username);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).first().click();
+    await page.waitForURL((u) => u.pathname === '/authorize');
+    await page.getByRole('button', { name: 'Allow' }).waitFor();
+    await expect(page.title()).resolves.toBe('Authorize - 账号中心');
+    expect(await page.textContent('main')).toContain('wants to sign you in with your account');
+    expect(await page.textContent('.scopes')).toContain('Read your e-mail address');
+    expect(await page.textContent('.scopes')).toContain('Confirm who you are');
+    expect(await chineseOn(page)).toEqual([]);
+    await screenshot(page, 'en-consent');
+    await page.getByRole('button', { name: 'Deny' }).click();
+    expect((await landed(page)).searchParams.get('error')).toBe('access_denied');
+    await context.close();
+  });
+
+  it('the device page: code, who asks, the warning and the answer', async () => {
+    const started = (await env.center.post('/api/v1/auth/device/start', {})).json().data;
+    const person = await env.center.register();
+    const { context, page } = await newPage(env.browser, undefined, EN);
+    await signIn(page, env.center.baseUrl, person.username, person.password);
+    await page.goto(`${env.center.baseUrl}/device`);
+    await page.waitForSelector('body.ready');
+    expect(await page.textContent('main h1')).toBe('Device sign-in');
+    await page.fill('#f-user_code', '12');
+    await page.click('#device-next');
+    await page.waitForSelector('text=Enter the 6-digit code shown on the device');
+    await page.fill('#f-user_code', started.user_code);
+    await page.press('#f-user_code', 'Enter');
+    await page.locator('#device-request').waitFor();
+    expect(await page.textContent('#device-request')).toContain('This is a sign-in to 账号中心 itself');
+    expect(await page.textContent('#device-warning')).toContain('Only click “Confirm sign-in”');
+    expect(await chineseOn(page)).toEqual([]);
+    await screenshot(page, 'en-device');
+    await page.click('#approve');
+    await page.waitForSelector('#device-result:not([hidden])');
+    expect(await page.textContent('#device-result')).toContain(`may now sign in as ${person.username}`);
+    await context.close();
+  });
+
+  it('the not-found page', async () => {
+    const { context, page } = await newPage(env.browser, undefined, EN);
+    await page.goto(`${env.center.baseUrl}/no-such-page`);
+    await page.waitForSelector('body.ready');
+    expect(await page.textContent('main h1')).toBe('Page not found');
+    expect(await page.textContent('main')).toContain('Back to the home page');
     await context.close();
   });
 
