@@ -84,6 +84,27 @@ describe('e2e: the pages in English', () => {
     await context.close();
   });
 
+  it('the account page, its sections and the header menu', async () => {
+    const person = await env.center.register();
+    const { context, page } = await newPage(env.browser, undefined, EN);
+    await signIn(page, env.center.baseUrl, person.username, person.password);
+    await page.waitForSelector('#session-list li');
+    await expect(page.title()).resolves.toBe('My account - 账号中心');
+    expect(await page.textContent('#account-nav')).toContain('Signed-in devices');
+    expect(await page.textContent('#profile')).toContain('This sign-in is valid until');
+    await page.waitForSelector('#two-factor button#totp-setup');
+    expect(await page.textContent('#totp-setup')).toBe('Turn on two-step verification');
+    await page.fill('#f-display_name', '');
+    await page.click('#edit-name button[type=submit]');
+    await page.waitForSelector('#edit-name .notice.error:not([hidden])');
+    expect(await page.textContent('#edit-name .notice.error')).toBe('Invalid value: Display name');
+    await page.click('#user-menu summary');
+    expect(await page.textContent('#user-menu-items')).toContain('Developer console');
+    expect(await chineseOn(page)).toEqual([]);
+    await screenshot(page, 'en-account');
+    await context.close();
+  });
+
   it('the not-found page', async () => {
     const { context, page } = await newPage(env.browser, undefined, EN);
     await page.goto(`${env.center.baseUrl}/no-such-page`);

@@ -3,5 +3,6 @@ import type { MessageKey } from '../zh-CN/index.js';
 import { common } from './common.js';
 import { consent } from './consent.js';
 import { signIn } from './sign-in.js';
+import { account } from './account.js';
 
-export const en: { readonly [K in MessageKey]: string } = { ...common, ...signIn, ...consent };
+export const en: { readonly [K in MessageKey]: string } = { ...common, ...signIn, ...consent, ...account };

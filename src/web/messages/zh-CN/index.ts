@@ -2,6 +2,7 @@
 import { common } from './common.js';
 import { consent } from './consent.js';
 import { signIn } from './sign-in.js';
+import { account } from './account.js';
 
-export const zhCN = { ...common, ...signIn, ...consent } as const;
+export const zhCN = { ...common, ...signIn, ...consent, ...account } as const;
 export type MessageKey = keyof typeof zhCN;
