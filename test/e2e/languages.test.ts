@@ -105,6 +105,48 @@ describe('e2e: the pages in English', () => {
     await context.close();
   });
 
+  it('the developer console: the form, its errors and an app card', async () => {
+    const person = await env.center.register();
+    const { context, page } = await newPage(env.browser, undefined, EN);
+    await signIn(page, env.center.baseUrl, person.username, person.password);
+    await page.goto(`${env.center.baseUrl}/console`);
+    await page.waitForSelector('body.ready');
+    expect(await page.textContent('main h1')).toBe('Developer console');
+    await page.click('#create-app summary');
+    await page.fill('#create-app [name=redirect_uris]', 'https://wiki.example/cb');
+    await page.click('#create-app button[type=submit]');
+    await page.waitForSelector('#create-app .field-error:has-text("App name is required")');
+    await page.fill('#create-app [name=display_name]', 'Wiki');
+    await page.click('#create-app button[type=submit]');
+    await page.waitForSelector('#new-secret');
+    expect(await page.textContent('#new-secret')).toContain('shown this once only');
+    expect(await page.textContent('main')).toContain('Authorization code (authorization_code)');
+    expect(await chineseOn(page)).toEqual([]);
+    await screenshot(page, 'en-console');
+    await context.close();
+  });
+
+  it('the administration pages: users, roles and the audit log in words', async () => {
+    const admin = await env.center.admin();
+    const { context, page } = await newPage(env.browser, undefined, EN);
+    await signIn(page, env.center.baseUrl, admin.username, admin.password);
+    await page.goto(`${env.center.baseUrl}/admin`);
+    await page.waitForSelector('[data-role=admin]');
+    expect(await page.textContent('main h1')).toBe('User administration');
+    expect(await page.textContent('[data-role=admin]')).toBe('Administrator');
+    expect(await chineseOn(page)).toEqual([]);
+    await screenshot(page, 'en-admin');
+    await page.goto(`${env.center.baseUrl}/admin?view=audit`);
+    await page.waitForSelector('#audit-total');
+    expect(await page.textContent('main')).toContain('Signed in');
+    expect(await chineseOn(page)).toEqual([]);
+    await page.goto(`${env.center.baseUrl}/admin?view=dashboard`);
+    await page.waitForSelector('#fig-users');
+    expect(await page.textContent('#fig-users')).toContain('Users');
+    expect(await chineseOn(page)).toEqual([]);
+    await context.close();
+  });
+
   it('the not-found page', async () => {
     const { context, page } = await newPage(env.browser, undefined, EN);
     await page.goto(`${env.center.baseUrl}/no-such-page`);

@@ -4,5 +4,8 @@ import { common } from './common.js';
 import { consent } from './consent.js';
 import { signIn } from './sign-in.js';
 import { account } from './account.js';
+import { consoleTexts } from './console.js';
+import { admin } from './admin.js';
+import { audit } from './audit.js';
 
-export const en: { readonly [K in MessageKey]: string } = { ...common, ...signIn, ...consent, ...account };
+export const en: { readonly [K in MessageKey]: string } = { ...common, ...signIn, ...consent, ...account, ...consoleTexts, ...admin, ...audit };

@@ -3,6 +3,9 @@ import { common } from './common.js';
 import { consent } from './consent.js';
 import { signIn } from './sign-in.js';
 import { account } from './account.js';
+import { consoleTexts } from './console.js';
+import { admin } from './admin.js';
+import { audit } from './audit.js';
 
-export const zhCN = { ...common, ...signIn, ...consent, ...account } as const;
+export const zhCN = { ...common, ...signIn, ...consent, ...account, ...consoleTexts, ...admin, ...audit } as const;
 export type MessageKey = keyof typeof zhCN;
