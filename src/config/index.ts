@@ -114,6 +114,17 @@ function siteName(raw: string | undefined): string {
   return name;
 }
 
+/**
+ * The sender of e-mails. A bare address (or none) is shown under SITE_NAME, so a reader sees
+ * the center's name in the inbox; a MAIL_FROM that has a display name of its own keeps it.
+ */
+function mailFrom(raw: string | undefined, site: string): string {
+  const address = raw?.trim() || 'no-reply@localhost';
+  if (address.includes('<')) return address;
+  // A quoted string: a name with a comma or a dot stays one display name.
+  return `"${site.replace(/["\\]/g, '\\$&')}" <${address}>`;
+}
+
 /** An absolute http(s) address without a trailing slash, or the listen address. */
 function baseUrl(raw: string | undefined, fallback: string): string {
   if (raw === undefined || raw === '') return fallback;
@@ -238,7 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     limits: limits(env),
     jwtSecret: jwtSecret(env, dataDir, production, warnings),
     smtpUrl: env.SMTP_URL || undefined,
-    mailFrom: env.MAIL_FROM || 'Account Center <no-reply@localhost>',
+    mailFrom: mailFrom(env.MAIL_FROM, siteName(env.SITE_NAME)),
     siteName: siteName(env.SITE_NAME),
     centerAppId: env.CENTER_APP_ID || 'account-center',
     gameAppId: env.GAME_APP_ID || 'game',

@@ -1,6 +1,7 @@
 /** Talks to /api/v1/auth; every failure surfaces as an ApiError carrying the server's msg. */
 import { safeReturnPath } from '../platform/http/return-path.js';
 import type { MeData, TokenEnvelope } from './contracts.js';
+import { t } from './i18n.js';
 
 const TOKEN_KEY = 'account_center_token';
 const PREFIX = '/api/v1/auth/';
@@ -39,7 +40,6 @@ export function clearToken(): void {
   localStorage.removeItem(TOKEN_KEY);
 }
 
-const NETWORK_MSG = '网络错误，请检查连接后重试';
 
 /**
  * Sends one request and reads the `{ ok, … }` envelope: resolves with the whole success body,
@@ -50,16 +50,16 @@ export async function request<T>(url: string, init: RequestInit): Promise<T> {
   try {
     res = await fetch(url, { cache: 'no-store', ...init });
   } catch {
-    throw new ApiError(0, NETWORK_MSG);
+    throw new ApiError(0, t('error.network'));
   }
   let json: Record<string, unknown>;
   try {
     json = (await res.json()) as Record<string, unknown>;
   } catch {
-    throw new ApiError(res.status, `服务器返回异常（HTTP ${res.status}）`);
+    throw new ApiError(res.status, t('error.badAnswer', { status: res.status }));
   }
   if (!res.ok || json.ok !== true) {
-    const msg = typeof json.msg === 'string' ? json.msg : `请求失败（HTTP ${res.status}）`;
+    const msg = typeof json.msg === 'string' ? json.msg : t('error.failed', { status: res.status });
     throw new ApiError(res.status, msg, json, res.status === 429 ? retryAfterOf(res) : undefined);
   }
   return json as T;

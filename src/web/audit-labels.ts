@@ -1,70 +1,18 @@
 /**
  * Readable names for the administration pages: roles and audit actions are stored as codes
  * (searchable, stable in the CSV export); the pages show these words and keep the code beside.
+ * Every action the service records has its phrase in the catalogues (messages/zh-CN/audit.ts and messages/en/audit.ts).
  */
-const ROLE_LABELS: Readonly<Record<string, string>> = { player: '玩家', admin: '管理员' };
+import { t, type MessageKey } from './i18n.js';
+import { audit } from './messages/zh-CN/audit.js';
 
-/** Every action the service records (grep `audit.record(` in src/services). */
-export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
-  'user.register': '注册账号',
-  'user.create': '创建用户',
-  'user.delete': '注销账号',
-  'user.rename': '修改昵称',
-  'user.roles': '修改角色',
-  'user.ban': '封禁用户',
-  'user.unban': '解封用户',
-  'user.email_change': '更换邮箱',
-  'user.password_change': '修改密码',
-  'user.password_reset': '重置密码',
-  'user.force_reset': '强制重置密码',
-  'users.export': '导出用户',
-  'users.import': '导入用户',
-  'login.success': '登录成功',
-  'login.failure': '登录失败',
-  logout: '退出登录',
-  'logout.all': '退出全部登录',
-  'session.end': '结束一个登录',
-  'session.end_others': '结束其他登录',
-  'email_code.sent': '发送邮箱验证码',
-  'code.replay': '授权码被重复使用',
-  'refresh.reuse': '刷新令牌被重复使用',
-  'game_token.issue': '签发游戏令牌',
-  'device.approve': '确认设备登录',
-  'device.deny': '拒绝设备登录',
-  'device.token': '设备登录完成',
-  'totp.enable': '开启两步验证',
-  'totp.disable': '关闭两步验证',
-  'recovery_codes.regenerate': '重新生成恢复码',
-  'passkey.add': '添加通行密钥',
-  'passkey.remove': '删除通行密钥',
-  'second_factor.admin_remove': '管理员移除两步验证',
-  'app.create': '创建应用',
-  'app.update': '修改应用',
-  'app.rotate_secret': '重置应用密钥',
-  'app.enable': '启用应用',
-  'app.disable': '停用应用',
-  'app.admin_enable': '管理员启用应用',
-  'app.admin_disable': '管理员停用应用',
-  'oidc.consent': '同意授权',
-  'oidc.consent.deny': '拒绝授权',
-  'oidc.consent.revoke': '撤销授权',
-  'oidc.end_session': '从应用退出登录',
-  'keys.rotate': '轮换签名密钥',
-  'provider.add': '添加登录方式',
-  'provider.update': '修改登录方式',
-  'provider.enable': '启用登录方式',
-  'provider.disable': '停用登录方式',
-  'provider.remove': '删除登录方式',
-  'identity.linked': '绑定第三方账号',
-  'identity.unlinked': '解除第三方账号绑定',
-  'reauth.upstream': '通过第三方账号验证身份',
-};
+const has = (key: string): key is MessageKey => Object.prototype.hasOwnProperty.call(audit, key);
 
-/** 玩家 / 管理员 for the known roles; any other role is shown as it is named. */
-export const roleLabel = (role: string): string => ROLE_LABELS[role] ?? role;
+/** 玩家 / 管理员 (Player / Administrator) for the known roles; any other role is shown as it is named. */
+export const roleLabel = (role: string): string => (has(`role.${role}`) ? t(`role.${role}` as MessageKey) : role);
 
 /** The phrase of an action, or the code itself for one this page does not know yet. */
-export const auditActionLabel = (action: string): string => AUDIT_ACTION_LABELS[action] ?? action;
+export const auditActionLabel = (action: string): string => (has(`audit.${action}`) ? t(`audit.${action}` as MessageKey) : action);
 
 /** `key: value` lines of an audit entry's detail; lists joined, nested values as compact JSON. */
 export function detailLines(detail: unknown): string[] {

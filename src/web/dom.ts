@@ -1,4 +1,5 @@
 /** Small DOM helpers: elements are built with text nodes only, never from HTML strings. */
+import { t } from './i18n.js';
 
 type Child = Node | string | null | undefined | false;
 type Attrs = Record<string, string | boolean | undefined | ((ev: Event) => void)>;
@@ -75,7 +76,7 @@ export function form(children: Child[], submit: HTMLButtonElement, onSubmit: () 
 export function copyBox(value: string, label: string): HTMLElement {
   const box = h('textarea', { class: 'secret', readonly: true, rows: '3', 'aria-label': label });
   box.value = value;
-  const button = h('button', { type: 'button', class: 'secondary copy' }, '复制');
+  const button = h('button', { type: 'button', class: 'secondary copy' }, t('copy.copy'));
   button.addEventListener('click', () => void copyText(box, value, button));
   return h('div', { class: 'copy-box' }, box, button);
 }
@@ -83,14 +84,14 @@ export function copyBox(value: string, label: string): HTMLElement {
 /** A one-line value (an address, an id) in a read-only input with a copy button. */
 export function copyLine(value: string, label: string): HTMLElement {
   const line = h('input', { type: 'text', class: 'secret', readonly: true, 'aria-label': label, value });
-  const button = h('button', { type: 'button', class: 'secondary copy' }, '复制');
+  const button = h('button', { type: 'button', class: 'secondary copy' }, t('copy.copy'));
   button.addEventListener('click', () => void copyText(line, value, button));
   return h('div', { class: 'copy-box' }, line, button);
 }
 
 /** A 复制 button for text already shown on the page in some other form (a list). */
 export function copyButton(value: string, id?: string): HTMLButtonElement {
-  const button = h('button', { type: 'button', class: 'secondary copy', id }, '复制');
+  const button = h('button', { type: 'button', class: 'secondary copy', id }, t('copy.copy'));
   button.addEventListener('click', () => void copyText(null, value, button));
   return button;
 }
@@ -100,7 +101,7 @@ export function copyButton(value: string, id?: string): HTMLButtonElement {
  * so nothing is written into the page and the CSP needs no inline script or data: address.
  */
 export function downloadButton(text: string, filename: string, id?: string): HTMLButtonElement {
-  const button = h('button', { type: 'button', class: 'secondary', id }, '下载');
+  const button = h('button', { type: 'button', class: 'secondary', id }, t('copy.download'));
   button.addEventListener('click', () => {
     const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
     const link = h('a', { href: url, download: filename, hidden: true });
@@ -120,8 +121,8 @@ async function copyText(from: HTMLInputElement | HTMLTextAreaElement | null, val
   } catch {
     document.execCommand('copy');
   }
-  button.textContent = '已复制';
-  setTimeout(() => { button.textContent = '复制'; }, 1500);
+  button.textContent = t('copy.copied');
+  setTimeout(() => { button.textContent = t('copy.copy'); }, 1500);
 }
 
 /** The code-sending button: disabled for the resend interval with a countdown. */
@@ -135,7 +136,7 @@ export function cooldown(button: HTMLButtonElement, seconds: number): void {
       button.textContent = label;
       return;
     }
-    button.textContent = `${left} 秒后可重发`;
+    button.textContent = t('code.resendIn', { n: left });
     left -= 1;
     setTimeout(tick, 1000);
   };

@@ -1,5 +1,6 @@
 /** Errors shown next to the field they concern, all at once, each gone once its field is edited. */
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
 
@@ -39,4 +40,4 @@ export function showFieldErrors(checks: Array<[Control, string | undefined]>): b
 
 /** The text for a required field left empty. */
 export const required = (control: Control, label: string): string | undefined =>
-  (control.value.trim() === '' ? `请填写${label}` : undefined);
+  (control.value.trim() === '' ? t('field.required', { label }) : undefined);

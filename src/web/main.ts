@@ -8,6 +8,7 @@ import { registerPage, resetPasswordPage } from './pages/register.js';
 import { upstreamPage } from './pages/upstream.js';
 import { errorPage } from './layout.js';
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 const pages: Record<string, () => void | Promise<void>> = {
   authorize: authorizePage,
@@ -27,9 +28,9 @@ async function start(): Promise<void> {
   const page = pages[name];
   try {
     if (page) await page();
-    else errorPage('页面不存在', '找不到该页面，请检查地址是否正确。', [h('p', { class: 'links' }, h('a', { href: '/' }, '返回首页'))]);
+    else errorPage(t('notFound.title'), t('notFound.text'), [h('p', { class: 'links' }, h('a', { href: '/' }, t('notFound.home')))]);
   } catch {
-    errorPage('出错了', '页面加载失败，请刷新重试');
+    errorPage(t('error.title'), t('error.loadFailed'));
   }
   document.body.classList.add('ready');
 }

@@ -6,6 +6,7 @@ import { data } from './api.js';
 import { field, h, input } from './dom.js';
 import { required, showFieldErrors } from './field-errors.js';
 import type { AccountLinksData, SecondFactorStatus } from './contracts.js';
+import { t } from './i18n.js';
 
 let totpOn: Promise<boolean> | undefined;
 let passwordSet: Promise<boolean> | undefined;
@@ -43,10 +44,10 @@ export interface ReauthFields {
 /** The password input is named `<prefix>_password` (or `password`), the code's `<prefix>_otp`. */
 export function reauthFields(prefix: string, passwordName = `${prefix}_password`): ReauthFields {
   const password = input(passwordName, { type: 'password', autocomplete: 'current-password' });
-  const otp = input(`${prefix}_otp`, { autocomplete: 'one-time-code', placeholder: '验证码或恢复码' });
-  const otpField = field('两步验证码', otp);
+  const otp = input(`${prefix}_otp`, { autocomplete: 'one-time-code', placeholder: t('account.codeOrRecovery') });
+  const otpField = field(t('label.otp'), otp);
   otpField.hidden = true;
-  const passwordField = field('当前密码', password);
+  const passwordField = field(t('label.current_password'), password);
   const show = () => void authenticatorOn().then((on) => { otpField.hidden = !on; }, () => undefined);
   show();
   void hasPassword().then((set) => {
@@ -54,15 +55,15 @@ export function reauthFields(prefix: string, passwordName = `${prefix}_password`
     // Nothing to type: the proof is the recent sign-in with a linked provider (see 第三方账号).
     password.hidden = true;
     passwordField.querySelector('label')!.hidden = true;
-    passwordField.append(h('small', { class: 'hint reauth-upstream' }, '你的账号没有密码：请先在“第三方账号”中通过已绑定的账号验证身份，10 分钟内有效。'));
+    passwordField.append(h('small', { class: 'hint reauth-upstream' }, t('account.noPasswordHint')));
   });
   document.addEventListener('authenticator-changed', show);
   return {
     el: h('div', { class: 'reauth' }, passwordField, otpField),
     proof: () => ({ ...(!password.hidden && { current_password: password.value }), ...(!otpField.hidden && { otp: otp.value.trim() }) }),
     check: () => showFieldErrors([
-      [password, !password.hidden && password.value === '' ? '请填写当前密码' : undefined],
-      [otp, otpField.hidden ? undefined : required(otp, '两步验证码')],
+      [password, !password.hidden && password.value === '' ? t('account.currentPasswordRequired') : undefined],
+      [otp, otpField.hidden ? undefined : required(otp, t('label.otp'))],
     ]),
     reset() {
       password.value = '';

@@ -6,6 +6,7 @@
 import { call, getToken, request, type TokenEnvelope } from './api.js';
 import { h } from './dom.js';
 import type { FlowUrl, LinkedData, PublicProviders } from './contracts.js';
+import { t } from './i18n.js';
 
 /** A same-origin JSON POST that carries cookies (the flow's binding cookie), with an optional Bearer token. */
 export async function postWithCookie<T>(path: string, body: unknown, bearer?: string | null): Promise<T> {
@@ -40,9 +41,9 @@ export function upstreamButtons(next: string | null): HTMLElement {
   void call<{ data: PublicProviders }>('GET', 'upstream/providers', undefined, false).then(({ data }) => {
     if (data.providers.length === 0) return;
     box.append(
-      h('p', { class: 'separator muted small' }, '或使用其他账号登录'),
+      h('p', { class: 'separator muted small' }, t('upstream.or')),
       ...data.providers.map((p) => {
-        const button = h('button', { type: 'button', class: `secondary upstream-button upstream-${p.type}`, 'data-provider': p.id }, `使用 ${p.name} 登录`);
+        const button = h('button', { type: 'button', class: `secondary upstream-button upstream-${p.type}`, 'data-provider': p.id }, t('upstream.button', { name: p.name }));
         button.addEventListener('click', () => location.assign(startUrl(p.id, next)));
         return button;
       }),

@@ -6,6 +6,8 @@
 import { ApiError, data, getToken, type Me } from './api.js';
 import { busy, h } from './dom.js';
 import { signOut } from './sign-out.js';
+import { readable } from './field-labels.js';
+import { t } from './i18n.js';
 
 let signedIn: Promise<Me | null> | undefined;
 
@@ -17,18 +19,18 @@ function whoIsSignedIn(): Promise<Me | null> {
 
 function menu(me: Me): HTMLElement {
   const failure = h('p', { class: 'menu-error', role: 'alert', hidden: true });
-  const leave = h('button', { type: 'button', class: 'menu-item', id: 'menu-logout' }, '退出登录');
+  const leave = h('button', { type: 'button', class: 'menu-item', id: 'menu-logout' }, t('menu.signOut'));
   leave.addEventListener('click', () => void busy(leave, () => signOut().catch((err: unknown) => {
-    failure.textContent = err instanceof ApiError ? err.msg : '退出失败，请重试';
+    failure.textContent = err instanceof ApiError ? readable(err.msg) : t('menu.signOutFailed');
     failure.hidden = false;
   })));
   const items = h('div', { class: 'menu-items', id: 'user-menu-items' },
-    h('a', { class: 'menu-item', href: '/account' }, '账号设置'),
-    h('a', { class: 'menu-item', href: '/console' }, '开发者控制台'),
-    me.roles.includes('admin') ? h('a', { class: 'menu-item', href: '/admin' }, '管理后台') : null,
+    h('a', { class: 'menu-item', href: '/account' }, t('menu.account')),
+    h('a', { class: 'menu-item', href: '/console' }, t('menu.console')),
+    me.roles.includes('admin') ? h('a', { class: 'menu-item', href: '/admin' }, t('menu.admin')) : null,
     leave, failure);
   const details = h('details', { class: 'user-menu', id: 'user-menu' },
-    h('summary', { 'aria-label': `账号菜单：${me.display_name || me.username}` },
+    h('summary', { 'aria-label': t('menu.label', { name: me.display_name || me.username }) },
       h('span', { class: 'user-name' }, me.display_name || me.username)),
     items);
   details.addEventListener('keydown', (ev) => {
@@ -43,7 +45,7 @@ function menu(me: Me): HTMLElement {
   return details;
 }
 
-const guestLinks = (): Node[] => [h('a', { href: '/login' }, '登录'), h('a', { href: '/register' }, '注册')];
+const guestLinks = (): Node[] => [h('a', { href: '/login' }, t('nav.signIn')), h('a', { href: '/register' }, t('nav.register'))];
 
 /** Fills `nav`: the menu for `me` when the page knows who it is, else whoever the token belongs to. */
 export function fillNav(nav: HTMLElement, me: Me | null | undefined): void {

@@ -31,7 +31,7 @@ describe('passkey registration', () => {
     const u = await t.register();
     const options = (await t.post(`${A}/account/passkeys/options`, { current_password: u.password }, u.token)).json().data;
     expect(options).toMatchObject({
-      rp: { id: 'id.example.com', name: 'Account Center' }, user: { name: u.username },
+      rp: { id: 'id.example.com', name: '账号中心' }, user: { name: u.username },
       authenticatorSelection: { residentKey: 'required', userVerification: 'required' }, attestation: 'none',
     });
     const device = new SoftAuthenticator(BASE);

@@ -37,7 +37,8 @@ describe('authenticator enrolment', () => {
     expect(before.json()).toEqual({ ok: true, data: { totp: false, recovery_codes_left: 0, passkeys: [] } });
     const setup = (await t.post(`${A}/account/totp/setup`, { current_password: u.password }, u.token)).json().data;
     expect(setup.secret).toMatch(/^[A-Z2-7]{16,}$/);
-    expect(setup.otpauth_url).toBe(`otpauth://totp/Account%20Center:${u.username}?secret=${setup.secret}&issuer=Account%20Center`);
+    const issuer = encodeURIComponent('账号中心');
+    expect(setup.otpauth_url).toBe(`otpauth://totp/${issuer}:${u.username}?secret=${setup.secret}&issuer=${issuer}`);
     expect(setup.qr).toMatch(/^data:image\/png;base64,/);
     // Not on until confirmed: sign-in unchanged.
     expect((await login(u)).statusCode).toBe(200);

@@ -44,6 +44,14 @@ describe('SITE_NAME names the center', () => {
     expect(signedOut.body).not.toContain('账号中心');
   });
 
+  it('as the authenticator issuer and the passkey relying party', async () => {
+    const u = await t.register();
+    const setup = (await t.post('/api/v1/auth/account/totp/setup', { current_password: u.password }, u.token)).json().data;
+    expect(new URL(setup.otpauth_url).searchParams.get('issuer')).toBe('星海社区');
+    const options = (await t.post('/api/v1/auth/account/passkeys/options', { current_password: u.password }, u.token)).json().data;
+    expect(options.rp.name).toBe('星海社区');
+  });
+
   it('as the name of the center itself in a device request', async () => {
     const started = (await t.post('/api/v1/auth/device/start', {})).json().data;
     const u = await t.register();

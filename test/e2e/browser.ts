@@ -23,9 +23,9 @@ export async function launchBrowser(): Promise<Browser> {
 export const DESKTOP = { width: 1280, height: 860 };
 export const PHONE = { width: 390, height: 844 };
 
-/** A fresh browser profile (own localStorage) with a zh-CN locale. */
-export async function newPage(browser: Browser, viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, locale: 'zh-CN', deviceScaleFactor: 1, isMobile: viewport === PHONE, hasTouch: viewport === PHONE });
+/** A fresh browser profile (own localStorage and cookies), with a zh-CN locale unless told (its Accept-Language). */
+export async function newPage(browser: Browser, viewport = DESKTOP, locale = 'zh-CN'): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport, locale, deviceScaleFactor: 1, isMobile: viewport === PHONE, hasTouch: viewport === PHONE });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   return { context, page };

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AUDIT_ACTION_LABELS } from '../../src/web/audit-labels.js';
+import { audit as zh } from '../../src/web/messages/zh-CN/audit.js';
+import { audit as en } from '../../src/web/messages/en/audit.js';
 
 /** The action codes written by the services: first argument of an audit call, or either side of its `? :`. */
 function recordedActions(): Set<string> {
@@ -19,10 +20,11 @@ function recordedActions(): Set<string> {
 }
 
 describe('the admin pages name every audit action the service records', () => {
-  it('each recorded action has a Chinese phrase', () => {
+  it('each recorded action has a Chinese and an English phrase', () => {
     const actions = recordedActions();
     expect(actions.size).toBeGreaterThan(43);
-    const missing = [...actions].filter((a) => !/[\u4e00-\u9fff]/.test(AUDIT_ACTION_LABELS[a] ?? ''));
-    expect(missing).toEqual([]);
+    const phrase = (catalogue: Record<string, string>, action: string) => catalogue[`audit.${action}`] ?? '';
+    expect([...actions].filter((a) => !/[\u4e00-\u9fff]/.test(phrase(zh, a)))).toEqual([]);
+    expect([...actions].filter((a) => !/^[A-Z][^\u4e00-\u9fff]+$/.test(phrase(en, a)))).toEqual([]);
   });
 });

@@ -59,10 +59,13 @@ describe('defaults (docs/api.md §11)', () => {
     });
     expect(config).toMatchObject({
       port: 0, host: '::', databaseUrl: 'postgres://u:p@db/ac', redisUrl: 'redis://r:6379', ipRateLimits: false,
-      smtpUrl: 'smtp://mail:25', mailFrom: 'x@example.com', centerAppId: 'center', gameAppId: 'mc', authCodeTtl: 60,
+      smtpUrl: 'smtp://mail:25', mailFrom: '"账号中心" <x@example.com>', centerAppId: 'center', gameAppId: 'mc', authCodeTtl: 60,
       tokenTtl: 3600, gameTokenTtl: 7200, deviceCodeTtl: 300, corsCacheTtl: 10, registerRequiresEmailCode: true,
       trustProxy: 1, logLevel: 'warn', dataDir: resolve('./data'), gcFlags: ['--heap-growing-percent=50', '--max-semi-space-size=32'],
     });
+    expect(loadConfig({ JWT_SECRET: SECRET }).config.mailFrom).toBe('"账号中心" <no-reply@localhost>');
+    expect(loadConfig({ JWT_SECRET: SECRET, SITE_NAME: 'Star "Sea"' }).config.mailFrom).toBe('"Star \\"Sea\\"" <no-reply@localhost>');
+    expect(loadConfig({ JWT_SECRET: SECRET, MAIL_FROM: 'Accounts <a@example.com>' }).config.mailFrom).toBe('Accounts <a@example.com>');
     expect(loadConfig({ JWT_SECRET: SECRET, GC_FLAGS: 'none' }).config.gcFlags).toEqual([]);
     expect(loadConfig({ JWT_SECRET: SECRET, TRUST_PROXY: 'true' }).config.trustProxy).toBe(true);
     expect(loadConfig({ JWT_SECRET: SECRET, TRUST_PROXY: '10.0.0.0/8' }).config.trustProxy).toBe('10.0.0.0/8');

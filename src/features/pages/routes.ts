@@ -6,20 +6,22 @@ import { failureOf } from '../../errors/index.js';
 import { escapeHtml } from './site-name.js';
 import type { RouteDeps } from '../services.js';
 import { faviconRoutes } from './favicon.js';
+import { languageOf, type Language } from '../../platform/i18n/language.js';
+import { SHELL_TEXT } from './page-text.js';
 
 /** src/features/pages and dist/features/pages are both three levels under the project root. */
 const WEB_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'dist', 'web');
 
-/** Browser pages: path → [body data-page, title]. The bundle renders each by its name. */
-const PAGES: Record<string, [string, string]> = {
-  '/authorize': ['authorize', '授权登录'],
-  '/login': ['login', '登录'],
-  '/register': ['register', '注册账号'],
-  '/reset_password': ['reset_password', '重置密码'],
-  '/device': ['device', '设备登录'],
-  '/console': ['console', '开发者控制台'],
-  '/account': ['account', '我的账号'],
-  '/admin': ['admin', '用户管理'],
+/** Browser pages: path → body data-page. The bundle renders each by its name; titles in page-text.ts. */
+const PAGES: Record<string, string> = {
+  '/authorize': 'authorize',
+  '/login': 'login',
+  '/register': 'register',
+  '/reset_password': 'reset_password',
+  '/device': 'device',
+  '/console': 'console',
+  '/account': 'account',
+  '/admin': 'admin',
 };
 
 export const PAGE_HEADERS = {
@@ -70,17 +72,20 @@ export function loadBundle(): Bundle | undefined {
 /** Settings a page needs before its first request, as `data-*` attributes of <body>. */
 type PageData = Record<string, string>;
 
-function shell(page: string, title: string, siteName: string, bundle: Bundle | undefined, pageData: PageData = {}): string {
+function shell(page: string, language: Language, siteName: string, bundle: Bundle | undefined, pageData: PageData = {}): string {
+  const text = SHELL_TEXT[language];
   const head = bundle
     ? `<link rel="stylesheet" href="/assets/${bundle.css}">\n<script type="module" src="/assets/${bundle.js}"></script>`
     : '';
-  const fallback = bundle ? '正在加载…' : '页面资源尚未构建，请运行 npm run build。';
+  const fallback = bundle ? text.loading : text.notBuilt;
   // Values are never request input, but SITE_NAME comes from the operator: escaped like all of them.
   const data: PageData = { ...pageData, 'site-name': siteName };
   const attrs = Object.entries(data).map(([k, v]) => ` data-${k}="${escapeHtml(v)}"`).join('');
   const site = escapeHtml(siteName);
+  const title = escapeHtml(text.titles[page] ?? text.titles.not_found!);
+  // <html lang> is the language the bundle renders in (src/web/i18n.ts reads it).
   return `<!doctype html>
-<html lang="zh-CN">
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -90,7 +95,7 @@ function shell(page: string, title: string, siteName: string, bundle: Bundle | u
 ${head}
 </head>
 <body data-page="${page}"${attrs}>
-<div id="app"><noscript>请启用 JavaScript 后使用${site}。</noscript><p class="loading">${fallback}</p></div>
+<div id="app"><noscript>${text.noscript.replace('{site}', site)}</noscript><p class="loading">${fallback}</p></div>
 </body>
 </html>
 `;
@@ -100,14 +105,16 @@ ${head}
 let bundle: Bundle | undefined;
 const currentBundle = () => (bundle ??= loadBundle());
 
-const HTML_HEADERS = { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' };
+// The same address answers in the language of the request: a cache keeps one copy per choice.
+const HTML_HEADERS = { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', vary: 'Accept-Language, Cookie' };
 
 /**
  * Sends one of the bundle's pages with settings of its own (data-* attributes): the pages
  * another feature answers itself, such as the return from an upstream provider (§14.2).
  */
-export function sendPage(reply: FastifyReply, page: string, title: string, pageData: PageData = {}, status = 200, headers: Record<string, string> = {}): FastifyReply {
-  return reply.code(status).headers({ ...HTML_HEADERS, ...headers }).send(shell(page, title, reply.server.siteName, currentBundle(), pageData));
+export function sendPage(reply: FastifyReply, page: string, pageData: PageData = {}, status = 200, headers: Record<string, string> = {}): FastifyReply {
+  const html = shell(page, languageOf(reply.request.headers), reply.server.siteName, currentBundle(), pageData);
+  return reply.code(status).headers({ ...HTML_HEADERS, ...headers }).send(html);
 }
 
 /** Paths whose unknown addresses stay JSON whatever the client accepts (docs/api.md §1, §12). */
@@ -123,7 +130,7 @@ export function sendNotFoundPage(request: FastifyRequest, reply: FastifyReply): 
   if (!(request.headers.accept ?? '').includes('text/html')) return false;
   const path = request.url.split('?', 1)[0]!;
   if (JSON_PREFIXES.some((prefix) => path.startsWith(prefix))) return false;
-  void reply.code(404).headers(HTML_HEADERS).send(shell('not_found', '页面不存在', reply.server.siteName, currentBundle()));
+  void reply.code(404).headers(HTML_HEADERS).send(shell('not_found', languageOf(request.headers), reply.server.siteName, currentBundle()));
   return true;
 }
 
@@ -134,13 +141,8 @@ export async function pagesRoutes(app: FastifyInstance, { services }: RouteDeps)
     register: { 'email-code': services.accounts.emailCodeRequired ? 'required' : 'optional' },
   };
 
-  const sendPage = (reply: FastifyReply, page: string, title: string) => reply
-    .code(200)
-    .headers(HTML_HEADERS)
-    .send(shell(page, title, app.siteName, currentBundle(), pageData[page]));
-
-  for (const [path, [page, title]] of Object.entries(PAGES)) {
-    app.get(path, { schema: { hide: true } }, async (_request, reply) => sendPage(reply, page, title));
+  for (const [path, page] of Object.entries(PAGES)) {
+    app.get(path, { schema: { hide: true } }, async (_request, reply) => sendPage(reply, page, pageData[page]));
   }
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.headers(PAGE_HEADERS).redirect('/account'));
   faviconRoutes(app, PAGE_HEADERS);

@@ -21,7 +21,7 @@ export function passkeyView(p: Passkey): PasskeyView {
   };
 }
 
-export type PasskeyDeps = Uses<'now' | 'audit' | 'tokens' | 'log' | 'signIns', 'passkeys' | 'users', 'baseUrl' | 'centerAppId'>;
+export type PasskeyDeps = Uses<'now' | 'audit' | 'tokens' | 'log' | 'signIns', 'passkeys' | 'users', 'baseUrl' | 'centerAppId' | 'siteName'>;
 
 /**
  * Passkeys (WebAuthn discoverable credentials): registered on /account, used on /login
@@ -47,7 +47,7 @@ export class PasskeyService {
   async registrationOptions(user: User): Promise<Record<string, unknown>> {
     const existing = await this.ctx.storage.passkeys.listByUser(user.id);
     const options = await generateRegistrationOptions({
-      rpName: 'Account Center', rpID: this.rpId,
+      rpName: this.ctx.config.siteName, rpID: this.rpId,
       userName: user.username, userDisplayName: user.displayName,
       userID: new TextEncoder().encode(String(user.id)),
       attestationType: 'none',

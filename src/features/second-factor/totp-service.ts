@@ -8,7 +8,6 @@ import type { Caller, Uses } from '../kit.js';
 import { LoginThrottle, OTP_RULES, type RateLimiter } from '../limits/index.js';
 import { SecretBox } from '../../platform/crypto/secret-box.js';
 
-const ISSUER = 'Account Center';
 const RECOVERY_CODE_COUNT = 10;
 /** 32 letters and digits without look-alikes (0/o, 1/l): 10 of them carry 50 bits. */
 const RECOVERY_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
@@ -24,7 +23,7 @@ function newRecoveryCode(): string {
   return `${out.slice(0, 5)}-${out.slice(5)}`;
 }
 
-export type SecondFactorDeps = Uses<'now' | 'audit', 'secondFactors' | 'passkeys', 'jwtSecret'>;
+export type SecondFactorDeps = Uses<'now' | 'audit', 'secondFactors' | 'passkeys', 'jwtSecret' | 'siteName'>;
 
 /**
  * The authenticator-app factor and its recovery codes: enrolment and removal on /account,
@@ -69,7 +68,7 @@ export class SecondFactorService {
   async setupTotp(user: User): Promise<TotpSetupData> {
     const secret = generateSecret();
     if (!(await this.ctx.storage.secondFactors.savePendingTotp(user.id, this.secrets.seal(secret), this.ctx.now()))) throw fail('totpAlreadyOn');
-    const otpauthUrl = generateURI({ issuer: ISSUER, label: user.username, secret });
+    const otpauthUrl = generateURI({ issuer: this.ctx.config.siteName, label: user.username, secret });
     return { secret, otpauth_url: otpauthUrl, qr: await QRCode.toDataURL(otpauthUrl, { margin: 1, width: 220 }) };
   }
 

@@ -10,7 +10,6 @@ import type { CallbackResult } from './flow-service.js';
 import { callbackUrl } from './provider-admin.js';
 
 const tags = ['upstream'];
-const TITLE = '第三方登录';
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 const StartQuery = Type.Object({ next: Type.Optional(Type.String({ maxLength: 2048 })), ticket: Type.Optional(Type.String({ maxLength: 128 })) });
 
@@ -20,15 +19,15 @@ function answer(reply: FastifyReply, result: CallbackResult): FastifyReply {
     case 'redirect':
       return reply.code(302).headers(NO_STORE).header('location', result.location).send();
     case 'error':
-      return sendPage(reply, 'upstream', TITLE, { 'upstream-result': 'error', 'upstream-message': result.message }, result.status, {
+      return sendPage(reply, 'upstream', { 'upstream-result': 'error', 'upstream-message': result.message }, result.status, {
         ...NO_STORE, ...(result.retryAfterS !== undefined && { 'retry-after': String(result.retryAfterS) }),
       });
     case 'signin':
-      return sendPage(reply, 'upstream', TITLE, {
+      return sendPage(reply, 'upstream', {
         'upstream-result': 'signin', 'upstream-ticket': result.ticket, 'upstream-next': result.next, 'upstream-provider': result.provider,
       }, 200, { ...NO_STORE, ...(result.setCookie && { 'set-cookie': result.setCookie }) });
     case 'email_exists':
-      return sendPage(reply, 'upstream', TITLE, {
+      return sendPage(reply, 'upstream', {
         'upstream-result': 'email_exists', 'upstream-ticket': result.ticket, 'upstream-next': result.next,
         'upstream-provider': result.provider, 'upstream-email': result.email,
       }, 200, { ...NO_STORE, ...(result.setCookie && { 'set-cookie': result.setCookie }) });

@@ -5,11 +5,12 @@ import { busy, copyButton, downloadButton, field, form, formatTime, h, input, no
 import { messageOf } from '../layout.js';
 import { authenticatorChanged, reauthFields } from '../reauth.js';
 import type { PasskeyView, RecoveryCodesData, SecondFactorStatus, TotpSetupData } from '../contracts.js';
+import { t } from '../i18n.js';
 
 /** Recovery codes, shown once, right under the section heading. */
 function showRecoveryCodes(box: HTMLElement, codes: string[]): void {
   const list = h('div', { class: 'recovery' },
-    h('p', { class: 'notice success' }, '请立即保存以下恢复码：每个只能用一次，此后不再显示。'),
+    h('p', { class: 'notice success' }, t('account.saveRecoveryCodes')),
     h('ul', { id: 'recovery-codes', class: 'codes' }, ...codes.map((c) => h('li', {}, h('code', {}, c)))),
     h('div', { class: 'actions' },
       copyButton(codes.join('\n'), 'recovery-copy'),
@@ -22,7 +23,7 @@ function showRecoveryCodes(box: HTMLElement, codes: string[]): void {
 function totpOff(box: HTMLElement, refresh: () => Promise<void>): HTMLElement[] {
   const msg = notice();
   const proof = reauthFields('totp_setup');
-  const start = h('button', { type: 'submit', class: 'primary', id: 'totp-setup' }, '开启两步验证');
+  const start = h('button', { type: 'submit', class: 'primary', id: 'totp-setup' }, t('account.totpTurnOn'));
   const step = h('div', {});
   // The password is asked before the secret is shown; the code then confirms it in this session.
   const startForm = form([h('div', { class: 'inline' }, proof.el, start)], start, async () => {
@@ -30,13 +31,13 @@ function totpOff(box: HTMLElement, refresh: () => Promise<void>): HTMLElement[] 
     try {
       const setup = await data<TotpSetupData>('POST', 'account/totp/setup', proof.proof());
       startForm.hidden = true;
-      const code = input('totp_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字' });
-      const confirm = h('button', { type: 'submit', class: 'primary', id: 'totp-enable' }, '确认开启');
+      const code = input('totp_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: t('login.sixDigits') });
+      const confirm = h('button', { type: 'submit', class: 'primary', id: 'totp-enable' }, t('account.totpConfirm'));
       step.replaceChildren(
-        h('p', { class: 'muted small' }, '用身份验证器应用（如 Google Authenticator、Microsoft Authenticator）扫描二维码，或手动输入密钥：'),
-        h('img', { src: setup.qr, alt: '两步验证二维码', class: 'qr', width: '220', height: '220' }),
-        h('p', {}, '密钥：', h('code', { id: 'totp-secret' }, setup.secret)),
-        form([field('应用中显示的验证码', code), confirm], confirm, async () => {
+        h('p', { class: 'muted small' }, t('account.totpScan')),
+        h('img', { src: setup.qr, alt: t('account.totpQr'), class: 'qr', width: '220', height: '220' }),
+        h('p', {}, t('account.totpKey'), h('code', { id: 'totp-secret' }, setup.secret)),
+        form([field(t('account.totpAppCode'), code), confirm], confirm, async () => {
           msg.hide();
           const { recovery_codes } = await data<RecoveryCodesData>('POST', 'account/totp/enable', { code: code.value.trim() });
           await refresh();
@@ -47,39 +48,39 @@ function totpOff(box: HTMLElement, refresh: () => Promise<void>): HTMLElement[] 
       msg.error(messageOf(err));
     }
   }, (e) => msg.error(messageOf(e)));
-  return [h('p', { class: 'muted small' }, '登录时除密码外还需输入身份验证器应用中的验证码。请先输入当前密码。'), msg.el, startForm, step];
+  return [h('p', { class: 'muted small' }, t('account.totpIntro')), msg.el, startForm, step];
 }
 
 function totpOn(status: SecondFactorStatus, box: HTMLElement, refresh: () => Promise<void>): HTMLElement[] {
   const msg = notice();
   const password = input('totp_off_password', { type: 'password', autocomplete: 'current-password' });
   const regenPassword = input('recovery_code_password', { type: 'password', autocomplete: 'current-password' });
-  const offCode = input('totp_off_code', { autocomplete: 'one-time-code', placeholder: '验证码或恢复码' });
-  const off = h('button', { type: 'submit', class: 'danger', id: 'totp-disable' }, '关闭两步验证');
-  const offForm = form([field('密码', password), field('验证码', offCode), off], off, async () => {
+  const offCode = input('totp_off_code', { autocomplete: 'one-time-code', placeholder: t('account.codeOrRecovery') });
+  const off = h('button', { type: 'submit', class: 'danger', id: 'totp-disable' }, t('account.totpTurnOff'));
+  const offForm = form([field(t('label.password'), password), field(t('label.code'), offCode), off], off, async () => {
     msg.hide();
     await data('POST', 'account/totp/disable', { current_password: password.value, otp: offCode.value.trim() });
     await refresh();
   }, (e) => msg.error(messageOf(e)));
-  const newCode = input('recovery_code_otp', { autocomplete: 'one-time-code', placeholder: '验证码或恢复码' });
-  const regen = h('button', { type: 'submit', class: 'secondary', id: 'recovery-regenerate' }, '重新生成恢复码');
-  const regenForm = form([field('当前密码', regenPassword), field('验证码', newCode), regen], regen, async () => {
+  const newCode = input('recovery_code_otp', { autocomplete: 'one-time-code', placeholder: t('account.codeOrRecovery') });
+  const regen = h('button', { type: 'submit', class: 'secondary', id: 'recovery-regenerate' }, t('account.newRecoveryCodes'));
+  const regenForm = form([field(t('label.current_password'), regenPassword), field(t('label.code'), newCode), regen], regen, async () => {
     msg.hide();
     const { recovery_codes } = await data<RecoveryCodesData>('POST', 'account/recovery_codes', { current_password: regenPassword.value, otp: newCode.value.trim() });
     await refresh();
     showRecoveryCodes(box, recovery_codes);
   }, (e) => msg.error(messageOf(e)));
   return [
-    h('p', {}, h('span', { class: 'badge ok', id: 'totp-status' }, '已开启'), ` 剩余恢复码 ${status.recovery_codes_left} 个`),
-    msg.el, h('h3', {}, '新的恢复码'), regenForm, h('h3', {}, '关闭'), offForm,
+    h('p', {}, h('span', { class: 'badge ok', id: 'totp-status' }, t('account.totpOn')), t('account.codesLeft', { n: status.recovery_codes_left })),
+    msg.el, h('h3', {}, t('account.newCodesHeading')), regenForm, h('h3', {}, t('account.turnOff')), offForm,
   ];
 }
 
 function passkeyRow(p: PasskeyView, refresh: () => Promise<void>, msg: ReturnType<typeof notice>): HTMLElement {
-  const del = h('button', { type: 'button', class: 'danger', 'data-action': 'delete-passkey' }, '删除');
+  const del = h('button', { type: 'button', class: 'danger', 'data-action': 'delete-passkey' }, t('account.delete'));
   // Deleting asks for the password first, in a small form under the row.
   const proof = reauthFields('passkey_delete');
-  const confirmDel = h('button', { type: 'submit', class: 'danger', 'data-action': 'confirm-delete-passkey' }, '确认删除');
+  const confirmDel = h('button', { type: 'submit', class: 'danger', 'data-action': 'confirm-delete-passkey' }, t('account.confirmDelete'));
   const confirmForm = form([h('div', { class: 'inline' }, proof.el, confirmDel)], confirmDel, async () => {
     await data('POST', 'account/passkeys/delete', { id: p.id, ...proof.proof() });
     await refresh();
@@ -88,16 +89,16 @@ function passkeyRow(p: PasskeyView, refresh: () => Promise<void>, msg: ReturnTyp
   del.addEventListener('click', () => { confirmForm.hidden = false; });
   return h('li', { class: 'passkey', 'data-passkey': p.name },
     h('strong', {}, p.name), ' ',
-    h('span', { class: 'muted small' }, `添加于 ${formatTime(p.created_at)}，${p.last_used_at === null ? '尚未使用' : `上次使用 ${formatTime(p.last_used_at)}`}`),
+    h('span', { class: 'muted small' }, t('account.passkeyUsage', { added: formatTime(p.created_at), used: p.last_used_at === null ? t('account.neverUsed') : t('account.lastUsed', { time: formatTime(p.last_used_at) }) })),
     ' ', del, confirmForm);
 }
 
 function passkeys(status: SecondFactorStatus, refresh: () => Promise<void>): HTMLElement[] {
   const msg = notice();
-  const name = input('passkey_name', { maxlength: '64', placeholder: '例如：我的笔记本' });
+  const name = input('passkey_name', { maxlength: '64', placeholder: t('account.passkeyNamePlaceholder') });
   const proof = reauthFields('passkey_add');
-  const add = h('button', { type: 'submit', class: 'secondary', id: 'passkey-add' }, '添加通行密钥');
-  const addForm = form([field('名称', name), h('div', { class: 'inline' }, proof.el, add)], add, async () => {
+  const add = h('button', { type: 'submit', class: 'secondary', id: 'passkey-add' }, t('account.addPasskey'));
+  const addForm = form([field(t('account.passkeyName'), name), h('div', { class: 'inline' }, proof.el, add)], add, async () => {
     msg.hide();
     const optionsJSON = await data<Parameters<typeof startRegistration>[0]['optionsJSON']>('POST', 'account/passkeys/options', proof.proof());
     proof.reset();
@@ -105,26 +106,26 @@ function passkeys(status: SecondFactorStatus, refresh: () => Promise<void>): HTM
     try {
       response = await startRegistration({ optionsJSON });
     } catch {
-      throw new ApiError(0, '未能创建通行密钥，请重试');
+      throw new ApiError(0, t('account.passkeyFailed'));
     }
     await data('POST', 'account/passkeys/register', { name: name.value.trim(), response });
     await refresh();
   }, (e) => msg.error(messageOf(e)));
   const list = status.passkeys.length
     ? h('ul', { class: 'passkeys', id: 'passkey-list' }, ...status.passkeys.map((p) => passkeyRow(p, refresh, msg)))
-    : h('p', { class: 'muted small', id: 'passkey-list' }, '还没有通行密钥。');
-  return [h('p', { class: 'muted small' }, '通行密钥让你无需输入用户名和密码即可登录（同时算作两步验证）。'), msg.el, list, addForm];
+    : h('p', { class: 'muted small', id: 'passkey-list' }, t('account.noPasskeys'));
+  return [h('p', { class: 'muted small' }, t('account.passkeyIntro')), msg.el, list, addForm];
 }
 
 /** The two sections, reloaded after every change. */
 export function securitySections(): HTMLElement[] {
-  const totpBox = h('section', { id: 'two-factor' }, h('h2', {}, '两步验证'));
-  const passkeyBox = h('section', { id: 'passkeys' }, h('h2', {}, '通行密钥'));
+  const totpBox = h('section', { id: 'two-factor' }, h('h2', {}, t('second.title')));
+  const passkeyBox = h('section', { id: 'passkeys' }, h('h2', {}, t('account.passkeys')));
   const refresh = async () => {
     const status = await data<SecondFactorStatus>('GET', 'account/second_factor');
     authenticatorChanged(status.totp);
-    totpBox.replaceChildren(h('h2', {}, '两步验证'), ...(status.totp ? totpOn(status, totpBox, refresh) : totpOff(totpBox, refresh)));
-    passkeyBox.replaceChildren(h('h2', {}, '通行密钥'), ...passkeys(status, refresh));
+    totpBox.replaceChildren(h('h2', {}, t('second.title')), ...(status.totp ? totpOn(status, totpBox, refresh) : totpOff(totpBox, refresh)));
+    passkeyBox.replaceChildren(h('h2', {}, t('account.passkeys')), ...passkeys(status, refresh));
   };
   void refresh().catch((err: unknown) => totpBox.append(h('p', { class: 'notice error' }, messageOf(err))));
   return [totpBox, passkeyBox];

@@ -4,6 +4,7 @@ import type { SecondFactorStatus, SessionList, SessionView } from '../contracts.
 import { busy, cooldown, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf } from '../layout.js';
 import { reauthFields } from '../reauth.js';
+import { t } from '../i18n.js';
 
 type Notice = ReturnType<typeof notice>;
 const section = (title: string, id: string, ...body: Array<Node | null>) =>
@@ -13,27 +14,27 @@ export function editName(me: Me): HTMLElement {
   const msg = notice();
   const name = input('display_name', { maxlength: '64', autocomplete: 'nickname' });
   name.value = me.display_name;
-  const submit = h('button', { type: 'submit', class: 'secondary' }, '保存昵称');
-  const f = form([h('div', { class: 'inline' }, field('昵称', name), submit)], submit, async () => {
+  const submit = h('button', { type: 'submit', class: 'secondary' }, t('account.saveName'));
+  const f = form([h('div', { class: 'inline' }, field(t('label.display_name'), name), submit)], submit, async () => {
     msg.hide();
     const user = await data<{ display_name: string }>('POST', 'account/profile', { display_name: name.value });
     name.value = user.display_name;
     const shown = document.getElementById('profile-display-name');
     if (shown) shown.textContent = user.display_name;
-    msg.ok('昵称已保存');
+    msg.ok(t('account.nameSaved'));
   }, (e) => msg.error(messageOf(e)));
-  return section('修改昵称', 'edit-name', msg.el, f);
+  return section(t('account.editName'), 'edit-name', msg.el, f);
 }
 
 export function changePassword(): HTMLElement {
   const msg = notice();
   const proof = reauthFields('current', 'current_password');
-  const next = input('new_password', { type: 'password', autocomplete: 'new-password', placeholder: '8 到 128 个字符' });
+  const next = input('new_password', { type: 'password', autocomplete: 'new-password', placeholder: t('account.passwordPlaceholder') });
   const endOthers = h('input', { type: 'checkbox', id: 'f-end_other_sessions', name: 'end_other_sessions', checked: true });
-  const submit = h('button', { type: 'submit', class: 'primary' }, '修改密码');
+  const submit = h('button', { type: 'submit', class: 'primary' }, t('account.changePassword'));
   const f = form([
-    proof.el, field('新密码', next),
-    h('label', { class: 'check' }, endOthers, ' 同时退出其他所有设备上的登录'),
+    proof.el, field(t('label.new_password'), next),
+    h('label', { class: 'check' }, endOthers, t('account.endOthersToo')),
     submit,
   ], submit, async () => {
     msg.hide();
@@ -44,62 +45,62 @@ export function changePassword(): HTMLElement {
     setToken(env.access_token);
     proof.reset();
     next.value = '';
-    msg.ok(endOthers.checked ? '密码已修改，其他设备已退出登录' : '密码已修改');
+    msg.ok(endOthers.checked ? t('account.passwordChangedEnded') : t('account.passwordChanged'));
     document.dispatchEvent(new Event('sessions-changed'));
     await showRemainingPasskeys(left);
   }, (e) => msg.error(messageOf(e)));
   const left = h('div', { id: 'password-passkeys' });
-  return section('修改密码', 'change-password', msg.el, left, f);
+  return section(t('account.changePassword'), 'change-password', msg.el, left, f);
 }
 
 /** Passkeys sign in whatever the password is: after a change, the owner sees which ones are left. */
 async function showRemainingPasskeys(box: HTMLElement): Promise<void> {
   const { passkeys } = await data<SecondFactorStatus>('GET', 'account/second_factor');
   box.replaceChildren(...(passkeys.length === 0 ? [] : [h('div', { class: 'notice warning' },
-    h('p', {}, '以下通行密钥不受密码影响，仍可直接登录你的账号；不认识的请在“通行密钥”中删除：'),
-    h('ul', {}, ...passkeys.map((p) => h('li', {}, h('strong', {}, p.name), ` 添加于 ${formatTime(p.created_at)}`))))]));
+    h('p', {}, t('account.passkeysRemain')),
+    h('ul', {}, ...passkeys.map((p) => h('li', {}, h('strong', {}, p.name), ` ${t('account.addedAt', { time: formatTime(p.created_at) })}`))))]));
 }
 
 export function changeEmail(me: Me): HTMLElement {
   const msg = notice();
-  const email = input('new_email', { type: 'email', autocomplete: 'email', placeholder: '新邮箱地址' });
+  const email = input('new_email', { type: 'email', autocomplete: 'email', placeholder: t('account.newEmail') });
   const proof = reauthFields('change_email');
-  const code = input('change_email_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字' });
-  const send = h('button', { type: 'button', class: 'secondary', id: 'send-change-code' }, '发送验证码');
+  const code = input('change_email_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: t('login.sixDigits') });
+  const send = h('button', { type: 'button', class: 'secondary', id: 'send-change-code' }, t('login.sendCode'));
   send.addEventListener('click', () => void busy(send, async () => {
     msg.hide();
     try {
       const sent = await data<{ resend_after: number }>('POST', 'account/email/send_code', { email: email.value.trim(), ...proof.proof() });
       proof.reset();
-      msg.ok('验证码已发送到新邮箱，请查收（10 分钟内有效）');
+      msg.ok(t('account.codeSentToNew'));
       setTimeout(() => cooldown(send, sent.resend_after || 60), 0);
     } catch (err) {
       msg.error(messageOf(err));
     }
   }));
-  const submit = h('button', { type: 'submit', class: 'primary' }, '更换邮箱');
-  const f = form([field('新邮箱', email), proof.el, h('div', { class: 'inline' }, field('验证码', code), send), submit], submit, async () => {
+  const submit = h('button', { type: 'submit', class: 'primary' }, t('account.changeEmail'));
+  const f = form([field(t('account.newEmailLabel'), email), proof.el, h('div', { class: 'inline' }, field(t('label.code'), code), send), submit], submit, async () => {
     msg.hide();
     const changed = await data<{ email: string }>('POST', 'account/email', { email: email.value.trim(), code: code.value.trim() });
-    msg.ok(`邮箱已更换为 ${changed.email}，原邮箱已收到通知`);
+    msg.ok(t('account.emailChanged', { email: changed.email }));
     // Every place on the page that names the address shows the new one; it is verified by the code.
     for (const shown of document.querySelectorAll('.current-email')) shown.textContent = changed.email;
     document.getElementById('verify-email')?.remove();
     const status = document.getElementById('email-status');
     if (status) {
-      status.textContent = '已验证';
+      status.textContent = t('account.verified');
       status.className = 'badge ok';
     }
     email.value = '';
     code.value = '';
   }, (e) => msg.error(messageOf(e)));
-  return section('更换邮箱', 'change-email', h('p', { class: 'muted small' }, '当前邮箱：', h('span', { class: 'current-email', id: 'change-email-current' }, me.email),
-    '。请先输入当前密码再发送验证码；验证码将发送到新邮箱，10 分钟内在本设备确认。'), msg.el, f);
+  return section(t('account.changeEmail'), 'change-email', h('p', { class: 'muted small' }, t('account.currentEmail'), h('span', { class: 'current-email', id: 'change-email-current' }, me.email),
+    t('account.changeEmailHint')), msg.el, f);
 }
 
 /** A short description of a user agent: enough to tell a phone from a desktop. */
 export function deviceOf(ua: string): string {
-  if (!ua) return '未知设备';
+  if (!ua) return t('account.unknownDevice');
   const os = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iOS' : /Windows/.test(ua) ? 'Windows'
     : /Mac OS X/.test(ua) ? 'macOS' : /Linux/.test(ua) ? 'Linux' : '';
   const browser = /Edg\//.test(ua) ? 'Edge' : /Chrome\//.test(ua) ? 'Chrome' : /Firefox\//.test(ua) ? 'Firefox'
@@ -112,31 +113,31 @@ export function deviceOf(ua: string): string {
  * an application holds it (the server records no address for those).
  */
 export function sessionOrigin(s: SessionView): string {
-  if (s.kind === 'oauth') return s.ip || s.user_agent ? `OAuth 授权 · ${deviceOf(s.user_agent)} · ${s.ip}` : 'OAuth 授权（应用代你访问账号）';
+  if (s.kind === 'oauth') return s.ip || s.user_agent ? t('account.oauthFrom', { device: deviceOf(s.user_agent), ip: s.ip }) : t('account.oauthGrant');
   return `${deviceOf(s.user_agent)} · ${s.ip}`;
 }
 
 function sessionItem(s: SessionView, end: (s: SessionView, button: HTMLButtonElement) => void): HTMLElement {
-  const button = h('button', { type: 'button', class: 'danger small-button', 'data-session': s.id }, '退出');
+  const button = h('button', { type: 'button', class: 'danger small-button', 'data-session': s.id }, t('account.endSession'));
   button.addEventListener('click', () => end(s, button));
   return h('li', { class: 'session', 'data-session-id': s.id, 'data-kind': s.kind },
     h('div', { class: 'session-main' },
-      h('strong', {}, s.app_name), ' ', s.current ? h('span', { class: 'badge ok' }, '当前设备') : null,
-      s.kind === 'oauth' ? h('span', { class: 'badge' }, '第三方授权') : null,
+      h('strong', {}, s.app_name), ' ', s.current ? h('span', { class: 'badge ok' }, t('account.thisDevice')) : null,
+      s.kind === 'oauth' ? h('span', { class: 'badge' }, t('account.thirdPartyGrant')) : null,
       h('div', { class: 'muted small' }, sessionOrigin(s)),
-      h('div', { class: 'muted small' }, `登录于 ${formatTime(s.created_at)}，最近使用 ${formatTime(s.last_used_at)}`)),
+      h('div', { class: 'muted small' }, t('account.sessionTimes', { signedIn: formatTime(s.created_at), used: formatTime(s.last_used_at) }))),
     s.current ? null : button);
 }
 
 export function sessions(): HTMLElement {
   const msg = notice();
   const list = h('ul', { class: 'plain sessions', id: 'sessions' });
-  const endOthers = h('button', { type: 'button', class: 'danger', id: 'end-other-sessions' }, '退出其他所有设备');
+  const endOthers = h('button', { type: 'button', class: 'danger', id: 'end-other-sessions' }, t('account.endOthers'));
   const load = async () => {
     try {
       const { sessions: all } = await data<SessionList>('GET', 'account/sessions');
       list.replaceChildren(...all.map((s) => sessionItem(s, endOne)));
-      if (all.length === 0) list.append(h('li', { class: 'muted small' }, '没有其他登录'));
+      if (all.length === 0) list.append(h('li', { class: 'muted small' }, t('account.noOtherSessions')));
     } catch (err) {
       msg.error(messageOf(err));
     }
@@ -145,7 +146,7 @@ export function sessions(): HTMLElement {
     msg.hide();
     try {
       await data('POST', 'account/sessions/end', { id: s.id });
-      msg.ok(`已退出 ${s.app_name} 的这次登录`);
+      msg.ok(t('account.sessionEnded', { app: s.app_name }));
       await load();
     } catch (err) {
       msg.error(messageOf(err));
@@ -155,7 +156,7 @@ export function sessions(): HTMLElement {
     msg.hide();
     try {
       const { ended } = await data<{ ended: number }>('POST', 'account/sessions/end_others');
-      msg.ok(`已退出其他 ${ended} 处登录`);
+      msg.ok(t('account.othersEnded', { n: ended }));
       await load();
     } catch (err) {
       msg.error(messageOf(err));
@@ -163,25 +164,25 @@ export function sessions(): HTMLElement {
   }));
   document.addEventListener('sessions-changed', () => void load());
   void load();
-  return section('登录设备', 'session-list',
-    h('p', { class: 'muted small' }, '以下是你的账号当前有效的登录（包括游戏令牌和第三方应用）。不认识的登录请立即退出并修改密码。'),
+  return section(t('account.sessions'), 'session-list',
+    h('p', { class: 'muted small' }, t('account.sessionsHint')),
     msg.el, list, h('div', { class: 'actions' }, endOthers));
 }
 
 export function deleteAccount(): HTMLElement {
   const msg: Notice = notice();
   const proof = reauthFields('delete');
-  const submit = h('button', { type: 'submit', class: 'danger', id: 'delete-account' }, '永久注销账号');
+  const submit = h('button', { type: 'submit', class: 'danger', id: 'delete-account' }, t('account.deleteForever'));
   const f = form([proof.el, submit], submit, async () => {
     msg.hide();
     // Only a complete form is worth the question: an empty field is pointed out first.
     if (!proof.check()) return;
-    if (!confirm('注销后账号无法恢复，所有登录和你创建的应用都将失效。确定注销吗？')) return;
+    if (!confirm(t('account.deleteConfirm'))) return;
     await data('POST', 'account/delete', proof.proof());
     clearToken();
     location.replace('/login?deleted=1');
   }, (e) => msg.error(messageOf(e)));
-  const box = h('details', { id: 'delete-section' }, h('summary', {}, '注销账号'),
-    h('p', { class: 'muted small' }, '注销后：所有登录立即失效，你创建的应用被停用，用户名和邮箱可被重新注册。此操作无法撤销。'), msg.el, f);
-  return h('section', { id: 'danger' }, h('h2', {}, '危险操作'), box);
+  const box = h('details', { id: 'delete-section' }, h('summary', {}, t('account.deleteAccount')),
+    h('p', { class: 'muted small' }, t('account.deleteHint')), msg.el, f);
+  return h('section', { id: 'danger' }, h('h2', {}, t('account.danger')), box);
 }

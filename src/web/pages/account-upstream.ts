@@ -10,6 +10,7 @@ import { busy, form, formatTime, h, notice } from '../dom.js';
 import { messageOf, needsLogin } from '../layout.js';
 import { reauthFields } from '../reauth.js';
 import { startFromAccount } from '../upstream.js';
+import { t } from '../i18n.js';
 
 type Notice = ReturnType<typeof notice>;
 
@@ -21,7 +22,7 @@ const fail = (msg: Notice) => (err: unknown) => {
 /** A button that unfolds the proof form of one change; the form's submit runs `act`. */
 function withProof(label: string, prefix: string, act: (proof: { current_password?: string; otp?: string }) => Promise<void>, msg: Notice, cls = 'secondary small-button'): HTMLElement {
   const proof = reauthFields(prefix);
-  const submit = h('button', { type: 'submit', class: 'primary' }, `确认${label}`);
+  const submit = h('button', { type: 'submit', class: 'primary' }, t('account.confirmAction', { action: label }));
   const box = form([proof.el, submit], submit, async () => {
     msg.hide();
     if (!proof.check()) return;
@@ -34,29 +35,29 @@ function withProof(label: string, prefix: string, act: (proof: { current_passwor
 }
 
 function linkRow(link: LinkView, msg: Notice, refresh: () => Promise<void>): HTMLElement {
-  const unlink = withProof('解除绑定', `unlink_${link.provider}`, async (proof) => {
+  const unlink = withProof(t('account.unlink'), `unlink_${link.provider}`, async (proof) => {
     await data('POST', 'account/upstream/unlink', { provider: link.provider, ...proof });
-    msg.ok(`已解除与 ${link.provider_name} 的绑定`);
+    msg.ok(t('account.unlinked', { provider: link.provider_name }));
     await refresh();
   }, msg, 'danger small-button');
   return h('li', { class: 'upstream-link', 'data-provider': link.provider },
     link.avatar_url ? h('img', { class: 'avatar', src: link.avatar_url, alt: '', width: '40', height: '40', referrerpolicy: 'no-referrer' }) : h('span', { class: 'avatar placeholder' }),
     h('div', { class: 'upstream-main' },
       h('strong', {}, link.provider_name), ' ', h('span', { class: 'upstream-name' }, link.display_name),
-      h('div', { class: 'muted small' }, `绑定于 ${formatTime(link.linked_at)}${link.last_used_at ? ` · 最近登录 ${formatTime(link.last_used_at)}` : ''}`)),
+      h('div', { class: 'muted small' }, `${t('account.linkedAt', { time: formatTime(link.linked_at) })}${link.last_used_at ? ` · ${t('account.lastSignIn', { time: formatTime(link.last_used_at) })}` : ''}`)),
     unlink);
 }
 
 function linkButton(p: PublicProvider, msg: Notice): HTMLElement {
-  return withProof(`绑定 ${p.name}`, `link_${p.id}`, (proof) => startFromAccount('account/upstream/link', { provider: p.id, ...proof }), msg);
+  return withProof(t('account.link', { provider: p.name }), `link_${p.id}`, (proof) => startFromAccount('account/upstream/link', { provider: p.id, ...proof }), msg);
 }
 
 /** For an account without a password: a fresh sign-in with a linked provider is its proof for ten minutes. */
 function reauthButtons(links: LinkView[], msg: Notice): HTMLElement {
   return h('div', { class: 'upstream-reauth', id: 'upstream-reauth' },
-    h('p', { class: 'muted small' }, '你的账号没有密码。修改密码、邮箱、两步验证或绑定关系前，请先通过已绑定的账号验证身份（10 分钟内有效）：'),
+    h('p', { class: 'muted small' }, t('account.noPasswordReauth')),
     h('div', { class: 'actions' }, ...links.map((l) => {
-      const b = h('button', { type: 'button', class: 'secondary', 'data-provider': l.provider }, `通过 ${l.provider_name} 验证身份`);
+      const b = h('button', { type: 'button', class: 'secondary', 'data-provider': l.provider }, t('account.reauthWith', { provider: l.provider_name }));
       b.addEventListener('click', () => void busy(b, () => startFromAccount('account/upstream/reauth', { provider: l.provider }).catch(fail(msg))));
       return b;
     })));
@@ -66,8 +67,8 @@ function reauthButtons(links: LinkView[], msg: Notice): HTMLElement {
 function arrivalNotice(msg: Notice, account: AccountLinksData): void {
   const q = new URLSearchParams(location.search);
   const nameOf = (id: string | null) => account.links.find((l) => l.provider === id)?.provider_name ?? id ?? '';
-  if (q.get('linked')) msg.ok(`已绑定 ${nameOf(q.get('linked'))}`);
-  else if (q.get('reauthenticated')) msg.ok(`已通过 ${nameOf(q.get('reauthenticated'))} 验证身份，10 分钟内可以修改账号设置`);
+  if (q.get('linked')) msg.ok(t('account.linked', { provider: nameOf(q.get('linked')) }));
+  else if (q.get('reauthenticated')) msg.ok(t('account.reauthenticated', { provider: nameOf(q.get('reauthenticated')) }));
   else return;
   history.replaceState(null, '', location.pathname);
 }
@@ -82,12 +83,12 @@ export function upstreamSection(): HTMLElement {
     body.replaceChildren(
       account.links.length
         ? h('ul', { class: 'plain upstream-links', id: 'upstream-links' }, ...account.links.map((l) => linkRow(l, msg, refresh)))
-        : h('p', { class: 'muted small', id: 'upstream-none' }, '还没有绑定第三方账号。'),
+        : h('p', { class: 'muted small', id: 'upstream-none' }, t('account.noLinks')),
       !account.has_password && account.links.length ? reauthButtons(account.links, msg) : h('span', {}),
       available.length ? h('div', { class: 'upstream-available' }, ...available.map((p) => linkButton(p, msg))) : h('span', {}),
     );
     arrivalNotice(msg, account);
   };
   void refresh().catch(fail(msg));
-  return h('section', { id: 'upstream' }, h('h2', {}, '第三方账号'), msg.el, body);
+  return h('section', { id: 'upstream' }, h('h2', {}, t('account.upstream')), msg.el, body);
 }

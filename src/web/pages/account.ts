@@ -8,20 +8,21 @@ import { securitySections } from './account-security.js';
 import { changeEmail, changePassword, deleteAccount, editName, sessions } from './account-settings.js';
 import { upstreamSection } from './account-upstream.js';
 import { signInHistorySection } from './sign-in-history.js';
+import { t } from '../i18n.js';
 
 function profile(me: Me): HTMLElement {
   const row = (k: string, v: Node | string) => h('div', { class: 'row' }, h('dt', {}, k), h('dd', {}, v));
   const verified = me.email_verified
-    ? h('span', { class: 'badge ok', id: 'email-status' }, '已验证')
-    : h('span', { class: 'badge warn', id: 'email-status' }, '未验证');
+    ? h('span', { class: 'badge ok', id: 'email-status' }, t('account.verified'))
+    : h('span', { class: 'badge warn', id: 'email-status' }, t('account.unverified'));
   return h('dl', { class: 'profile', id: 'profile' },
-    row('用户名', h('span', { id: 'profile-username' }, me.username)),
-    row('昵称', h('span', { id: 'profile-display-name' }, me.display_name)),
-    row('邮箱', me.email === ''
-      ? h('span', { class: 'muted', id: 'profile-email' }, '未设置')
+    row(t('label.username'), h('span', { id: 'profile-username' }, me.username)),
+    row(t('label.display_name'), h('span', { id: 'profile-display-name' }, me.display_name)),
+    row(t('label.email'), me.email === ''
+      ? h('span', { class: 'muted', id: 'profile-email' }, t('account.notSet'))
       : h('span', {}, h('span', { id: 'profile-email', class: 'current-email' }, me.email), ' ', verified)),
-    row('角色', me.roles.join('、') || '无'),
-    row('本次登录有效期至', formatTime(me.exp)),
+    row(t('account.roles'), me.roles.join(t('account.listSeparator')) || t('account.none')),
+    row(t('account.signedInUntil'), formatTime(me.exp)),
   );
 }
 
@@ -29,54 +30,54 @@ function verifyEmail(me: Me): HTMLElement | null {
   // An account made by signing in with another account may have no address to verify.
   if (me.email_verified || me.email === '') return null;
   const msg = notice();
-  const code = input('verify_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字' });
-  const send = h('button', { type: 'button', class: 'secondary' }, '发送验证码');
+  const code = input('verify_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: t('login.sixDigits') });
+  const send = h('button', { type: 'button', class: 'secondary' }, t('login.sendCode'));
   send.addEventListener('click', () => void sendCode(me.email, 'verify', send, msg));
-  const submit = h('button', { type: 'submit', class: 'primary' }, '验证邮箱');
-  const f = form([h('div', { class: 'inline' }, field('验证码', code), send), submit], submit, async () => {
+  const submit = h('button', { type: 'submit', class: 'primary' }, t('account.verifyEmail'));
+  const f = form([h('div', { class: 'inline' }, field(t('label.code'), code), send), submit], submit, async () => {
     msg.hide();
     await data('POST', 'verify_email', { code: code.value.trim() });
     f.hidden = true;
-    msg.ok('邮箱已验证');
+    msg.ok(t('account.emailVerified'));
     const status = document.getElementById('email-status');
     if (status) {
-      status.textContent = '已验证';
+      status.textContent = t('account.verified');
       status.className = 'badge ok';
     }
   }, (e) => msg.error(messageOf(e)));
-  return h('section', { id: 'verify-email' }, h('h2', {}, '验证邮箱'),
-    h('p', { class: 'muted small' }, '验证码将发送到 ', h('span', { class: 'current-email' }, me.email)), msg.el, f);
+  return h('section', { id: 'verify-email' }, h('h2', {}, t('account.verifyEmail')),
+    h('p', { class: 'muted small' }, t('account.codeGoesTo'), h('span', { class: 'current-email' }, me.email)), msg.el, f);
 }
 
 function gameToken(): HTMLElement {
   const msg = notice();
   const out = h('div', { id: 'game-token' });
-  const mint = h('button', { type: 'button', class: 'secondary', id: 'mint-game-token' }, '生成游戏令牌');
+  const mint = h('button', { type: 'button', class: 'secondary', id: 'mint-game-token' }, t('account.mintGameToken'));
   mint.addEventListener('click', () => void busy(mint, async () => {
     msg.hide();
     try {
       const env = await call<TokenEnvelope>('POST', 'game_token');
       out.replaceChildren(
-        copyBox(env.access_token, '游戏令牌'),
-        h('p', { class: 'muted small' }, `有效期 ${Math.round(env.expires_in / 86400)} 天。请像密码一样保管，不要发给他人。`),
+        copyBox(env.access_token, t('account.gameToken')),
+        h('p', { class: 'muted small' }, t('account.gameTokenValid', { days: Math.round(env.expires_in / 86400) })),
       );
     } catch (err) {
       if (needsLogin(err)) return location.replace(loginUrl());
       msg.error(messageOf(err));
     }
   }));
-  return h('section', { id: 'game-token-section' }, h('h2', {}, '游戏令牌'),
-    h('p', { class: 'muted small' }, '用于粘贴到游戏中登录的长期令牌（30 天）。'), msg.el, mint, out);
+  return h('section', { id: 'game-token-section' }, h('h2', {}, t('account.gameToken')),
+    h('p', { class: 'muted small' }, t('account.gameTokenHint')), msg.el, mint, out);
 }
 
 /** One authorized application: name, scopes, when, and the button that withdraws it. */
 function authorizedRow(app: AuthorizedApp, msg: ReturnType<typeof notice>): HTMLElement {
-  const revoke = h('button', { type: 'button', class: 'danger small', 'data-client-id': app.client_id }, '撤销授权');
+  const revoke = h('button', { type: 'button', class: 'danger small', 'data-client-id': app.client_id }, t('account.revoke'));
   const row = h('li', { class: 'authorized-app' },
     h('div', {},
       h('strong', { class: 'app-name' }, app.display_name || app.client_id),
-      h('p', { class: 'muted small' }, `权限：${app.scopes.join(' ') || '无'}`),
-      h('p', { class: 'muted small' }, `授权时间：${formatTime(app.updated_at)}`),
+      h('p', { class: 'muted small' }, t('account.appScopes', { scopes: app.scopes.join(' ') || t('account.none') })),
+      h('p', { class: 'muted small' }, t('account.appGranted', { time: formatTime(app.updated_at) })),
     ),
     revoke,
   );
@@ -85,7 +86,7 @@ function authorizedRow(app: AuthorizedApp, msg: ReturnType<typeof notice>): HTML
     try {
       await data('POST', 'account/authorized_apps/revoke', { client_id: app.client_id });
       row.remove();
-      msg.ok(`已撤销「${app.display_name || app.client_id}」的授权`);
+      msg.ok(t('account.revoked', { app: app.display_name || app.client_id }));
     } catch (err) {
       if (needsLogin(err)) return location.replace(loginUrl());
       msg.error(messageOf(err));
@@ -98,9 +99,9 @@ function authorizedRow(app: AuthorizedApp, msg: ReturnType<typeof notice>): HTML
 function authorizedApps(): HTMLElement {
   const msg = notice();
   const list = h('ul', { class: 'authorized-apps', id: 'authorized-apps' });
-  const section = h('section', { id: 'authorized' }, h('h2', {}, '已授权的应用'), msg.el, list);
+  const section = h('section', { id: 'authorized' }, h('h2', {}, t('account.authorizedApps')), msg.el, list);
   void data<AuthorizedAppList>('GET', 'account/authorized_apps').then(({ apps }) => {
-    if (apps.length === 0) list.replaceWith(h('p', { class: 'muted small', id: 'authorized-apps-empty' }, '还没有授权任何应用。'));
+    if (apps.length === 0) list.replaceWith(h('p', { class: 'muted small', id: 'authorized-apps-empty' }, t('account.noAuthorizedApps')));
     else list.append(...apps.map((a) => authorizedRow(a, msg)));
   }, (err) => msg.error(messageOf(err)));
   return section;
@@ -108,23 +109,23 @@ function authorizedApps(): HTMLElement {
 
 function signOutSection(): HTMLElement {
   const msg = notice();
-  const out = h('button', { type: 'button', class: 'secondary', id: 'logout' }, '退出登录');
-  const all = h('button', { type: 'button', class: 'danger', id: 'logout-all' }, '退出所有设备');
+  const out = h('button', { type: 'button', class: 'secondary', id: 'logout' }, t('menu.signOut'));
+  const all = h('button', { type: 'button', class: 'danger', id: 'logout-all' }, t('account.signOutEverywhere'));
   const leave = (everywhere: boolean) => () => signOut(everywhere).catch((err: unknown) => msg.error(messageOf(err)));
   out.addEventListener('click', () => void busy(out, leave(false)));
   all.addEventListener('click', () => void busy(all, leave(true)));
-  return h('section', { id: 'sign-out' }, h('h2', {}, '登录状态'), msg.el, h('div', { class: 'actions' }, out, all));
+  return h('section', { id: 'sign-out' }, h('h2', {}, t('account.signInState')), msg.el, h('div', { class: 'actions' }, out, all));
 }
 
 /** Where each part of this long page starts, so nothing needs a scroll to the bottom to find. */
 const SECTIONS: Array<[string, string]> = [
-  ['profile', '资料'], ['change-password', '安全'], ['two-factor', '两步验证'], ['passkeys', '通行密钥'],
-  ['upstream', '第三方账号'], ['session-list', '登录设备'], ['sign-in-history', '登录记录'], ['authorized', '已授权的应用'], ['game-token-section', '游戏令牌'], ['danger', '注销账号'],
+  ['profile', t('account.navProfile')], ['change-password', t('account.navSecurity')], ['two-factor', t('second.title')], ['passkeys', t('account.passkeys')],
+  ['upstream', t('account.upstream')], ['session-list', t('account.sessions')], ['sign-in-history', t('account.signInHistory')], ['authorized', t('account.authorizedApps')], ['game-token-section', t('account.gameToken')], ['danger', t('account.deleteAccount')],
 ];
 
 function pageNav(): HTMLElement {
   const links = SECTIONS.map(([id, label]) => h('li', {}, h('a', { href: `#${id}` }, label)));
-  const nav = h('nav', { class: 'page-nav', id: 'account-nav', 'aria-label': '本页目录' }, h('ul', {}, ...links));
+  const nav = h('nav', { class: 'page-nav', id: 'account-nav', 'aria-label': t('account.onThisPage') }, h('ul', {}, ...links));
   // The deletion form sits folded away; its link unfolds it as well as scrolling to it.
   nav.querySelector('a[href="#danger"]')?.addEventListener('click', () => {
     const box = document.getElementById('delete-section');
@@ -138,12 +139,12 @@ export async function accountPage(): Promise<void> {
   try {
     me = await currentUser();
   } catch (err) {
-    render('我的账号', [h('p', { class: 'notice error' }, messageOf(err))]);
+    render(t('account.title'), [h('p', { class: 'notice error' }, messageOf(err))]);
     return;
   }
   if (!me) {
     location.replace(loginUrl());
     return;
   }
-  render('我的账号', [pageNav(), profile(me), verifyEmail(me), editName(me), changePassword(), changeEmail(me), ...securitySections(), upstreamSection(), sessions(), signInHistorySection(), authorizedApps(), gameToken(), signOutSection(), deleteAccount()].filter((n): n is HTMLElement => n !== null), { me });
+  render(t('account.title'), [pageNav(), profile(me), verifyEmail(me), editName(me), changePassword(), changeEmail(me), ...securitySections(), upstreamSection(), sessions(), signInHistorySection(), authorizedApps(), gameToken(), signOutSection(), deleteAccount()].filter((n): n is HTMLElement => n !== null), { me });
 }

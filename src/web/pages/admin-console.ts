@@ -10,12 +10,13 @@ import { sessionOrigin } from './account-settings.js';
 import { auditActionLabel, detailLines, roleLabel } from '../audit-labels.js';
 import { userLinksView } from './admin-providers.js';
 import { adminSignInsView } from './sign-in-history.js';
+import { t } from '../i18n.js';
 
 type Notice = ReturnType<typeof notice>;
-const VIEWS: Array<[string, string]> = [['dashboard', '概览'], ['', '用户'], ['apps', '应用'], ['providers', '登录方式'], ['audit', '审计日志']];
+const VIEWS: Array<[string, string]> = [['dashboard', t('admin.overview')], ['', t('admin.user')], ['apps', t('admin.apps')], ['providers', t('admin.providers')], ['audit', t('admin.audit')]];
 
 export function adminTabs(current: string): HTMLElement {
-  return h('nav', { class: 'tabs', 'aria-label': '管理' }, ...VIEWS.map(([view, label]) =>
+  return h('nav', { class: 'tabs', 'aria-label': t('admin.admin') }, ...VIEWS.map(([view, label]) =>
     h('a', { class: view === current ? 'tab active' : 'tab', href: view ? `/admin?view=${view}` : '/admin' }, label)));
 }
 
@@ -28,14 +29,14 @@ export async function dashboardView(msg: Notice): Promise<HTMLElement> {
     const figure = (label: string, value: number, id: string) =>
       h('div', { class: 'figure', id }, h('div', { class: 'figure-value' }, String(value)), h('div', { class: 'muted small' }, label));
     const chart = (title: string, series: Dashboard['new_users'], id: string) =>
-      h('figure', { class: 'chart-box', id }, h('figcaption', {}, `${title}（近 30 天共 ${total(series)}）`), barChart(series, title));
+      h('figure', { class: 'chart-box', id }, h('figcaption', {}, t('admin.chartCaption', { title, total: total(series) })), barChart(series, title));
     box.append(
       h('div', { class: 'figures' },
-        figure('用户总数', d.users_total, 'fig-users'), figure('启用的应用', d.active_apps, 'fig-apps'),
-        figure('近 30 天登录失败', total(d.failed_sign_ins), 'fig-failed'), figure('429 次数（本实例自启动）', d.rate_limited_since_start, 'fig-429')),
+        figure(t('admin.usersTotal'), d.users_total, 'fig-users'), figure(t('admin.activeApps'), d.active_apps, 'fig-apps'),
+        figure(t('admin.failed30'), total(d.failed_sign_ins), 'fig-failed'), figure(t('admin.rateLimited'), d.rate_limited_since_start, 'fig-429')),
       h('div', { class: 'charts' },
-        chart('每日新用户', d.new_users, 'chart-new-users'), chart('每日登录', d.sign_ins, 'chart-sign-ins'),
-        chart('每日登录失败', d.failed_sign_ins, 'chart-failed')),
+        chart(t('admin.newUsersDaily'), d.new_users, 'chart-new-users'), chart(t('admin.signInsDaily'), d.sign_ins, 'chart-sign-ins'),
+        chart(t('admin.failedDaily'), d.failed_sign_ins, 'chart-failed')),
     );
   } catch (err) {
     msg.error(messageOf(err));
@@ -44,12 +45,12 @@ export async function dashboardView(msg: Notice): Promise<HTMLElement> {
 }
 
 function sessionRows(sessions: SessionView[], end: (s: SessionView, b: HTMLButtonElement) => void): HTMLElement {
-  if (!sessions.length) return h('p', { class: 'muted small' }, '没有有效的登录');
+  if (!sessions.length) return h('p', { class: 'muted small' }, t('admin.noSessions'));
   return h('ul', { class: 'plain sessions', id: 'user-sessions' }, ...sessions.map((s) => {
-    const b = h('button', { type: 'button', class: 'danger small-button', 'data-session': s.id }, '结束');
+    const b = h('button', { type: 'button', class: 'danger small-button', 'data-session': s.id }, t('admin.end'));
     b.addEventListener('click', () => end(s, b));
     return h('li', { class: 'session', 'data-kind': s.kind }, h('div', { class: 'session-main' }, h('strong', {}, s.app_name),
-      h('div', { class: 'muted small' }, `${sessionOrigin(s)} · 登录于 ${formatTime(s.created_at)} · 最近使用 ${formatTime(s.last_used_at)}`)), b);
+      h('div', { class: 'muted small' }, t('admin.sessionLine', { origin: sessionOrigin(s), signedIn: formatTime(s.created_at), used: formatTime(s.last_used_at) }))), b);
   }));
 }
 
@@ -65,11 +66,11 @@ const detailCell = (detail: unknown): Array<Node | string> => {
 
 function auditTable(entries: AuditEntryView[]): HTMLElement {
   return h('div', { class: 'table-wrap' }, h('table', { class: 'users audit' },
-    h('thead', {}, h('tr', {}, ...['时间', '操作者', '动作', '对象', 'IP', '详情'].map((t) => h('th', {}, t)))),
+    h('thead', {}, h('tr', {}, ...[t('admin.time'), t('admin.actor'), t('admin.action'), t('admin.target'), 'IP', t('admin.detail')].map((label) => h('th', {}, label)))),
     h('tbody', {}, ...entries.map((e) => h('tr', {},
-      h('td', { 'data-label': '时间' }, formatTime(e.at)), h('td', { 'data-label': '操作者' }, e.actor ?? '—'),
-      h('td', { 'data-label': '动作', class: 'audit-action' }, ...actionCell(e.action)), h('td', { 'data-label': '对象' }, e.target ?? '—'),
-      h('td', { 'data-label': 'IP' }, e.ip ?? '—'), h('td', { 'data-label': '详情', class: 'break small audit-detail' }, ...detailCell(e.detail)))))));
+      h('td', { 'data-label': t('admin.time') }, formatTime(e.at)), h('td', { 'data-label': t('admin.actor') }, e.actor ?? '—'),
+      h('td', { 'data-label': t('admin.action'), class: 'audit-action' }, ...actionCell(e.action)), h('td', { 'data-label': t('admin.target') }, e.target ?? '—'),
+      h('td', { 'data-label': 'IP' }, e.ip ?? '—'), h('td', { 'data-label': t('admin.detail'), class: 'break small audit-detail' }, ...detailCell(e.detail)))))));
 }
 
 export async function userDetailView(username: string, msg: Notice): Promise<HTMLElement> {
@@ -78,26 +79,26 @@ export async function userDetailView(username: string, msg: Notice): Promise<HTM
     try {
       const d = await data<UserDetail>('GET', `admin/users/detail?username=${encodeURIComponent(username)}`);
       const u = d.user;
-      const reset = h('button', { type: 'button', class: 'danger', id: 'force-reset' }, '强制重置密码');
+      const reset = h('button', { type: 'button', class: 'danger', id: 'force-reset' }, t('admin.forceReset'));
       reset.addEventListener('click', () => void busy(reset, async () => {
-        if (!confirm(`将结束 ${u.username} 的所有登录，并向其邮箱发送重置验证码。继续吗？`)) return;
-        await data('POST', 'admin/users/force_reset', { username: u.username }).then(() => { msg.ok('已结束其所有登录并发送重置验证码'); return load(); }, (e: unknown) => msg.error(messageOf(e)));
+        if (!confirm(t('admin.forceResetConfirm', { username: u.username }))) return;
+        await data('POST', 'admin/users/force_reset', { username: u.username }).then(() => { msg.ok(t('admin.forceResetDone')); return load(); }, (e: unknown) => msg.error(messageOf(e)));
       }));
       const end = (s: SessionView, b: HTMLButtonElement) => void busy(b, async () => {
         await data('POST', 'admin/users/sessions/end', { username: u.username, id: s.id })
-          .then(() => { msg.ok('已结束该登录'); return load(); }, (e: unknown) => msg.error(messageOf(e)));
+          .then(() => { msg.ok(t('admin.sessionEnded')); return load(); }, (e: unknown) => msg.error(messageOf(e)));
       });
       const row = (k: string, v: Node | string) => h('div', { class: 'row' }, h('dt', {}, k), h('dd', {}, v));
       box.replaceChildren(
-        h('dl', { class: 'profile' }, row('用户名', u.username), row('昵称', u.display_name), row('邮箱', `${u.email}${u.email_verified ? '（已验证）' : '（未验证）'}`),
-          row('角色', u.roles.map(roleLabel).join('、') || '无'), row('状态', u.banned ? '已封禁' : '正常'), row('注册时间', formatTime(u.created_at))),
+        h('dl', { class: 'profile' }, row(t('label.username'), u.username), row(t('label.display_name'), u.display_name), row(t('label.email'), `${u.email}${u.email_verified ? t('admin.verifiedAside') : t('admin.unverifiedAside')}`),
+          row(t('label.roles'), u.roles.map(roleLabel).join(t('account.listSeparator')) || t('account.none')), row(t('admin.status'), u.banned ? t('admin.banned') : t('admin.active')), row(t('admin.registered'), formatTime(u.created_at))),
         h('div', { class: 'actions' }, reset),
-        h('h2', {}, `有效登录（${d.sessions.length}）`), sessionRows(d.sessions, end),
+        h('h2', {}, t('admin.sessionsCount', { n: d.sessions.length })), sessionRows(d.sessions, end),
         await adminSignInsView(u.username),
         await userLinksView(u.username, msg),
-        h('h2', {}, `应用（${d.apps.length}）`),
-        d.apps.length ? h('ul', {}, ...d.apps.map((a) => h('li', {}, h('a', { href: `/admin?view=apps&q=${encodeURIComponent(a.client_id)}` }, a.display_name), ` · ${a.client_id} · ${a.status === 'active' ? '已启用' : '已停用'}`))) : h('p', { class: 'muted small' }, '无'),
-        h('h2', {}, '审计记录（最近 50 条）'), auditTable(d.audit),
+        h('h2', {}, t('admin.appsCount', { n: d.apps.length })),
+        d.apps.length ? h('ul', {}, ...d.apps.map((a) => h('li', {}, h('a', { href: `/admin?view=apps&q=${encodeURIComponent(a.client_id)}` }, a.display_name), t('admin.appLine', { clientId: a.client_id, state: a.status === 'active' ? t('console.enabled') : t('console.disabled') })))) : h('p', { class: 'muted small' }, t('account.none')),
+        h('h2', {}, t('admin.recentAudit')), auditTable(d.audit),
       );
     } catch (err) {
       msg.error(messageOf(err));
@@ -109,30 +110,30 @@ export async function userDetailView(username: string, msg: Notice): Promise<HTM
 
 function appRow(a: AdminAppView, msg: Notice): HTMLElement {
   const active = a.status === 'active';
-  const reason = input('reason', { placeholder: active ? '停用原因（将告知开发者）' : '恢复原因', 'aria-label': `${a.client_id} 的原因` });
-  const toggle = h('button', { type: 'button', class: active ? 'danger' : 'secondary', 'data-action': 'status' }, active ? '停用' : '启用');
+  const reason = input('reason', { placeholder: active ? t('admin.disableReason') : t('admin.enableReason'), 'aria-label': t('admin.reasonFor', { clientId: a.client_id }) });
+  const toggle = h('button', { type: 'button', class: active ? 'danger' : 'secondary', 'data-action': 'status' }, active ? t('console.disable') : t('console.enable'));
   toggle.addEventListener('click', () => void busy(toggle, async () => {
     try {
       const updated = await data<AdminAppView>('POST', 'admin/apps/status', { client_id: a.client_id, enabled: !active, reason: reason.value });
       tr.replaceWith(appRow(updated, msg));
-      msg.ok(`${updated.display_name} 已${updated.status === 'active' ? '启用' : '停用'}`);
+      msg.ok(t('admin.appToggled', { app: updated.display_name, state: updated.status === 'active' ? t('console.enabled') : t('console.disabled') }));
     } catch (err) {
       msg.error(messageOf(err));
     }
   }));
   const tr = h('tr', { 'data-client-id': a.client_id },
-    h('td', { 'data-label': '应用' }, h('strong', {}, a.display_name), h('div', { class: 'muted small break' }, a.client_id)),
-    h('td', { 'data-label': '所有者' }, h('a', { href: `/admin?view=user&username=${encodeURIComponent(a.owner)}` }, a.owner)),
-    h('td', { 'data-label': '类型' }, a.client_type === 'public' ? '公开' : '机密'),
-    h('td', { 'data-label': '状态' }, h('span', { class: active ? 'badge ok' : 'badge warn', 'data-status': a.status }, active ? '已启用' : '已停用'),
+    h('td', { 'data-label': t('admin.apps') }, h('strong', {}, a.display_name), h('div', { class: 'muted small break' }, a.client_id)),
+    h('td', { 'data-label': t('admin.owner') }, h('a', { href: `/admin?view=user&username=${encodeURIComponent(a.owner)}` }, a.owner)),
+    h('td', { 'data-label': t('console.type') }, a.client_type === 'public' ? t('admin.public') : t('admin.confidential')),
+    h('td', { 'data-label': t('admin.status') }, h('span', { class: active ? 'badge ok' : 'badge warn', 'data-status': a.status }, active ? t('console.enabled') : t('console.disabled')),
       a.status_reason ? h('div', { class: 'muted small' }, a.status_reason) : null),
-    h('td', { 'data-label': '操作' }, h('div', { class: 'inline tight' }, reason, toggle)));
+    h('td', { 'data-label': t('admin.actions') }, h('div', { class: 'inline tight' }, reason, toggle)));
   return tr;
 }
 
 export function appsView(msg: Notice, initial: string): HTMLElement {
-  const q = input('q', { type: 'search', placeholder: '应用名、client_id 或所有者', 'aria-label': '搜索应用', value: initial });
-  const search = h('button', { type: 'submit', class: 'primary' }, '搜索');
+  const q = input('q', { type: 'search', placeholder: t('admin.appSearch'), 'aria-label': t('admin.searchApps'), value: initial });
+  const search = h('button', { type: 'submit', class: 'primary' }, t('admin.search'));
   const tbody = h('tbody', {});
   const info = h('p', { class: 'muted small' });
   // A slow answer to an earlier search must not replace the rows of a later one (and the reason typed into them).
@@ -144,8 +145,8 @@ export function appsView(msg: Notice, initial: string): HTMLElement {
       const res = await data<AdminAppPage>('GET', `admin/apps?q=${encodeURIComponent(query)}`);
       if (asked !== latest) return;
       tbody.dataset.query = query;
-      tbody.replaceChildren(...(res.apps.length ? res.apps.map((a) => appRow(a, msg)) : [h('tr', {}, h('td', { colspan: '5', class: 'muted' }, '没有找到应用'))]));
-      info.textContent = `共 ${res.total} 个应用${res.total > res.apps.length ? `，显示最新 ${res.apps.length} 个` : ''}`;
+      tbody.replaceChildren(...(res.apps.length ? res.apps.map((a) => appRow(a, msg)) : [h('tr', {}, h('td', { colspan: '5', class: 'muted' }, t('admin.noApps')))]));
+      info.textContent = t('admin.appTotal', { total: res.total, shown: res.total > res.apps.length ? t('admin.appShown', { n: res.apps.length }) : '' });
     } catch (err) {
       msg.error(messageOf(err));
     }
@@ -153,7 +154,7 @@ export function appsView(msg: Notice, initial: string): HTMLElement {
   void load();
   return h('div', { id: 'admin-apps' }, form([h('div', { class: 'inline' }, q, search)], search, load, (e) => msg.error(messageOf(e))), info,
     h('div', { class: 'table-wrap' }, h('table', { class: 'users' },
-      h('thead', {}, h('tr', {}, ...['应用', '所有者', '类型', '状态', '操作'].map((t) => h('th', {}, t)))), tbody)));
+      h('thead', {}, h('tr', {}, ...[t('admin.apps'), t('admin.owner'), t('console.type'), t('admin.status'), t('admin.actions')].map((label) => h('th', {}, label)))), tbody)));
 }
 
 /** `YYYY-MM-DD` of a date input as unix seconds at local midnight (end of day for `to`). */
@@ -161,12 +162,12 @@ const dayToSeconds = (v: string, end: boolean) => (v ? String(Math.floor(new Dat
 
 export function auditView(msg: Notice): HTMLElement {
   const fields = {
-    actor: input('actor', { placeholder: '操作者' }), target: input('target', { placeholder: '对象' }),
-    action: input('action', { placeholder: '如 login.failure' }),
+    actor: input('actor', { placeholder: t('admin.actor') }), target: input('target', { placeholder: t('admin.target') }),
+    action: input('action', { placeholder: t('admin.actionExample') }),
     from: input('from', { type: 'date' }), to: input('to', { type: 'date' }),
   };
-  const search = h('button', { type: 'submit', class: 'primary' }, '查询');
-  const download = h('button', { type: 'button', class: 'secondary', id: 'audit-csv' }, '下载 CSV');
+  const search = h('button', { type: 'submit', class: 'primary' }, t('admin.query'));
+  const download = h('button', { type: 'button', class: 'secondary', id: 'audit-csv' }, t('admin.downloadCsv'));
   const out = h('div', { id: 'audit-results' });
   const pager = h('div', { class: 'pager' });
   let page = 1;
@@ -181,13 +182,13 @@ export function auditView(msg: Notice): HTMLElement {
     try {
       const res = await data<AuditPage>('GET', `admin/audit?${query()}&page=${page}`);
       if (asked !== latest) return; // a later query has been asked; its answer is the one to show
-      out.replaceChildren(res.entries.length ? auditTable(res.entries) : h('p', { class: 'muted' }, '没有记录'));
+      out.replaceChildren(res.entries.length ? auditTable(res.entries) : h('p', { class: 'muted' }, t('admin.noEntries')));
       const pages = Math.max(1, Math.ceil(res.total / 50));
-      const prev = h('button', { type: 'button', class: 'secondary', disabled: page <= 1 }, '上一页');
-      const next = h('button', { type: 'button', class: 'secondary', disabled: page >= pages }, '下一页');
+      const prev = h('button', { type: 'button', class: 'secondary', disabled: page <= 1 }, t('admin.prev'));
+      const next = h('button', { type: 'button', class: 'secondary', disabled: page >= pages }, t('admin.next'));
       prev.addEventListener('click', () => { page -= 1; void load(); });
       next.addEventListener('click', () => { page += 1; void load(); });
-      pager.replaceChildren(prev, h('span', { class: 'muted small', id: 'audit-total' }, `第 ${page} / ${pages} 页，共 ${res.total} 条`), next);
+      pager.replaceChildren(prev, h('span', { class: 'muted small', id: 'audit-total' }, t('admin.auditPage', { page, pages, total: res.total })), next);
     } catch (err) {
       msg.error(messageOf(err));
     }
@@ -195,7 +196,7 @@ export function auditView(msg: Notice): HTMLElement {
   // The token lives in localStorage, so the file is fetched with it and handed over as a blob.
   download.addEventListener('click', () => void busy(download, async () => {
     const res = await fetch(`/api/v1/auth/admin/audit/export?${query()}`, { headers: { authorization: `Bearer ${getToken() ?? ''}` }, cache: 'no-store' });
-    if (!res.ok) return msg.error(messageOf(new ApiError(res.status, `下载失败（HTTP ${res.status}）`)));
+    if (!res.ok) return msg.error(messageOf(new ApiError(res.status, t('admin.downloadFailed', { status: res.status }))));
     const link = h('a', { href: URL.createObjectURL(await res.blob()), download: 'audit.csv' });
     document.body.append(link);
     link.click();
@@ -203,8 +204,8 @@ export function auditView(msg: Notice): HTMLElement {
   }));
   void load();
   const f = form([
-    h('div', { class: 'filters' }, field('操作者', fields.actor), field('对象', fields.target), field('动作', fields.action),
-      field('开始日期', fields.from), field('结束日期', fields.to)),
+    h('div', { class: 'filters' }, field(t('admin.actor'), fields.actor), field(t('admin.target'), fields.target), field(t('admin.action'), fields.action),
+      field(t('admin.from'), fields.from), field(t('admin.to'), fields.to)),
     h('div', { class: 'actions' }, search, download),
   ], search, async () => { page = 1; await load(); }, (e) => msg.error(messageOf(e)));
   return h('div', { id: 'admin-audit' }, f, out, pager);

@@ -5,6 +5,7 @@ import { roleLabel } from '../audit-labels.js';
 import type { AdminUserView as UserRow, UserPage } from '../contracts.js';
 import { adminTabs, appsView, auditView, dashboardView, userDetailView } from './admin-console.js';
 import { providersView } from './admin-providers.js';
+import { t } from '../i18n.js';
 
 const PAGE_SIZE = 20;
 
@@ -15,15 +16,15 @@ export async function adminPage(): Promise<void> {
     return;
   }
   if (!me.roles.includes('admin')) {
-    render('用户管理', [h('p', { class: 'notice error', role: 'alert' }, '需要管理员权限')], { me });
+    render(t('admin.title'), [h('p', { class: 'notice error', role: 'alert' }, t('admin.adminsOnly'))], { me });
     return;
   }
   const params = new URLSearchParams(location.search);
   const view = params.get('view') ?? '';
   if (view) return otherView(view, params, me);
   const msg = notice();
-  const q = input('q', { type: 'search', placeholder: '用户名或邮箱', 'aria-label': '搜索用户' });
-  const search = h('button', { type: 'submit', class: 'primary' }, '搜索');
+  const q = input('q', { type: 'search', placeholder: t('login.usernameOrEmail'), 'aria-label': t('admin.searchUsers') });
+  const search = h('button', { type: 'submit', class: 'primary' }, t('admin.search'));
   const tbody = h('tbody', {});
   const pager = h('div', { class: 'pager' });
   let page = 1;
@@ -33,32 +34,32 @@ export async function adminPage(): Promise<void> {
   };
 
   const rowOf = (u: UserRow): HTMLElement => {
-    const ban = h('button', { type: 'button', class: u.banned ? 'secondary' : 'danger', 'data-action': 'ban' }, u.banned ? '解封' : '封禁');
+    const ban = h('button', { type: 'button', class: u.banned ? 'secondary' : 'danger', 'data-action': 'ban' }, u.banned ? t('admin.unban') : t('admin.ban'));
     ban.addEventListener('click', () => void busy(ban, async () => {
       await data<UserRow>('POST', 'admin/users/ban', { username: u.username, banned: !u.banned })
         .then((updated) => tr.replaceWith(rowOf(updated)), fail);
     }));
-    const roles = input('roles', { value: u.roles.join(','), 'aria-label': `${u.username} 的角色` });
-    const save = h('button', { type: 'button', class: 'secondary', 'data-action': 'roles' }, '保存角色');
+    const roles = input('roles', { value: u.roles.join(','), 'aria-label': t('admin.rolesOf', { username: u.username }) });
+    const save = h('button', { type: 'button', class: 'secondary', 'data-action': 'roles' }, t('admin.saveRoles'));
     save.addEventListener('click', () => void busy(save, async () => {
       const list = roles.value.split(/[\s,，]+/).filter(Boolean);
       await data<UserRow>('POST', 'admin/users/roles', { username: u.username, roles: list })
-        .then((updated) => { tr.replaceWith(rowOf(updated)); msg.ok(`已更新 ${u.username} 的角色`); }, fail);
+        .then((updated) => { tr.replaceWith(rowOf(updated)); msg.ok(t('admin.rolesSaved', { username: u.username })); }, fail);
     }));
-    const unlock = h('button', { type: 'button', class: 'secondary', 'data-action': 'remove-second-factor' }, '移除两步验证');
+    const unlock = h('button', { type: 'button', class: 'secondary', 'data-action': 'remove-second-factor' }, t('admin.removeSecondFactor'));
     unlock.addEventListener('click', () => void busy(unlock, async () => {
-      if (!confirm(`移除 ${u.username} 的身份验证器和全部通行密钥？`)) return;
+      if (!confirm(t('admin.removeSecondFactorConfirm', { username: u.username }))) return;
       await data('POST', 'admin/users/second_factor/remove', { username: u.username })
-        .then(() => msg.ok(`已移除 ${u.username} 的两步验证`), fail);
+        .then(() => msg.ok(t('admin.secondFactorRemoved', { username: u.username })), fail);
     }));
     const tr = h('tr', { 'data-username': u.username },
-      h('td', { 'data-label': '用户' }, h('a', { href: `/admin?view=user&username=${encodeURIComponent(u.username)}` }, h('strong', {}, u.username)), h('div', { class: 'muted small' }, u.display_name)),
-      h('td', { 'data-label': '邮箱' }, u.email, ' ', h('span', { class: u.email_verified ? 'badge ok' : 'badge' }, u.email_verified ? '已验证' : '未验证')),
-      h('td', { 'data-label': '状态' }, h('span', { class: u.banned ? 'badge warn' : 'badge ok', 'data-status': u.banned ? 'banned' : 'active' }, u.banned ? '已封禁' : '正常')),
-      h('td', { 'data-label': '角色' },
+      h('td', { 'data-label': t('admin.user') }, h('a', { href: `/admin?view=user&username=${encodeURIComponent(u.username)}` }, h('strong', {}, u.username)), h('div', { class: 'muted small' }, u.display_name)),
+      h('td', { 'data-label': t('label.email') }, u.email, ' ', h('span', { class: u.email_verified ? 'badge ok' : 'badge' }, u.email_verified ? t('account.verified') : t('account.unverified'))),
+      h('td', { 'data-label': t('admin.status') }, h('span', { class: u.banned ? 'badge warn' : 'badge ok', 'data-status': u.banned ? 'banned' : 'active' }, u.banned ? t('admin.banned') : t('admin.active'))),
+      h('td', { 'data-label': t('label.roles') },
         h('div', { class: 'role-names' }, ...u.roles.map((r) => h('span', { class: 'badge', title: r, 'data-role': r }, roleLabel(r)))),
         h('div', { class: 'inline tight' }, roles, save)),
-      h('td', { 'data-label': '操作' }, h('div', { class: 'inline tight' }, ban, unlock)),
+      h('td', { 'data-label': t('admin.actions') }, h('div', { class: 'inline tight' }, ban, unlock)),
     );
     return tr;
   };
@@ -67,13 +68,13 @@ export async function adminPage(): Promise<void> {
     msg.hide();
     try {
       const res = await data<UserPage>('GET', `admin/users?q=${encodeURIComponent(q.value.trim())}&page=${page}`);
-      tbody.replaceChildren(...(res.users.length ? res.users.map(rowOf) : [h('tr', {}, h('td', { colspan: '5', class: 'muted' }, '没有找到用户'))]));
+      tbody.replaceChildren(...(res.users.length ? res.users.map(rowOf) : [h('tr', {}, h('td', { colspan: '5', class: 'muted' }, t('admin.noUsers')))]));
       const pages = Math.max(1, Math.ceil(res.total / PAGE_SIZE));
-      const prev = h('button', { type: 'button', class: 'secondary', disabled: page <= 1 }, '上一页');
-      const next = h('button', { type: 'button', class: 'secondary', disabled: page >= pages }, '下一页');
+      const prev = h('button', { type: 'button', class: 'secondary', disabled: page <= 1 }, t('admin.prev'));
+      const next = h('button', { type: 'button', class: 'secondary', disabled: page >= pages }, t('admin.next'));
       prev.addEventListener('click', () => { page -= 1; void load(); });
       next.addEventListener('click', () => { page += 1; void load(); });
-      pager.replaceChildren(prev, h('span', { class: 'muted small' }, `第 ${page} / ${pages} 页，共 ${res.total} 人`), next);
+      pager.replaceChildren(prev, h('span', { class: 'muted small' }, t('admin.userPage', { page, pages, total: res.total })), next);
     } catch (err) {
       fail(err);
     }
@@ -83,10 +84,10 @@ export async function adminPage(): Promise<void> {
     page = 1;
     await load();
   }, fail);
-  render('用户管理', [
+  render(t('admin.title'), [
     adminTabs(''), searchForm, msg.el,
     h('div', { class: 'table-wrap' }, h('table', { class: 'users' },
-      h('thead', {}, h('tr', {}, h('th', {}, '用户'), h('th', {}, '邮箱'), h('th', {}, '状态'), h('th', {}, '角色'), h('th', {}, '操作'))),
+      h('thead', {}, h('tr', {}, h('th', {}, t('admin.user')), h('th', {}, t('label.email')), h('th', {}, t('admin.status')), h('th', {}, t('label.roles')), h('th', {}, t('admin.actions')))),
       tbody)),
     pager,
   ], { me, wide: true });
@@ -96,11 +97,11 @@ export async function adminPage(): Promise<void> {
 /** The views beside user search, chosen by `?view=`. */
 async function otherView(view: string, params: URLSearchParams, me: NonNullable<Awaited<ReturnType<typeof currentUser>>>): Promise<void> {
   const msg = notice();
-  const titles: Record<string, string> = { dashboard: '概览', user: '用户详情', apps: '应用管理', providers: '登录方式', audit: '审计日志' };
+  const titles: Record<string, string> = { dashboard: t('admin.overview'), user: t('admin.userDetails'), apps: t('admin.appsTitle'), providers: t('admin.providers'), audit: t('admin.audit') };
   const body = view === 'dashboard' ? await dashboardView(msg)
     : view === 'user' ? await userDetailView(params.get('username') ?? '', msg)
       : view === 'apps' ? appsView(msg, params.get('q') ?? '')
         : view === 'providers' ? providersView(msg)
-          : view === 'audit' ? auditView(msg) : h('p', { class: 'notice error' }, '找不到该页面');
-  render(titles[view] ?? '管理', [adminTabs(view === 'user' ? '' : view), msg.el, body], { me, wide: true });
+          : view === 'audit' ? auditView(msg) : h('p', { class: 'notice error' }, t('admin.noSuchView'));
+  render(titles[view] ?? t('admin.admin'), [adminTabs(view === 'user' ? '' : view), msg.el, body], { me, wide: true });
 }

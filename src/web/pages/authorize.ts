@@ -3,8 +3,10 @@ import { busy, h, notice } from '../dom.js';
 import { errorPage, messageOf, needsLogin, render } from '../layout.js';
 import type { ClientInfo, ConsentResult, InteractionView, IssuedCode } from '../contracts.js';
 import { oidcPost } from '../oidc.js';
+import { t, type MessageKey } from '../i18n.js';
+import { readable } from '../field-labels.js';
 
-const TITLE = '授权登录';
+const title = () => t('consent.title');
 
 /** The scope names the page shows: the requested ones, else everything the app may ask for. */
 function requestedScopes(raw: string | null, info: ClientInfo): string[] {
@@ -36,29 +38,29 @@ export async function authorizePage(): Promise<void> {
   const redirectUri = q.get('redirect_uri');
   const state = q.get('state');
   if (!clientId || !redirectUri) {
-    errorPage(TITLE, `授权链接缺少参数：${!clientId ? 'client_id' : 'redirect_uri'}`);
+    errorPage(title(), t('consent.missingParam', { name: !clientId ? 'client_id' : 'redirect_uri' }));
     return;
   }
   let info: ClientInfo;
   try {
     info = await data<ClientInfo>('POST', 'client_info', { client_id: clientId, redirect_uri: redirectUri });
   } catch (err) {
-    errorPage(TITLE, messageOf(err));
+    errorPage(title(), messageOf(err));
     return;
   }
   // From here on a problem is shown on this page: an unchecked redirect_uri is never visited.
-  if (!info.redirect_ok) return errorPage(TITLE, '回调地址不在白名单内');
-  if (state === null) return errorPage(TITLE, '授权链接缺少参数：state');
+  if (!info.redirect_ok) return errorPage(title(), readable('回调地址不在白名单内'));
+  if (state === null) return errorPage(title(), t('consent.missingParam', { name: 'state' }));
   const challenge = q.get('code_challenge');
   const method = q.get('code_challenge_method');
-  if (info.pkce_required && !challenge) return errorPage(TITLE, '公开客户端必须提供 code_challenge(PKCE)');
-  if ((challenge || method) && method !== 'S256') return errorPage(TITLE, '仅支持 code_challenge_method=S256');
+  if (info.pkce_required && !challenge) return errorPage(title(), readable('公开客户端必须提供 code_challenge(PKCE)'));
+  if ((challenge || method) && method !== 'S256') return errorPage(title(), readable('仅支持 code_challenge_method=S256'));
 
   let me: Me | null;
   try {
     me = await currentUser();
   } catch (err) {
-    return errorPage(TITLE, messageOf(err));
+    return errorPage(title(), messageOf(err));
   }
   if (!me) {
     location.replace(loginUrl());
@@ -72,8 +74,8 @@ function consent(info: ClientInfo, me: Me, q: URLSearchParams): void {
   const state = q.get('state');
   const scopes = requestedScopes(q.get('scope'), info);
   const msg = notice();
-  const agree = h('button', { type: 'button', class: 'primary', id: 'agree' }, '同意');
-  const deny = h('button', { type: 'button', class: 'secondary', id: 'deny' }, '拒绝');
+  const agree = h('button', { type: 'button', class: 'primary', id: 'agree' }, t('consent.agree'));
+  const deny = h('button', { type: 'button', class: 'secondary', id: 'deny' }, t('consent.deny'));
 
   agree.addEventListener('click', () => void busy(agree, async () => {
     msg.hide();
@@ -99,8 +101,8 @@ function consent(info: ClientInfo, me: Me, q: URLSearchParams): void {
 
   const scopeList = scopes.length
     ? h('ul', { class: 'scopes' }, ...scopes.map((s) => h('li', {}, h('code', {}, s))))
-    : h('p', { class: 'muted' }, '仅读取你的基本资料（用户名、昵称、邮箱）');
-  render(TITLE, [
+    : h('p', { class: 'muted' }, t('consent.basicProfile'));
+  render(title(), [
     h('div', { class: 'app-head' },
       h('div', { class: 'app-icon', 'aria-hidden': 'true' }, (info.display_name || info.client_id).slice(0, 1).toUpperCase()),
       h('div', {},
@@ -108,13 +110,13 @@ function consent(info: ClientInfo, me: Me, q: URLSearchParams): void {
         h('p', { class: 'muted small' }, homepageNode(info.homepage) ?? info.client_id),
       ),
     ),
-    h('p', {}, `「${info.display_name || info.client_id}」请求使用你的账号登录，并获得以下权限：`),
+    h('p', {}, t('consent.asks', { app: info.display_name || info.client_id })),
     scopeList,
-    h('p', { class: 'muted small' }, '当前账号：', h('strong', { id: 'current-user' }, me.display_name || me.username), `（${me.username}）`),
+    h('p', { class: 'muted small' }, t('consent.currentAccount'), h('strong', { id: 'current-user' }, me.display_name || me.username), t('consent.usernameAside', { username: me.username })),
     msg.el,
     h('div', { class: 'actions' }, agree, deny),
-    h('p', { class: 'muted small' }, '同意后你将被带回：', h('code', { class: 'break' }, redirectUri)),
-    h('p', { class: 'links' }, h('a', { href: `/login?switch=1&next=${encodeURIComponent(location.pathname + location.search)}`, id: 'switch-account' }, '切换账号')),
+    h('p', { class: 'muted small' }, t('consent.returnTo'), h('code', { class: 'break' }, redirectUri)),
+    h('p', { class: 'links' }, h('a', { href: `/login?switch=1&next=${encodeURIComponent(location.pathname + location.search)}`, id: 'switch-account' }, t('consent.switchAccount'))),
   ]);
 }
 
@@ -132,11 +134,11 @@ async function ticketConsent(ticket: string): Promise<void> {
     view = await oidcPost<InteractionView>('/oauth/interaction', { ticket });
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return location.replace(loginUrl(resumeUrl(ticket)));
-    return errorPage(TITLE, messageOf(err));
+    return errorPage(title(), messageOf(err));
   }
   const msg = notice();
-  const agree = h('button', { type: 'button', class: 'primary', id: 'agree' }, '同意');
-  const deny = h('button', { type: 'button', class: 'secondary', id: 'deny' }, '拒绝');
+  const agree = h('button', { type: 'button', class: 'primary', id: 'agree' }, t('consent.agree'));
+  const deny = h('button', { type: 'button', class: 'secondary', id: 'deny' }, t('consent.deny'));
   const answer = (decision: 'allow' | 'deny', button: HTMLButtonElement) => () => void busy(button, async () => {
     msg.hide();
     try {
@@ -152,7 +154,7 @@ async function ticketConsent(ticket: string): Promise<void> {
   agree.addEventListener('click', answer('allow', agree));
   deny.addEventListener('click', answer('deny', deny));
   const name = view.display_name || view.client_id;
-  render(TITLE, [
+  render(title(), [
     h('div', { class: 'app-head' },
       h('div', { class: 'app-icon', 'aria-hidden': 'true' }, name.slice(0, 1).toUpperCase()),
       h('div', {},
@@ -160,20 +162,19 @@ async function ticketConsent(ticket: string): Promise<void> {
         h('p', { class: 'muted small' }, homepageNode(view.homepage) ?? view.client_id),
       ),
     ),
-    h('p', {}, `「${name}」请求使用你的账号登录，并获得以下权限：`),
-    h('ul', { class: 'scopes' }, ...view.scopes.map((s) => h('li', {}, h('code', {}, s), ` ${SCOPE_TEXT[s] ?? ''}`))),
-    h('p', { class: 'muted small' }, '当前账号：', h('strong', { id: 'current-user' }, view.user.display_name || view.user.username), `（${view.user.username}）`),
+    h('p', {}, t('consent.asks', { app: name })),
+    h('ul', { class: 'scopes' }, ...view.scopes.map((s) => h('li', {}, h('code', {}, s), ` ${scopeText(s)}`))),
+    h('p', { class: 'muted small' }, t('consent.currentAccount'), h('strong', { id: 'current-user' }, view.user.display_name || view.user.username), t('consent.usernameAside', { username: view.user.username })),
     msg.el,
     h('div', { class: 'actions' }, agree, deny),
-    h('p', { class: 'muted small' }, '同意后你将被带回：', h('code', { class: 'break' }, view.redirect_uri)),
-    h('p', { class: 'links' }, h('a', { href: `/login?switch=1&next=${encodeURIComponent(resumeUrl(ticket))}`, id: 'switch-account' }, '切换账号')),
+    h('p', { class: 'muted small' }, t('consent.returnTo'), h('code', { class: 'break' }, view.redirect_uri)),
+    h('p', { class: 'links' }, h('a', { href: `/login?switch=1&next=${encodeURIComponent(resumeUrl(ticket))}`, id: 'switch-account' }, t('consent.switchAccount'))),
   ]);
 }
 
-/** What the standard scopes mean, for the consent page. */
-const SCOPE_TEXT: Record<string, string> = {
-  openid: '确认你的身份',
-  profile: '读取你的用户名和昵称',
-  email: '读取你的邮箱地址',
-  offline_access: '在你离开后保持登录（刷新令牌）',
+/** What the standard scopes mean, for the consent page; another scope is shown by its name alone. */
+const SCOPE_KEYS: Readonly<Record<string, MessageKey>> = {
+  openid: 'scope.openid', profile: 'scope.profile', email: 'scope.email', offline_access: 'scope.offline_access',
 };
+const scopeText = (scope: string): string =>
+  (Object.prototype.hasOwnProperty.call(SCOPE_KEYS, scope) ? t(SCOPE_KEYS[scope]!) : '');

@@ -1,17 +1,18 @@
 /** The OpenID Connect part of the developer console: client fields and the issuer to copy. */
 import { copyLine, field, h } from '../dom.js';
 import type { AppView } from '../contracts.js';
+import { t } from '../i18n.js';
 
 const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code';
 const GRANTS: Array<[string, string]> = [
-  ['authorization_code', '授权码（authorization_code）'],
-  ['refresh_token', '刷新令牌（refresh_token）'],
-  ['client_credentials', '客户端凭据（client_credentials，仅机密客户端）'],
-  [DEVICE, '设备码（device_code）'],
+  ['authorization_code', t('console.grantCode')],
+  ['refresh_token', t('console.grantRefresh')],
+  ['client_credentials', t('console.grantClient')],
+  [DEVICE, t('console.grantDevice')],
 ];
 const METHODS: Record<string, Array<[string, string]>> = {
-  confidential: [['client_secret_basic', 'client_secret_basic（HTTP Basic，默认）'], ['client_secret_post', 'client_secret_post（表单字段）']],
-  public: [['none', 'none（公开客户端）']],
+  confidential: [['client_secret_basic', t('console.methodBasic')], ['client_secret_post', t('console.methodPost')]],
+  public: [['none', t('console.methodNone')]],
 };
 
 export interface ClientFieldsForm {
@@ -36,13 +37,13 @@ export function clientFields(app: AppView | undefined, clientType: string): Clie
     if (selected) method.value = selected;
   };
   fillMethods(clientType, app?.token_endpoint_auth_method);
-  const logout = h('textarea', { name: 'post_logout_redirect_uris', rows: '2', placeholder: '每行一个，例如 https://example.com/signed-out' });
+  const logout = h('textarea', { name: 'post_logout_redirect_uris', rows: '2', placeholder: t('console.logoutHint') });
   logout.value = (app?.post_logout_redirect_uris ?? []).join('\n');
   return {
     nodes: [
-      h('fieldset', { class: 'grants' }, h('legend', {}, '授权方式（grant_types）'), ...boxes),
-      field('令牌端点认证方式', method),
-      field('退出后跳转地址（post_logout_redirect_uris）', logout),
+      h('fieldset', { class: 'grants' }, h('legend', {}, t('console.grantTypes')), ...boxes),
+      field(t('label.token_endpoint_auth_method'), method),
+      field(t('console.postLogoutUris'), logout),
     ],
     values: () => ({
       grant_types: boxes.map((b) => b.querySelector('input')!).filter((i) => i.checked).map((i) => i.value),
@@ -61,8 +62,8 @@ export function issuerPanel(): HTMLElement {
   void fetch(discovery).then((r) => r.json()).then((d: { issuer?: unknown }) => {
     if (typeof d.issuer === 'string') issuerSlot.replaceChildren(copyLine(d.issuer, 'issuer'));
   }).catch(() => undefined);
-  return h('details', { class: 'oidc', id: 'oidc-issuer' }, h('summary', {}, 'OpenID Connect 接入信息'),
-    h('p', { class: 'muted' }, '在 Grafana、Gitea、Nextcloud 等应用中填写签发者（issuer）或发现地址，再填 client_id 与 client_secret。'),
-    h('p', {}, '签发者 issuer'), issuerSlot,
-    h('p', {}, '发现地址 discovery URL'), copyLine(discovery, 'discovery URL'));
+  return h('details', { class: 'oidc', id: 'oidc-issuer' }, h('summary', {}, t('console.oidcInfo')),
+    h('p', { class: 'muted' }, t('console.oidcHint')),
+    h('p', {}, t('console.issuer')), issuerSlot,
+    h('p', {}, t('console.discovery')), copyLine(discovery, 'discovery URL'));
 }

@@ -3,6 +3,7 @@ import { currentUser, data, loginUrl, type Me } from '../api.js';
 import { busy, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf, needsLogin, render } from '../layout.js';
 import { siteName } from '../site.js';
+import { t } from '../i18n.js';
 
 interface Approved {
   client_id: string;
@@ -11,7 +12,7 @@ interface Approved {
 
 const minutesAgo = (unixSeconds: number): string => {
   const m = Math.max(0, Math.round((Date.now() / 1000 - unixSeconds) / 60));
-  return m === 0 ? '刚刚' : `${m} 分钟前`;
+  return m === 0 ? t('device.justNow') : t('device.minutesAgo', { n: m });
 };
 
 /**
@@ -22,15 +23,14 @@ const minutesAgo = (unixSeconds: number): string => {
 function describe(req: DeviceRequestData, me: Me): HTMLElement {
   const name = req.display_name || req.client_id;
   const grant = req.first_party
-    ? h('p', {}, h('strong', {}, `这是${siteName()}本身的登录：确认后，该设备将获得你账号的完全访问权限`), '（可以管理你的应用、以你的身份登录其他应用）。')
-    : h('p', {}, `确认后，该应用将以你的身份（${me.username}）登录。`);
+    ? h('p', {}, h('strong', {}, t('device.firstParty', { site: siteName() })), t('device.firstPartyMore'))
+    : h('p', {}, t('device.grant', { username: me.username }));
   return h('div', { class: 'device-request', id: 'device-request' },
-    h('h3', {}, `「${name}」请求登录`),
-    h('p', { class: 'small' }, '应用标识：', h('code', { id: 'device-client-id' }, req.client_id)),
+    h('h3', {}, t('device.asks', { app: name })),
+    h('p', { class: 'small' }, t('device.clientId'), h('code', { id: 'device-client-id' }, req.client_id)),
     grant,
-    h('p', { class: 'small muted', id: 'device-started' }, `请求发起于 ${formatTime(req.created_at)}（${minutesAgo(req.created_at)}）`),
-    h('p', { class: 'notice warning', id: 'device-warning' },
-      '只有当这个验证码正显示在你自己面前的设备屏幕上时，才点「确认登录」。如果验证码或链接是别人发给你的，请点「拒绝」：对方可能正在骗取你的账号。'),
+    h('p', { class: 'small muted', id: 'device-started' }, t('device.started', { time: formatTime(req.created_at), ago: minutesAgo(req.created_at) })),
+    h('p', { class: 'notice warning', id: 'device-warning' }, t('device.warning')),
   );
 }
 
@@ -47,10 +47,10 @@ export async function devicePage(): Promise<void> {
   }
   const msg = notice();
   const given = (new URLSearchParams(location.search).get('user_code') ?? '').replace(/\D/g, '').slice(0, 6);
-  const code = input('user_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字', value: given, class: 'code-input' });
-  const next = h('button', { type: 'submit', class: 'primary', id: 'device-next' }, '下一步');
-  const approve = h('button', { type: 'button', class: 'primary', id: 'approve' }, '确认登录');
-  const deny = h('button', { type: 'button', class: 'secondary', id: 'deny' }, '拒绝');
+  const code = input('user_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: t('login.sixDigits'), value: given, class: 'code-input' });
+  const next = h('button', { type: 'submit', class: 'primary', id: 'device-next' }, t('device.next'));
+  const approve = h('button', { type: 'button', class: 'primary', id: 'approve' }, t('device.approve'));
+  const deny = h('button', { type: 'button', class: 'secondary', id: 'deny' }, t('device.deny'));
   const details = h('div', {});
   const decision = h('div', { class: 'actions', id: 'device-decision', hidden: true }, approve, deny);
   const result = h('div', { class: 'result', id: 'device-result', hidden: true });
@@ -79,10 +79,10 @@ export async function devicePage(): Promise<void> {
   const lookUp = async () => {
     msg.hide();
     const userCode = code.value.replace(/\s/g, '');
-    if (!/^\d{6}$/.test(userCode)) return msg.error('请输入设备上显示的 6 位数字验证码');
+    if (!/^\d{6}$/.test(userCode)) return msg.error(t('device.enterCode'));
     await inspect(userCode);
   };
-  const step = form([field('设备上显示的验证码', code), next], next, lookUp, failed);
+  const step = form([field(t('device.codeLabel'), code), next], next, lookUp, failed);
   // A changed code is a new question: the old answer, error or request no longer applies.
   code.addEventListener('input', () => {
     shown = undefined;
@@ -102,7 +102,7 @@ export async function devicePage(): Promise<void> {
       const name = app.display_name || app.client_id;
       controls.hidden = true;
       result.hidden = false;
-      result.textContent = refuse ? `已拒绝「${name}」的登录请求。` : `已允许「${name}」使用账号 ${me.username} 登录，请回到设备上继续。`;
+      result.textContent = refuse ? t('device.denied', { app: name }) : t('device.approved', { app: name, username: me.username });
       result.className = refuse ? 'result notice error' : 'result notice success';
     } catch (err) {
       failed(err);
@@ -111,9 +111,9 @@ export async function devicePage(): Promise<void> {
   const controls = h('div', {}, step, details, decision);
   approve.addEventListener('click', () => void busy(approve, decide(false)));
   deny.addEventListener('click', () => void busy(deny, decide(true)));
-  render('设备登录', [
-    h('p', {}, '游戏、启动器或桌面程序会显示一个 6 位验证码。输入后点「下一步」，核对请求信息，再点「确认登录」。'),
-    h('p', { class: 'muted small' }, '当前账号：', h('strong', {}, me.username)),
+  render(t('device.title'), [
+    h('p', {}, t('device.intro')),
+    h('p', { class: 'muted small' }, t('consent.currentAccount'), h('strong', {}, me.username)),
     msg.el, controls, result,
   ], { me });
   // A code from the link is looked up at once, but never confirmed without the user's click.

@@ -4,6 +4,7 @@ import { messageOf, render } from '../layout.js';
 import { endBrowserSession, startBrowserSession } from '../oidc.js';
 import { passkeySignIn, withSecondStep } from './second-step.js';
 import { upstreamButtons } from '../upstream.js';
+import { t } from '../i18n.js';
 
 const nextParam = () => new URLSearchParams(location.search).get('next');
 
@@ -27,7 +28,7 @@ export async function sendCode(email: string, purpose: string, button: HTMLButto
   button.disabled = true;
   try {
     const sent = await data<{ resend_after: number }>('POST', 'send_code', { email: email.trim(), purpose });
-    msg.ok('验证码已发送，请查收邮件（10 分钟内有效）');
+    msg.ok(t('login.codeSent'));
     cooldown(button, sent.resend_after || 60);
   } catch (err) {
     button.disabled = false;
@@ -39,10 +40,10 @@ export async function sendCode(email: string, purpose: string, button: HTMLButto
 export function passwordForm(msg: ReturnType<typeof notice>, done: SignedIn = (e) => finishSignIn(e), prefill?: string): HTMLFormElement {
   // An application may say who is expected (OpenID Connect login_hint): only a pre-fill.
   const hint = (new URLSearchParams(location.search).get('login_hint') ?? '').slice(0, 254);
-  const username = input('username', { autocomplete: 'username', required: true, placeholder: '用户名或邮箱', value: prefill ?? (hint || undefined) });
+  const username = input('username', { autocomplete: 'username', required: true, placeholder: t('login.usernameOrEmail'), value: prefill ?? (hint || undefined) });
   const password = input('password', { type: 'password', autocomplete: 'current-password', required: true });
-  const submit = h('button', { type: 'submit', class: 'primary' }, '登录');
-  return form([field('用户名或邮箱', username), field('密码', password), submit], submit, async () => {
+  const submit = h('button', { type: 'submit', class: 'primary' }, t('login.submit'));
+  return form([field(t('login.usernameOrEmail'), username), field(t('label.password'), password), submit], submit, async () => {
     msg.hide();
     const body = { username: username.value.trim(), password: password.value };
     await done(await withSecondStep((otp) => call<TokenEnvelope>('POST', 'login', { ...body, otp }, false)));
@@ -52,12 +53,12 @@ export function passwordForm(msg: ReturnType<typeof notice>, done: SignedIn = (e
 /** The e-mail code sign-in form; `done` as for passwordForm. */
 export function codeForm(msg: ReturnType<typeof notice>, done: SignedIn = (e) => finishSignIn(e), prefill?: string): HTMLFormElement {
   const email = input('email', { type: 'email', autocomplete: 'email', required: true, value: prefill });
-  const code = input('code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字' });
-  const send = h('button', { type: 'button', class: 'secondary' }, '发送验证码');
+  const code = input('code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: t('login.sixDigits') });
+  const send = h('button', { type: 'button', class: 'secondary' }, t('login.sendCode'));
   send.addEventListener('click', () => void sendCode(email.value, 'login', send, msg));
-  const submit = h('button', { type: 'submit', class: 'primary' }, '登录');
-  const codeRow = h('div', { class: 'inline' }, field('验证码', code), send);
-  return form([field('邮箱', email), codeRow, submit], submit, async () => {
+  const submit = h('button', { type: 'submit', class: 'primary' }, t('login.submit'));
+  const codeRow = h('div', { class: 'inline' }, field(t('label.code'), code), send);
+  return form([field(t('label.email'), email), codeRow, submit], submit, async () => {
     msg.hide();
     const body = { email: email.value.trim(), code: code.value.trim() };
     await done(await withSecondStep((otp) => call<TokenEnvelope>('POST', 'login_by_code', { ...body, otp }, false)));
@@ -69,8 +70,8 @@ export function signInForms(msg: ReturnType<typeof notice>, done?: SignedIn, pre
   const byPassword = passwordForm(msg, done, prefill);
   const byCode = codeForm(msg, done, prefill);
   byCode.hidden = true;
-  const tabPassword = h('button', { type: 'button', class: 'tab active', 'aria-pressed': 'true' }, '密码登录');
-  const tabCode = h('button', { type: 'button', class: 'tab', 'aria-pressed': 'false' }, '邮箱验证码登录');
+  const tabPassword = h('button', { type: 'button', class: 'tab active', 'aria-pressed': 'true' }, t('login.byPassword'));
+  const tabCode = h('button', { type: 'button', class: 'tab', 'aria-pressed': 'false' }, t('login.byCode'));
   const select = (code: boolean) => {
     byCode.hidden = !code;
     byPassword.hidden = code;
@@ -100,11 +101,11 @@ export async function loginPage(): Promise<void> {
   }
   const msg = notice();
   const [tabs, byPassword, byCode] = signInForms(msg);
-  render('登录', [
+  render(t('login.title'), [
     tabs, msg.el, byPassword, byCode, passkeySignIn((e) => finishSignIn(e), msg), upstreamButtons(nextParam()),
     h('p', { class: 'links' },
-      h('a', { href: withNext('/register') }, '没有账号？注册'),
-      h('a', { href: withNext('/reset_password') }, '忘记密码'),
+      h('a', { href: withNext('/register') }, t('login.toRegister')),
+      h('a', { href: withNext('/reset_password') }, t('login.forgot')),
     ),
   ]);
 }

@@ -4,6 +4,7 @@ import { required, setFieldError, showFieldErrors } from '../field-errors.js';
 import { badParamField } from '../field-labels.js';
 import { messageOf, render } from '../layout.js';
 import { finishSignIn, sendCode, withNext } from './login.js';
+import { t } from '../i18n.js';
 
 type Control = HTMLInputElement;
 
@@ -24,15 +25,15 @@ function signUpChecks(f: Record<'username' | 'displayName' | 'email' | 'code' | 
   const code = f.code.value.trim();
   const passwordLength = [...f.password.value].length;
   return [
-    [f.username, required(f.username, '用户名') ?? (/^[A-Za-z0-9_]{3,32}$/.test(username) ? undefined : '用户名需为 3–32 位字母、数字或下划线')],
-    [f.displayName, [...f.displayName.value.trim()].length > 64 ? '昵称最多 64 个字符' : undefined],
-    [f.email, required(f.email, '邮箱') ?? (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? undefined : '邮箱格式不正确')],
-    [f.code, codeRequired ? required(f.code, '邮箱验证码') ?? sixDigits(code) : code ? sixDigits(code) : undefined],
-    [f.password, required(f.password, '密码') ?? (passwordLength < 8 || passwordLength > 128 ? '密码长度需为 8 到 128 个字符' : undefined)],
+    [f.username, required(f.username, t('label.username')) ?? (/^[A-Za-z0-9_]{3,32}$/.test(username) ? undefined : t('register.usernameRule'))],
+    [f.displayName, [...f.displayName.value.trim()].length > 64 ? t('register.displayNameMax') : undefined],
+    [f.email, required(f.email, t('label.email')) ?? (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? undefined : t('register.emailFormat'))],
+    [f.code, codeRequired ? required(f.code, t('label.email_code')) ?? sixDigits(code) : code ? sixDigits(code) : undefined],
+    [f.password, required(f.password, t('label.password')) ?? (passwordLength < 8 || passwordLength > 128 ? t('register.passwordLength') : undefined)],
   ];
 }
 
-const sixDigits = (code: string) => (/^\d{6}$/.test(code) ? undefined : '验证码为 6 位数字');
+const sixDigits = (code: string) => (/^\d{6}$/.test(code) ? undefined : t('register.sixDigits'));
 
 export function registerPage(): void {
   const msg = notice();
@@ -41,14 +42,14 @@ export function registerPage(): void {
   const username = input('username', { autocomplete: 'username', required: true, maxlength: '32' });
   const displayName = input('display_name', { autocomplete: 'nickname', maxlength: '64' });
   const email = input('email', { type: 'email', autocomplete: 'email', required: true });
-  const code = input('email_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字', required: codeRequired, id: 'f-email_code' });
+  const code = input('email_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: t('login.sixDigits'), required: codeRequired, id: 'f-email_code' });
   const password = input('password', { type: 'password', autocomplete: 'new-password', required: true });
   const controls = { username, displayName, email, code, password };
-  const send = h('button', { type: 'button', class: 'secondary' }, '发送验证码');
+  const send = h('button', { type: 'button', class: 'secondary' }, t('login.sendCode'));
   send.addEventListener('click', () => void sendCode(email.value, 'register', send, msg));
-  const submit = h('button', { type: 'submit', class: 'primary' }, '注册');
-  const optional = (label: string) => h('span', {}, label, h('span', { class: 'optional' }, '（选填）'));
-  const codeHint = codeRequired ? '注册需要验证邮箱' : '填写后邮箱即完成验证；也可以注册后再验证';
+  const submit = h('button', { type: 'submit', class: 'primary' }, t('register.submit'));
+  const optional = (label: string) => h('span', {}, label, h('span', { class: 'optional' }, t('field.optional')));
+  const codeHint = codeRequired ? t('register.codeRequiredHint') : t('register.codeOptionalHint');
   const byName: Record<string, Control> = { username, display_name: displayName, email, email_code: code, password };
   const report = (e: unknown) => {
     // A refusal about one field goes next to it; anything else above the form.
@@ -59,13 +60,13 @@ export function registerPage(): void {
     else msg.error(messageOf(e));
   };
   const f = form([
-    field('用户名', username, '3–32 位字母、数字或下划线'),
-    field(optional('昵称'), displayName),
-    field('邮箱', email),
+    field(t('label.username'), username, t('register.usernameHint')),
+    field(optional(t('label.display_name')), displayName),
+    field(t('label.email'), email),
     // The button sits beside the input itself, with the hint and any error under both.
-    h('div', { class: 'field' }, h('label', { for: code.id }, codeRequired ? '邮箱验证码' : optional('邮箱验证码')),
+    h('div', { class: 'field' }, h('label', { for: code.id }, codeRequired ? t('label.email_code') : optional(t('label.email_code'))),
       h('div', { class: 'inline' }, code, send), h('small', { class: 'hint' }, codeHint)),
-    field('密码', password, '8–128 个字符'),
+    field(t('label.password'), password, t('register.passwordHint')),
     submit,
   ], submit, async () => {
     msg.hide();
@@ -75,28 +76,28 @@ export function registerPage(): void {
     if (code.value.trim()) body.email_code = code.value.trim();
     await finishSignIn(await call<TokenEnvelope>('POST', 'register', body, false));
   }, report);
-  render('注册账号', [msg.el, f, h('p', { class: 'links' }, h('a', { href: withNext('/login') }, '已有账号？登录'))]);
+  render(t('register.title'), [msg.el, f, h('p', { class: 'links' }, h('a', { href: withNext('/login') }, t('register.toLogin')))]);
 }
 
 export function resetPasswordPage(): void {
   const msg = notice();
   const email = input('email', { type: 'email', autocomplete: 'email', required: true });
-  const code = input('code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字' });
+  const code = input('code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: t('login.sixDigits') });
   const password = input('new_password', { type: 'password', autocomplete: 'new-password', required: true });
-  const send = h('button', { type: 'button', class: 'secondary' }, '发送验证码');
+  const send = h('button', { type: 'button', class: 'secondary' }, t('login.sendCode'));
   send.addEventListener('click', () => void sendCode(email.value, 'reset_password', send, msg));
-  const submit = h('button', { type: 'submit', class: 'primary' }, '重置密码');
+  const submit = h('button', { type: 'submit', class: 'primary' }, t('reset.title'));
   const f = form([
-    field('邮箱', email),
-    h('div', { class: 'inline' }, field('验证码', code), send),
-    field('新密码', password, '8–128 个字符；重置后其他设备上的登录都会失效'),
+    field(t('label.email'), email),
+    h('div', { class: 'inline' }, field(t('label.code'), code), send),
+    field(t('label.new_password'), password, t('reset.passwordHint')),
     submit,
   ], submit, async () => {
     msg.hide();
-    if (!showFieldErrors([[email, required(email, '邮箱')], [code, required(code, '验证码')], [password, required(password, '新密码')]])) return;
+    if (!showFieldErrors([[email, required(email, t('label.email'))], [code, required(code, t('label.code'))], [password, required(password, t('label.new_password'))]])) return;
     await data('POST', 'reset_password', { email: email.value.trim(), code: code.value.trim(), new_password: password.value });
     f.hidden = true;
-    msg.ok('密码已重置，请使用新密码登录');
+    msg.ok(t('reset.done'));
   }, (e) => msg.error(messageOf(e)));
-  render('重置密码', [msg.el, f, h('p', { class: 'links' }, h('a', { href: withNext('/login') }, '返回登录'))]);
+  render(t('reset.title'), [msg.el, f, h('p', { class: 'links' }, h('a', { href: withNext('/login') }, t('reset.back')))]);
 }

@@ -3,6 +3,7 @@ import { startAuthentication } from '@simplewebauthn/browser';
 import { ApiError, call, data, type TokenEnvelope } from '../api.js';
 import { busy, field, form, h, input, notice } from '../dom.js';
 import { messageOf, render } from '../layout.js';
+import { t } from '../i18n.js';
 
 /** The answer of login / login_by_code when the password (or e-mail code) was right and a code is needed. */
 const SECOND_FACTOR_REQUIRED = '需要两步验证';
@@ -20,14 +21,14 @@ export async function withSecondStep(send: (otp?: string) => Promise<TokenEnvelo
   return new Promise((resolve) => {
     const msg = notice();
     const otp = input('otp', {
-      inputmode: 'numeric', autocomplete: 'one-time-code', required: true, maxlength: '32', placeholder: '6 位数字或恢复码',
+      inputmode: 'numeric', autocomplete: 'one-time-code', required: true, maxlength: '32', placeholder: t('second.placeholder'),
     });
-    const submit = h('button', { type: 'submit', class: 'primary' }, '验证');
-    const step = form([field('验证码', otp, '打开身份验证器应用，输入显示的 6 位数字；也可以输入一个恢复码'), submit], submit, async () => {
+    const submit = h('button', { type: 'submit', class: 'primary' }, t('second.verify'));
+    const step = form([field(t('label.code'), otp, t('second.hint')), submit], submit, async () => {
       msg.hide();
       resolve(await send(otp.value.trim()));
     }, (e) => msg.error(messageOf(e)));
-    render('两步验证', [h('p', { class: 'muted small' }, '该账号已开启两步验证。'), msg.el, step, h('p', { class: 'links' }, backToFirstStep())]);
+    render(t('second.title'), [h('p', { class: 'muted small' }, t('second.intro')), msg.el, step, h('p', { class: 'links' }, backToFirstStep())]);
     otp.focus();
   });
 }
@@ -39,12 +40,12 @@ export async function withSecondStep(send: (otp?: string) => Promise<TokenEnvelo
 function backToFirstStep(): HTMLElement {
   const next = new URLSearchParams(location.search).get('next');
   const href = next ? `/login?next=${encodeURIComponent(next)}` : '/login';
-  return h('a', { href, id: 'second-step-back' }, '返回，使用其他账号登录');
+  return h('a', { href, id: 'second-step-back' }, t('second.back'));
 }
 
 /** Sign-in with a passkey of this site, without a user name (discoverable credentials). */
 export function passkeySignIn(done: (envelope: TokenEnvelope) => Promise<void>, msg: ReturnType<typeof notice>): HTMLElement {
-  const button = h('button', { type: 'button', class: 'secondary', id: 'passkey-login' }, '使用通行密钥登录');
+  const button = h('button', { type: 'button', class: 'secondary', id: 'passkey-login' }, t('passkey.signIn'));
   button.addEventListener('click', () => void busy(button, async () => {
     msg.hide();
     try {
@@ -52,7 +53,7 @@ export function passkeySignIn(done: (envelope: TokenEnvelope) => Promise<void>, 
       const response = await startAuthentication({ optionsJSON });
       await done(await call<TokenEnvelope>('POST', 'passkey/login', { response }, false));
     } catch (err) {
-      msg.error(err instanceof ApiError ? messageOf(err) : '未能使用通行密钥登录，请重试');
+      msg.error(err instanceof ApiError ? messageOf(err) : t('passkey.failed'));
     }
   }));
   return h('div', { class: 'passkey-login' }, button);

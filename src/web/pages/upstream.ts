@@ -10,9 +10,10 @@ import { errorPage, messageOf, render } from '../layout.js';
 import { finishUpstream, linkExisting } from '../upstream.js';
 import { finishSignIn, signInForms } from './login.js';
 import { withSecondStep } from './second-step.js';
+import { t } from '../i18n.js';
 
-const TITLE = '第三方登录';
-const backToLogin = (text = '返回登录') => h('p', { class: 'links' }, h('a', { href: '/login', id: 'upstream-back' }, text));
+const title = () => t('upstream.title');
+const backToLogin = (text = t('upstream.back')) => h('p', { class: 'links' }, h('a', { href: '/login', id: 'upstream-back' }, text));
 
 export async function upstreamPage(): Promise<void> {
   const d = document.body.dataset;
@@ -23,16 +24,16 @@ export async function upstreamPage(): Promise<void> {
   history.replaceState(null, '', location.pathname);
   if (d.upstreamResult === 'signin') return signIn(ticket, next, provider);
   if (d.upstreamResult === 'email_exists') return proveAccount(ticket, next, provider, d.upstreamEmail ?? '');
-  errorPage(TITLE, d.upstreamMessage ?? '登录未完成，请重试。', [backToLogin()]);
+  errorPage(title(), d.upstreamMessage ?? t('upstream.unfinished'), [backToLogin()]);
 }
 
 async function signIn(ticket: string, next: string, provider: string): Promise<void> {
-  render(TITLE, [h('p', { class: 'muted', id: 'upstream-progress' }, `正在使用 ${provider} 登录…`)]);
+  render(title(), [h('p', { class: 'muted', id: 'upstream-progress' }, t('upstream.progress', { provider }))]);
   let envelope: TokenEnvelope;
   try {
     envelope = await withSecondStep((otp) => finishUpstream(ticket, otp));
   } catch (err) {
-    errorPage(TITLE, messageOf(err), [backToLogin()]);
+    errorPage(title(), messageOf(err), [backToLogin()]);
     return;
   }
   await finishSignIn(envelope, next);
@@ -51,10 +52,10 @@ function proveAccount(ticket: string, next: string, provider: string, email: str
   const [tabs, byPassword, byCode] = signInForms(msg, (e) => linkThen(e).catch((err: unknown) => {
     msg.error(messageOf(err));
   }), email);
-  render('绑定已有账号', [
-    h('p', { id: 'upstream-email-exists' }, `邮箱 ${email} 已被一个账号使用。`),
-    h('p', { class: 'muted small' }, `如果这是你的账号，请先登录它：登录后，你的 ${provider} 账号将绑定到该账号，以后可以直接使用 ${provider} 登录。为了你的安全，我们不会仅凭邮箱自动绑定。`),
+  render(t('upstream.linkTitle'), [
+    h('p', { id: 'upstream-email-exists' }, t('upstream.emailExists', { email })),
+    h('p', { class: 'muted small' }, t('upstream.linkHint', { provider })),
     tabs, msg.el, byPassword, byCode,
-    backToLogin('不是我的账号，返回登录'),
+    backToLogin(t('upstream.notMine')),
   ]);
 }

@@ -1,0 +1,11 @@
+/** The English catalogue: the Chinese one's keys, each in English (test/unit/catalogues.test.ts checks both ways). */
+import type { MessageKey } from '../zh-CN/index.js';
+import { common } from './common.js';
+import { consent } from './consent.js';
+import { signIn } from './sign-in.js';
+import { account } from './account.js';
+import { consoleTexts } from './console.js';
+import { admin } from './admin.js';
+import { audit } from './audit.js';
+
+export const en: { readonly [K in MessageKey]: string } = { ...common, ...signIn, ...consent, ...account, ...consoleTexts, ...admin, ...audit };

@@ -1,0 +1,11 @@
+/** The Simplified Chinese catalogue, the default: every key of the pages is defined here first. */
+import { common } from './common.js';
+import { consent } from './consent.js';
+import { signIn } from './sign-in.js';
+import { account } from './account.js';
+import { consoleTexts } from './console.js';
+import { admin } from './admin.js';
+import { audit } from './audit.js';
+
+export const zhCN = { ...common, ...signIn, ...consent, ...account, ...consoleTexts, ...admin, ...audit } as const;
+export type MessageKey = keyof typeof zhCN;
