@@ -96,7 +96,8 @@ export function resetPasswordPage(): void {
     if (!showFieldErrors([[email, required(email, '邮箱')], [code, required(code, '验证码')], [password, required(password, '新密码')]])) return;
     await data('POST', 'reset_password', { email: email.value.trim(), code: code.value.trim(), new_password: password.value });
     f.hidden = true;
-    msg.ok('密码已重置，请使用新密码登录');
+    // Passkeys sign in whatever the password is; the reset's e-mail lists them, /account removes them.
+    msg.ok('密码已重置，请使用新密码登录。通行密钥不受密码影响，仍可直接登录；通知邮件列出了账号的通行密钥，不认识的请登录后在“我的账号”中删除');
   }, (e) => msg.error(messageOf(e)));
   render('重置密码', [msg.el, f, h('p', { class: 'links' }, h('a', { href: withNext('/login') }, '返回登录'))]);
 }
