@@ -113,6 +113,8 @@ describe('pages: sign up, sign in, account', () => {
     await page.fill('#f-new_password', 'a brand new secret');
     await page.click('button:has-text("重置密码")');
     await page.waitForSelector('.notice.success:has-text("密码已重置")');
+    // Passkeys are not touched by a reset: the page says so and where to remove them.
+    await expect(page.textContent('.notice.success')).resolves.toContain('通行密钥不受密码影响');
     await signIn(page, env.center.baseUrl, user.username, 'a brand new secret');
     expect((await env.center.get('/api/v1/auth/me', user.token)).statusCode).toBe(401);
     await context.close();

@@ -97,6 +97,7 @@ export function resetPasswordPage(): void {
     if (!showFieldErrors([[email, required(email, t('label.email'))], [code, required(code, t('label.code'))], [password, required(password, t('label.new_password'))]])) return;
     await data('POST', 'reset_password', { email: email.value.trim(), code: code.value.trim(), new_password: password.value });
     f.hidden = true;
+    // Passkeys sign in whatever the password is; the reset's e-mail lists them, /account removes them.
     msg.ok(t('reset.done'));
   }, (e) => msg.error(messageOf(e)));
   render(t('reset.title'), [msg.el, f, h('p', { class: 'links' }, h('a', { href: withNext('/login') }, t('reset.back')))]);

@@ -44,6 +44,6 @@ export const signIn: Translation<typeof zh> = {
   'register.toLogin': 'Have an account? Sign in',
   'reset.title': 'Reset password',
   'reset.passwordHint': '8–128 characters; sign-ins on your other devices end when it is reset',
-  'reset.done': 'Your password was reset. Sign in with the new one',
+  'reset.done': 'Your password was reset. Sign in with the new one. Passkeys do not depend on the password and still sign in; the notice e-mail lists the account’s passkeys: remove any you do not recognise under My account',
   'reset.back': 'Back to sign-in',
 };

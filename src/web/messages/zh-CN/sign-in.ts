@@ -42,6 +42,6 @@ export const signIn = {
   'register.toLogin': '已有账号？登录',
   'reset.title': '重置密码',
   'reset.passwordHint': '8–128 个字符；重置后其他设备上的登录都会失效',
-  'reset.done': '密码已重置，请使用新密码登录',
+  'reset.done': '密码已重置，请使用新密码登录。通行密钥不受密码影响，仍可直接登录；通知邮件列出了账号的通行密钥，不认识的请登录后在“我的账号”中删除',
   'reset.back': '返回登录',
 } as const;
