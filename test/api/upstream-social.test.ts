@@ -6,7 +6,7 @@ import type { StandIn } from '../helpers/upstream/stand-in.js';
 import { GITHUB_CLIENT, startGithub } from '../helpers/upstream/github.js';
 import { DISCORD_CLIENT, startDiscord } from '../helpers/upstream/discord.js';
 import { startSteam, STEAM_API_KEY, type SteamStandIn } from '../helpers/upstream/steam.js';
-import { QQ_CLIENT, startQq } from '../helpers/upstream/qq.js';
+import { QQ_CLIENT, startQq, type QqStandIn } from '../helpers/upstream/qq.js';
 import { startWechat, WECHAT_CLIENT } from '../helpers/upstream/wechat.js';
 
 /**
@@ -19,7 +19,7 @@ let admin: TestUser;
 let github: StandIn;
 let discord: StandIn;
 let steam: SteamStandIn;
-let qq: StandIn;
+let qq: QqStandIn;
 let wechat: StandIn;
 const A = '/api/v1/auth';
 
@@ -138,6 +138,18 @@ describe('QQ and WeChat', () => {
     qq.declines = true;
     expect(await throughProvider(center, 'qq', new CookieJar())).toMatchObject({ result: 'error', message: '你取消了 QQ 登录。' });
     qq.declines = false;
+  });
+
+  it('QQ: an app without the unionid permission signs people in by their openid', async () => {
+    qq.unionidGranted = false;
+    try {
+      qq.signInAs({ id: 'OPENID0000000000000000000000003', unionid: 'UID_qq_3', nickname: 'NoUnion' });
+      const first = await signInThrough(center, 'qq');
+      expect(first.body.user).toMatchObject({ username: 'NoUnion', display_name: 'NoUnion' });
+      expect((await signInThrough(center, 'qq')).body.user.uid).toBe(first.body.user.uid);
+    } finally {
+      qq.unionidGranted = true;
+    }
   });
 
   it('WeChat: the unionid, else the openid; a refusal comes back without a code', async () => {
