@@ -164,3 +164,43 @@ describe('QQ and WeChat', () => {
     wechat.declines = false;
   });
 });
+
+describe('endpoint overrides', () => {
+  // Nothing listens there: an endpoint still read from api_base fails the sign-in.
+  const NOWHERE = 'http://127.0.0.1:9';
+
+  it("userinfo_endpoint replaces the preset's profile address (Discord, WeChat)", async () => {
+    await addProvider(center, admin, {
+      id: 'discord-ui', type: 'discord', name: 'Discord UI', client_id: DISCORD_CLIENT.id, client_secret: DISCORD_CLIENT.secret,
+      authorization_endpoint: `${discord.base}/oauth2/authorize`, token_endpoint: `${discord.base}/api/oauth2/token`,
+      userinfo_endpoint: `${discord.base}/api/users/@me`, api_base: `${NOWHERE}/api`,
+    });
+    discord.signInAs({ id: '80351110224678920', username: 'overridden' });
+    expect((await signInThrough(center, 'discord-ui')).body.user).toMatchObject({ username: 'overridden' });
+    await addProvider(center, admin, {
+      id: 'wechat-ui', type: 'wechat', name: '微信 UI', client_id: WECHAT_CLIENT.id, client_secret: WECHAT_CLIENT.secret,
+      authorization_endpoint: `${wechat.base}/connect/qrconnect`, token_endpoint: `${wechat.base}/sns/oauth2/access_token`,
+      userinfo_endpoint: `${wechat.base}/sns/userinfo`, api_base: NOWHERE,
+    });
+    wechat.signInAs({ id: 'o6_override_openid', nickname: 'WxOverride' });
+    expect((await signInThrough(center, 'wechat-ui')).body.user).toMatchObject({ username: 'WxOverride' });
+  });
+
+  it("the console's form, which sends every field, saves a provider of each type", async () => {
+    const FORM = ['name', 'client_id', 'issuer', 'scopes', 'require_guild', 'authorization_endpoint', 'token_endpoint', 'userinfo_endpoint',
+      'openid_endpoint', 'api_base', 'subject_field', 'username_field', 'email_field'];
+    const views = (await center.get(`${A}/admin/providers`, admin.token)).json().data.providers as Array<Record<string, unknown>>;
+    for (const view of views) {
+      const body = Object.fromEntries([['id', view.id], ['trust_email', view.trust_email], ...FORM.map((f) => [f, typeof view[f] === 'string' ? view[f] : ''])]);
+      const res = await center.post(`${A}/admin/providers/update`, body, admin.token);
+      expect([view.id, res.statusCode, res.json().msg]).toEqual([view.id, 200, undefined]);
+    }
+  });
+
+  it('an endpoint the type has no use for is refused, not ignored', async () => {
+    for (const field of ['authorization_endpoint', 'token_endpoint', 'userinfo_endpoint']) {
+      const res = await center.post(`${A}/admin/providers`, { id: 'steam-x', type: 'steam', name: 'S', [field]: `${steam.base}/x` }, admin.token);
+      expect([res.statusCode, res.json()]).toEqual([400, { ok: false, msg: `参数错误：${field}` }]);
+    }
+  });
+});

@@ -7,6 +7,7 @@
  * token belongs to, which must be this one; `/user/get_user_info` gives nickname and avatar.
  */
 import { endpointOf, scopesOf } from '../provider-rules.js';
+import { profileUrl } from './profiles.js';
 import { avatarUrl, idText, jsonObject, optionalText, upstreamFetch, withParams } from './http.js';
 import { UpstreamError, type ActiveProvider, type FlowValues, type UpstreamProfile, type UpstreamProtocol } from './types.js';
 
@@ -65,7 +66,7 @@ export class QqProtocol implements UpstreamProtocol {
     if (idText(me.client_id) !== clientId) throw new UpstreamError('provider', 'QQ me: the token belongs to another application');
     const openid = idText(me.openid);
     if (!openid) throw new UpstreamError('provider', 'QQ me: no openid');
-    const info = jsonObject(await upstreamFetch(withParams(`${api}/user/get_user_info`, {
+    const info = jsonObject(await upstreamFetch(withParams(profileUrl(p, `${api}/user/get_user_info`), {
       access_token: accessToken, oauth_consumer_key: clientId, openid,
     })), 'QQ get_user_info');
     refusedBy(info, 'get_user_info');
