@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/app.js';
 import { listeningCenter, type ListeningCenter } from '../helpers/upstream/http-browser.js';
-import { addProvider, CookieJar, signInThrough, throughProvider, userCount } from '../helpers/upstream/flow.js';
+import { addProvider, callbackAddress, CookieJar, signInThrough, throughProvider, userCount, visitCallback } from '../helpers/upstream/flow.js';
 import type { StandIn } from '../helpers/upstream/stand-in.js';
 import { GITHUB_CLIENT, startGithub } from '../helpers/upstream/github.js';
 import { DISCORD_CLIENT, startDiscord } from '../helpers/upstream/discord.js';
@@ -22,9 +22,11 @@ let steam: SteamStandIn;
 let qq: QqStandIn;
 let wechat: StandIn;
 const A = '/api/v1/auth';
+/** How far the center's clock is ahead of the stand-ins'. */
+let skewMs = 0;
 
 beforeAll(async () => {
-  [center, github, discord, steam, qq, wechat] = await Promise.all([listeningCenter(), startGithub(), startDiscord(), startSteam(), startQq(), startWechat()]);
+  [center, github, discord, steam, qq, wechat] = await Promise.all([listeningCenter({}, { now: () => Date.now() + skewMs }), startGithub(), startDiscord(), startSteam(), startQq(), startWechat()]);
   admin = await center.admin();
   await addProvider(center, admin, {
     id: 'github', type: 'github', name: 'GitHub', client_id: GITHUB_CLIENT.id, client_secret: GITHUB_CLIENT.secret,
@@ -67,6 +69,30 @@ describe('GitHub', () => {
     const page = await throughProvider(center, 'github', new CookieJar());
     github.declines = false;
     expect(page).toMatchObject({ status: 400, result: 'error', message: '你取消了 GitHub 登录。' });
+  });
+});
+
+describe('failures on the way back', () => {
+  it('a state older than 10 minutes and an unreachable provider show a page and create nothing', async () => {
+    github.signInAs({ id: '583240', login: 'late-comer' });
+    const before = await userCount(center, admin);
+    const jar = new CookieJar();
+    const address = await callbackAddress(center, 'github', jar);
+    skewMs = 10 * 60_000 + 1000;
+    try {
+      const late = await visitCallback(address, jar);
+      expect(late).toMatchObject({ status: 400, result: 'error', message: '登录请求已失效，或不是在这个浏览器中发起的。请返回登录页重新开始。' });
+    } finally {
+      skewMs = 0;
+    }
+    await addProvider(center, admin, {
+      id: 'github-down', type: 'github', name: 'GitHub Down', client_id: GITHUB_CLIENT.id, client_secret: GITHUB_CLIENT.secret,
+      authorization_endpoint: `${github.base}/login/oauth/authorize`, token_endpoint: 'http://127.0.0.1:9/login/oauth/access_token', api_base: github.base,
+    });
+    const down = await throughProvider(center, 'github-down', new CookieJar());
+    expect(down).toMatchObject({ status: 400, result: 'error', message: '暂时无法连接 GitHub Down，请稍后重试。' });
+    await center.post(`${A}/admin/providers/status`, { id: 'github-down', enabled: false }, admin.token);
+    expect(await userCount(center, admin)).toBe(before);
   });
 });
 
