@@ -117,11 +117,11 @@ describe('an account without a password', () => {
   });
 
   it('two unlinks at once never take away the last way in', async () => {
-    github.signInAs({ id: '7401', login: 'racing' });
+    github.signInAs({ id: '7501', login: 'racing' });
     const jar = new CookieJar();
     const token = (await signInThrough(center, 'github', jar)).body.access_token as string;
     await fromAccount('reauth', token, { provider: 'github' }, jar);
-    discord.signInAs({ id: '7402', username: 'racing_too' });
+    discord.signInAs({ id: '7502', username: 'racing_too' });
     expect((await fromAccount('link', token, { provider: 'discord' }, jar)).page?.url.search).toBe('?linked=discord');
     const answers = await Promise.all(['github', 'discord'].map((provider) => center.post(`${A}/account/upstream/unlink`, { provider }, token)));
     expect(answers.some((a) => a.json().msg === '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式')).toBe(true);

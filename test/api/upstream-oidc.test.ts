@@ -45,6 +45,11 @@ describe('providers', () => {
     expect(noIssuer.json()).toEqual({ ok: false, msg: '参数错误：issuer' });
     const plainHttp = await center.post(`${A}/admin/providers`, { id: 'x3', type: 'oidc', name: 'x', client_id: 'c', client_secret: 's', issuer: 'http://example.com' }, admin.token);
     expect(plainHttp.json()).toEqual({ ok: false, msg: '参数错误：issuer' });
+    // A NUL is refused like any other bad character: PostgreSQL would not store it.
+    for (const field of ['issuer', 'token_endpoint']) {
+      const nul = await center.post(`${A}/admin/providers`, { id: 'x4', type: 'oidc', name: 'x', client_id: 'c', client_secret: 's', issuer: upstream.issuer, [field]: `${upstream.issuer}/a\u0000b` }, admin.token);
+      expect([nul.statusCode, nul.json()]).toEqual([400, { ok: false, msg: `参数错误：${field}` }]);
+    }
     const taken = await center.post(`${A}/admin/providers`, { id: 'corp', type: 'oidc', name: 'x', client_id: 'c', client_secret: 's', issuer: upstream.issuer }, admin.token);
     expect([taken.statusCode, taken.json()]).toEqual([409, { ok: false, msg: '登录方式标识已存在' }]);
     const player = await center.register();
