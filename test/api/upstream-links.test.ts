@@ -116,6 +116,18 @@ describe('an account without a password', () => {
     expect((await center.post(`${A}/login`, { username: me.user.username, password: 'a brand new password' })).statusCode).toBe(200);
   });
 
+  it('two unlinks at once never take away the last way in', async () => {
+    github.signInAs({ id: '7501', login: 'racing' });
+    const jar = new CookieJar();
+    const token = (await signInThrough(center, 'github', jar)).body.access_token as string;
+    await fromAccount('reauth', token, { provider: 'github' }, jar);
+    discord.signInAs({ id: '7502', username: 'racing_too' });
+    expect((await fromAccount('link', token, { provider: 'discord' }, jar)).page?.url.search).toBe('?linked=discord');
+    const answers = await Promise.all(['github', 'discord'].map((provider) => center.post(`${A}/account/upstream/unlink`, { provider }, token)));
+    expect(answers.some((a) => a.json().msg === '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式')).toBe(true);
+    expect((await linksOf(token)).links.length).toBeGreaterThanOrEqual(1);
+  });
+
   it('deleting the account removes its links: the subject signs up again as a new person', async () => {
     github.signInAs({ id: '7301', login: 'leaving' });
     const jar = new CookieJar();

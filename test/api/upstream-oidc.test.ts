@@ -19,7 +19,7 @@ const A = '/api/v1/auth';
 
 beforeAll(async () => {
   center = await listeningCenter();
-  upstream = await startOidcUpstream([`${center.baseUrl}/login/corp/callback`]);
+  upstream = await startOidcUpstream(['corp', 'google', 'microsoft'].map((id) => `${center.baseUrl}/login/${id}/callback`));
   admin = await center.admin();
   await addProvider(center, admin, { id: 'corp', type: 'oidc', name: 'Corp SSO', client_id: upstream.clientId, client_secret: upstream.clientSecret, issuer: upstream.issuer });
 });
@@ -45,6 +45,11 @@ describe('providers', () => {
     expect(noIssuer.json()).toEqual({ ok: false, msg: '参数错误：issuer' });
     const plainHttp = await center.post(`${A}/admin/providers`, { id: 'x3', type: 'oidc', name: 'x', client_id: 'c', client_secret: 's', issuer: 'http://example.com' }, admin.token);
     expect(plainHttp.json()).toEqual({ ok: false, msg: '参数错误：issuer' });
+    // A NUL is refused like any other bad character: PostgreSQL would not store it.
+    for (const field of ['issuer', 'token_endpoint']) {
+      const nul = await center.post(`${A}/admin/providers`, { id: 'x4', type: 'oidc', name: 'x', client_id: 'c', client_secret: 's', issuer: upstream.issuer, [field]: `${upstream.issuer}/a\u0000b` }, admin.token);
+      expect([nul.statusCode, nul.json()]).toEqual([400, { ok: false, msg: `参数错误：${field}` }]);
+    }
     const taken = await center.post(`${A}/admin/providers`, { id: 'corp', type: 'oidc', name: 'x', client_id: 'c', client_secret: 's', issuer: upstream.issuer }, admin.token);
     expect([taken.statusCode, taken.json()]).toEqual([409, { ok: false, msg: '登录方式标识已存在' }]);
     const player = await center.register();
@@ -116,6 +121,21 @@ describe('sign-in', () => {
     const done = await finish(center, page.ticket, jar, await generate({ secret: setup.secret, epoch: Math.floor(Date.now() / 1000) + 30 }));
     expect(done.status).toBe(200);
     expect(done.body.user.uid).toBe(person.uid);
+  });
+});
+
+describe('the google and microsoft presets', () => {
+  it('need no issuer, and sign in as oidc does when the issuer is overridden', async () => {
+    for (const type of ['google', 'microsoft']) {
+      const body = { id: `${type}-preset`, type, name: type, client_id: 'c', client_secret: 's', enabled: false };
+      expect(await addProvider(center, admin, body)).toMatchObject({ type, issuer: null, scopes: 'openid profile email' });
+      await addProvider(center, admin, { id: type, type, name: type, client_id: upstream.clientId, client_secret: upstream.clientSecret, issuer: upstream.issuer });
+      upstream.signInAs(`sub-${type}`, { preferred_username: `${type}.person`, name: `${type} person`, email: `${type}@mail.example`, email_verified: true });
+      const first = await signInThrough(center, type);
+      expect(first.body.user).toMatchObject({ username: `${type}_person`, email: `${type}@mail.example` });
+      expect((await signInThrough(center, type)).body.user.uid).toBe(first.body.user.uid);
+      await center.post(`${A}/admin/providers/status`, { id: type, enabled: false }, admin.token);
+    }
   });
 });
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/app.js';
 import { listeningCenter, type ListeningCenter } from '../helpers/upstream/http-browser.js';
-import { addProvider, CookieJar, signInThrough, throughProvider, userCount } from '../helpers/upstream/flow.js';
+import { addProvider, callbackAddress, CookieJar, signInThrough, throughProvider, userCount, visitCallback } from '../helpers/upstream/flow.js';
 import type { StandIn } from '../helpers/upstream/stand-in.js';
 import { GITHUB_CLIENT, startGithub } from '../helpers/upstream/github.js';
 import { DISCORD_CLIENT, startDiscord } from '../helpers/upstream/discord.js';
 import { startSteam, STEAM_API_KEY, type SteamStandIn } from '../helpers/upstream/steam.js';
-import { QQ_CLIENT, startQq } from '../helpers/upstream/qq.js';
+import { QQ_CLIENT, startQq, type QqStandIn } from '../helpers/upstream/qq.js';
 import { startWechat, WECHAT_CLIENT } from '../helpers/upstream/wechat.js';
 
 /**
@@ -19,12 +19,14 @@ let admin: TestUser;
 let github: StandIn;
 let discord: StandIn;
 let steam: SteamStandIn;
-let qq: StandIn;
+let qq: QqStandIn;
 let wechat: StandIn;
 const A = '/api/v1/auth';
+/** How far the center's clock is ahead of the stand-ins'. */
+let skewMs = 0;
 
 beforeAll(async () => {
-  [center, github, discord, steam, qq, wechat] = await Promise.all([listeningCenter(), startGithub(), startDiscord(), startSteam(), startQq(), startWechat()]);
+  [center, github, discord, steam, qq, wechat] = await Promise.all([listeningCenter({}, { now: () => Date.now() + skewMs }), startGithub(), startDiscord(), startSteam(), startQq(), startWechat()]);
   admin = await center.admin();
   await addProvider(center, admin, {
     id: 'github', type: 'github', name: 'GitHub', client_id: GITHUB_CLIENT.id, client_secret: GITHUB_CLIENT.secret,
@@ -67,6 +69,30 @@ describe('GitHub', () => {
     const page = await throughProvider(center, 'github', new CookieJar());
     github.declines = false;
     expect(page).toMatchObject({ status: 400, result: 'error', message: '你取消了 GitHub 登录。' });
+  });
+});
+
+describe('failures on the way back', () => {
+  it('a state older than 10 minutes and an unreachable provider show a page and create nothing', async () => {
+    github.signInAs({ id: '583240', login: 'late-comer' });
+    const before = await userCount(center, admin);
+    const jar = new CookieJar();
+    const address = await callbackAddress(center, 'github', jar);
+    skewMs = 10 * 60_000 + 1000;
+    try {
+      const late = await visitCallback(address, jar);
+      expect(late).toMatchObject({ status: 400, result: 'error', message: '登录请求已失效，或不是在这个浏览器中发起的。请返回登录页重新开始。' });
+    } finally {
+      skewMs = 0;
+    }
+    await addProvider(center, admin, {
+      id: 'github-down', type: 'github', name: 'GitHub Down', client_id: GITHUB_CLIENT.id, client_secret: GITHUB_CLIENT.secret,
+      authorization_endpoint: `${github.base}/login/oauth/authorize`, token_endpoint: 'http://127.0.0.1:9/login/oauth/access_token', api_base: github.base,
+    });
+    const down = await throughProvider(center, 'github-down', new CookieJar());
+    expect(down).toMatchObject({ status: 400, result: 'error', message: '暂时无法连接 GitHub Down，请稍后重试。' });
+    await center.post(`${A}/admin/providers/status`, { id: 'github-down', enabled: false }, admin.token);
+    expect(await userCount(center, admin)).toBe(before);
   });
 });
 
@@ -140,6 +166,18 @@ describe('QQ and WeChat', () => {
     qq.declines = false;
   });
 
+  it('QQ: an app without the unionid permission signs people in by their openid', async () => {
+    qq.unionidGranted = false;
+    try {
+      qq.signInAs({ id: 'OPENID0000000000000000000000003', unionid: 'UID_qq_3', nickname: 'NoUnion' });
+      const first = await signInThrough(center, 'qq');
+      expect(first.body.user).toMatchObject({ username: 'NoUnion', display_name: 'NoUnion' });
+      expect((await signInThrough(center, 'qq')).body.user.uid).toBe(first.body.user.uid);
+    } finally {
+      qq.unionidGranted = true;
+    }
+  });
+
   it('WeChat: the unionid, else the openid; a refusal comes back without a code', async () => {
     wechat.signInAs({ id: 'o6_bmjrPTlm6_2sgVt7hMZOPfL2M', unionid: 'o6_bmasdasdsad6_2sgVt7hMZOPfL', nickname: '微信用户' });
     const first = await signInThrough(center, 'wechat');
@@ -150,5 +188,45 @@ describe('QQ and WeChat', () => {
     wechat.declines = true;
     expect(await throughProvider(center, 'wechat', new CookieJar())).toMatchObject({ result: 'error', message: '你取消了 微信 登录。' });
     wechat.declines = false;
+  });
+});
+
+describe('endpoint overrides', () => {
+  // Nothing listens there: an endpoint still read from api_base fails the sign-in.
+  const NOWHERE = 'http://127.0.0.1:9';
+
+  it("userinfo_endpoint replaces the preset's profile address (Discord, WeChat)", async () => {
+    await addProvider(center, admin, {
+      id: 'discord-ui', type: 'discord', name: 'Discord UI', client_id: DISCORD_CLIENT.id, client_secret: DISCORD_CLIENT.secret,
+      authorization_endpoint: `${discord.base}/oauth2/authorize`, token_endpoint: `${discord.base}/api/oauth2/token`,
+      userinfo_endpoint: `${discord.base}/api/users/@me`, api_base: `${NOWHERE}/api`,
+    });
+    discord.signInAs({ id: '80351110224678920', username: 'overridden' });
+    expect((await signInThrough(center, 'discord-ui')).body.user).toMatchObject({ username: 'overridden' });
+    await addProvider(center, admin, {
+      id: 'wechat-ui', type: 'wechat', name: '微信 UI', client_id: WECHAT_CLIENT.id, client_secret: WECHAT_CLIENT.secret,
+      authorization_endpoint: `${wechat.base}/connect/qrconnect`, token_endpoint: `${wechat.base}/sns/oauth2/access_token`,
+      userinfo_endpoint: `${wechat.base}/sns/userinfo`, api_base: NOWHERE,
+    });
+    wechat.signInAs({ id: 'o6_override_openid', nickname: 'WxOverride' });
+    expect((await signInThrough(center, 'wechat-ui')).body.user).toMatchObject({ username: 'WxOverride' });
+  });
+
+  it("the console's form, which sends every field, saves a provider of each type", async () => {
+    const FORM = ['name', 'client_id', 'issuer', 'scopes', 'require_guild', 'authorization_endpoint', 'token_endpoint', 'userinfo_endpoint',
+      'openid_endpoint', 'api_base', 'subject_field', 'username_field', 'email_field'];
+    const views = (await center.get(`${A}/admin/providers`, admin.token)).json().data.providers as Array<Record<string, unknown>>;
+    for (const view of views) {
+      const body = Object.fromEntries([['id', view.id], ['trust_email', view.trust_email], ...FORM.map((f) => [f, typeof view[f] === 'string' ? view[f] : ''])]);
+      const res = await center.post(`${A}/admin/providers/update`, body, admin.token);
+      expect([view.id, res.statusCode, res.json().msg]).toEqual([view.id, 200, undefined]);
+    }
+  });
+
+  it('an endpoint the type has no use for is refused, not ignored', async () => {
+    for (const field of ['authorization_endpoint', 'token_endpoint', 'userinfo_endpoint']) {
+      const res = await center.post(`${A}/admin/providers`, { id: 'steam-x', type: 'steam', name: 'S', [field]: `${steam.base}/x` }, admin.token);
+      expect([res.statusCode, res.json()]).toEqual([400, { ok: false, msg: `参数错误：${field}` }]);
+    }
   });
 });

@@ -110,16 +110,28 @@ export class AccountLinks {
 
   /**
    * Unlinks unless it is the last way in: no password, no passkey, no other link to a provider
-   * that is on. Checked before the removal, so a refusal changes nothing.
+   * that is on. Checked before the removal, so a plain refusal changes nothing; and checked
+   * again after it, since two unlinks at once each see the other's link still there: one
+   * that finds nothing left puts its link back and is refused, so at least one link stays.
    */
   async unlink(user: User, providerId: string): Promise<void> {
     const links = await this.ctx.storage.upstreamLinks.listByUser(user.id);
-    if (!links.some((l) => l.providerId === providerId)) throw fail('upstreamNotLinked');
-    const enabled = new Set((await this.directory.enabled()).map((p) => p.id));
-    const others = links.filter((l) => l.providerId !== providerId && enabled.has(l.providerId)).length;
-    const passkeys = (await this.ctx.storage.passkeys.listByUser(user.id)).length;
-    if (!hasPassword(user) && passkeys === 0 && others === 0) throw fail('lastSignInMethod');
+    const link = links.find((l) => l.providerId === providerId);
+    if (!link) throw fail('upstreamNotLinked');
+    if (!(await this.anotherWayIn(user, links, providerId))) throw fail('lastSignInMethod');
     if (!(await this.ctx.storage.upstreamLinks.remove(user.id, providerId))) throw fail('upstreamNotLinked');
+    const left = await this.ctx.storage.upstreamLinks.listByUser(user.id);
+    if (await this.anotherWayIn(user, left, providerId)) return;
+    await this.ctx.storage.upstreamLinks.create(link);
+    throw fail('lastSignInMethod');
+  }
+
+  /** A password, a passkey, or a link other than to `providerId` whose provider is on. */
+  private async anotherWayIn(user: User, links: UpstreamLink[], providerId: string): Promise<boolean> {
+    if (hasPassword(user)) return true;
+    const enabled = new Set((await this.directory.enabled()).map((p) => p.id));
+    if (links.some((l) => l.providerId !== providerId && enabled.has(l.providerId))) return true;
+    return (await this.ctx.storage.passkeys.listByUser(user.id)).length > 0;
   }
 
   /** An administrator's removal: no last-way rule, the administrator decides. */

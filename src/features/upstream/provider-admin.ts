@@ -56,7 +56,7 @@ export class ProviderAdmin {
     const now = this.now();
     const record: ProviderRecord = {
       id, type, name: applied.name, clientId: applied.clientId, issuer: applied.issuer, scopes: applied.scopes, settings: applied.settings,
-      clientSecretEnc: this.sealed(applied.secrets.clientSecret) ?? null, apiKeyEnc: this.sealed(applied.secrets.apiKey) ?? null,
+      clientSecretEnc: this.sealed(applied.secrets.clientSecret) ?? null, apiKeyEnc: applied.secrets.apiKey ? this.sealed(applied.secrets.apiKey) ?? null : null,
       enabled: input.enabled !== false, createdAt: now, updatedAt: now,
     };
     try {

@@ -86,6 +86,20 @@ const ENDPOINTS = [
 ] as const;
 const FIELD_MAPS = [['subject_field', 'subjectField'], ['username_field', 'usernameField'], ['email_field', 'emailField']] as const;
 
+type EndpointField = (typeof ENDPOINTS)[number][0];
+const CODE_FLOW: readonly EndpointField[] = ['authorization_endpoint', 'token_endpoint', 'userinfo_endpoint'];
+/**
+ * The endpoints each type reads, so an override it would never read is refused rather than
+ * silently ignored. `userinfo_endpoint` is where the profile is read: GitHub's `/user`,
+ * Discord's `/users/@me`, QQ's `/user/get_user_info`, WeChat's `/sns/userinfo`; `api_base`
+ * holds the rest of the provider's own API.
+ */
+const USED_ENDPOINTS: Record<ProviderType, readonly EndpointField[]> = {
+  oidc: CODE_FLOW, google: CODE_FLOW, microsoft: CODE_FLOW, oauth2: CODE_FLOW,
+  github: [...CODE_FLOW, 'api_base'], discord: [...CODE_FLOW, 'api_base'], qq: [...CODE_FLOW, 'api_base'], wechat: [...CODE_FLOW, 'api_base'],
+  steam: ['openid_endpoint', 'api_base'],
+};
+
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /** https, or http on this machine only (a test stand-in, a provider on the same host). */
@@ -128,11 +142,12 @@ export function applyProviderInput(base: Pick<ProviderRecord, 'type'> & Partial<
   if (has(input.client_secret) && (input.client_secret === '' || input.client_secret.length > 1024)) throw new ProviderOptionError('client_secret', 'must be 1–1024 characters');
   if (!preset.needsSecret && has(input.client_secret)) throw new ProviderOptionError('client_secret', `is not used by type ${type}`);
   if (creating && preset.needsSecret && !has(input.client_secret)) throw new ProviderOptionError('client_secret', 'is required');
-  if (has(input.api_key) && type !== 'steam') throw new ProviderOptionError('api_key', 'is only for type steam');
+  if (has(input.api_key) && input.api_key !== '' && type !== 'steam') throw new ProviderOptionError('api_key', 'is only for type steam');
   if (has(input.api_key) && input.api_key.length > 256) throw new ProviderOptionError('api_key', 'must be at most 256 characters');
 
   let issuer = base.issuer ?? null;
-  if (has(input.issuer)) {
+  // Clearing a setting the type has no use for (the console sends every field) changes nothing.
+  if (has(input.issuer) && (input.issuer !== '' || ISSUER_TYPES.has(type))) {
     if (!ISSUER_TYPES.has(type)) throw new ProviderOptionError('issuer', 'is only for types oidc, google and microsoft');
     issuer = input.issuer === '' ? null : checkUrl('issuer', input.issuer);
   }
@@ -149,21 +164,21 @@ export function applyProviderInput(base: Pick<ProviderRecord, 'type'> & Partial<
   for (const [field, key] of ENDPOINTS) {
     const value = input[field];
     if (value === undefined) continue;
-    if (field === 'openid_endpoint' && type !== 'steam') throw new ProviderOptionError(field, 'is only for type steam');
     if (value === '') delete settings[key];
+    else if (!USED_ENDPOINTS[type].includes(field)) throw new ProviderOptionError(field, `is not used by type ${type}`);
     else settings[key] = checkUrl(field, value);
   }
   for (const [field, key] of FIELD_MAPS) {
     const value = input[field];
     if (value === undefined) continue;
-    if (type !== 'oauth2') throw new ProviderOptionError(field, 'is only for type oauth2');
     if (value === '') delete settings[key];
+    else if (type !== 'oauth2') throw new ProviderOptionError(field, 'is only for type oauth2');
     else if (/^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,3}$/.test(value)) settings[key] = value;
     else throw new ProviderOptionError(field, 'must be a field name (a.b for a nested one)');
   }
   if (input.require_guild !== undefined) {
-    if (type !== 'discord') throw new ProviderOptionError('require_guild', 'is only for type discord');
     if (input.require_guild === '') delete settings.requireGuild;
+    else if (type !== 'discord') throw new ProviderOptionError('require_guild', 'is only for type discord');
     else if (/^\d{1,20}$/.test(input.require_guild)) settings.requireGuild = input.require_guild;
     else throw new ProviderOptionError('require_guild', 'must be a Discord server id (digits)');
   }

@@ -77,10 +77,10 @@ export interface ListeningCenter extends TestApp {
 }
 
 /** The whole service on a loopback port, BASE_URL its real address (providers redirect back to it). */
-export async function listeningCenter(env: Record<string, string> = {}): Promise<ListeningCenter> {
+export async function listeningCenter(env: Record<string, string> = {}, opts: Parameters<typeof createTestApp>[1] = {}): Promise<ListeningCenter> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const t = await createTestApp({ PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, ...env });
+  const t = await createTestApp({ PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, ...env }, opts);
   await t.app.listen({ port, host: '127.0.0.1' });
   return Object.assign(t, { baseUrl });
 }

@@ -3,7 +3,9 @@
  * https://wiki.connect.qq.com/使用authorization_code获取access_token (a GET with the secret;
  * `fmt=json` for JSON, `key=value&…` otherwise; errors with HTTP 200 and `error`),
  * https://wiki.connect.qq.com/获取用户openid_oauth2-0 (`client_id` and `openid`, `unionid`
- * with `unionid=1` when the app has it; JSONP `callback( … );` without `fmt=json`) and
+ * with `unionid=1` when the app has it; JSONP `callback( … );` without `fmt=json`), the
+ * UnionID section of https://wiki.connect.qq.com/概念和术语 (an app without the unionid
+ * permission is answered error 100048 `companyid not set` when it asks with `unionid=1`) and
  * https://wiki.connect.qq.com/get_user_info (`ret` 0 and `nickname`, `figureurl_qq_*`).
  */
 import { json, redirect, StandIn, text, withQuery, type Person } from './stand-in.js';
@@ -17,7 +19,12 @@ export interface QqPerson extends Person {
 
 export const QQ_CLIENT = { id: '101000001', secret: 'qqstandinappkey0123456789abcdef' };
 
-export async function startQq(): Promise<StandIn> {
+export interface QqStandIn extends StandIn {
+  /** Whether the app was granted unionid (QQ 互联's 申请unionid); without it `unionid=1` is an error. */
+  unionidGranted: boolean;
+}
+
+export async function startQq(): Promise<QqStandIn> {
   const s: StandIn = new StandIn({
     'GET /oauth2.0/authorize': (req, res) => {
       const q = req.url.searchParams;
@@ -44,7 +51,9 @@ export async function startQq(): Promise<StandIn> {
     'GET /oauth2.0/me': (req, res) => {
       const q = req.url.searchParams;
       const t = s.tokens.get(q.get('access_token') ?? '');
-      const body = t
+      const body = t && q.get('unionid') === '1' && !qq.unionidGranted
+        ? { error: 100048, error_description: 'companyid not set' }
+        : t
         ? { client_id: QQ_CLIENT.id, openid: t.person.id, ...(q.get('unionid') === '1' && (t.person as QqPerson).unionid && { unionid: (t.person as QqPerson).unionid }) }
         : { error: 100016, error_description: 'access token check failed' };
       if (q.get('fmt') === 'json') return json(res, 200, body);
@@ -63,5 +72,7 @@ export async function startQq(): Promise<StandIn> {
       });
     },
   });
-  return s.start();
+  const qq = Object.assign(s, { unionidGranted: true }) as QqStandIn;
+  await s.start();
+  return qq;
 }

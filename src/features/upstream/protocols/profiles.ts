@@ -22,6 +22,9 @@ export async function profileOf(p: ActiveProvider, accessToken: string): Promise
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** Where the profile is read: the configured userinfo_endpoint, else the preset's address on api_base. */
+export const profileUrl = (p: ActiveProvider, preset: string): string => endpointOf(p.record, 'userinfoEndpoint') ?? preset;
+
 function object(v: unknown, what: string): Record<string, unknown> {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new UpstreamError('provider', `${what}: not an object`);
   return v as Record<string, unknown>;
@@ -36,7 +39,7 @@ function subjectOf(v: unknown, what: string): string {
 async function github(p: ActiveProvider, token: string): Promise<UpstreamProfile> {
   const api = endpointOf(p.record, 'apiBase') as string;
   const headers = { ...bearer(token), accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' };
-  const user = object(await getJson(`${api}/user`, headers), 'GitHub user');
+  const user = object(await getJson(profileUrl(p, `${api}/user`), headers), 'GitHub user');
   // The address list needs the user:email scope; without it the person simply has no address here.
   const emails = await getJson(`${api}/user/emails`, headers).catch(() => []);
   const primary = Array.isArray(emails)
@@ -54,7 +57,7 @@ async function github(p: ActiveProvider, token: string): Promise<UpstreamProfile
 
 async function discord(p: ActiveProvider, token: string): Promise<UpstreamProfile> {
   const api = endpointOf(p.record, 'apiBase') as string;
-  const user = object(await getJson(`${api}/users/@me`, bearer(token)), 'Discord user');
+  const user = object(await getJson(profileUrl(p, `${api}/users/@me`), bearer(token)), 'Discord user');
   const id = subjectOf(user.id, 'Discord user');
   const guild = p.record.settings.requireGuild;
   if (guild !== undefined) {

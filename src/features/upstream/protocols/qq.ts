@@ -7,6 +7,7 @@
  * token belongs to, which must be this one; `/user/get_user_info` gives nickname and avatar.
  */
 import { endpointOf, scopesOf } from '../provider-rules.js';
+import { profileUrl } from './profiles.js';
 import { avatarUrl, idText, jsonObject, optionalText, upstreamFetch, withParams } from './http.js';
 import { UpstreamError, type ActiveProvider, type FlowValues, type UpstreamProfile, type UpstreamProtocol } from './types.js';
 
@@ -21,6 +22,24 @@ function tokenAnswer(text: string): Record<string, unknown> {
   const trimmed = text.trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('callback(')) return jsonObject(trimmed, 'QQ token');
   return Object.fromEntries(new URLSearchParams(trimmed));
+}
+
+/** `/oauth2.0/me`'s answer to an application that was not granted unionid and asked for it. */
+const UNIONID_NOT_GRANTED = 100048;
+
+/**
+ * `/oauth2.0/me` asked for the unionid too; an application without that permission is
+ * refused (error 100048, https://wiki.connect.qq.com/概念和术语), so it asks again for the
+ * openid alone rather than failing every sign-in.
+ */
+async function whoIs(api: string, accessToken: string): Promise<Record<string, unknown>> {
+  const ask = async (unionid: boolean) => jsonObject(await upstreamFetch(withParams(`${api}/oauth2.0/me`, {
+    access_token: accessToken, ...(unionid && { unionid: '1' }), fmt: 'json',
+  })), 'QQ me');
+  let me = await ask(true);
+  if (Number(me.error) === UNIONID_NOT_GRANTED) me = await ask(false);
+  refusedBy(me, 'me');
+  return me;
 }
 
 export class QqProtocol implements UpstreamProtocol {
@@ -42,13 +61,12 @@ export class QqProtocol implements UpstreamProtocol {
     const accessToken = optionalText(token.access_token);
     if (!accessToken) throw new UpstreamError('provider', 'QQ token: no access_token');
     const api = endpointOf(p.record, 'apiBase') as string;
-    const me = jsonObject(await upstreamFetch(withParams(`${api}/oauth2.0/me`, { access_token: accessToken, unionid: '1', fmt: 'json' })), 'QQ me');
-    refusedBy(me, 'me');
+    const me = await whoIs(api, accessToken);
     // A token issued to another application would name another client_id: never accepted here.
     if (idText(me.client_id) !== clientId) throw new UpstreamError('provider', 'QQ me: the token belongs to another application');
     const openid = idText(me.openid);
     if (!openid) throw new UpstreamError('provider', 'QQ me: no openid');
-    const info = jsonObject(await upstreamFetch(withParams(`${api}/user/get_user_info`, {
+    const info = jsonObject(await upstreamFetch(withParams(profileUrl(p, `${api}/user/get_user_info`), {
       access_token: accessToken, oauth_consumer_key: clientId, openid,
     })), 'QQ get_user_info');
     refusedBy(info, 'get_user_info');

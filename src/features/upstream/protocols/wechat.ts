@@ -9,6 +9,7 @@
  * applications), else the `openid`.
  */
 import { endpointOf } from '../provider-rules.js';
+import { profileUrl } from './profiles.js';
 import { avatarUrl, idText, jsonObject, optionalText, upstreamFetch, withParams } from './http.js';
 import { UpstreamError, type ActiveProvider, type FlowValues, type UpstreamProfile, type UpstreamProtocol } from './types.js';
 
@@ -36,7 +37,7 @@ export class WechatProtocol implements UpstreamProtocol {
     const accessToken = optionalText(token.access_token);
     const openid = idText(token.openid);
     if (!accessToken || !openid) throw new UpstreamError('provider', 'WeChat access_token: no access_token or openid');
-    const info = jsonObject(await upstreamFetch(withParams(`${endpointOf(p.record, 'apiBase') as string}/sns/userinfo`, {
+    const info = jsonObject(await upstreamFetch(withParams(profileUrl(p, `${endpointOf(p.record, 'apiBase') as string}/sns/userinfo`), {
       access_token: accessToken, openid, lang: 'zh_CN',
     })), 'WeChat userinfo');
     refusedBy(info, 'userinfo');
