@@ -11,6 +11,7 @@ import { finishUpstream, linkExisting } from '../upstream.js';
 import { finishSignIn, signInForms } from './login.js';
 import { withSecondStep } from './second-step.js';
 import { t } from '../i18n.js';
+import { readable } from '../field-labels.js';
 
 const title = () => t('upstream.title');
 const backToLogin = (text = t('upstream.back')) => h('p', { class: 'links' }, h('a', { href: '/login', id: 'upstream-back' }, text));
@@ -24,7 +25,8 @@ export async function upstreamPage(): Promise<void> {
   history.replaceState(null, '', location.pathname);
   if (d.upstreamResult === 'signin') return signIn(ticket, next, provider);
   if (d.upstreamResult === 'email_exists') return proveAccount(ticket, next, provider, d.upstreamEmail ?? '');
-  errorPage(title(), d.upstreamMessage ?? t('upstream.unfinished'), [backToLogin()]);
+  // The server's reason is one of the API's messages: an English page shows it in English.
+  errorPage(title(), d.upstreamMessage ? readable(d.upstreamMessage) : t('upstream.unfinished'), [backToLogin()]);
 }
 
 async function signIn(ticket: string, next: string, provider: string): Promise<void> {
