@@ -21,6 +21,8 @@ import { SqlSessionRepo } from '../features/sessions/sql-sessions.js';
 import { SqlUpstreamProviderRepo } from '../features/upstream/sql-providers.js';
 import { SqlUpstreamLinkRepo } from '../features/upstream/sql-links.js';
 import { SqlUpstreamFlowRepo } from '../features/upstream/sql-flows.js';
+import { SqlMinecraftProfileRepo, SqlTextureRepo } from '../features/minecraft/sql-profiles.js';
+import { SqlMinecraftKeyRepo, SqlServerJoinRepo, SqlYggdrasilTokenRepo } from '../features/minecraft/sql-yggdrasil.js';
 
 export interface SqlStorageOptions {
   /** PostgreSQL schema to use (created when missing); tests give each run its own. */
@@ -153,6 +155,10 @@ export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}
     upstreamProviders: new SqlUpstreamProviderRepo(db),
     upstreamLinks: new SqlUpstreamLinkRepo(db),
     upstreamFlows: new SqlUpstreamFlowRepo(db),
+    minecraft: {
+      profiles: new SqlMinecraftProfileRepo(db, kind), textures: new SqlTextureRepo(db),
+      tokens: new SqlYggdrasilTokenRepo(db), joins: new SqlServerJoinRepo(db), key: new SqlMinecraftKeyRepo(db),
+    },
     async migrate() {
       const migrationTableSchema = await migrationSchema(db, kind);
       const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationTableSchema && { migrationTableSchema }) });
