@@ -39,6 +39,12 @@ async function joinAndCheck(accessToken: string, profile: { id: string; name: st
   return { check: () => session.hasJoined(profile.name, serverId, secret, key) };
 }
 
+/** The JSON of an answer, untyped as the wire is. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function jsonOf(res: Response | Promise<Response>): Promise<any> {
+  return (await res).json();
+}
+
 function verifies(publicKeyPem: string, value: string, signature: string): boolean {
   return createVerify('RSA-SHA1').update(value).verify(publicKeyPem, signature, 'base64');
 }
@@ -47,7 +53,7 @@ describe('Yggdrasil API with the yggdrasil client', () => {
   it('publishes metadata with the signature key at the API root', async () => {
     const res = await fetch(`${root}/`);
     expect(res.headers.get('x-authlib-injector-api-location')).toBe('/api/yggdrasil/');
-    const meta = await res.json();
+    const meta = (await jsonOf(res)) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
     expect(meta.meta).toMatchObject({
       serverName: expect.any(String), implementationName: 'account-center', 'feature.non_email_login': true,
       links: { homepage: `${c.baseUrl}/`, register: `${c.baseUrl}/register` },
@@ -74,7 +80,7 @@ describe('Yggdrasil API with the yggdrasil client', () => {
     const joined = await joinAndCheck(refreshed, profile);
     const checked = await joined.check();
     expect([checked.id, checked.name]).toEqual([profile.id, profile.name]);
-    const { signaturePublickey } = await (await fetch(`${root}/`)).json();
+    const { signaturePublickey } = await jsonOf(fetch(`${root}/`));
     const textures = checked.properties.find((p: { name: string }) => p.name === 'textures');
     expect(verifies(signaturePublickey, textures.value, textures.signature)).toBe(true);
     expect(verifies(signaturePublickey, `${textures.value}x`, textures.signature)).toBe(false);
@@ -95,9 +101,9 @@ describe('Yggdrasil API with the yggdrasil client', () => {
   it('refuses a wrong password in the format of the specification', async () => {
     const u = await player();
     const res = await post('/authserver/authenticate', { username: u.username, password: 'not it', agent: { name: 'Minecraft', version: 1 } });
-    expect([res.status, await res.json()]).toEqual([403, { error: 'ForbiddenOperationException', errorMessage: 'Invalid credentials. Invalid username or password.' }]);
+    expect([res.status, await jsonOf(res)]).toEqual([403, { error: 'ForbiddenOperationException', errorMessage: 'Invalid credentials. Invalid username or password.' }]);
     const missing = await post('/authserver/authenticate', { username: u.username });
-    expect([missing.status, (await missing.json()).error]).toEqual([400, 'IllegalArgumentException']);
+    expect([missing.status, (await jsonOf(missing)).error]).toEqual([400, 'IllegalArgumentException']);
   });
 
   it('lets a player with two profiles pick one by refresh', async () => {
@@ -107,10 +113,10 @@ describe('Yggdrasil API with the yggdrasil client', () => {
     expect(signedIn.availableProfiles).toHaveLength(2);
     const picked = u.profiles[1]!;
     const res = await post('/authserver/refresh', { accessToken: signedIn.accessToken, clientToken: signedIn.clientToken, selectedProfile: picked });
-    const body = await res.json();
+    const body = await jsonOf(res);
     expect([res.status, body.selectedProfile]).toEqual([200, picked]);
     const again = await post('/authserver/refresh', { accessToken: body.accessToken, clientToken: signedIn.clientToken, selectedProfile: u.profiles[0] });
-    expect([again.status, (await again.json()).errorMessage]).toEqual([400, 'Access token already has a profile assigned.']);
+    expect([again.status, (await jsonOf(again)).errorMessage]).toEqual([400, 'Access token already has a profile assigned.']);
     const stranger = await player();
     const other = await auth.auth({ user: stranger.username, pass: stranger.password });
     await expect(session.join(other.accessToken, picked.id, 'x', randomBytes(16), randomBytes(32))).rejects.toThrow('Invalid token.');
@@ -119,13 +125,13 @@ describe('Yggdrasil API with the yggdrasil client', () => {
   it('answers profile queries by id (signed on request) and by name', async () => {
     const u = await player();
     const [profile] = u.profiles as [{ id: string; name: string }];
-    const unsigned = await (await fetch(`${root}/sessionserver/session/minecraft/profile/${profile.id}`)).json();
+    const unsigned = await jsonOf(fetch(`${root}/sessionserver/session/minecraft/profile/${profile.id}`));
     expect(unsigned.properties.every((p: { signature?: string }) => p.signature === undefined)).toBe(true);
-    const signed = await (await fetch(`${root}/sessionserver/session/minecraft/profile/${profile.id}?unsigned=false`)).json();
-    const { signaturePublickey } = await (await fetch(`${root}/`)).json();
+    const signed = await jsonOf(fetch(`${root}/sessionserver/session/minecraft/profile/${profile.id}?unsigned=false`));
+    const { signaturePublickey } = await jsonOf(fetch(`${root}/`));
     for (const p of signed.properties) expect(verifies(signaturePublickey, p.value, p.signature)).toBe(true);
     expect((await fetch(`${root}/sessionserver/session/minecraft/profile/${'0'.repeat(32)}`)).status).toBe(204);
-    const found = await (await post('/api/profiles/minecraft', [profile.name.toUpperCase(), 'nobody_here'])).json();
+    const found = await jsonOf(post('/api/profiles/minecraft', [profile.name.toUpperCase(), 'nobody_here']));
     expect(found).toEqual([profile]);
     expect((await post('/api/profiles/minecraft', Array.from({ length: 11 }, (_, i) => `n${i}`))).status).toBe(403);
   });
