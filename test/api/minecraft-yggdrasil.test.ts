@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The PrismarineJS client launchers' libraries are modelled on: nothing of ours is used to talk to the API.
 import yggdrasil from 'yggdrasil';
 import { uniqueName, type TestUser } from '../helpers/app.js';
+import { makePng } from '../helpers/png.js';
 import { listeningCenter, type ListeningCenter } from '../helpers/upstream/http-browser.js';
 
 let c: ListeningCenter;
@@ -192,5 +193,41 @@ describe('sign-in rules', () => {
     // The profile name is free again.
     const next = await c.register();
     expect((await c.post('/api/v1/auth/account/minecraft/profiles', { name: quitter.profiles[0]!.name }, next.token)).statusCode).toBe(200);
+  });
+});
+
+describe('texture endpoints of the specification', () => {
+  const textureUrl = (id: string, type: string) => `${root}/api/user/profile/${id}/${type}`;
+  const put = (token: string, id: string, type: string, file: Buffer, model = '') => {
+    const body = new FormData();
+    body.set('model', model);
+    body.set('file', new Blob([file], { type: 'image/png' }), 'texture.png');
+    return fetch(textureUrl(id, type), { method: 'PUT', body, headers: { authorization: `Bearer ${token}` } });
+  };
+
+  it('uploads and deletes with a launcher access token; the profile then carries the texture', async () => {
+    const u = await player();
+    const [profile] = u.profiles as [{ id: string; name: string }];
+    const { accessToken } = await auth.auth({ user: u.username, pass: u.password });
+    const skin = makePng(64, 64);
+    expect((await put(accessToken, profile.id, 'skin', skin, 'slim')).status).toBe(204);
+    const queried = await jsonOf(fetch(`${root}/sessionserver/session/minecraft/profile/${profile.id}`));
+    const textures = JSON.parse(Buffer.from(queried.properties.find((p: { name: string }) => p.name === 'textures').value, 'base64').toString());
+    expect(textures.textures.SKIN.metadata).toEqual({ model: 'slim' });
+    const served = await fetch(textures.textures.SKIN.url);
+    expect(Buffer.from(await served.arrayBuffer()).equals(skin)).toBe(true);
+
+    const bad = await put(accessToken, profile.id, 'skin', Buffer.from('not a png'));
+    expect([bad.status, (await jsonOf(bad)).error]).toEqual([400, 'IllegalArgumentException']);
+    expect((await put('not-a-token', profile.id, 'skin', skin)).status).toBe(401);
+    const stranger = await player();
+    const theirs = await auth.auth({ user: stranger.username, pass: stranger.password });
+    expect((await put(theirs.accessToken, profile.id, 'skin', skin)).status).toBe(403);
+
+    const removed = await fetch(textureUrl(profile.id, 'skin'), { method: 'DELETE', headers: { authorization: `Bearer ${accessToken}` } });
+    expect(removed.status).toBe(204);
+    const after = await jsonOf(fetch(`${root}/sessionserver/session/minecraft/profile/${profile.id}`));
+    const emptied = JSON.parse(Buffer.from(after.properties.find((p: { name: string }) => p.name === 'textures').value, 'base64').toString());
+    expect(emptied.textures).toEqual({});
   });
 });

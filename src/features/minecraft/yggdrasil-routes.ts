@@ -4,6 +4,7 @@ import { callerOf, type ContractApp } from '../../platform/http/typed-scope.js';
 import type { RouteDeps } from '../services.js';
 import { AuthenticateBody, HasJoinedQuery, JoinBody, NamesBody, ProfileIdParams, ProfileQuery, RefreshBody, SignoutBody, TokenBody } from './contract.js';
 import { illegalArgument, YggdrasilError } from './yggdrasil-errors.js';
+import { textureApiRoutes } from './texture-routes.js';
 
 /** On every response of the site, so a player can paste the site's own address into the launcher. */
 export const ALI_HEADER = { 'x-authlib-injector-api-location': '/api/yggdrasil/' } as const;
@@ -84,5 +85,7 @@ export async function minecraftRoutes(app: ContractApp, { services }: RouteDeps)
 
     api.post('/api/profiles/minecraft', { schema: { tags, summary: 'Profiles by name (at most 10 names)', body: NamesBody } },
       async (request) => yggdrasil.profilesNamed(request.body));
+
+    await textureApiRoutes(api, minecraft);
   }, { prefix: ROOT });
 }

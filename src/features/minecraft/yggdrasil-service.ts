@@ -123,6 +123,11 @@ export class YggdrasilService {
     return found.map((p) => this.views.brief(p));
   }
 
+  /** The account behind a live access token (the texture endpoints' `Authorization: Bearer`), or undefined. */
+  async holderOf(accessToken: string): Promise<User | undefined> {
+    return (await this.live(accessToken, undefined))?.user;
+  }
+
   private async issue(user: User, clientToken: string, profileId: string | null): Promise<string> {
     // 128 random bits in hex: launchers treat the token as an opaque string, some expect UUID-like text.
     const accessToken = randomBytes(16).toString('hex');
