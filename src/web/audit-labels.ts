@@ -58,6 +58,13 @@ export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = {
   'identity.linked': '绑定第三方账号',
   'identity.unlinked': '解除第三方账号绑定',
   'reauth.upstream': '通过第三方账号验证身份',
+  'minecraft.authenticate': '启动器登录（我的世界）',
+  'minecraft.profile.create': '创建我的世界角色',
+  'minecraft.profile.rename': '我的世界角色改名',
+  'minecraft.profile.delete': '删除我的世界角色',
+  'minecraft.texture.upload': '上传皮肤或披风',
+  'minecraft.texture.model': '更改皮肤模型',
+  'minecraft.texture.delete': '删除皮肤或披风',
 };
 
 /** 玩家 / 管理员 for the known roles; any other role is shown as it is named. */
