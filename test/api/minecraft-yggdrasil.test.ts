@@ -231,3 +231,27 @@ describe('texture endpoints of the specification', () => {
     expect(emptied.textures).toEqual({});
   });
 });
+
+describe('malformed requests', () => {
+  it('answer 4xx in the protocol format, never 500', async () => {
+    const cases: Array<[string, unknown]> = [
+      ['/authserver/authenticate', { username: 'a\u0000b', password: 'x' }],
+      ['/authserver/authenticate', { username: 5, password: 'x' }],
+      ['/authserver/refresh', { accessToken: 'x\u0000', selectedProfile: { id: 'zz' } }],
+      ['/authserver/validate', {}],
+      ['/sessionserver/session/minecraft/join', { accessToken: 'x', selectedProfile: '\u0000', serverId: 'y' }],
+      ['/api/profiles/minecraft', { not: 'an array' }],
+      ['/api/profiles/minecraft', ['a\u0000']],
+    ];
+    for (const [path, body] of cases) {
+      const res = await post(path, body);
+      expect(res.status, `${path} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(typeof (await jsonOf(res)).error).toBe('string');
+    }
+    expect((await fetch(`${root}/sessionserver/session/minecraft/hasJoined?username=a%00&serverId=b`)).status).toBe(400);
+    // Not an id at all: no such profile, without reaching the database.
+    expect((await fetch(`${root}/sessionserver/session/minecraft/profile/%00zz`)).status).toBe(204);
+    expect((await fetch(`${root}/sessionserver/session/minecraft/hasJoined?username=a&serverId=never`)).status).toBe(204);
+  });
+});
