@@ -28,6 +28,7 @@ import { accountSettingsRoutes } from '../features/account-settings/routes.js';
 import { adminConsoleRoutes } from '../features/admin/console-routes.js';
 import { upstreamAccountRoutes, upstreamRoutes } from '../features/upstream/index.js';
 import { signInHistoryRoutes } from '../features/sign-in-history/index.js';
+import { ALI_HEADER, minecraftAccountRoutes, minecraftRoutes } from '../features/minecraft/index.js';
 
 export const BODY_LIMIT = 64 * 1024;
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -77,6 +78,13 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
   registerErrorHandling(app, sendNotFoundPage);
   registerJsonBody(app);
   registerMetrics(app, metrics);
+  if (config.minecraft) {
+    // Every answer, pages and failures included: launchers find the API from any address of the site.
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      void reply.headers(ALI_HEADER);
+      done(null, payload);
+    });
+  }
 
   await app.register(swagger, {
     openapi: {
@@ -98,7 +106,7 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
 
   await registerCors(app, services.cors);
   const deps: RouteDeps = { services, guards: authGuards(services.tokens, config.centerAppId), metrics };
-  for (const routes of [systemRoutes, sessionRoutes, accountRoutes, adminRoutes, auditRoutes, appsRoutes, authorizeRoutes, deviceRoutes, secondFactorRoutes, pagesRoutes, accountSettingsRoutes, adminConsoleRoutes, upstreamRoutes, upstreamAccountRoutes, signInHistoryRoutes]) {
+  for (const routes of [systemRoutes, sessionRoutes, accountRoutes, adminRoutes, auditRoutes, appsRoutes, authorizeRoutes, deviceRoutes, secondFactorRoutes, pagesRoutes, accountSettingsRoutes, adminConsoleRoutes, upstreamRoutes, upstreamAccountRoutes, signInHistoryRoutes, minecraftRoutes, minecraftAccountRoutes]) {
     await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>(), deps));
   }
   await app.register(async (scope) => oidcPlugin(scope, deps));

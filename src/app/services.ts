@@ -36,6 +36,7 @@ import { UserTransferService } from '../features/admin/user-transfer.js';
 import { createOidcServices } from '../features/oidc/oidc-services.js';
 import { createUpstreamServices } from '../features/upstream/upstream-services.js';
 import { SignInHistory } from '../features/sign-in-history/index.js';
+import { createMinecraftServices } from '../features/minecraft/index.js';
 
 export interface ServiceOptions {
   now?: () => number;
@@ -80,6 +81,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   // The v1 exchange and the OpenID Connect code grant handle a replayed code the same way.
   const codeReplays = new CodeReplays(repos.codes, revokedTokens, (familyId, at) => repos.refreshTokens.revokeFamily(familyId, at), kit.audit, now);
   const upstream = createUpstreamServices(kit, limiter, secondFactor, reauth);
+  const minecraft = createMinecraftServices(kit, limiter, secondFactor);
   const oidc = createOidcServices(config, { ...repos, apps: appCache }, { userCache, revokedTokens, tokens: kit.tokens, audit: kit.audit, limiter, codeReplays, now });
   return {
     accounts,
@@ -100,6 +102,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     oidc,
     upstream,
     signInHistory,
+    minecraft,
     ready: () => storage.ping(),
     async start() {
       await revokedTokens.start();
@@ -109,6 +112,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
       await kit.passwords.warmUp();
       // The first start creates the signing key; from then on the keys poll for rotations.
       await oidc.keys.current().catch((err: unknown) => log.error({ err }, 'signing key not ready; retried on first use'));
+      await minecraft.start().catch((err: unknown) => log.error({ err }, 'Minecraft signing key not ready; retried on first use'));
     },
     async stop() {
       oidc.keys.stop();
@@ -126,6 +130,6 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
 
 /** The repositories of a backend, without its lifecycle. */
 function repositoriesOf(storage: Storage): ServiceKit['storage'] {
-  const { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows, signInHistory } = storage;
-  return { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows, signInHistory };
+  const { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows, signInHistory, minecraft } = storage;
+  return { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows, signInHistory, minecraft };
 }

@@ -22,6 +22,8 @@ import { SqlUpstreamProviderRepo } from '../features/upstream/sql-providers.js';
 import { SqlUpstreamLinkRepo } from '../features/upstream/sql-links.js';
 import { SqlUpstreamFlowRepo } from '../features/upstream/sql-flows.js';
 import { SqlSignInHistoryRepo } from '../features/sign-in-history/sql-sign-in-history.js';
+import { SqlMinecraftProfileRepo, SqlTextureRepo } from '../features/minecraft/sql-profiles.js';
+import { SqlMinecraftKeyRepo, SqlServerJoinRepo, SqlYggdrasilTokenRepo } from '../features/minecraft/sql-yggdrasil.js';
 
 export interface SqlStorageOptions {
   /** PostgreSQL schema to use (created when missing); tests give each run its own. */
@@ -155,6 +157,10 @@ export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}
     upstreamLinks: new SqlUpstreamLinkRepo(db),
     upstreamFlows: new SqlUpstreamFlowRepo(db),
     signInHistory: new SqlSignInHistoryRepo(db),
+    minecraft: {
+      profiles: new SqlMinecraftProfileRepo(db, kind), textures: new SqlTextureRepo(db),
+      tokens: new SqlYggdrasilTokenRepo(db), joins: new SqlServerJoinRepo(db), key: new SqlMinecraftKeyRepo(db),
+    },
     async migrate() {
       const migrationTableSchema = await migrationSchema(db, kind);
       const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationTableSchema && { migrationTableSchema }) });

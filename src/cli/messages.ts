@@ -70,6 +70,11 @@ export const CLI_REASON_TEXT: { readonly [R in Reason]: string } = {
   upstreamAlreadyLinked: 'the user already has a link to this provider',
   upstreamNotLinked: 'the user has no link to this provider',
   lastSignInMethod: 'this is the last way to sign in to the account',
+  badMinecraftName: 'invalid Minecraft profile name: 1–16 of A-Z a-z 0-9 _',
+  minecraftNameTaken: 'the Minecraft profile name is taken',
+  minecraftProfileLimit: 'the account owns as many Minecraft profiles as allowed',
+  unknownMinecraftProfile: 'no such Minecraft profile',
+  badTexture: 'the texture must be a PNG: skins 64×32 or 64×64, capes 64×32 or 22×17, at most 64 KiB',
 };
 
 /** The English line for a refusal (with the field of a `badParam`); other errors keep their message. */

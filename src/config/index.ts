@@ -41,6 +41,10 @@ export interface Config {
   readonly accessTokenTtl: number;
   readonly idTokenTtl: number;
   readonly refreshTokenTtl: number;
+  /** MINECRAFT=on: the Yggdrasil API, profiles and textures (docs/api.md §18); off by default. */
+  readonly minecraft: boolean;
+  /** MINECRAFT_MAX_PROFILES: how many Minecraft profiles one account may own. */
+  readonly minecraftMaxProfiles: number;
   /** GC_FLAGS: V8 garbage-collection flags `serve` sets at start; none with `none`. */
   readonly gcFlags: readonly string[];
 }
@@ -267,6 +271,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     idTokenTtl: int(env, 'ID_TOKEN_TTL', 3600),
     refreshTokenTtl: int(env, 'REFRESH_TOKEN_TTL', 2592000),
     gcFlags: gcFlags(env.GC_FLAGS),
+    minecraft: bool(env, 'MINECRAFT', false),
+    minecraftMaxProfiles: int(env, 'MINECRAFT_MAX_PROFILES', 1, 1, 100),
   };
   if (!config.smtpUrl) warnings.push('SMTP_URL is not set: e-mails (with their codes) are written to the log');
   if (production && config.baseUrl.startsWith('http://')) warnings.push('BASE_URL is plain http in production: serve it behind HTTPS');

@@ -90,6 +90,12 @@ const REASONS = {
   upstreamAlreadyLinked: [409, '已绑定过该登录方式'],
   upstreamNotLinked: [404, '未绑定该登录方式'],
   lastSignInMethod: [400, '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式'],
+  // Minecraft profiles and textures (docs/api.md §18; not fixed by the spec)
+  badMinecraftName: [400, '角色名需为 1 到 16 位字母、数字或下划线'],
+  minecraftNameTaken: [409, '角色名已被占用'],
+  minecraftProfileLimit: [400, '角色数量已达上限'],
+  unknownMinecraftProfile: [404, '角色不存在'],
+  badTexture: [400, '材质须为 PNG 图片，皮肤 64×32 或 64×64，披风 64×32 或 22×17'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type Reason = keyof typeof REASONS;

@@ -22,6 +22,7 @@ import type { UserTransferService } from './admin/user-transfer.js';
 import type { OidcServices } from './oidc/oidc-services.js';
 import type { UpstreamServices } from './upstream/index.js';
 import type { SignInHistory } from './sign-in-history/index.js';
+import type { MinecraftServices } from './minecraft/index.js';
 
 /** The use cases the HTTP layer and the CLI call; nothing here hands out storage. */
 export interface Services {
@@ -52,6 +53,8 @@ export interface Services {
   readonly upstream: UpstreamServices;
   /** Every completed sign-in, and the notice of one from a new browser or address (docs/api.md §17). */
   readonly signInHistory: SignInHistory;
+  /** Minecraft profiles and the Yggdrasil API for launchers and game servers (docs/api.md §18). */
+  readonly minecraft: MinecraftServices;
   /** Readiness: whether the database answers. */
   ready(): Promise<boolean>;
   /** Starts background work (revocation polling); call once before serving. */

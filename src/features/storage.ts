@@ -8,6 +8,7 @@ import type { ReauthGrantRepo } from './reauth/repository.js';
 import type { PasskeyRepo, SecondFactorRepo } from './second-factor/repository.js';
 import type { RevocationRepo, SessionRepo } from './sessions/repository.js';
 import type { SignInHistoryRepo } from './sign-in-history/index.js';
+import type { MinecraftRepos } from './minecraft/repository.js';
 import type { UpstreamFlowRepo, UpstreamLinkRepo, UpstreamProviderRepo } from './upstream/repository.js';
 
 /** All repositories of one backend; `close` releases its connections. */
@@ -31,6 +32,8 @@ export interface Storage {
   readonly upstreamLinks: UpstreamLinkRepo;
   readonly upstreamFlows: UpstreamFlowRepo;
   readonly signInHistory: SignInHistoryRepo;
+  /** Minecraft profiles, textures and the Yggdrasil API's tokens and joins (docs/api.md §18). */
+  readonly minecraft: MinecraftRepos;
   /** Runs the migrations not yet applied; safe to call from several processes. */
   migrate(): Promise<void>;
   ping(): Promise<boolean>;

@@ -10,7 +10,7 @@ import type { Authenticated } from '../sessions/index.js';
 import type { SignInHistory } from '../sign-in-history/index.js';
 import { publicUser } from '../sessions/index.js';
 
-export type AccountSettingsDeps = Uses<'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns', 'users' | 'apps' | 'refreshTokens' | 'passkeys' | 'upstreamLinks', 'centerAppId' | 'gameAppId' | 'siteName'>;
+export type AccountSettingsDeps = Uses<'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns', 'users' | 'apps' | 'refreshTokens' | 'passkeys' | 'upstreamLinks' | 'minecraft', 'centerAppId' | 'gameAppId' | 'siteName'>;
 
 /** The built-in game has no row, hence no name of its own; the center's is SITE_NAME. */
 const GAME_NAME = '游戏';
@@ -162,6 +162,9 @@ export class AccountSettingsService {
     await this.signInHistory.forget(user.id);
     // The subjects linked to it may sign up again, as new people (docs/api.md §14.3).
     await this.ctx.storage.upstreamLinks.removeAllOf(user.id);
+    // Its Minecraft profile names are free for others; its launcher tokens die with the ban anyway.
+    await this.ctx.storage.minecraft.profiles.removeAllOf(user.id);
+    await this.ctx.storage.minecraft.tokens.removeAllOf(user.id);
     for (const app of await this.ctx.storage.apps.listByOwner(user.id)) {
       if (app.status !== 'active') continue;
       await this.ctx.storage.apps.update(app.clientId, { status: 'disabled', statusReason: '所有者已注销账号', statusChangedAt: now }, now);

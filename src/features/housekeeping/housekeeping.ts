@@ -16,7 +16,7 @@ export class Housekeeping {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants' | 'upstreamFlows' | 'signInHistory'>,
+    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants' | 'upstreamFlows' | 'signInHistory' | 'minecraft'>,
     private readonly revokedTokens: Pick<RevokedTokens, 'reload'>,
     private readonly now: () => number,
     private readonly log: Logger,
@@ -46,6 +46,8 @@ export class Housekeeping {
     await this.storage.upstreamFlows.purgeExpired(now);
     // Sign-ins are kept 90 days (docs/api.md §17).
     await this.storage.signInHistory.purgeOlderThan(now - SIGN_IN_RETENTION_MS);
+    await this.storage.minecraft.tokens.purgeExpired(now);
+    await this.storage.minecraft.joins.purgeExpired(now);
     await this.revokedTokens.reload();
   }
 }

@@ -3,6 +3,7 @@ import { UniqueViolation } from './unique-violation.js';
 /** Column or constraint names that map to the public field a duplicate concerns. */
 const FIELDS: Array<[RegExp, string]> = [
   // Before the generic names below: these tables have columns such as `client_id` and `user_id` too.
+  [/minecraft_profiles/, 'minecraft_name'],
   [/upstream_providers/, 'provider_id'],
   [/upstream_links_user|upstream_links\.user_id/, 'upstream_user'],
   [/upstream_links/, 'upstream_subject'],

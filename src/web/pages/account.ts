@@ -9,6 +9,7 @@ import { changeEmail, changePassword, deleteAccount, editName, sessions } from '
 import { upstreamSection } from './account-upstream.js';
 import { signInHistorySection } from './sign-in-history.js';
 import { t } from '../i18n.js';
+import { minecraftSection } from './account-minecraft.js';
 
 function profile(me: Me): HTMLElement {
   const row = (k: string, v: Node | string) => h('div', { class: 'row' }, h('dt', {}, k), h('dd', {}, v));
@@ -146,5 +147,5 @@ export async function accountPage(): Promise<void> {
     location.replace(loginUrl());
     return;
   }
-  render(t('account.title'), [pageNav(), profile(me), verifyEmail(me), editName(me), changePassword(), changeEmail(me), ...securitySections(), upstreamSection(), sessions(), signInHistorySection(), authorizedApps(), gameToken(), signOutSection(), deleteAccount()].filter((n): n is HTMLElement => n !== null), { me });
+  render(t('account.title'), [pageNav(), profile(me), verifyEmail(me), editName(me), changePassword(), changeEmail(me), ...securitySections(), upstreamSection(), sessions(), signInHistorySection(), authorizedApps(), gameToken(), minecraftSection(), signOutSection(), deleteAccount()].filter((n): n is HTMLElement => n !== null), { me });
 }

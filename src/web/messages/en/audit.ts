@@ -56,4 +56,11 @@ export const audit: Translation<typeof zh> = {
   'audit.identity.linked': 'Other account linked',
   'audit.identity.unlinked': 'Other account unlinked',
   'audit.reauth.upstream': 'Identity confirmed through another account',
+  'audit.minecraft.authenticate': 'Launcher sign-in (Minecraft)',
+  'audit.minecraft.profile.create': 'Minecraft profile created',
+  'audit.minecraft.profile.rename': 'Minecraft profile renamed',
+  'audit.minecraft.profile.delete': 'Minecraft profile deleted',
+  'audit.minecraft.texture.upload': 'Skin or cape uploaded',
+  'audit.minecraft.texture.model': 'Skin model changed',
+  'audit.minecraft.texture.delete': 'Skin or cape deleted',
 };

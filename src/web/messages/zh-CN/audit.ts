@@ -54,4 +54,11 @@ export const audit = {
   'audit.identity.linked': '绑定第三方账号',
   'audit.identity.unlinked': '解除第三方账号绑定',
   'audit.reauth.upstream': '通过第三方账号验证身份',
+  'audit.minecraft.authenticate': '启动器登录（我的世界）',
+  'audit.minecraft.profile.create': '创建我的世界角色',
+  'audit.minecraft.profile.rename': '我的世界角色改名',
+  'audit.minecraft.profile.delete': '删除我的世界角色',
+  'audit.minecraft.texture.upload': '上传皮肤或披风',
+  'audit.minecraft.texture.model': '更改皮肤模型',
+  'audit.minecraft.texture.delete': '删除皮肤或披风',
 } as const;

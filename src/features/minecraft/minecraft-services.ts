@@ -1,0 +1,54 @@
+import type { ServiceKit } from '../kit.js';
+import type { RateLimiter } from '../limits/index.js';
+import type { SecondFactorService } from '../second-factor/index.js';
+import { ProfileService } from './profile-service.js';
+import { ProfileViews } from './profile-views.js';
+import { PropertySigningKey } from './signing-key.js';
+import { YggdrasilService } from './yggdrasil-service.js';
+import { YggdrasilSignIn } from './yggdrasil-sign-in.js';
+
+/** The metadata document at the API root (docs/api.md §18.1). */
+export interface YggdrasilMetadata {
+  meta: Record<string, unknown>;
+  skinDomains: string[];
+  signaturePublickey: string;
+}
+
+/** Minecraft sign-in (docs/api.md §18) as the routes use it. */
+export interface MinecraftServices {
+  /** MINECRAFT=on; off, nothing of this feature answers. */
+  readonly enabled: boolean;
+  readonly profiles: ProfileService;
+  readonly yggdrasil: YggdrasilService;
+  metadata(): Promise<YggdrasilMetadata>;
+  /** Creates the signing key on the first start, so the first launcher does not wait for it. */
+  start(): Promise<void>;
+}
+
+export function createMinecraftServices(kit: ServiceKit, limiter: RateLimiter, secondFactor: Pick<SecondFactorService, 'required'>): MinecraftServices {
+  const { config, storage, now } = kit;
+  const key = new PropertySigningKey(storage.minecraft.key, config.jwtSecret, now);
+  const views = new ProfileViews(config.baseUrl, key, now);
+  const signIn = new YggdrasilSignIn(kit, limiter, secondFactor);
+  return {
+    enabled: config.minecraft,
+    profiles: new ProfileService(kit),
+    yggdrasil: new YggdrasilService(kit, signIn, views),
+    async metadata() {
+      return {
+        meta: {
+          serverName: config.siteName,
+          implementationName: 'account-center',
+          implementationVersion: '1',
+          links: { homepage: `${config.baseUrl}/`, register: `${config.baseUrl}/register` },
+          'feature.non_email_login': true,
+        },
+        skinDomains: [new URL(config.baseUrl).hostname],
+        signaturePublickey: await key.publicPem(),
+      };
+    },
+    async start() {
+      if (config.minecraft) await key.publicPem();
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { hash as digest } from 'node:crypto';
+import { fail } from '../../errors/index.js';
+import { UniqueViolation } from '../../platform/sql/unique-violation.js';
+import type { User } from '../accounts/index.js';
+import type { Caller, Uses } from '../kit.js';
+import type { ProfileDetail, ProfileSummary } from './contract.js';
+import { textureUrl } from './profile-views.js';
+import { isAcceptableTexture, isValidProfileName, newProfileId, profileIdOf } from './profile-rules.js';
+import type { MinecraftProfile, SkinModel, TextureKind } from './repository.js';
+
+export type ProfileDeps = Uses<'now' | 'audit', 'minecraft', 'minecraftMaxProfiles' | 'baseUrl'>;
+
+/** Who acts on a profile: its owner, or an administrator (who may act on any). */
+export interface ProfileActor {
+  user: User;
+  admin: boolean;
+  caller: Caller;
+}
+
+function nameTaken(err: unknown): never {
+  if (err instanceof UniqueViolation) throw fail('minecraftNameTaken');
+  throw err;
+}
+
+/** Minecraft profiles (角色) and their skins and capes (docs/api.md §18.2). */
+export class ProfileService {
+  constructor(private readonly ctx: ProfileDeps) {}
+
+  private get repos() {
+    return this.ctx.storage.minecraft;
+  }
+
+  async list(user: User): Promise<ProfileSummary[]> {
+    return (await this.repos.profiles.listByUser(user.id)).map((p) => ({ id: p.id, name: p.name }));
+  }
+
+  async listDetailed(userId: number): Promise<ProfileDetail[]> {
+    return (await this.repos.profiles.listByUser(userId)).map((p) => this.detail(p));
+  }
+
+  async get(actor: ProfileActor, rawId: string): Promise<ProfileDetail> {
+    return this.detail(await this.owned(actor, rawId));
+  }
+
+  async create(user: User, name: string, caller: Caller): Promise<ProfileSummary> {
+    if (!isValidProfileName(name)) throw fail('badMinecraftName');
+    const now = this.ctx.now();
+    const profile: MinecraftProfile = { id: newProfileId(), userId: user.id, name, skinHash: null, skinModel: 'default', capeHash: null, createdAt: now, updatedAt: now };
+    const created = await this.repos.profiles.create(profile, this.ctx.config.minecraftMaxProfiles).catch(nameTaken);
+    if (!created) throw fail('minecraftProfileLimit');
+    await this.ctx.audit.record('minecraft.profile.create', { actor: user.username, ip: caller.ip, target: profile.id, detail: { name } });
+    return { id: profile.id, name };
+  }
+
+  async rename(actor: ProfileActor, rawId: string, name: string): Promise<ProfileSummary> {
+    if (!isValidProfileName(name)) throw fail('badMinecraftName');
+    const profile = await this.owned(actor, rawId);
+    if (!(await this.repos.profiles.rename(profile.id, name, this.ctx.now()).catch(nameTaken))) throw fail('unknownMinecraftProfile');
+    await this.ctx.audit.record('minecraft.profile.rename', {
+      actor: actor.user.username, ip: actor.caller.ip, target: profile.id, detail: { from: profile.name, to: name, by_admin: actor.admin },
+    });
+    return { id: profile.id, name };
+  }
+
+  async remove(actor: ProfileActor, rawId: string): Promise<void> {
+    const profile = await this.owned(actor, rawId);
+    if (!(await this.repos.profiles.remove(profile.id))) throw fail('unknownMinecraftProfile');
+    // A launcher holding the profile can no longer join with it.
+    await this.repos.tokens.removeOfProfile(profile.id);
+    await this.ctx.audit.record('minecraft.profile.delete', {
+      actor: actor.user.username, ip: actor.caller.ip, target: profile.id, detail: { name: profile.name, by_admin: actor.admin },
+    });
+  }
+
+  /** Stores a skin or cape PNG and points the profile at it; refused unless a real PNG of a size the game reads. */
+  async upload(actor: ProfileActor, rawId: string, kind: TextureKind, file: Buffer, model: SkinModel | undefined): Promise<ProfileDetail> {
+    const profile = await this.owned(actor, rawId);
+    if (!isAcceptableTexture(kind, file)) throw fail('badTexture');
+    // Named by the SHA-256 of the file: the same picture is stored and cached once.
+    const hash = digest('sha256', file, 'hex');
+    const now = this.ctx.now();
+    await this.repos.textures.put(hash, file, now);
+    await this.repos.profiles.setTexture(profile.id, kind, hash, kind === 'skin' ? model ?? 'default' : undefined, now);
+    await this.ctx.audit.record('minecraft.texture.upload', { actor: actor.user.username, ip: actor.caller.ip, target: profile.id, detail: { type: kind, hash } });
+    return this.detail((await this.repos.profiles.find(profile.id)) ?? profile);
+  }
+
+  async setModel(actor: ProfileActor, rawId: string, model: SkinModel): Promise<ProfileDetail> {
+    const profile = await this.owned(actor, rawId);
+    await this.repos.profiles.setTexture(profile.id, 'skin', profile.skinHash, model, this.ctx.now());
+    await this.ctx.audit.record('minecraft.texture.model', { actor: actor.user.username, ip: actor.caller.ip, target: profile.id, detail: { model } });
+    return this.detail({ ...profile, skinModel: model });
+  }
+
+  async removeTexture(actor: ProfileActor, rawId: string, kind: TextureKind): Promise<ProfileDetail> {
+    const profile = await this.owned(actor, rawId);
+    await this.repos.profiles.setTexture(profile.id, kind, null, undefined, this.ctx.now());
+    await this.ctx.audit.record('minecraft.texture.delete', { actor: actor.user.username, ip: actor.caller.ip, target: profile.id, detail: { type: kind } });
+    return this.detail(kind === 'skin' ? { ...profile, skinHash: null } : { ...profile, capeHash: null });
+  }
+
+  /** A stored texture file by its hash, for `{BASE_URL}/textures/{hash}`. */
+  async texture(hash: string): Promise<Buffer | undefined> {
+    return /^[0-9a-f]{64}$/.test(hash) ? this.repos.textures.get(hash) : undefined;
+  }
+
+  /** The profile if the actor may act on it; unknown and someone else's look the same. */
+  private async owned(actor: ProfileActor, rawId: string): Promise<MinecraftProfile> {
+    const id = profileIdOf(rawId);
+    const profile = id === undefined ? undefined : await this.repos.profiles.find(id);
+    if (!profile || (!actor.admin && profile.userId !== actor.user.id)) throw fail('unknownMinecraftProfile');
+    return profile;
+  }
+
+  private detail(p: MinecraftProfile): ProfileDetail {
+    const { baseUrl } = this.ctx.config;
+    return {
+      id: p.id, name: p.name,
+      skin: p.skinHash ? { url: textureUrl(baseUrl, p.skinHash), model: p.skinModel } : null,
+      cape: p.capeHash ? { url: textureUrl(baseUrl, p.capeHash) } : null,
+    };
+  }
+}
