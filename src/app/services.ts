@@ -35,6 +35,7 @@ import { UserCache } from '../features/sessions/user-cache.js';
 import { UserTransferService } from '../features/admin/user-transfer.js';
 import { createOidcServices } from '../features/oidc/oidc-services.js';
 import { createUpstreamServices } from '../features/upstream/upstream-services.js';
+import { Captcha, Invites, Registration } from '../features/abuse/index.js';
 
 export interface ServiceOptions {
   now?: () => number;
@@ -71,11 +72,12 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   const limiter = new RateLimiter(rateCounters, config.limits, config.ipRateLimits);
   const secondFactor = new SecondFactorService(kit, limiter);
   const reauth = new ReauthService(kit, limiter, secondFactor);
-  const accounts = new AccountService(kit, limiter, secondFactor, reauth);
+  const abuse = { captcha: new Captcha(kit), registration: new Registration(kit), invites: new Invites(kit) };
+  const accounts = new AccountService(kit, limiter, secondFactor, reauth, abuse);
   const settings = new AccountSettingsService(kit, reauth);
   // The v1 exchange and the OpenID Connect code grant handle a replayed code the same way.
   const codeReplays = new CodeReplays(repos.codes, revokedTokens, (familyId, at) => repos.refreshTokens.revokeFamily(familyId, at), kit.audit, now);
-  const upstream = createUpstreamServices(kit, limiter, secondFactor, reauth);
+  const upstream = createUpstreamServices(kit, limiter, secondFactor, reauth, abuse.registration);
   const oidc = createOidcServices(config, { ...repos, apps: appCache }, { userCache, revokedTokens, tokens: kit.tokens, audit: kit.audit, limiter, codeReplays, now });
   return {
     accounts,
@@ -95,6 +97,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     cors: new CorsWhitelist(clients, repos.apps, bus, config.corsCacheTtl * 1000, now),
     oidc,
     upstream,
+    abuse,
     ready: () => storage.ping(),
     async start() {
       await revokedTokens.start();
@@ -121,6 +124,6 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
 
 /** The repositories of a backend, without its lifecycle. */
 function repositoriesOf(storage: Storage): ServiceKit['storage'] {
-  const { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows } = storage;
-  return { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows };
+  const { kind: _kind, migrate: _migrate, ping: _ping, close: _close, ...repositories } = storage;
+  return repositories;
 }

@@ -70,6 +70,11 @@ export const CLI_REASON_TEXT: { readonly [R in Reason]: string } = {
   upstreamAlreadyLinked: 'the user already has a link to this provider',
   upstreamNotLinked: 'the user has no link to this provider',
   lastSignInMethod: 'this is the last way to sign in to the account',
+  captchaRequired: 'complete the CAPTCHA',
+  registrationClosed: 'registration is closed',
+  badInvite: 'the invite code is invalid or used up',
+  emailDomainRefused: 'this e-mail domain may not register',
+  unknownInvite: 'no such invite code',
 };
 
 /** The English line for a refusal (with the field of a `badParam`); other errors keep their message. */

@@ -90,6 +90,13 @@ const REASONS = {
   upstreamAlreadyLinked: [409, '已绑定过该登录方式'],
   upstreamNotLinked: [404, '未绑定该登录方式'],
   lastSignInMethod: [400, '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式'],
+  // abuse protection (docs/api.md §16)
+  captchaRequired: [400, '请完成人机验证'],
+  registrationClosed: [403, '当前不开放注册'],
+  badInvite: [400, '邀请码无效或已用完'],
+  emailDomainRefused: [400, '该邮箱域名不允许注册'],
+  // not fixed by the spec: an administrator removing an invite code that does not exist
+  unknownInvite: [404, '邀请码不存在'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type Reason = keyof typeof REASONS;

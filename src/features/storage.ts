@@ -7,6 +7,7 @@ import type { ConsentRepo, RefreshTokenRepo, SigningKeyRepo } from './oidc/repos
 import type { ReauthGrantRepo } from './reauth/repository.js';
 import type { PasskeyRepo, SecondFactorRepo } from './second-factor/repository.js';
 import type { RevocationRepo, SessionRepo } from './sessions/repository.js';
+import type { CaptchaUseRepo, InviteRepo } from './abuse/repository.js';
 import type { UpstreamFlowRepo, UpstreamLinkRepo, UpstreamProviderRepo } from './upstream/repository.js';
 
 /** All repositories of one backend; `close` releases its connections. */
@@ -29,6 +30,8 @@ export interface Storage {
   readonly upstreamProviders: UpstreamProviderRepo;
   readonly upstreamLinks: UpstreamLinkRepo;
   readonly upstreamFlows: UpstreamFlowRepo;
+  readonly captchaUses: CaptchaUseRepo;
+  readonly invites: InviteRepo;
   /** Runs the migrations not yet applied; safe to call from several processes. */
   migrate(): Promise<void>;
   ping(): Promise<boolean>;

@@ -15,7 +15,7 @@ export class Housekeeping {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants' | 'upstreamFlows'>,
+    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants' | 'upstreamFlows' | 'captchaUses'>,
     private readonly revokedTokens: Pick<RevokedTokens, 'reload'>,
     private readonly now: () => number,
     private readonly log: Logger,
@@ -43,6 +43,7 @@ export class Housekeeping {
     await this.storage.sessions.purgeExpired(now);
     await this.storage.reauthGrants.purgeExpired(now);
     await this.storage.upstreamFlows.purgeExpired(now);
+    await this.storage.captchaUses.purgeExpired(now);
     await this.revokedTokens.reload();
   }
 }

@@ -235,6 +235,22 @@ export interface UpstreamFlowsTable {
   used_at: number | null;
 }
 
+/** A CAPTCHA challenge whose solution was accepted once: a second use is a replay (migration 011). */
+export interface CaptchaUsesTable {
+  challenge_hash: string;
+  expires_at: number;
+}
+
+export interface InvitesTable {
+  id: string;
+  code_hash: string;
+  uses: number;
+  used: number;
+  expires_at: number | null;
+  created_by: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   revoked_tokens: RevokedTokensTable;
@@ -256,4 +272,6 @@ export interface Database {
   upstream_providers: UpstreamProvidersTable;
   upstream_links: UpstreamLinksTable;
   upstream_flows: UpstreamFlowsTable;
+  captcha_uses: CaptchaUsesTable;
+  invites: InvitesTable;
 }
