@@ -26,6 +26,11 @@ export type RegistrationDeps = { readonly config: Config; readonly now: () => nu
 export class Registration {
   constructor(private readonly ctx: RegistrationDeps) {}
 
+  /** REGISTRATION, for the sign-up page to ask for an invite code or say it is closed. */
+  get mode(): Config['registration'] {
+    return this.ctx.config.registration;
+  }
+
   /** Whether people may make their own accounts without a code: upstream sign-in may create accounts only then. */
   get open(): boolean {
     return this.ctx.config.registration === 'open';

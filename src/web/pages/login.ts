@@ -1,9 +1,10 @@
-import { call, clearToken, currentUser, data, getToken, safeNext, setToken, type TokenEnvelope } from '../api.js';
+import { ApiError, call, clearToken, currentUser, data, getToken, safeNext, setToken, type TokenEnvelope } from '../api.js';
 import { cooldown, field, form, h, input, notice } from '../dom.js';
 import { messageOf, render } from '../layout.js';
 import { endBrowserSession, startBrowserSession } from '../oidc.js';
 import { passkeySignIn, withSecondStep } from './second-step.js';
 import { upstreamButtons } from '../upstream.js';
+import { CAPTCHA_NEEDED, CaptchaBox, withCaptcha } from '../captcha.js';
 
 const nextParam = () => new URLSearchParams(location.search).get('next');
 
@@ -23,10 +24,10 @@ export async function finishSignIn(envelope: TokenEnvelope, next = nextParam()):
 type SignedIn = (envelope: TokenEnvelope) => Promise<void>;
 
 /** Sends an e-mail code for `purpose`, starting the resend countdown on success. */
-export async function sendCode(email: string, purpose: string, button: HTMLButtonElement, msg: ReturnType<typeof notice>): Promise<void> {
+export async function sendCode(email: string, purpose: string, button: HTMLButtonElement, msg: ReturnType<typeof notice>, box?: CaptchaBox): Promise<void> {
   button.disabled = true;
   try {
-    const sent = await data<{ resend_after: number }>('POST', 'send_code', { email: email.trim(), purpose });
+    const sent = await withCaptcha(box, (captcha) => data<{ resend_after: number }>('POST', 'send_code', { email: email.trim(), purpose, captcha }));
     msg.ok('验证码已发送，请查收邮件（10 分钟内有效）');
     cooldown(button, sent.resend_after || 60);
   } catch (err) {
@@ -42,11 +43,21 @@ export function passwordForm(msg: ReturnType<typeof notice>, done: SignedIn = (e
   const username = input('username', { autocomplete: 'username', required: true, placeholder: '用户名或邮箱', value: prefill ?? (hint || undefined) });
   const password = input('password', { type: 'password', autocomplete: 'current-password', required: true });
   const submit = h('button', { type: 'submit', class: 'primary' }, '登录');
-  return form([field('用户名或邮箱', username), field('密码', password), submit], submit, async () => {
+  // Asked for only after failed tries (docs/abuse.md): shown once the server says so.
+  const box = new CaptchaBox();
+  let needed = false;
+  return form([field('用户名或邮箱', username), field('密码', password), box.el, submit], submit, async () => {
     msg.hide();
     const body = { username: username.value.trim(), password: password.value };
-    await done(await withSecondStep((otp) => call<TokenEnvelope>('POST', 'login', { ...body, otp }, false)));
-  }, (e) => msg.error(messageOf(e)));
+    const login = (otp?: string) => withCaptcha(needed ? box : undefined, (captcha) => call<TokenEnvelope>('POST', 'login', { ...body, otp, captcha }, false));
+    await done(await withSecondStep(login));
+  }, (e) => {
+    if (e instanceof ApiError && e.msg === CAPTCHA_NEEDED && box.enabled) {
+      needed = true;
+      void box.start();
+    }
+    msg.error(messageOf(e));
+  });
 }
 
 /** The e-mail code sign-in form; `done` as for passwordForm. */
@@ -54,10 +65,13 @@ export function codeForm(msg: ReturnType<typeof notice>, done: SignedIn = (e) =>
   const email = input('email', { type: 'email', autocomplete: 'email', required: true, value: prefill });
   const code = input('code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字' });
   const send = h('button', { type: 'button', class: 'secondary' }, '发送验证码');
-  send.addEventListener('click', () => void sendCode(email.value, 'login', send, msg));
+  const box = new CaptchaBox();
+  send.addEventListener('click', () => void sendCode(email.value, 'login', send, msg, box));
   const submit = h('button', { type: 'submit', class: 'primary' }, '登录');
   const codeRow = h('div', { class: 'inline' }, field('验证码', code), send);
-  return form([field('邮箱', email), codeRow, submit], submit, async () => {
+  // Sending a code needs a CAPTCHA whenever one is on; solve it once the form is in use.
+  email.addEventListener('focus', () => void box.start(), { once: true });
+  return form([field('邮箱', email), box.el, codeRow, submit], submit, async () => {
     msg.hide();
     const body = { email: email.value.trim(), code: code.value.trim() };
     await done(await withSecondStep((otp) => call<TokenEnvelope>('POST', 'login_by_code', { ...body, otp }, false)));

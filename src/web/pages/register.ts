@@ -4,6 +4,7 @@ import { required, setFieldError, showFieldErrors } from '../field-errors.js';
 import { badParamField } from '../field-labels.js';
 import { messageOf, render } from '../layout.js';
 import { finishSignIn, sendCode, withNext } from './login.js';
+import { CaptchaBox, withCaptcha } from '../captcha.js';
 
 type Control = HTMLInputElement;
 
@@ -15,6 +16,8 @@ const FIELD_OF_MSG = new Map<string, string>(Object.entries({
   邮箱格式不正确: 'email',
   邮箱已被注册: 'email',
   验证码错误或已过期: 'email_code',
+  邀请码无效或已用完: 'invite_code',
+  该邮箱域名不允许注册: 'email',
 }));
 
 /** The same rules as the server (docs/api.md §2), checked first so every mistake shows at once. */
@@ -36,6 +39,15 @@ const sixDigits = (code: string) => (/^\d{6}$/.test(code) ? undefined : '验证�
 
 export function registerPage(): void {
   const msg = notice();
+  // REGISTRATION (docs/abuse.md): closed says so; invite asks for the code.
+  const registration = document.body.dataset.registration ?? 'open';
+  if (registration === 'closed') {
+    render('注册账号', [h('p', { class: 'notice error' }, '当前不开放注册'), h('p', { class: 'links' }, h('a', { href: withNext('/login') }, '已有账号？登录'))]);
+    return;
+  }
+  const inviteRequired = registration === 'invite';
+  const invite = input('invite_code', { autocomplete: 'off', required: true, id: 'f-invite_code' });
+  const box = new CaptchaBox();
   // The page route says whether REGISTER_REQUIRES_EMAIL_CODE is on.
   const codeRequired = document.body.dataset.emailCode === 'required';
   const username = input('username', { autocomplete: 'username', required: true, maxlength: '32' });
@@ -45,11 +57,11 @@ export function registerPage(): void {
   const password = input('password', { type: 'password', autocomplete: 'new-password', required: true });
   const controls = { username, displayName, email, code, password };
   const send = h('button', { type: 'button', class: 'secondary' }, '发送验证码');
-  send.addEventListener('click', () => void sendCode(email.value, 'register', send, msg));
+  send.addEventListener('click', () => void sendCode(email.value, 'register', send, msg, box));
   const submit = h('button', { type: 'submit', class: 'primary' }, '注册');
   const optional = (label: string) => h('span', {}, label, h('span', { class: 'optional' }, '（选填）'));
   const codeHint = codeRequired ? '注册需要验证邮箱' : '填写后邮箱即完成验证；也可以注册后再验证';
-  const byName: Record<string, Control> = { username, display_name: displayName, email, email_code: code, password };
+  const byName: Record<string, Control> = { username, display_name: displayName, email, email_code: code, password, invite_code: invite };
   const report = (e: unknown) => {
     // A refusal about one field goes next to it; anything else above the form.
     const text = e instanceof ApiError ? e.msg : '';
@@ -59,6 +71,7 @@ export function registerPage(): void {
     else msg.error(messageOf(e));
   };
   const f = form([
+    ...(inviteRequired ? [field('邀请码', invite, '本站仅限受邀注册')] : []),
     field('用户名', username, '3–32 位字母、数字或下划线'),
     field(optional('昵称'), displayName),
     field('邮箱', email),
@@ -66,16 +79,22 @@ export function registerPage(): void {
     h('div', { class: 'field' }, h('label', { for: code.id }, codeRequired ? '邮箱验证码' : optional('邮箱验证码')),
       h('div', { class: 'inline' }, code, send), h('small', { class: 'hint' }, codeHint)),
     field('密码', password, '8–128 个字符'),
+    box.el,
     submit,
   ], submit, async () => {
     msg.hide();
-    if (!showFieldErrors(signUpChecks(controls, codeRequired))) return;
+    const checks = signUpChecks(controls, codeRequired);
+    if (inviteRequired) checks.unshift([invite, required(invite, '邀请码')]);
+    if (!showFieldErrors(checks)) return;
     const body: Record<string, string> = { username: username.value.trim(), password: password.value, email: email.value.trim() };
     if (displayName.value.trim()) body.display_name = displayName.value.trim();
     if (code.value.trim()) body.email_code = code.value.trim();
-    await finishSignIn(await call<TokenEnvelope>('POST', 'register', body, false));
+    if (inviteRequired) body.invite_code = invite.value.trim();
+    await finishSignIn(await withCaptcha(box, (captcha) => call<TokenEnvelope>('POST', 'register', { ...body, captcha }, false)));
   }, report);
   render('注册账号', [msg.el, f, h('p', { class: 'links' }, h('a', { href: withNext('/login') }, '已有账号？登录'))]);
+  // The proof of work runs while the form is filled in.
+  void box.start();
 }
 
 export function resetPasswordPage(): void {
@@ -84,10 +103,12 @@ export function resetPasswordPage(): void {
   const code = input('code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: '6 位数字' });
   const password = input('new_password', { type: 'password', autocomplete: 'new-password', required: true });
   const send = h('button', { type: 'button', class: 'secondary' }, '发送验证码');
-  send.addEventListener('click', () => void sendCode(email.value, 'reset_password', send, msg));
+  const box = new CaptchaBox();
+  send.addEventListener('click', () => void sendCode(email.value, 'reset_password', send, msg, box));
   const submit = h('button', { type: 'submit', class: 'primary' }, '重置密码');
   const f = form([
     field('邮箱', email),
+    box.el,
     h('div', { class: 'inline' }, field('验证码', code), send),
     field('新密码', password, '8–128 个字符；重置后其他设备上的登录都会失效'),
     submit,
@@ -99,4 +120,5 @@ export function resetPasswordPage(): void {
     msg.ok('密码已重置，请使用新密码登录');
   }, (e) => msg.error(messageOf(e)));
   render('重置密码', [msg.el, f, h('p', { class: 'links' }, h('a', { href: withNext('/login') }, '返回登录'))]);
+  void box.start();
 }

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { uniqueName } from '../helpers/app.js';
+import { launchBrowser, newPage, screenshot, startCenter, type Center } from './browser.js';
+
+/**
+ * The ALTCHA widget on the pages (docs/abuse.md), solved by Chromium itself under the
+ * pages' CSP: sign-up with an e-mail code (two solutions: send_code, then register), and
+ * the login form that shows the widget once the server asks for it.
+ */
+let center: Center;
+let browser: Browser;
+
+beforeAll(async () => {
+  [center, browser] = await Promise.all([
+    startCenter({ CAPTCHA: 'altcha', CAPTCHA_COST: '20000', REGISTRATION: 'invite', IP_RATE_LIMITS: 'on' }),
+    launchBrowser(),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await center?.close();
+});
+
+/** Every CSP report and script error of the page. */
+function problems(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') seen.push(m.text()); });
+  page.on('pageerror', (e) => seen.push(e.message));
+  return seen;
+}
+
+const verified = (page: Page) => page.waitForSelector('altcha-widget [data-state="verified"], altcha-widget .altcha[data-state="verified"]', { timeout: 30_000 });
+
+describe('the CAPTCHA widget', () => {
+  it('is solved on /register for the e-mail code and for the sign-up itself', async () => {
+    const { code } = await center.runtime.services.abuse.invites.create({ uses: 1 }, 'test');
+    const { context, page } = await newPage(browser);
+    const errors = problems(page);
+    const username = uniqueName('cw');
+    const email = `${username}@example.com`;
+    await page.goto(`${center.baseUrl}/register`);
+    await page.fill('#f-invite_code', code);
+    await page.fill('#f-username', username);
+    await page.fill('#f-email', email);
+    await verified(page);
+    await screenshot(page, 'captcha-register-solved');
+    await page.click('text=发送验证码');
+    await page.waitForSelector('text=验证码已发送');
+    await page.fill('#f-email_code', await center.smtp.codeFor(email));
+    await page.fill('#f-password', 'correct horse battery');
+    await page.click('button:has-text("注册")');
+    await page.waitForURL(`${center.baseUrl}/account`, { timeout: 30_000 });
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it('appears on /login after failed tries and lets the right password in', async () => {
+    const account = { username: uniqueName('cl'), password: 'correct horse battery' };
+    await center.runtime.services.admin.createUser({ ...account, email: `${account.username}@example.com`, roles: ['player'] }, 'test');
+    const { context, page } = await newPage(browser);
+    const errors = problems(page);
+    await page.goto(`${center.baseUrl}/login`);
+    expect(await page.locator('altcha-widget').count()).toBe(0);
+    await page.fill('#f-username', account.username);
+    for (let i = 0; i < 3; i++) {
+      await page.fill('#f-password', 'wrong password');
+      await page.click('form:not([hidden]) button[type=submit]');
+      await page.waitForSelector('.notice.error:has-text("用户名或密码错误")');
+    }
+    await page.fill('#f-password', account.password);
+    await page.click('form:not([hidden]) button[type=submit]');
+    await page.waitForSelector('.notice.error:has-text("请完成人机验证")');
+    await verified(page);
+    await screenshot(page, 'captcha-login-asked');
+    await page.click('form:not([hidden]) button[type=submit]');
+    await page.waitForURL(`${center.baseUrl}/account`, { timeout: 30_000 });
+    expect(errors.filter((e) => !e.includes('401') && !e.includes('400'))).toEqual([]);
+    await context.close();
+  }, 90_000);
+});
