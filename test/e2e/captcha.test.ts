@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { uniqueName } from '../helpers/app.js';
-import { launchBrowser, newPage, screenshot, startCenter, type Center } from './browser.js';
+import { solvedCaptcha } from '../helpers/captcha.js';
+import { launchBrowser, newPage, screenshot, signIn, startCenter, type Center } from './browser.js';
 
 /**
  * The ALTCHA widget on the pages (docs/abuse.md), solved by Chromium itself under the
@@ -31,6 +32,29 @@ function problems(page: Page): string[] {
 }
 
 const verified = (page: Page) => page.waitForSelector('altcha-widget [data-state="verified"], altcha-widget .altcha[data-state="verified"]', { timeout: 30_000 });
+
+describe('邀请码 in the admin console', () => {
+  // First in the file: later tests fail sign-ins from this address on purpose.
+  it('makes a code shown once, lists its uses, and the code signs a person up', async () => {
+    const admin = { username: uniqueName('ia'), password: 'correct horse battery' };
+    await center.runtime.services.admin.createUser({ ...admin, email: `${admin.username}@example.com`, roles: ['player', 'admin'] }, 'test');
+    const { context, page } = await newPage(browser);
+    await signIn(page, center.baseUrl, admin.username, admin.password);
+    await page.goto(`${center.baseUrl}/admin?view=invites`);
+    await page.fill('#f-uses', '2');
+    await page.fill('#f-expires_days', '7');
+    await page.click('button:has-text("生成邀请码")');
+    const code = await page.locator('#invite-made input').inputValue();
+    await page.waitForSelector('#invites li.invite:has-text("剩余 2 次")');
+    await screenshot(page, 'admin-invites');
+    const username = uniqueName('iv');
+    const res = await center.post('/api/v1/auth/register', { username, password: 'correct horse battery', email: `${username}@example.com`, invite_code: code, captcha: await solvedCaptcha(center) });
+    expect(res.statusCode).toBe(200);
+    await page.reload();
+    await page.waitForSelector('#invites li.invite:has-text("剩余 1 次")');
+    await context.close();
+  }, 90_000);
+});
 
 describe('the CAPTCHA widget', () => {
   it('is solved on /register for the e-mail code and for the sign-up itself', async () => {
