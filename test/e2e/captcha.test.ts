@@ -79,6 +79,22 @@ describe('the CAPTCHA widget', () => {
     await context.close();
   }, 90_000);
 
+  it('is solved on /account before a verify code is sent', async () => {
+    const person = { username: uniqueName('cv'), password: 'correct horse battery' };
+    const { code } = await center.runtime.services.abuse.invites.create({ uses: 1 }, 'test');
+    // Registered without an e-mail code: the address is still to be verified.
+    const made = await center.post('/api/v1/auth/register', { ...person, email: `${person.username}@example.com`, invite_code: code, captcha: await solvedCaptcha(center) });
+    expect(made.statusCode).toBe(200);
+    const { context, page } = await newPage(browser);
+    const errors = problems(page);
+    await signIn(page, center.baseUrl, person.username, person.password);
+    await page.click('#verify-email button:has-text("发送验证码")');
+    await page.waitForSelector('#verify-email .notice:has-text("验证码已发送")', { timeout: 30_000 });
+    expect(await page.locator('#verify-email altcha-widget').count()).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 90_000);
+
   it('appears on /login after failed tries and lets the right password in', async () => {
     const account = { username: uniqueName('cl'), password: 'correct horse battery' };
     await center.runtime.services.admin.createUser({ ...account, email: `${account.username}@example.com`, roles: ['player'] }, 'test');

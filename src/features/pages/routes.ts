@@ -137,7 +137,7 @@ export async function pagesRoutes(app: FastifyInstance, { services }: RouteDeps)
     register: { 'email-code': services.accounts.emailCodeRequired ? 'required' : 'optional', registration: services.abuse.registration.mode },
   };
   // The pages whose requests may need a CAPTCHA learn where the widget is (docs/abuse.md).
-  const captchaPages = new Set(['register', 'login', 'reset_password', 'authorize']);
+  const captchaPages = new Set(['register', 'login', 'reset_password', 'authorize', 'account']);
   const dataOf = (page: string): PageData => {
     const own = pageData[page] ?? {};
     const widget = currentBundle()?.captcha;
