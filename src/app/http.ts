@@ -29,6 +29,7 @@ import { adminConsoleRoutes } from '../features/admin/console-routes.js';
 import { upstreamAccountRoutes, upstreamRoutes } from '../features/upstream/index.js';
 import { signInHistoryRoutes } from '../features/sign-in-history/index.js';
 import { ALI_HEADER, minecraftAccountRoutes, minecraftRoutes } from '../features/minecraft/index.js';
+import { abuseRoutes } from '../features/abuse/index.js';
 
 export const BODY_LIMIT = 64 * 1024;
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -106,7 +107,7 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
 
   await registerCors(app, services.cors);
   const deps: RouteDeps = { services, guards: authGuards(services.tokens, config.centerAppId), metrics };
-  for (const routes of [systemRoutes, sessionRoutes, accountRoutes, adminRoutes, auditRoutes, appsRoutes, authorizeRoutes, deviceRoutes, secondFactorRoutes, pagesRoutes, accountSettingsRoutes, adminConsoleRoutes, upstreamRoutes, upstreamAccountRoutes, signInHistoryRoutes, minecraftRoutes, minecraftAccountRoutes]) {
+  for (const routes of [systemRoutes, sessionRoutes, accountRoutes, adminRoutes, auditRoutes, appsRoutes, authorizeRoutes, deviceRoutes, secondFactorRoutes, pagesRoutes, accountSettingsRoutes, adminConsoleRoutes, upstreamRoutes, upstreamAccountRoutes, signInHistoryRoutes, minecraftRoutes, minecraftAccountRoutes, abuseRoutes]) {
     await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>(), deps));
   }
   await app.register(async (scope) => oidcPlugin(scope, deps));

@@ -37,6 +37,7 @@ import { createOidcServices } from '../features/oidc/oidc-services.js';
 import { createUpstreamServices } from '../features/upstream/upstream-services.js';
 import { SignInHistory } from '../features/sign-in-history/index.js';
 import { createMinecraftServices } from '../features/minecraft/index.js';
+import { Captcha, Invites, Registration } from '../features/abuse/index.js';
 
 export interface ServiceOptions {
   now?: () => number;
@@ -76,11 +77,12 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   const limiter = new RateLimiter(rateCounters, config.limits, config.ipRateLimits);
   const secondFactor = new SecondFactorService(kit, limiter);
   const reauth = new ReauthService(kit, limiter, secondFactor);
-  const accounts = new AccountService(kit, limiter, secondFactor, reauth);
+  const abuse = { captcha: new Captcha(kit), registration: new Registration(kit), invites: new Invites(kit) };
+  const accounts = new AccountService(kit, limiter, secondFactor, reauth, abuse);
   const settings = new AccountSettingsService(kit, reauth, signInHistory);
   // The v1 exchange and the OpenID Connect code grant handle a replayed code the same way.
   const codeReplays = new CodeReplays(repos.codes, revokedTokens, (familyId, at) => repos.refreshTokens.revokeFamily(familyId, at), kit.audit, now);
-  const upstream = createUpstreamServices(kit, limiter, secondFactor, reauth);
+  const upstream = createUpstreamServices(kit, limiter, secondFactor, reauth, abuse.registration);
   const minecraft = createMinecraftServices(kit, limiter, secondFactor);
   const oidc = createOidcServices(config, { ...repos, apps: appCache }, { userCache, revokedTokens, tokens: kit.tokens, audit: kit.audit, limiter, codeReplays, now });
   return {
@@ -103,6 +105,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     upstream,
     signInHistory,
     minecraft,
+    abuse,
     ready: () => storage.ping(),
     async start() {
       await revokedTokens.start();
@@ -130,6 +133,6 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
 
 /** The repositories of a backend, without its lifecycle. */
 function repositoriesOf(storage: Storage): ServiceKit['storage'] {
-  const { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows, signInHistory, minecraft } = storage;
-  return { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows, signInHistory, minecraft };
+  const { kind: _kind, migrate: _migrate, ping: _ping, close: _close, ...repositories } = storage;
+  return repositories;
 }

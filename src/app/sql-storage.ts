@@ -24,6 +24,7 @@ import { SqlUpstreamFlowRepo } from '../features/upstream/sql-flows.js';
 import { SqlSignInHistoryRepo } from '../features/sign-in-history/sql-sign-in-history.js';
 import { SqlMinecraftProfileRepo, SqlTextureRepo } from '../features/minecraft/sql-profiles.js';
 import { SqlMinecraftKeyRepo, SqlServerJoinRepo, SqlYggdrasilTokenRepo } from '../features/minecraft/sql-yggdrasil.js';
+import { SqlCaptchaUseRepo, SqlInviteRepo } from '../features/abuse/sql-abuse.js';
 
 export interface SqlStorageOptions {
   /** PostgreSQL schema to use (created when missing); tests give each run its own. */
@@ -161,6 +162,8 @@ export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}
       profiles: new SqlMinecraftProfileRepo(db, kind), textures: new SqlTextureRepo(db),
       tokens: new SqlYggdrasilTokenRepo(db), joins: new SqlServerJoinRepo(db), key: new SqlMinecraftKeyRepo(db),
     },
+    captchaUses: new SqlCaptchaUseRepo(db),
+    invites: new SqlInviteRepo(db),
     async migrate() {
       const migrationTableSchema = await migrationSchema(db, kind);
       const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationTableSchema && { migrationTableSchema }) });

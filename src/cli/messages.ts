@@ -75,6 +75,11 @@ export const CLI_REASON_TEXT: { readonly [R in Reason]: string } = {
   minecraftProfileLimit: 'the account owns as many Minecraft profiles as allowed',
   unknownMinecraftProfile: 'no such Minecraft profile',
   badTexture: 'the texture must be a PNG: skins 64×32 or 64×64, capes 64×32 or 22×17, at most 64 KiB',
+  captchaRequired: 'complete the CAPTCHA',
+  registrationClosed: 'registration is closed',
+  badInvite: 'the invite code is invalid or used up',
+  emailDomainRefused: 'this e-mail domain may not register',
+  unknownInvite: 'no such invite code',
 };
 
 /** The English line for a refusal (with the field of a `badParam`); other errors keep their message. */

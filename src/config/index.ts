@@ -3,9 +3,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { limitPolicyFrom, type LimitPolicy } from '../features/limits/policy.js';
 import { DEFAULT_GC_FLAGS } from '../platform/process/gc-tuning.js';
+import { abuseSettings, type AbuseSettings } from './abuse.js';
 
 /** Every setting of docs/api.md §11 plus the lifetimes of §4, read once at start-up. */
-export interface Config {
+export interface Config extends AbuseSettings {
   readonly nodeEnv: string;
   readonly port: number;
   readonly host: string;
@@ -273,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     gcFlags: gcFlags(env.GC_FLAGS),
     minecraft: bool(env, 'MINECRAFT', false),
     minecraftMaxProfiles: int(env, 'MINECRAFT_MAX_PROFILES', 1, 1, 100),
+    ...abuseSettings(env, (msg) => new ConfigError(msg)),
   };
   if (!config.smtpUrl) warnings.push('SMTP_URL is not set: e-mails (with their codes) are written to the log');
   if (production && config.baseUrl.startsWith('http://')) warnings.push('BASE_URL is plain http in production: serve it behind HTTPS');

@@ -96,6 +96,13 @@ const REASONS = {
   minecraftProfileLimit: [400, '角色数量已达上限'],
   unknownMinecraftProfile: [404, '角色不存在'],
   badTexture: [400, '材质须为 PNG 图片，皮肤 64×32 或 64×64，披风 64×32 或 22×17'],
+  // abuse protection (docs/api.md §16)
+  captchaRequired: [400, '请完成人机验证'],
+  registrationClosed: [403, '当前不开放注册'],
+  badInvite: [400, '邀请码无效或已用完'],
+  emailDomainRefused: [400, '该邮箱域名不允许注册'],
+  // not fixed by the spec: an administrator removing an invite code that does not exist
+  unknownInvite: [404, '邀请码不存在'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type Reason = keyof typeof REASONS;

@@ -23,6 +23,7 @@ import type { OidcServices } from './oidc/oidc-services.js';
 import type { UpstreamServices } from './upstream/index.js';
 import type { SignInHistory } from './sign-in-history/index.js';
 import type { MinecraftServices } from './minecraft/index.js';
+import type { AbuseServices } from './abuse/index.js';
 
 /** The use cases the HTTP layer and the CLI call; nothing here hands out storage. */
 export interface Services {
@@ -55,6 +56,8 @@ export interface Services {
   readonly signInHistory: SignInHistory;
   /** Minecraft profiles and the Yggdrasil API for launchers and game servers (docs/api.md §18). */
   readonly minecraft: MinecraftServices;
+  /** The CAPTCHA, who may register, and invite codes (docs/api.md §16). */
+  readonly abuse: AbuseServices;
   /** Readiness: whether the database answers. */
   ready(): Promise<boolean>;
   /** Starts background work (revocation polling); call once before serving. */

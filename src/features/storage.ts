@@ -9,6 +9,7 @@ import type { PasskeyRepo, SecondFactorRepo } from './second-factor/repository.j
 import type { RevocationRepo, SessionRepo } from './sessions/repository.js';
 import type { SignInHistoryRepo } from './sign-in-history/index.js';
 import type { MinecraftRepos } from './minecraft/repository.js';
+import type { CaptchaUseRepo, InviteRepo } from './abuse/repository.js';
 import type { UpstreamFlowRepo, UpstreamLinkRepo, UpstreamProviderRepo } from './upstream/repository.js';
 
 /** All repositories of one backend; `close` releases its connections. */
@@ -34,6 +35,8 @@ export interface Storage {
   readonly signInHistory: SignInHistoryRepo;
   /** Minecraft profiles, textures and the Yggdrasil API's tokens and joins (docs/api.md §18). */
   readonly minecraft: MinecraftRepos;
+  readonly captchaUses: CaptchaUseRepo;
+  readonly invites: InviteRepo;
   /** Runs the migrations not yet applied; safe to call from several processes. */
   migrate(): Promise<void>;
   ping(): Promise<boolean>;

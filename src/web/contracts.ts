@@ -20,3 +20,4 @@ export * from '../features/admin/console-contract.js';
 export * from '../features/upstream/contract.js';
 export * from '../features/sign-in-history/contract.js';
 export type { ProfileDetail, ProfileSummary } from '../features/minecraft/contract.js';
+export * from '../features/abuse/contract.js';

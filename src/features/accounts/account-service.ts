@@ -15,6 +15,10 @@ import type { SecondFactorService } from '../second-factor/index.js';
 import { emailChangedNotice, passwordChangedNotice } from './account-notices.js';
 import type { ReauthProof, ReauthService } from '../reauth/index.js';
 import type { Authenticated } from '../sessions/index.js';
+import type { AbuseServices } from '../abuse/index.js';
+
+/** Failed password sign-ins from an address or on an account after which the CAPTCHA is asked for (docs/api.md §16.1). */
+const CAPTCHA_AFTER_FAILED_LOGINS = 3;
 
 export type RegisterInput = RegisterBody;
 
@@ -44,6 +48,8 @@ export class AccountService {
     private readonly secondFactor: Pick<SecondFactorService, 'checkSignIn'>,
     /** The owner's proof for an e-mail change, and its grant to the confirming step. */
     private readonly reauth: Pick<ReauthService, 'proveFor' | 'require' | 'clear'>,
+    /** The CAPTCHA and who may register (docs/api.md §16). */
+    private readonly abuse: Pick<AbuseServices, 'captcha' | 'registration'>,
   ) {}
 
   /** REGISTER_REQUIRES_EMAIL_CODE, for the sign-up page to mark the code field required or optional. */
@@ -70,18 +76,18 @@ export class AccountService {
     if (!isValidEmail(input.email)) throw fail('badEmail');
     if (input.display_name !== undefined && !isValidDisplayName(input.display_name)) throw badParam('display_name');
     if (config.registerRequiresEmailCode && input.email_code === undefined) throw badParam('email_code');
+    this.abuse.registration.admit(input.email, input.invite_code);
+    await this.abuse.captcha.require(input.captcha);
     await this.limiter.takeOrRefuse('registerIp', caller.ip);
     if (await storage.users.findByUsername(input.username)) throw fail('usernameTaken');
     if (await storage.users.findByEmail(input.email)) throw fail('emailTaken');
-    if (input.email_code !== undefined) await this.consumeCode(input.email, 'register', input.email_code);
-    const user = await storage.users.create({
-      username: input.username,
-      email: input.email,
-      displayName: input.display_name?.trim() || input.username,
-      passwordHash: await this.ctx.passwords.hash(input.password),
-      emailVerified: input.email_code !== undefined,
-      roles: [...DEFAULT_ROLES],
-    }, now()).catch(taken);
+    const user = await this.abuse.registration.withInvite(input.invite_code, async () => {
+      if (input.email_code !== undefined) await this.consumeCode(input.email, 'register', input.email_code);
+      return storage.users.create({
+        username: input.username, email: input.email, displayName: input.display_name?.trim() || input.username,
+        passwordHash: await this.ctx.passwords.hash(input.password), emailVerified: input.email_code !== undefined, roles: [...DEFAULT_ROLES],
+      }, now()).catch(taken);
+    });
     await this.ctx.audit.record('user.register', { actor: user.username, ip: caller.ip, target: user.username });
     return this.envelope(user, caller);
   }
@@ -91,9 +97,11 @@ export class AccountService {
    * factor is asked for only once the password was right, so its answers tell nothing to
    * someone who does not have the password.
    */
-  async login(login: string, password: string, caller: Caller, otp?: string): Promise<TokenEnvelope> {
+  async login(login: string, password: string, caller: Caller, otp?: string, captcha?: string): Promise<TokenEnvelope> {
     const user = await this.ctx.storage.users.findByLogin(login);
     const throttle = new LoginThrottle(this.limiter, asciiLower(login), user?.id, caller.ip);
+    const { captcha: gate } = this.abuse;
+    if (gate.enabled && (await throttle.failedTries()) >= CAPTCHA_AFTER_FAILED_LOGINS) await gate.require(captcha);
     await throttle.begin();
     const ok = await this.ctx.passwords.verify(user?.passwordHash, password);
     if (!user || !ok) {
@@ -117,10 +125,11 @@ export class AccountService {
     }
   }
 
-  async sendCode(email: string, purpose: string, caller: Caller): Promise<SendCodeData> {
+  async sendCode(email: string, purpose: string, caller: Caller, captcha?: string): Promise<SendCodeData> {
     const { storage, now } = this.ctx;
     if (!isValidEmail(email)) throw fail('badEmail');
     if (!isEmailPurpose(purpose)) throw badParam('purpose');
+    await this.abuse.captcha.require(captcha);
     const key = asciiLower(email);
     await this.throttleSend(email, caller);
     const user = await storage.users.findByEmail(email);

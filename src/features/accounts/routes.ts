@@ -36,9 +36,9 @@ export async function accountRoutes(app: ContractApp, { services, guards, metric
   app.post('/api/v1/auth/login', {
     schema: { tags, summary: 'Sign in with username (or e-mail) and password; `otp` for an account with a second factor', body: LoginBody, response: responses(TokenEnvelope) },
   }, async (request, reply) => {
-    const { username, password, otp } = request.body;
+    const { username, password, otp, captcha } = request.body;
     void reply.headers(NO_STORE);
-    return counted('password', () => accounts.login(username, password, callerOf(request), otp));
+    return counted('password', () => accounts.login(username, password, callerOf(request), otp, captcha));
   });
 
   app.post('/api/v1/auth/send_code', {
@@ -47,8 +47,8 @@ export async function accountRoutes(app: ContractApp, { services, guards, metric
       tags, summary: 'E-mail a 6-digit code for register, login, verify or reset_password', body: SendCodeBody, response: responses(SendCodeReply),
     },
   }, async (request) => {
-    const { email, purpose } = request.body;
-    return { ok: true as const, data: await accounts.sendCode(email, purpose, callerOf(request)) };
+    const { email, purpose, captcha } = request.body;
+    return { ok: true as const, data: await accounts.sendCode(email, purpose, callerOf(request), captcha) };
   });
 
   app.post('/api/v1/auth/login_by_code', {

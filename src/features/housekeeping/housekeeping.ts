@@ -16,7 +16,7 @@ export class Housekeeping {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants' | 'upstreamFlows' | 'signInHistory' | 'minecraft'>,
+    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants' | 'upstreamFlows' | 'signInHistory' | 'minecraft' | 'captchaUses'>,
     private readonly revokedTokens: Pick<RevokedTokens, 'reload'>,
     private readonly now: () => number,
     private readonly log: Logger,
@@ -48,6 +48,7 @@ export class Housekeeping {
     await this.storage.signInHistory.purgeOlderThan(now - SIGN_IN_RETENTION_MS);
     await this.storage.minecraft.tokens.purgeExpired(now);
     await this.storage.minecraft.joins.purgeExpired(now);
+    await this.storage.captchaUses.purgeExpired(now);
     await this.revokedTokens.reload();
   }
 }

@@ -77,6 +77,12 @@ export class RateLimiter {
     if (counter) await giveBackOne(counter, keyOf(subject));
   }
 
+  /** The tries counted on `rule` for `subject` in its current window, without counting one (0 when the rule is off). */
+  async peek(rule: LimitRuleName, subject: string): Promise<number> {
+    const counted = await this.counters.get(rule)?.get(keyOf(subject));
+    return Math.max(0, counted?.consumedPoints ?? 0);
+  }
+
   async reset(rule: LimitRuleName, subject: string): Promise<void> {
     await this.counters.get(rule)?.delete(keyOf(subject));
   }
@@ -123,6 +129,15 @@ export class LoginThrottle {
     await this.limiter.takeOrRefuse(this.rules.pair, this.pair);
     await this.limiter.takeOrRefuse(this.rules.ip, this.ip);
     await this.limiter.takeOrRefuse(this.rules.account, this.account);
+  }
+
+  /**
+   * Tries not (yet) given back from this address or on this account, whichever is more:
+   * failures, plus tries still running. Read without counting, from the same counters.
+   */
+  async failedTries(): Promise<number> {
+    const [fromIp, onAccount] = await Promise.all([this.limiter.peek(this.rules.ip, this.ip), this.limiter.peek(this.rules.account, this.account)]);
+    return Math.max(fromIp, onAccount);
   }
 
   /** The try was the owner's: it does not count against the address or the account. */

@@ -46,6 +46,8 @@ interface Asset {
 interface Bundle {
   js: string;
   css: string;
+  /** The CAPTCHA widget's script, style and worker (docs/abuse.md), loaded by the pages that need it. */
+  captcha: { script: string; style: string; worker: string };
   assets: Map<string, Asset>;
 }
 
@@ -56,13 +58,14 @@ export function loadBundle(): Bundle | undefined {
   const manifestPath = join(WEB_DIR, 'manifest.json');
   if (!existsSync(manifestPath)) return undefined;
   try {
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { js: string; css: string };
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<'js' | 'css' | 'captcha' | 'captchaCss' | 'captchaWorker', string>;
     const assets = new Map<string, Asset>();
-    for (const name of [manifest.js, manifest.css]) {
+    for (const name of Object.values(manifest)) {
       const ext = name.slice(name.lastIndexOf('.'));
       assets.set(name, { body: readFileSync(join(WEB_DIR, name)), type: TYPES[ext] ?? 'application/octet-stream' });
     }
-    return { js: manifest.js, css: manifest.css, assets };
+    const captcha = { script: `/assets/${manifest.captcha}`, style: `/assets/${manifest.captchaCss}`, worker: `/assets/${manifest.captchaWorker}` };
+    return { js: manifest.js, css: manifest.css, captcha, assets };
   } catch {
     // A build in progress: the next request tries again.
     return undefined;
@@ -138,11 +141,19 @@ export function sendNotFoundPage(request: FastifyRequest, reply: FastifyReply): 
 export async function pagesRoutes(app: FastifyInstance, { services }: RouteDeps) {
   // The sign-up page marks its e-mail code field 选填 unless the server requires the code.
   const pageData: Record<string, PageData> = {
-    register: { 'email-code': services.accounts.emailCodeRequired ? 'required' : 'optional' },
+    register: { 'email-code': services.accounts.emailCodeRequired ? 'required' : 'optional', registration: services.abuse.registration.mode },
+  };
+  // The pages whose requests may need a CAPTCHA learn where the widget is (docs/abuse.md).
+  const captchaPages = new Set(['register', 'login', 'reset_password', 'authorize', 'account']);
+  const dataOf = (page: string): PageData => {
+    const own = pageData[page] ?? {};
+    const widget = currentBundle()?.captcha;
+    if (!services.abuse.captcha.enabled || !captchaPages.has(page) || !widget) return own;
+    return { ...own, captcha: 'altcha', 'captcha-script': widget.script, 'captcha-style': widget.style, 'captcha-worker': widget.worker };
   };
 
   for (const [path, page] of Object.entries(PAGES)) {
-    app.get(path, { schema: { hide: true } }, async (_request, reply) => sendPage(reply, page, pageData[page]));
+    app.get(path, { schema: { hide: true } }, async (_request, reply) => sendPage(reply, page, dataOf(page)));
   }
   app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.headers(PAGE_HEADERS).redirect('/account'));
   faviconRoutes(app, PAGE_HEADERS);

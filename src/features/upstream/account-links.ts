@@ -7,6 +7,7 @@ import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { fail } from '../../errors/index.js';
 import { DEFAULT_ROLES, isValidDisplayName, isValidEmail, type User } from '../accounts/index.js';
 import type { Uses } from '../kit.js';
+import type { Registration } from '../abuse/index.js';
 import { hasPassword } from '../reauth/index.js';
 import type { LinkView } from './contract.js';
 import type { ProviderDirectory } from './provider-directory.js';
@@ -49,10 +50,15 @@ export const seenOf = (profile: UpstreamProfile) => ({
 export type LinkDeps = Uses<'now', 'users' | 'passkeys' | 'upstreamLinks'>;
 
 /** Where an unknown subject goes when nobody is signed in. */
-export type NewSubject = { kind: 'created'; user: User } | { kind: 'emailTaken'; email: string };
+export type NewSubject = { kind: 'created'; user: User } | { kind: 'emailTaken'; email: string } | { kind: 'registrationClosed' };
 
 export class AccountLinks {
-  constructor(private readonly ctx: LinkDeps, private readonly directory: ProviderDirectory) {}
+  constructor(
+    private readonly ctx: LinkDeps,
+    private readonly directory: ProviderDirectory,
+    /** REGISTRATION: only when it is open may a sign-in through another account create one (docs/api.md §16.2). */
+    private readonly registration: Pick<Registration, 'open'>,
+  ) {}
 
   find(providerId: string, subject: string): Promise<UpstreamLink | undefined> {
     return this.ctx.storage.upstreamLinks.find(providerId, subject);
@@ -66,6 +72,7 @@ export class AccountLinks {
   async signUp(provider: ProviderRecord, profile: UpstreamProfile): Promise<NewSubject | { kind: 'linked'; link: UpstreamLink }> {
     const email = vouchedEmail(profile);
     if (email !== undefined && (await this.ctx.storage.users.findByEmail(email))) return { kind: 'emailTaken', email };
+    if (!this.registration.open) return { kind: 'registrationClosed' };
     const base = usernameBase(profile.username ?? profile.displayName, provider.type);
     const now = this.ctx.now();
     for (const username of usernameCandidates(base)) {

@@ -5,7 +5,7 @@
 import { MSG } from '../../errors/index.js';
 import type { UpstreamFailure } from './protocols/index.js';
 
-export type FlowProblem = UpstreamFailure | 'state' | 'unavailable' | 'banned' | 'rateLimited' | 'linkedElsewhere' | 'alreadyLinked' | 'notYourLink';
+export type FlowProblem = UpstreamFailure | 'state' | 'unavailable' | 'banned' | 'rateLimited' | 'linkedElsewhere' | 'alreadyLinked' | 'notYourLink' | 'registrationClosed';
 
 const TEXTS: Record<FlowProblem, (name: string) => string> = {
   state: () => '登录请求已失效，或不是在这个浏览器中发起的。请返回登录页重新开始。',
@@ -19,9 +19,11 @@ const TEXTS: Record<FlowProblem, (name: string) => string> = {
   linkedElsewhere: (name) => `该 ${name} 账号已绑定其他账号。`,
   alreadyLinked: (name) => `你的账号已绑定过 ${name}，请先解除绑定。`,
   notYourLink: (name) => `这个 ${name} 账号没有绑定到当前账号，无法用来验证身份。`,
+  // docs/api.md §16.2: only an account that already exists, or is linked, can sign in this way.
+  registrationClosed: () => MSG.registrationClosed,
 };
 
-const STATUS: Partial<Record<FlowProblem, number>> = { unavailable: 404, banned: 403, rateLimited: 429, linkedElsewhere: 409, alreadyLinked: 409 };
+const STATUS: Partial<Record<FlowProblem, number>> = { unavailable: 404, banned: 403, rateLimited: 429, linkedElsewhere: 409, alreadyLinked: 409, registrationClosed: 403 };
 
 export interface FlowFailurePage {
   kind: 'error';

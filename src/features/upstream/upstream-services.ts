@@ -1,5 +1,6 @@
 import type { ServiceKit } from '../kit.js';
 import type { RateLimiter } from '../limits/index.js';
+import type { Registration } from '../abuse/index.js';
 import type { ReauthService } from '../reauth/index.js';
 import type { SecondFactorService } from '../second-factor/index.js';
 import { AccountLinks } from './account-links.js';
@@ -29,13 +30,14 @@ export function createUpstreamServices(
   limiter: RateLimiter,
   secondFactor: Pick<SecondFactorService, 'checkSignIn'>,
   reauth: Pick<ReauthService, 'prove'>,
+  registration: Pick<Registration, 'open'>,
 ): UpstreamServices {
   const { config, storage, now } = kit;
   const directory = new ProviderDirectory(storage.upstreamProviders, config.jwtSecret, now,
     (provider, err) => kit.log.error({ err, provider }, 'the secret of a sign-in provider cannot be opened (was JWT_SECRET changed?); set it again'));
   const binding = new BrowserBinding(config.baseUrl);
   const store = new FlowStore(storage.upstreamFlows, binding, config.jwtSecret, now);
-  const links = new AccountLinks(kit, directory);
+  const links = new AccountLinks(kit, directory, registration);
   return {
     providers: new ProviderAdmin(storage.upstreamProviders, directory, kit.audit, config.baseUrl, now),
     flows: new UpstreamFlowService(kit, directory, store, binding, links, protocols(now), limiter),

@@ -293,6 +293,22 @@ export interface MinecraftSigningKeyTable {
   created_at: number;
 }
 
+/** A CAPTCHA challenge whose solution was accepted once: a second use is a replay (migration 011). */
+export interface CaptchaUsesTable {
+  challenge_hash: string;
+  expires_at: number;
+}
+
+export interface InvitesTable {
+  id: string;
+  code_hash: string;
+  uses: number;
+  used: number;
+  expires_at: number | null;
+  created_by: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   revoked_tokens: RevokedTokensTable;
@@ -321,4 +337,6 @@ export interface Database {
   minecraft_tokens: MinecraftTokensTable;
   minecraft_joins: MinecraftJoinsTable;
   minecraft_signing_key: MinecraftSigningKeyTable;
+  captcha_uses: CaptchaUsesTable;
+  invites: InvitesTable;
 }

@@ -2,6 +2,7 @@ import { call, currentUser, data, loginUrl, type Me, type TokenEnvelope } from '
 import { busy, copyBox, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf, needsLogin, render } from '../layout.js';
 import { sendCode } from './login.js';
+import { CaptchaBox } from '../captcha.js';
 import { signOut } from '../sign-out.js';
 import type { AuthorizedApp, AuthorizedAppList } from '../contracts.js';
 import { securitySections } from './account-security.js';
@@ -33,9 +34,11 @@ function verifyEmail(me: Me): HTMLElement | null {
   const msg = notice();
   const code = input('verify_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: t('login.sixDigits') });
   const send = h('button', { type: 'button', class: 'secondary' }, t('login.sendCode'));
-  send.addEventListener('click', () => void sendCode(me.email, 'verify', send, msg));
+  // send_code asks for a CAPTCHA whenever one is on (docs/abuse.md): solved when the button is pressed.
+  const box = new CaptchaBox();
+  send.addEventListener('click', () => void sendCode(me.email, 'verify', send, msg, box));
   const submit = h('button', { type: 'submit', class: 'primary' }, t('account.verifyEmail'));
-  const f = form([h('div', { class: 'inline' }, field(t('label.code'), code), send), submit], submit, async () => {
+  const f = form([box.el, h('div', { class: 'inline' }, field(t('label.code'), code), send), submit], submit, async () => {
     msg.hide();
     await data('POST', 'verify_email', { code: code.value.trim() });
     f.hidden = true;

@@ -13,7 +13,7 @@ import { adminSignInsView } from './sign-in-history.js';
 import { t } from '../i18n.js';
 
 type Notice = ReturnType<typeof notice>;
-const VIEWS: Array<[string, string]> = [['dashboard', t('admin.overview')], ['', t('admin.user')], ['apps', t('admin.apps')], ['providers', t('admin.providers')], ['audit', t('admin.audit')]];
+const VIEWS: Array<[string, string]> = [['dashboard', t('admin.overview')], ['', t('admin.user')], ['apps', t('admin.apps')], ['providers', t('admin.providers')], ['invites', t('admin.invites')], ['audit', t('admin.audit')]];
 
 export function adminTabs(current: string): HTMLElement {
   return h('nav', { class: 'tabs', 'aria-label': t('admin.admin') }, ...VIEWS.map(([view, label]) =>

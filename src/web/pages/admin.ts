@@ -6,6 +6,7 @@ import type { AdminUserView as UserRow, UserPage } from '../contracts.js';
 import { adminTabs, appsView, auditView, dashboardView, userDetailView } from './admin-console.js';
 import { providersView } from './admin-providers.js';
 import { t } from '../i18n.js';
+import { invitesView } from './admin-invites.js';
 
 const PAGE_SIZE = 20;
 
@@ -97,11 +98,12 @@ export async function adminPage(): Promise<void> {
 /** The views beside user search, chosen by `?view=`. */
 async function otherView(view: string, params: URLSearchParams, me: NonNullable<Awaited<ReturnType<typeof currentUser>>>): Promise<void> {
   const msg = notice();
-  const titles: Record<string, string> = { dashboard: t('admin.overview'), user: t('admin.userDetails'), apps: t('admin.appsTitle'), providers: t('admin.providers'), audit: t('admin.audit') };
+  const titles: Record<string, string> = { dashboard: t('admin.overview'), user: t('admin.userDetails'), apps: t('admin.appsTitle'), providers: t('admin.providers'), invites: t('admin.invites'), audit: t('admin.audit') };
   const body = view === 'dashboard' ? await dashboardView(msg)
     : view === 'user' ? await userDetailView(params.get('username') ?? '', msg)
       : view === 'apps' ? appsView(msg, params.get('q') ?? '')
         : view === 'providers' ? providersView(msg)
+          : view === 'invites' ? invitesView(msg)
           : view === 'audit' ? auditView(msg) : h('p', { class: 'notice error' }, t('admin.noSuchView'));
   render(titles[view] ?? t('admin.admin'), [adminTabs(view === 'user' ? '' : view), msg.el, body], { me, wide: true });
 }

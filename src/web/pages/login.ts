@@ -1,10 +1,11 @@
-import { call, clearToken, currentUser, data, getToken, safeNext, setToken, type TokenEnvelope } from '../api.js';
+import { ApiError, call, clearToken, currentUser, data, getToken, safeNext, setToken, type TokenEnvelope } from '../api.js';
 import { cooldown, field, form, h, input, notice } from '../dom.js';
 import { messageOf, render } from '../layout.js';
 import { endBrowserSession, startBrowserSession } from '../oidc.js';
 import { passkeySignIn, withSecondStep } from './second-step.js';
 import { upstreamButtons } from '../upstream.js';
 import { t } from '../i18n.js';
+import { CAPTCHA_NEEDED, CaptchaBox, withCaptcha } from '../captcha.js';
 
 const nextParam = () => new URLSearchParams(location.search).get('next');
 
@@ -24,10 +25,10 @@ export async function finishSignIn(envelope: TokenEnvelope, next = nextParam()):
 type SignedIn = (envelope: TokenEnvelope) => Promise<void>;
 
 /** Sends an e-mail code for `purpose`, starting the resend countdown on success. */
-export async function sendCode(email: string, purpose: string, button: HTMLButtonElement, msg: ReturnType<typeof notice>): Promise<void> {
+export async function sendCode(email: string, purpose: string, button: HTMLButtonElement, msg: ReturnType<typeof notice>, box?: CaptchaBox): Promise<void> {
   button.disabled = true;
   try {
-    const sent = await data<{ resend_after: number }>('POST', 'send_code', { email: email.trim(), purpose });
+    const sent = await withCaptcha(box, (captcha) => data<{ resend_after: number }>('POST', 'send_code', { email: email.trim(), purpose, captcha }));
     msg.ok(t('login.codeSent'));
     cooldown(button, sent.resend_after || 60);
   } catch (err) {
@@ -43,11 +44,21 @@ export function passwordForm(msg: ReturnType<typeof notice>, done: SignedIn = (e
   const username = input('username', { autocomplete: 'username', required: true, placeholder: t('login.usernameOrEmail'), value: prefill ?? (hint || undefined) });
   const password = input('password', { type: 'password', autocomplete: 'current-password', required: true });
   const submit = h('button', { type: 'submit', class: 'primary' }, t('login.submit'));
-  return form([field(t('login.usernameOrEmail'), username), field(t('label.password'), password), submit], submit, async () => {
+  // Asked for only after failed tries (docs/abuse.md): shown once the server says so.
+  const box = new CaptchaBox();
+  let needed = false;
+  return form([field(t('login.usernameOrEmail'), username), field(t('label.password'), password), box.el, submit], submit, async () => {
     msg.hide();
     const body = { username: username.value.trim(), password: password.value };
-    await done(await withSecondStep((otp) => call<TokenEnvelope>('POST', 'login', { ...body, otp }, false)));
-  }, (e) => msg.error(messageOf(e)));
+    const login = (otp?: string) => withCaptcha(needed ? box : undefined, (captcha) => call<TokenEnvelope>('POST', 'login', { ...body, otp, captcha }, false));
+    await done(await withSecondStep(login));
+  }, (e) => {
+    if (e instanceof ApiError && e.msg === CAPTCHA_NEEDED && box.enabled) {
+      needed = true;
+      void box.start();
+    }
+    msg.error(messageOf(e));
+  });
 }
 
 /** The e-mail code sign-in form; `done` as for passwordForm. */
@@ -55,10 +66,13 @@ export function codeForm(msg: ReturnType<typeof notice>, done: SignedIn = (e) =>
   const email = input('email', { type: 'email', autocomplete: 'email', required: true, value: prefill });
   const code = input('code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: t('login.sixDigits') });
   const send = h('button', { type: 'button', class: 'secondary' }, t('login.sendCode'));
-  send.addEventListener('click', () => void sendCode(email.value, 'login', send, msg));
+  const box = new CaptchaBox();
+  send.addEventListener('click', () => void sendCode(email.value, 'login', send, msg, box));
   const submit = h('button', { type: 'submit', class: 'primary' }, t('login.submit'));
   const codeRow = h('div', { class: 'inline' }, field(t('label.code'), code), send);
-  return form([field(t('label.email'), email), codeRow, submit], submit, async () => {
+  // Sending a code needs a CAPTCHA whenever one is on; solve it once the form is in use.
+  email.addEventListener('focus', () => void box.start(), { once: true });
+  return form([field(t('label.email'), email), box.el, codeRow, submit], submit, async () => {
     msg.hide();
     const body = { email: email.value.trim(), code: code.value.trim() };
     await done(await withSecondStep((otp) => call<TokenEnvelope>('POST', 'login_by_code', { ...body, otp }, false)));

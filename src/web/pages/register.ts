@@ -5,6 +5,7 @@ import { badParamField } from '../field-labels.js';
 import { messageOf, render } from '../layout.js';
 import { finishSignIn, sendCode, withNext } from './login.js';
 import { t } from '../i18n.js';
+import { CaptchaBox, withCaptcha } from '../captcha.js';
 
 type Control = HTMLInputElement;
 
@@ -16,6 +17,8 @@ const FIELD_OF_MSG = new Map<string, string>(Object.entries({
   邮箱格式不正确: 'email',
   邮箱已被注册: 'email',
   验证码错误或已过期: 'email_code',
+  邀请码无效或已用完: 'invite_code',
+  该邮箱域名不允许注册: 'email',
 }));
 
 /** The same rules as the server (docs/api.md §2), checked first so every mistake shows at once. */
@@ -37,6 +40,15 @@ const sixDigits = (code: string) => (/^\d{6}$/.test(code) ? undefined : t('regis
 
 export function registerPage(): void {
   const msg = notice();
+  // REGISTRATION (docs/abuse.md): closed says so; invite asks for the code.
+  const registration = document.body.dataset.registration ?? 'open';
+  if (registration === 'closed') {
+    render(t('register.title'), [h('p', { class: 'notice error' }, t('register.closed')), h('p', { class: 'links' }, h('a', { href: withNext('/login') }, t('register.toLogin')))]);
+    return;
+  }
+  const inviteRequired = registration === 'invite';
+  const invite = input('invite_code', { autocomplete: 'off', required: true, id: 'f-invite_code' });
+  const box = new CaptchaBox();
   // The page route says whether REGISTER_REQUIRES_EMAIL_CODE is on.
   const codeRequired = document.body.dataset.emailCode === 'required';
   const username = input('username', { autocomplete: 'username', required: true, maxlength: '32' });
@@ -46,11 +58,11 @@ export function registerPage(): void {
   const password = input('password', { type: 'password', autocomplete: 'new-password', required: true });
   const controls = { username, displayName, email, code, password };
   const send = h('button', { type: 'button', class: 'secondary' }, t('login.sendCode'));
-  send.addEventListener('click', () => void sendCode(email.value, 'register', send, msg));
+  send.addEventListener('click', () => void sendCode(email.value, 'register', send, msg, box));
   const submit = h('button', { type: 'submit', class: 'primary' }, t('register.submit'));
   const optional = (label: string) => h('span', {}, label, h('span', { class: 'optional' }, t('field.optional')));
   const codeHint = codeRequired ? t('register.codeRequiredHint') : t('register.codeOptionalHint');
-  const byName: Record<string, Control> = { username, display_name: displayName, email, email_code: code, password };
+  const byName: Record<string, Control> = { username, display_name: displayName, email, email_code: code, password, invite_code: invite };
   const report = (e: unknown) => {
     // A refusal about one field goes next to it; anything else above the form.
     const text = e instanceof ApiError ? e.msg : '';
@@ -60,6 +72,7 @@ export function registerPage(): void {
     else msg.error(messageOf(e));
   };
   const f = form([
+    ...(inviteRequired ? [field(t('register.inviteCode'), invite, t('register.inviteHint'))] : []),
     field(t('label.username'), username, t('register.usernameHint')),
     field(optional(t('label.display_name')), displayName),
     field(t('label.email'), email),
@@ -67,16 +80,22 @@ export function registerPage(): void {
     h('div', { class: 'field' }, h('label', { for: code.id }, codeRequired ? t('label.email_code') : optional(t('label.email_code'))),
       h('div', { class: 'inline' }, code, send), h('small', { class: 'hint' }, codeHint)),
     field(t('label.password'), password, t('register.passwordHint')),
+    box.el,
     submit,
   ], submit, async () => {
     msg.hide();
-    if (!showFieldErrors(signUpChecks(controls, codeRequired))) return;
+    const checks = signUpChecks(controls, codeRequired);
+    if (inviteRequired) checks.unshift([invite, required(invite, t('register.inviteCode'))]);
+    if (!showFieldErrors(checks)) return;
     const body: Record<string, string> = { username: username.value.trim(), password: password.value, email: email.value.trim() };
     if (displayName.value.trim()) body.display_name = displayName.value.trim();
     if (code.value.trim()) body.email_code = code.value.trim();
-    await finishSignIn(await call<TokenEnvelope>('POST', 'register', body, false));
+    if (inviteRequired) body.invite_code = invite.value.trim();
+    await finishSignIn(await withCaptcha(box, (captcha) => call<TokenEnvelope>('POST', 'register', { ...body, captcha }, false)));
   }, report);
   render(t('register.title'), [msg.el, f, h('p', { class: 'links' }, h('a', { href: withNext('/login') }, t('register.toLogin')))]);
+  // The proof of work runs while the form is filled in.
+  void box.start();
 }
 
 export function resetPasswordPage(): void {
@@ -85,10 +104,12 @@ export function resetPasswordPage(): void {
   const code = input('code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: t('login.sixDigits') });
   const password = input('new_password', { type: 'password', autocomplete: 'new-password', required: true });
   const send = h('button', { type: 'button', class: 'secondary' }, t('login.sendCode'));
-  send.addEventListener('click', () => void sendCode(email.value, 'reset_password', send, msg));
+  const box = new CaptchaBox();
+  send.addEventListener('click', () => void sendCode(email.value, 'reset_password', send, msg, box));
   const submit = h('button', { type: 'submit', class: 'primary' }, t('reset.title'));
   const f = form([
     field(t('label.email'), email),
+    box.el,
     h('div', { class: 'inline' }, field(t('label.code'), code), send),
     field(t('label.new_password'), password, t('reset.passwordHint')),
     submit,
@@ -101,4 +122,5 @@ export function resetPasswordPage(): void {
     msg.ok(t('reset.done'));
   }, (e) => msg.error(messageOf(e)));
   render(t('reset.title'), [msg.el, f, h('p', { class: 'links' }, h('a', { href: withNext('/login') }, t('reset.back')))]);
+  void box.start();
 }

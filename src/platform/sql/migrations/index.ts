@@ -8,6 +8,7 @@ import * as m006 from './006-reauth-grants.js';
 import * as m007 from './007-refresh-successors.js';
 import * as m008 from './008-upstream.js';
 import * as m010 from './010-minecraft.js';
+import * as m011 from './011-abuse.js';
 import * as m012 from './012-sign-in-history.js';
 
 /** Migrations are listed here in order; names never change once released. */
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '007-refresh-successors': m007,
   '008-upstream': m008,
   '010-minecraft': m010,
+  '011-abuse': m011,
   '012-sign-in-history': m012,
 };
 

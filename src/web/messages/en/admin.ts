@@ -42,6 +42,7 @@ export const admin: Translation<typeof zh> = {
   'admin.userDetails': 'User details',
   'admin.appsTitle': 'Applications',
   'admin.providers': 'Sign-in methods',
+  'admin.invites': 'Invite codes',
   'admin.audit': 'Audit log',
   'admin.noSuchView': 'No such page',
   'admin.admin': 'Administration',

@@ -40,6 +40,7 @@ export const admin = {
   'admin.userDetails': '用户详情',
   'admin.appsTitle': '应用管理',
   'admin.providers': '登录方式',
+  'admin.invites': '邀请码',
   'admin.audit': '审计日志',
   'admin.noSuchView': '找不到该页面',
   'admin.admin': '管理',

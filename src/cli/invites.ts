@@ -1,0 +1,53 @@
+/**
+ * `account-center invite create [--uses N] [--expires 7d] | invite list | invite remove ID`:
+ * the invite codes of REGISTRATION=invite (docs/abuse.md), as the admin API makes them.
+ */
+import { ArgumentError, strictArgs, withServices } from './common.js';
+
+const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+
+const UNIT_S: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 7 * 86_400 };
+
+/** `90s`, `30m`, `12h`, `7d`, `2w`, or plain seconds. */
+export function durationSeconds(text: string): number | undefined {
+  const m = /^(\d{1,9})([smhdw]?)$/.exec(text.trim());
+  if (!m) return undefined;
+  const seconds = Number(m[1]) * UNIT_S[m[2] || 's']!;
+  return seconds >= 1 ? seconds : undefined;
+}
+
+const SUBCOMMANDS = ['create', 'list', 'remove'];
+
+export async function inviteCommand(args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub === 'create') {
+    const { values } = strictArgs('invite create', rest, { uses: { type: 'string' }, expires: { type: 'string' } }, 0);
+    let uses: number | undefined;
+    if (values.uses !== undefined) {
+      uses = /^\d{1,9}$/.test(values.uses) ? Number(values.uses) : NaN;
+      if (!(uses >= 1)) throw new ArgumentError(`invite create: --uses must be a positive integer, got "${values.uses}"`);
+    }
+    const expiresInS = values.expires === undefined ? undefined : durationSeconds(values.expires);
+    if (values.expires !== undefined && expiresInS === undefined) {
+      throw new ArgumentError(`invite create: --expires must be a duration such as 7d, 12h or 30m, got "${values.expires}"`);
+    }
+    await withServices(async (s) => print(await s.abuse.invites.create({ uses, expiresInS }, 'cli')));
+    return;
+  }
+  if (sub === 'list') {
+    strictArgs('invite list', rest, {}, 0);
+    await withServices(async (s) => print({ invites: await s.abuse.invites.list() }));
+    return;
+  }
+  if (sub === 'remove') {
+    const { positionals } = strictArgs('invite remove', rest, {}, 1);
+    const [id] = positionals;
+    if (!id) throw new ArgumentError('invite remove: an invite id is required');
+    await withServices(async (s) => {
+      await s.abuse.invites.remove(id);
+      print({ removed: id });
+    });
+    return;
+  }
+  throw new ArgumentError(`invite: ${sub === undefined ? 'a sub-command is required' : `unknown sub-command ${sub}`} (${SUBCOMMANDS.join(', ')})`);
+}
