@@ -117,6 +117,8 @@ export class AppError extends Error {
     field?: string,
     /** For a 429: whole seconds until the exhausted limit lets the client in again (`Retry-After`). */
     readonly retryAfterS?: number,
+    /** Headers to answer with beside the unchanged body (a ban's reason and end at sign-in). */
+    readonly headers?: Record<string, string>,
   ) {
     const [status, text] = REASONS[reason];
     const msg = field === undefined ? text : `${text}${field}`;
@@ -146,6 +148,23 @@ export const rateLimited = (retryAfterS: number, extra?: Record<string, string>)
 /** The `Retry-After` header of a 429 (RFC 9110 §10.2.3), for every place that answers errors; none for other errors. */
 export function retryAfterHeader(err: unknown): { 'retry-after': string } | Record<string, never> {
   return err instanceof AppError && err.retryAfterS !== undefined ? { 'retry-after': String(err.retryAfterS) } : {};
+}
+
+/** Headers an error asks for: `Retry-After` of a 429, and any the error carries itself. */
+export function errorHeaders(err: unknown): Record<string, string> {
+  return err instanceof AppError ? { ...retryAfterHeader(err), ...err.headers } : {};
+}
+
+/**
+ * 403 `账号已被封禁` for the person who just proved who they are: the body stays exactly the
+ * contract's, and the reason and end travel in `x-ban-reason` (percent-encoded UTF-8) and
+ * `x-ban-until` (unix seconds, absent for a permanent ban) for the pages to show (docs/api.md §15).
+ */
+export function bannedAtSignIn(ban: { banReason: string; bannedUntil: number | null }): AppError {
+  return new AppError('banned', undefined, undefined, undefined, {
+    'x-ban-reason': encodeURIComponent(ban.banReason),
+    ...(ban.bannedUntil !== null && { 'x-ban-until': String(Math.floor(ban.bannedUntil / 1000)) }),
+  });
 }
 
 /** The failure answer of a reason, for replies sent without throwing. */

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { badParam, fail, rateLimited } from '../../errors/index.js';
+import { badParam, bannedAtSignIn, fail, rateLimited } from '../../errors/index.js';
+import { isBanned } from './account-rules.js';
 import {
   DEFAULT_ROLES, EMAIL_CODE_LENGTH, EMAIL_CODE_MAX_TRIES, EMAIL_CODE_TTL_S, EMAIL_RESEND_AFTER_S,
   asciiLower, isEmailPurpose, isValidDisplayName, isValidEmail, isValidPassword, isValidUsername,
@@ -103,7 +104,7 @@ export class AccountService {
     await throttle.succeeded();
     if (this.ctx.passwords.needsRehash(user.passwordHash)) await this.upgradeHash(user, password);
     await this.secondFactor.checkSignIn(user, otp, caller, 'password');
-    if (user.banned) throw fail('banned');
+    if (isBanned(user, this.ctx.now())) throw bannedAtSignIn(user);
     await this.ctx.audit.record('login.success', { actor: user.username, ip: caller.ip, target: user.username, detail: { method: 'password' } });
     return this.envelope(user, caller);
   }
@@ -242,7 +243,7 @@ export class AccountService {
     const codeId = await this.checkCode(user.email, 'login', code).catch(failed);
     await this.secondFactor.checkSignIn(user, otp, caller, 'email_code');
     await this.useCode(codeId).catch(failed);
-    if (user.banned) throw fail('banned');
+    if (isBanned(user, this.ctx.now())) throw bannedAtSignIn(user);
     await this.ctx.audit.record('login.success', { actor: user.username, ip: caller.ip, target: user.username, detail: { method: 'email_code' } });
     return this.envelope(user, caller);
   }

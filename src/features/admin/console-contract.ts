@@ -7,7 +7,11 @@ import { SessionView } from '../account-settings/contract.js';
 
 export const UsernameQuery = Type.Object({ username: Type.String({ maxLength: 256 }) });
 export const UserDetail = View({
-  user: View({ ...AdminUserView.properties, created_at: Type.Integer() }),
+  user: View({
+    ...AdminUserView.properties, created_at: Type.Integer(),
+    /** The ban's reason ('' when none or not banned) and end (unix seconds; null: permanent or not banned). */
+    ban_reason: Type.String(), banned_until: Type.Union([Type.Integer(), Type.Null()]),
+  }),
   sessions: Type.Array(SessionView), apps: Type.Array(AppView), audit: Type.Array(AuditEntryView),
 });
 export type UserDetail = Static<typeof UserDetail>;

@@ -4,7 +4,7 @@ import type { App } from '../apps/index.js';
 import type { User } from '../accounts/index.js';
 import type { AccountService } from '../accounts/index.js';
 import type { AccountSettingsService } from '../account-settings/index.js';
-import { adminUserView } from './admin-service.js';
+import { adminUserView, banOf } from './admin-service.js';
 import { appView, SUSPENDED } from '../apps/index.js';
 import { auditView } from '../audit/index.js';
 import type { Caller, Uses } from '../kit.js';
@@ -43,6 +43,7 @@ export class AdminConsoleService {
   /** Profile, roles, ban, live sessions, apps and the newest audit rows naming the user. */
   async userDetail(username: string): Promise<UserDetail> {
     const user = await this.userNamed(username);
+    const now = this.ctx.now();
     const [sessions, apps, asTarget, asActor] = await Promise.all([
       this.settings.sessionsOf(user),
       this.ctx.storage.apps.listByOwner(user.id),
@@ -53,7 +54,7 @@ export class AdminConsoleService {
     const audit = [...asTarget.entries, ...asActor.entries].filter((e) => !seen.has(e.id) && seen.add(e.id))
       .sort((a, b) => b.id - a.id).slice(0, DETAIL_AUDIT_ROWS);
     return {
-      user: { ...adminUserView(user), created_at: Math.floor(user.createdAt / 1000) },
+      user: { ...adminUserView(user, now), created_at: Math.floor(user.createdAt / 1000), ...banOf(user, now) },
       sessions, apps: apps.map(appView), audit: audit.map(auditView),
     };
   }

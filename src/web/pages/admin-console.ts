@@ -89,7 +89,7 @@ export async function userDetailView(username: string, msg: Notice): Promise<HTM
       const row = (k: string, v: Node | string) => h('div', { class: 'row' }, h('dt', {}, k), h('dd', {}, v));
       box.replaceChildren(
         h('dl', { class: 'profile' }, row('用户名', u.username), row('昵称', u.display_name), row('邮箱', `${u.email}${u.email_verified ? '（已验证）' : '（未验证）'}`),
-          row('角色', u.roles.map(roleLabel).join('、') || '无'), row('状态', u.banned ? '已封禁' : '正常'), row('注册时间', formatTime(u.created_at))),
+          row('角色', u.roles.map(roleLabel).join('、') || '无'), row('状态', u.banned ? `已封禁${u.ban_reason ? `（${u.ban_reason}）` : ''}，${u.banned_until === null ? '永久' : `至 ${formatTime(u.banned_until)}`}` : '正常'), row('注册时间', formatTime(u.created_at))),
         h('div', { class: 'actions' }, reset),
         h('h2', {}, `有效登录（${d.sessions.length}）`), sessionRows(d.sessions, end),
         await userLinksView(u.username, msg),

@@ -32,10 +32,20 @@ export async function adminPage(): Promise<void> {
     msg.error(messageOf(err));
   };
 
+  /** A ban's reason and length, asked for at the click; a dismissed question means none (permanent). */
+  const banTerms = (): { reason?: string; until?: string } => {
+    const reason = prompt('封禁原因（会在登录时告诉对方，可留空）')?.trim();
+    const days = Number(prompt('封禁天数（留空为永久）')?.trim() || NaN);
+    return {
+      ...(reason && { reason }),
+      ...(Number.isFinite(days) && days > 0 && { until: new Date(Date.now() + days * 86_400_000).toISOString() }),
+    };
+  };
+
   const rowOf = (u: UserRow): HTMLElement => {
     const ban = h('button', { type: 'button', class: u.banned ? 'secondary' : 'danger', 'data-action': 'ban' }, u.banned ? '解封' : '封禁');
     ban.addEventListener('click', () => void busy(ban, async () => {
-      await data<UserRow>('POST', 'admin/users/ban', { username: u.username, banned: !u.banned })
+      await data<UserRow>('POST', 'admin/users/ban', u.banned ? { username: u.username, banned: false } : { username: u.username, banned: true, ...banTerms() })
         .then((updated) => tr.replaceWith(rowOf(updated)), fail);
     }));
     const roles = input('roles', { value: u.roles.join(','), 'aria-label': `${u.username} 的角色` });

@@ -1,0 +1,3 @@
+/** What the moderation feature offers the others; everything else in this folder is its own. */
+export { EVENT_TYPES, appEvent, isoOrNull, userEvent } from './events.js';
+export type { EventType } from './events.js';
