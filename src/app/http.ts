@@ -27,6 +27,7 @@ import { oidcPlugin } from '../features/oidc/http/endpoints.js';
 import { accountSettingsRoutes } from '../features/account-settings/routes.js';
 import { adminConsoleRoutes } from '../features/admin/console-routes.js';
 import { upstreamAccountRoutes, upstreamRoutes } from '../features/upstream/index.js';
+import { webhookRoutes } from '../features/moderation/index.js';
 
 export const BODY_LIMIT = 64 * 1024;
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -97,7 +98,7 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
 
   await registerCors(app, services.cors);
   const deps: RouteDeps = { services, guards: authGuards(services.tokens, config.centerAppId), metrics };
-  for (const routes of [systemRoutes, sessionRoutes, accountRoutes, adminRoutes, auditRoutes, appsRoutes, authorizeRoutes, deviceRoutes, secondFactorRoutes, pagesRoutes, accountSettingsRoutes, adminConsoleRoutes, upstreamRoutes, upstreamAccountRoutes]) {
+  for (const routes of [systemRoutes, sessionRoutes, accountRoutes, adminRoutes, auditRoutes, appsRoutes, authorizeRoutes, deviceRoutes, secondFactorRoutes, pagesRoutes, accountSettingsRoutes, adminConsoleRoutes, upstreamRoutes, upstreamAccountRoutes, webhookRoutes]) {
     await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>(), deps));
   }
   await app.register(async (scope) => oidcPlugin(scope, deps));

@@ -35,6 +35,7 @@ import { UserCache } from '../features/sessions/user-cache.js';
 import { UserTransferService } from '../features/admin/user-transfer.js';
 import { createOidcServices } from '../features/oidc/oidc-services.js';
 import { createUpstreamServices } from '../features/upstream/upstream-services.js';
+import { createModerationServices } from '../features/moderation/moderation-services.js';
 
 export interface ServiceOptions {
   now?: () => number;
@@ -76,6 +77,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   // The v1 exchange and the OpenID Connect code grant handle a replayed code the same way.
   const codeReplays = new CodeReplays(repos.codes, revokedTokens, (familyId, at) => repos.refreshTokens.revokeFamily(familyId, at), kit.audit, now);
   const upstream = createUpstreamServices(kit, limiter, secondFactor, reauth);
+  const moderation = createModerationServices(kit);
   const oidc = createOidcServices(config, { ...repos, apps: appCache }, { userCache, revokedTokens, tokens: kit.tokens, audit: kit.audit, limiter, codeReplays, now });
   return {
     accounts,
@@ -95,18 +97,21 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     cors: new CorsWhitelist(clients, repos.apps, bus, config.corsCacheTtl * 1000, now),
     oidc,
     upstream,
+    webhooks: moderation.webhooks,
     ready: () => storage.ping(),
     async start() {
       await revokedTokens.start();
       userCache.start();
       appCache.start();
       housekeeping.start();
+      moderation.delivery.start();
       await kit.passwords.warmUp();
       // The first start creates the signing key; from then on the keys poll for rotations.
       await oidc.keys.current().catch((err: unknown) => log.error({ err }, 'signing key not ready; retried on first use'));
     },
     async stop() {
       oidc.keys.stop();
+      await moderation.delivery.stop();
       revokedTokens.stop();
       userCache.stop();
       appCache.stop();
@@ -121,6 +126,6 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
 
 /** The repositories of a backend, without its lifecycle. */
 function repositoriesOf(storage: Storage): ServiceKit['storage'] {
-  const { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows } = storage;
-  return { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows };
+  const { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows, webhooks, outbox } = storage;
+  return { users, revocations, apps, codes, devices, emailCodes, audit, refreshTokens, signingKeys, consents, secondFactors, passkeys, sessions, reauthGrants, upstreamProviders, upstreamLinks, upstreamFlows, webhooks, outbox };
 }

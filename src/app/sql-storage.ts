@@ -21,6 +21,7 @@ import { SqlSessionRepo } from '../features/sessions/sql-sessions.js';
 import { SqlUpstreamProviderRepo } from '../features/upstream/sql-providers.js';
 import { SqlUpstreamLinkRepo } from '../features/upstream/sql-links.js';
 import { SqlUpstreamFlowRepo } from '../features/upstream/sql-flows.js';
+import { SqlOutboxRepo, SqlWebhookEndpointRepo } from '../features/moderation/sql-outbox.js';
 
 export interface SqlStorageOptions {
   /** PostgreSQL schema to use (created when missing); tests give each run its own. */
@@ -153,6 +154,8 @@ export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}
     upstreamProviders: new SqlUpstreamProviderRepo(db),
     upstreamLinks: new SqlUpstreamLinkRepo(db),
     upstreamFlows: new SqlUpstreamFlowRepo(db),
+    webhooks: new SqlWebhookEndpointRepo(db),
+    outbox: new SqlOutboxRepo(db, kind),
     async migrate() {
       const migrationTableSchema = await migrationSchema(db, kind);
       const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationTableSchema && { migrationTableSchema }) });

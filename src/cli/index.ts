@@ -5,6 +5,7 @@ import { exitOnStartupFailure } from '../app/startup-errors.js';
 import { usersCommand } from './users-transfer.js';
 import { backupCommand, restoreCommand } from './backup.js';
 import { providerCommand, userLinks } from './providers.js';
+import { webhookCommand } from './webhooks.js';
 import { ArgumentError, strictArgs, UsageError, withServices } from './common.js';
 import { cliMessage } from './messages.js';
 import { isClusterWorker, runPrimary } from '../app/cluster.js';
@@ -30,6 +31,8 @@ const USAGE = `usage: account-center [command]
                [--scopes "a b"] [--trust-email] [--require-guild ID] [--api-key K] [overrides…]
   provider list | provider update ID [options] | provider enable|disable|remove ID
                                        sign-in providers (docs/upstream.md)
+  webhook add --url URL [--events a,b] [--description D] [--disabled]
+  webhook list | webhook remove ID     endpoints told of bans and other changes (docs/webhooks.md)
 
 Configuration comes from the environment (PORT, HOST, DATABASE_URL, JWT_SECRET, …); see README.`;
 
@@ -128,7 +131,7 @@ async function keysCommand(args: string[]): Promise<void> {
   });
 }
 
-export const extraCommands: Record<string, (args: string[]) => Promise<void>> = { app: appCommand, users: usersCommand, backup: backupCommand, restore: restoreCommand, keys: keysCommand, provider: providerCommand };
+export const extraCommands: Record<string, (args: string[]) => Promise<void>> = { app: appCommand, users: usersCommand, backup: backupCommand, restore: restoreCommand, keys: keysCommand, provider: providerCommand, webhook: webhookCommand };
 
 export async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...args] = argv;

@@ -84,6 +84,8 @@ const REASONS = {
   authorizationTicketInvalid: [400, '授权请求已失效，请返回应用重新登录'],
   // sign-in with other accounts (docs/api.md §14; not fixed by the spec)
   unknownProvider: [404, '未知的登录方式'],
+  unknownWebhook: [404, 'Webhook 不存在'],
+  unknownDelivery: [404, '投递记录不存在'],
   providerIdTaken: [409, '登录方式标识已存在'],
   upstreamTicketInvalid: [400, '第三方登录已失效，请重新登录'],
   upstreamLinkedElsewhere: [409, '该第三方账号已绑定其他账号'],

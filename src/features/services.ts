@@ -21,6 +21,7 @@ import type { TokenService } from './sessions/token-service.js';
 import type { UserTransferService } from './admin/user-transfer.js';
 import type { OidcServices } from './oidc/oidc-services.js';
 import type { UpstreamServices } from './upstream/index.js';
+import type { WebhookService } from './moderation/index.js';
 
 /** The use cases the HTTP layer and the CLI call; nothing here hands out storage. */
 export interface Services {
@@ -49,6 +50,8 @@ export interface Services {
   readonly oidc: OidcServices;
   /** Sign-in with other accounts: providers, the browser flow, linked accounts (docs/api.md §14). */
   readonly upstream: UpstreamServices;
+  /** Webhook endpoints and their deliveries (docs/api.md §15.2). */
+  readonly webhooks: WebhookService;
   /** Readiness: whether the database answers. */
   ready(): Promise<boolean>;
   /** Starts background work (revocation polling); call once before serving. */

@@ -7,6 +7,7 @@ import type { ConsentRepo, RefreshTokenRepo, SigningKeyRepo } from './oidc/repos
 import type { ReauthGrantRepo } from './reauth/repository.js';
 import type { PasskeyRepo, SecondFactorRepo } from './second-factor/repository.js';
 import type { RevocationRepo, SessionRepo } from './sessions/repository.js';
+import type { OutboxRepo, WebhookEndpointRepo } from './moderation/repository.js';
 import type { UpstreamFlowRepo, UpstreamLinkRepo, UpstreamProviderRepo } from './upstream/repository.js';
 
 /** All repositories of one backend; `close` releases its connections. */
@@ -29,6 +30,9 @@ export interface Storage {
   readonly upstreamProviders: UpstreamProviderRepo;
   readonly upstreamLinks: UpstreamLinkRepo;
   readonly upstreamFlows: UpstreamFlowRepo;
+  readonly webhooks: WebhookEndpointRepo;
+  /** Deliveries of webhook events and logout tokens, written with the changes they announce. */
+  readonly outbox: OutboxRepo;
   /** Runs the migrations not yet applied; safe to call from several processes. */
   migrate(): Promise<void>;
   ping(): Promise<boolean>;
