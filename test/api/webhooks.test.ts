@@ -71,7 +71,7 @@ describe('delivery', () => {
     expect(Date.parse(banned.timestamp)).toBeGreaterThan(0);
     const unbanned = await eventFor('user.unbanned', u.uid);
     const order = receiver.events.filter((e) => e.data.uid === u.uid).map((e) => e.type);
-    expect(order).toEqual(['user.banned', 'user.unbanned']);
+    expect(order).toEqual(['user.created', 'user.banned', 'user.unbanned']);
     expect(unbanned.id).not.toBe(banned.id);
     expect(receiver.rejected).toEqual([]);
     // Nothing secret travels in an event.
@@ -110,6 +110,18 @@ describe('delivery', () => {
     await t.post(`${A}/admin/users/roles`, { username: u.username, roles: ['player', 'vip'] }, admin.token);
     const event = await eventFor('user.roles_changed', u.uid);
     expect(event.data).toEqual({ uid: u.uid, username: u.username, roles: ['player', 'vip'], previous_roles: ['player'] });
+  });
+
+  it('tells of sign-ups, profile changes and logout everywhere', async () => {
+    const u = await t.register();
+    const created = await eventFor('user.created', u.uid);
+    expect(created.data).toEqual({ uid: u.uid, username: u.username, display_name: u.username, email: u.email });
+    await t.post(`${A}/account/profile`, { display_name: 'New Name' }, u.token);
+    expect((await eventFor('user.updated', u.uid)).data).toEqual({ uid: u.uid, username: u.username, display_name: 'New Name' });
+    expect((await t.post(`${A}/logout`, { all: true }, u.token)).statusCode).toBe(200);
+    expect((await eventFor('user.sessions_revoked', u.uid)).data).toEqual({ uid: u.uid, username: u.username, cause: 'logout_all' });
+    const order = receiver.events.filter((e) => e.data.uid === u.uid).map((e) => e.type);
+    expect(order).toEqual(['user.created', 'user.updated', 'user.sessions_revoked']);
   });
 
   it('sends a test event, and sends a delivery again on request', async () => {

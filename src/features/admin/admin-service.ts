@@ -78,7 +78,7 @@ export class AdminService {
     const user = await this.ctx.storage.users.create({
       username: input.username, email: input.email, displayName: input.username,
       passwordHash: await this.ctx.passwords.hash(input.password), emailVerified: true, roles: input.roles,
-    }, this.ctx.now()).catch((err: unknown) => {
+    }, this.ctx.now(), (created) => [userEvent('user.created', created, { display_name: created.displayName, email: created.email })]).catch((err: unknown) => {
       if (err instanceof UniqueViolation) throw fail(err.field === 'email' ? 'emailTaken' : 'usernameTaken');
       throw err;
     });
