@@ -163,6 +163,29 @@ describe('delivery', () => {
   });
 });
 
+describe('an endpoint failing for 3 days', () => {
+  it('is switched off, its delivery marked failed, and the dashboard says so', async () => {
+    const down = new WebhookReceiver();
+    const added = (await t.post(W, { url: await down.start(), events: ['user.banned'] }, admin.token)).json().data;
+    down.trust(added.secret);
+    down.failNext(Number.MAX_SAFE_INTEGER);
+    try {
+      const u = await t.register();
+      await ban({ username: u.username, banned: true });
+      await waitFor('first failure', 20_000, async () => (await deliveries(added.id))[0]?.tries === 1);
+      clock.now += 3 * 24 * 3_600_000;
+      await waitFor('given up', 20_000, async () => (await deliveries(added.id))[0]?.status === 'failed');
+      admin = await t.admin();
+      const listed = (await t.get(W, admin.token)).json().data.webhooks.find((w: { id: string }) => w.id === added.id);
+      expect(listed).toMatchObject({ enabled: false, disabled_at: Math.floor(clock.now / 1000) });
+      const dashboard = (await t.get(`${A}/admin/dashboard`, admin.token)).json().data;
+      expect(dashboard.switched_off_webhooks).toEqual([{ id: added.id, url: added.url, disabled_at: listed.disabled_at }]);
+    } finally {
+      await down.close();
+    }
+  });
+});
+
 describe('private addresses', () => {
   it('are refused unless WEBHOOK_ALLOW_PRIVATE=on', async () => {
     const strict = await createTestApp({}, { now: () => clock.now });

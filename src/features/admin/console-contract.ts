@@ -45,6 +45,8 @@ export const Dashboard = View({
   users_total: Type.Integer(), active_apps: Type.Integer(),
   new_users: Type.Array(DayCount), sign_ins: Type.Array(DayCount), failed_sign_ins: Type.Array(DayCount),
   rate_limited_since_start: Type.Integer(),
+  /** Webhook endpoints switched off after failing for 3 days (docs/api.md §15.2): the admins are told here. */
+  switched_off_webhooks: Type.Array(View({ id: Type.String(), url: Type.String(), disabled_at: Type.Integer() })),
 });
 export type Dashboard = Static<typeof Dashboard>;
 export const DashboardReply = DataEnvelope(Dashboard);

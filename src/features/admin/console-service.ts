@@ -9,7 +9,7 @@ import { appView, SUSPENDED } from '../apps/index.js';
 import { auditView } from '../audit/index.js';
 import type { Caller, Uses } from '../kit.js';
 
-export type AdminConsoleDeps = Uses<'now' | 'audit' | 'signIns', 'users' | 'apps' | 'audit' | 'sessions'>;
+export type AdminConsoleDeps = Uses<'now' | 'audit' | 'signIns', 'users' | 'apps' | 'audit' | 'sessions' | 'webhooks'>;
 
 const APP_PAGE_SIZE = 20;
 const DETAIL_AUDIT_ROWS = 50;
@@ -116,14 +116,16 @@ export class AdminConsoleService {
   async dashboard(rateLimitedSinceStart: number): Promise<Dashboard> {
     const today = Math.floor(this.ctx.now() / DAY_MS) * DAY_MS;
     const since = today - (DASHBOARD_DAYS - 1) * DAY_MS;
-    const { users, sessions, audit, apps } = this.ctx.storage;
-    const [total, created, signIns, failed, active] = await Promise.all([
-      users.count(), users.createdPerDay(since), sessions.startedPerDay(since), audit.countPerDay('login.failure', since), apps.listActive(),
+    const { users, sessions, audit, apps, webhooks } = this.ctx.storage;
+    const [total, created, signIns, failed, active, endpoints] = await Promise.all([
+      users.count(), users.createdPerDay(since), sessions.startedPerDay(since), audit.countPerDay('login.failure', since), apps.listActive(), webhooks.list(),
     ]);
     return {
       users_total: total, active_apps: active.length,
       new_users: filledDays(created, since, DASHBOARD_DAYS), sign_ins: filledDays(signIns, since, DASHBOARD_DAYS),
       failed_sign_ins: filledDays(failed, since, DASHBOARD_DAYS), rate_limited_since_start: rateLimitedSinceStart,
+      switched_off_webhooks: endpoints.filter((e) => !e.enabled && e.disabledAt !== null)
+        .map((e) => ({ id: e.id, url: e.url, disabled_at: Math.floor(e.disabledAt! / 1000) })),
     };
   }
 }

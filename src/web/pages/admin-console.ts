@@ -28,6 +28,10 @@ export async function dashboardView(msg: Notice): Promise<HTMLElement> {
       h('div', { class: 'figure', id }, h('div', { class: 'figure-value' }, String(value)), h('div', { class: 'muted small' }, label));
     const chart = (title: string, series: Dashboard['new_users'], id: string) =>
       h('figure', { class: 'chart-box', id }, h('figcaption', {}, `${title}（近 30 天共 ${total(series)}）`), barChart(series, title));
+    if (d.switched_off_webhooks.length) {
+      box.append(h('div', { class: 'notice error', id: 'webhooks-off', role: 'alert' },
+        `以下 Webhook 连续 3 天投递失败，已停用：${d.switched_off_webhooks.map((w) => `${w.url}（${formatTime(w.disabled_at)}）`).join('、')}`));
+    }
     box.append(
       h('div', { class: 'figures' },
         figure('用户总数', d.users_total, 'fig-users'), figure('启用的应用', d.active_apps, 'fig-apps'),
