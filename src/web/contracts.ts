@@ -18,3 +18,4 @@ export * from '../features/second-factor/contract.js';
 export * from '../features/account-settings/contract.js';
 export * from '../features/admin/console-contract.js';
 export * from '../features/upstream/contract.js';
+export * from '../features/moderation/contract.js';

@@ -11,7 +11,7 @@ import { auditActionLabel, detailLines, roleLabel } from '../audit-labels.js';
 import { userLinksView } from './admin-providers.js';
 
 type Notice = ReturnType<typeof notice>;
-const VIEWS: Array<[string, string]> = [['dashboard', '概览'], ['', '用户'], ['apps', '应用'], ['providers', '登录方式'], ['audit', '审计日志']];
+const VIEWS: Array<[string, string]> = [['dashboard', '概览'], ['', '用户'], ['apps', '应用'], ['providers', '登录方式'], ['webhooks', 'Webhook'], ['audit', '审计日志']];
 
 export function adminTabs(current: string): HTMLElement {
   return h('nav', { class: 'tabs', 'aria-label': '管理' }, ...VIEWS.map(([view, label]) =>

@@ -5,6 +5,7 @@ import { roleLabel } from '../audit-labels.js';
 import type { AdminUserView as UserRow, UserPage } from '../contracts.js';
 import { adminTabs, appsView, auditView, dashboardView, userDetailView } from './admin-console.js';
 import { providersView } from './admin-providers.js';
+import { webhooksView } from './admin-webhooks.js';
 
 const PAGE_SIZE = 20;
 
@@ -106,11 +107,12 @@ export async function adminPage(): Promise<void> {
 /** The views beside user search, chosen by `?view=`. */
 async function otherView(view: string, params: URLSearchParams, me: NonNullable<Awaited<ReturnType<typeof currentUser>>>): Promise<void> {
   const msg = notice();
-  const titles: Record<string, string> = { dashboard: '概览', user: '用户详情', apps: '应用管理', providers: '登录方式', audit: '审计日志' };
+  const titles: Record<string, string> = { dashboard: '概览', user: '用户详情', apps: '应用管理', providers: '登录方式', webhooks: 'Webhook', audit: '审计日志' };
   const body = view === 'dashboard' ? await dashboardView(msg)
     : view === 'user' ? await userDetailView(params.get('username') ?? '', msg)
       : view === 'apps' ? appsView(msg, params.get('q') ?? '')
         : view === 'providers' ? providersView(msg)
+          : view === 'webhooks' ? webhooksView(msg)
           : view === 'audit' ? auditView(msg) : h('p', { class: 'notice error' }, '找不到该页面');
   render(titles[view] ?? '管理', [adminTabs(view === 'user' ? '' : view), msg.el, body], { me, wide: true });
 }
