@@ -43,8 +43,8 @@ export class PublishingAppRepo implements AppRepo {
     return created;
   }
 
-  async update(clientId: string, patch: Parameters<AppRepo['update']>[1], now: number): Promise<App | undefined> {
-    const app = await this.repo.update(clientId, patch, now);
+  async update(clientId: string, ...rest: Parameters<AppRepo['update']> extends [string, ...infer R] ? R : never): Promise<App | undefined> {
+    const app = await this.repo.update(clientId, ...rest);
     this.bus.publish({ type: 'app', clientId });
     return app;
   }

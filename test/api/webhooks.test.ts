@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testClock } from '../helpers/clock.js';
 import { failure, refusal, createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
+import { createApp } from '../helpers/oauth.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /** Webhooks (docs/api.md §15.2), to a receiver that verifies them with `standardwebhooks`. */
@@ -122,6 +123,16 @@ describe('delivery', () => {
     expect((await eventFor('user.sessions_revoked', u.uid)).data).toEqual({ uid: u.uid, username: u.username, cause: 'logout_all' });
     const order = receiver.events.filter((e) => e.data.uid === u.uid).map((e) => e.type);
     expect(order).toEqual(['user.created', 'user.updated', 'user.sessions_revoked']);
+  });
+
+  it('tells of an application switched off and on by its owner', async () => {
+    const owner = await t.register();
+    const app = await createApp(t, owner);
+    expect((await t.post(`${A}/apps/disable`, { client_id: app.client_id, enabled: false }, owner.token)).statusCode).toBe(200);
+    expect((await t.post(`${A}/apps/disable`, { client_id: app.client_id, enabled: true }, owner.token)).statusCode).toBe(200);
+    await waitFor('app.enabled', 20_000, () => receiver.ofType('app.enabled').find((e) => e.data.client_id === app.client_id));
+    const order = receiver.events.filter((e) => e.data.client_id === app.client_id).map((e) => [e.type, e.data.by]);
+    expect(order).toEqual([['app.disabled', 'owner'], ['app.enabled', 'owner']]);
   });
 
   it('sends a test event, and sends a delivery again on request', async () => {

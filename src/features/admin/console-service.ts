@@ -5,6 +5,7 @@ import type { User } from '../accounts/index.js';
 import type { AccountService } from '../accounts/index.js';
 import type { AccountSettingsService } from '../account-settings/index.js';
 import { adminUserView, banOf } from './admin-service.js';
+import { appEvent } from '../moderation/index.js';
 import { appView, SUSPENDED } from '../apps/index.js';
 import { auditView } from '../audit/index.js';
 import type { Caller, Uses } from '../kit.js';
@@ -106,7 +107,7 @@ export class AdminConsoleService {
     const now = this.ctx.now();
     const app = await this.ctx.storage.apps.update(clientId, enabled
       ? { status: 'active', statusReason: '', statusChangedAt: now }
-      : { status: SUSPENDED, statusReason: why, statusChangedAt: now }, now);
+      : { status: SUSPENDED, statusReason: why, statusChangedAt: now }, now, [appEvent(enabled ? 'app.enabled' : 'app.disabled', clientId, { reason: why, by: 'admin' })]);
     if (!app) throw fail('unknownApp');
     await this.ctx.audit.record(enabled ? 'app.admin_enable' : 'app.admin_disable', { actor, ip: caller.ip, target: clientId, detail: { reason: why } });
     return this.adminAppView(app);
