@@ -30,6 +30,7 @@ import { upstreamAccountRoutes, upstreamRoutes } from '../features/upstream/inde
 import { signInHistoryRoutes } from '../features/sign-in-history/index.js';
 import { ALI_HEADER, minecraftAccountRoutes, minecraftRoutes } from '../features/minecraft/index.js';
 import { abuseRoutes } from '../features/abuse/index.js';
+import { webhookRoutes } from '../features/moderation/index.js';
 
 export const BODY_LIMIT = 64 * 1024;
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -107,7 +108,7 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
 
   await registerCors(app, services.cors);
   const deps: RouteDeps = { services, guards: authGuards(services.tokens, config.centerAppId), metrics };
-  for (const routes of [systemRoutes, sessionRoutes, accountRoutes, adminRoutes, auditRoutes, appsRoutes, authorizeRoutes, deviceRoutes, secondFactorRoutes, pagesRoutes, accountSettingsRoutes, adminConsoleRoutes, upstreamRoutes, upstreamAccountRoutes, signInHistoryRoutes, minecraftRoutes, minecraftAccountRoutes, abuseRoutes]) {
+  for (const routes of [systemRoutes, sessionRoutes, accountRoutes, adminRoutes, auditRoutes, appsRoutes, authorizeRoutes, deviceRoutes, secondFactorRoutes, pagesRoutes, accountSettingsRoutes, adminConsoleRoutes, upstreamRoutes, upstreamAccountRoutes, signInHistoryRoutes, minecraftRoutes, minecraftAccountRoutes, abuseRoutes, webhookRoutes]) {
     await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>(), deps));
   }
   await app.register(async (scope) => oidcPlugin(scope, deps));

@@ -1,5 +1,5 @@
 import type { App, AppRepo, NewApp } from '../features/apps/repository.js';
-import type { NewUser, User, UserRepo } from '../features/accounts/repository.js';
+import type { User, UserRepo } from '../features/accounts/repository.js';
 import type { ChangeBus } from '../platform/bus/change-bus.js';
 
 /**
@@ -10,12 +10,12 @@ import type { ChangeBus } from '../platform/bus/change-bus.js';
 export class PublishingUserRepo implements UserRepo {
   constructor(private readonly repo: UserRepo, private readonly bus: ChangeBus) {}
 
-  create(user: NewUser, now: number): Promise<User> {
-    return this.repo.create(user, now);
+  create(...args: Parameters<UserRepo['create']>): Promise<User> {
+    return this.repo.create(...args);
   }
 
-  async update(id: number, patch: Parameters<UserRepo['update']>[1], now: number): Promise<void> {
-    await this.repo.update(id, patch, now);
+  async update(id: number, ...rest: Parameters<UserRepo['update']> extends [number, ...infer R] ? R : never): Promise<void> {
+    await this.repo.update(id, ...rest);
     this.bus.publish({ type: 'user', id });
   }
 
@@ -43,8 +43,8 @@ export class PublishingAppRepo implements AppRepo {
     return created;
   }
 
-  async update(clientId: string, patch: Parameters<AppRepo['update']>[1], now: number): Promise<App | undefined> {
-    const app = await this.repo.update(clientId, patch, now);
+  async update(clientId: string, ...rest: Parameters<AppRepo['update']> extends [string, ...infer R] ? R : never): Promise<App | undefined> {
+    const app = await this.repo.update(clientId, ...rest);
     this.bus.publish({ type: 'app', clientId });
     return app;
   }

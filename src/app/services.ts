@@ -38,6 +38,7 @@ import { createUpstreamServices } from '../features/upstream/upstream-services.j
 import { SignInHistory } from '../features/sign-in-history/index.js';
 import { createMinecraftServices } from '../features/minecraft/index.js';
 import { Captcha, Invites, Registration } from '../features/abuse/index.js';
+import { createModerationServices } from '../features/moderation/moderation-services.js';
 
 export interface ServiceOptions {
   now?: () => number;
@@ -84,6 +85,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   const codeReplays = new CodeReplays(repos.codes, revokedTokens, (familyId, at) => repos.refreshTokens.revokeFamily(familyId, at), kit.audit, now);
   const upstream = createUpstreamServices(kit, limiter, secondFactor, reauth, abuse.registration);
   const minecraft = createMinecraftServices(kit, limiter, secondFactor);
+  const moderation = createModerationServices(kit);
   const oidc = createOidcServices(config, { ...repos, apps: appCache }, { userCache, revokedTokens, tokens: kit.tokens, audit: kit.audit, limiter, codeReplays, now });
   return {
     accounts,
@@ -106,12 +108,14 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     signInHistory,
     minecraft,
     abuse,
+    webhooks: moderation.webhooks,
     ready: () => storage.ping(),
     async start() {
       await revokedTokens.start();
       userCache.start();
       appCache.start();
       housekeeping.start();
+      moderation.delivery.start();
       await kit.passwords.warmUp();
       // The first start creates the signing key; from then on the keys poll for rotations.
       await oidc.keys.current().catch((err: unknown) => log.error({ err }, 'signing key not ready; retried on first use'));
@@ -119,6 +123,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     },
     async stop() {
       oidc.keys.stop();
+      await moderation.delivery.stop();
       revokedTokens.stop();
       userCache.stop();
       appCache.stop();

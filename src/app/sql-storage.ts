@@ -25,6 +25,7 @@ import { SqlSignInHistoryRepo } from '../features/sign-in-history/sql-sign-in-hi
 import { SqlMinecraftProfileRepo, SqlTextureRepo } from '../features/minecraft/sql-profiles.js';
 import { SqlMinecraftKeyRepo, SqlServerJoinRepo, SqlYggdrasilTokenRepo } from '../features/minecraft/sql-yggdrasil.js';
 import { SqlCaptchaUseRepo, SqlInviteRepo } from '../features/abuse/sql-abuse.js';
+import { SqlOutboxRepo, SqlWebhookEndpointRepo } from '../features/moderation/sql-outbox.js';
 
 export interface SqlStorageOptions {
   /** PostgreSQL schema to use (created when missing); tests give each run its own. */
@@ -164,6 +165,8 @@ export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}
     },
     captchaUses: new SqlCaptchaUseRepo(db),
     invites: new SqlInviteRepo(db),
+    webhooks: new SqlWebhookEndpointRepo(db),
+    outbox: new SqlOutboxRepo(db, kind),
     async migrate() {
       const migrationTableSchema = await migrationSchema(db, kind);
       const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationTableSchema && { migrationTableSchema }) });

@@ -6,6 +6,7 @@ import { usersCommand } from './users-transfer.js';
 import { backupCommand, restoreCommand } from './backup.js';
 import { providerCommand, userLinks } from './providers.js';
 import { inviteCommand } from './invites.js';
+import { webhookCommand } from './webhooks.js';
 import { ArgumentError, strictArgs, UsageError, withServices } from './common.js';
 import { cliMessage } from './messages.js';
 import { isClusterWorker, runPrimary } from '../app/cluster.js';
@@ -17,7 +18,8 @@ const USAGE = `usage: account-center [command]
   serve [--workers N]                  run the service (the default)
   migrate                              apply database migrations and exit
   user create --username U --password P --email E [--roles a,b]
-  user ban U | user unban U | user roles U a,b
+  user ban U [--reason R] [--until T]  T: an ISO-8601 time with its zone (2030-01-31T00:00:00Z)
+  user unban U | user roles U a,b
   user remove-second-factor U          remove the authenticator and passkeys of a locked-out user
   user links U                         the user's linked accounts (sign-in with other accounts)
   app create --owner U --name N --redirect-uri URI [--public] [--client-id ID]
@@ -32,6 +34,8 @@ const USAGE = `usage: account-center [command]
                                        sign-in providers (docs/upstream.md)
   invite create [--uses N] [--expires 7d] | invite list | invite remove ID
                                        invite codes for REGISTRATION=invite (docs/abuse.md)
+  webhook add --url URL [--events a,b] [--description D] [--disabled]
+  webhook list | webhook remove ID     endpoints told of bans and other changes (docs/webhooks.md)
 
 Configuration comes from the environment (PORT, HOST, DATABASE_URL, JWT_SECRET, …); see README.`;
 
@@ -76,12 +80,14 @@ async function userCommand(args: string[]): Promise<void> {
   if (sub === 'create') return userCreate(rest);
   if (sub === 'links') return userLinks(rest);
   if (sub !== 'ban' && sub !== 'unban' && sub !== 'roles' && sub !== 'remove-second-factor') throw new UsageError(`unknown user command: ${sub ?? ''}`);
-  // Each takes exactly its arguments and no option: anything more is refused before any change.
-  const { positionals } = strictArgs(`user ${sub}`, rest, {}, sub === 'roles' ? 2 : 1);
+  // Each takes exactly its arguments and options: anything more is refused before any change.
+  const banOptions = { reason: { type: 'string' }, until: { type: 'string' } } as const;
+  const { positionals, values } = strictArgs(`user ${sub}`, rest, sub === 'ban' ? banOptions : {}, sub === 'roles' ? 2 : 1);
   const [username, roleText] = positionals;
   if (!username) throw new ArgumentError(`user ${sub}: a username is required`);
   if (sub === 'ban' || sub === 'unban') {
-    await withServices(async (s) => print(await s.admin.setBanned(username, sub === 'ban', 'cli')));
+    const terms = values as { reason?: string; until?: string };
+    await withServices(async (s) => print(await s.admin.setBanned(username, sub === 'ban', 'cli', undefined, terms)));
   } else if (sub === 'roles') {
     if (roleText === undefined) throw new ArgumentError('user roles U a,b: a comma-separated role list is required');
     const roles = roleList('user roles', roleText);
@@ -128,7 +134,7 @@ async function keysCommand(args: string[]): Promise<void> {
   });
 }
 
-export const extraCommands: Record<string, (args: string[]) => Promise<void>> = { app: appCommand, users: usersCommand, backup: backupCommand, restore: restoreCommand, keys: keysCommand, provider: providerCommand, invite: inviteCommand };
+export const extraCommands: Record<string, (args: string[]) => Promise<void>> = { app: appCommand, users: usersCommand, backup: backupCommand, restore: restoreCommand, keys: keysCommand, provider: providerCommand, invite: inviteCommand, webhook: webhookCommand };
 
 export async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...args] = argv;

@@ -64,6 +64,8 @@ export const CLI_REASON_TEXT: { readonly [R in Reason]: string } = {
   dbUnavailable: 'the database is unavailable',
   authorizationTicketInvalid: 'the authorization request is no longer valid',
   unknownProvider: 'no such sign-in provider',
+  unknownWebhook: 'no such webhook',
+  unknownDelivery: 'no such delivery',
   providerIdTaken: 'provider id already taken',
   upstreamTicketInvalid: 'the sign-in with the other account is no longer valid',
   upstreamLinkedElsewhere: 'this upstream account is linked to another user',

@@ -48,6 +48,8 @@ export interface Config extends AbuseSettings {
   readonly minecraftMaxProfiles: number;
   /** GC_FLAGS: V8 garbage-collection flags `serve` sets at start; none with `none`. */
   readonly gcFlags: readonly string[];
+  /** WEBHOOK_ALLOW_PRIVATE=on: deliver to loopback, private and link-local addresses too (docs/api.md §15.2). */
+  readonly webhookAllowPrivate: boolean;
 }
 
 export const OIDC_SIGNING_ALGS = ['RS256', 'ES256', 'EdDSA'] as const;
@@ -275,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     minecraft: bool(env, 'MINECRAFT', false),
     minecraftMaxProfiles: int(env, 'MINECRAFT_MAX_PROFILES', 1, 1, 100),
     ...abuseSettings(env, (msg) => new ConfigError(msg)),
+    webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
   };
   if (!config.smtpUrl) warnings.push('SMTP_URL is not set: e-mails (with their codes) are written to the log');
   if (production && config.baseUrl.startsWith('http://')) warnings.push('BASE_URL is plain http in production: serve it behind HTTPS');

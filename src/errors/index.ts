@@ -84,6 +84,8 @@ const REASONS = {
   authorizationTicketInvalid: [400, '授权请求已失效，请返回应用重新登录'],
   // sign-in with other accounts (docs/api.md §14; not fixed by the spec)
   unknownProvider: [404, '未知的登录方式'],
+  unknownWebhook: [404, 'Webhook 不存在'],
+  unknownDelivery: [404, '投递记录不存在'],
   providerIdTaken: [409, '登录方式标识已存在'],
   upstreamTicketInvalid: [400, '第三方登录已失效，请重新登录'],
   upstreamLinkedElsewhere: [409, '该第三方账号已绑定其他账号'],
@@ -130,6 +132,8 @@ export class AppError extends Error {
     field?: string,
     /** For a 429: whole seconds until the exhausted limit lets the client in again (`Retry-After`). */
     readonly retryAfterS?: number,
+    /** Headers to answer with beside the unchanged body (a ban's reason and end at sign-in). */
+    readonly headers?: Record<string, string>,
   ) {
     const [status, text] = REASONS[reason];
     const msg = field === undefined ? text : `${text}${field}`;
@@ -159,6 +163,23 @@ export const rateLimited = (retryAfterS: number, extra?: Record<string, string>)
 /** The `Retry-After` header of a 429 (RFC 9110 §10.2.3), for every place that answers errors; none for other errors. */
 export function retryAfterHeader(err: unknown): { 'retry-after': string } | Record<string, never> {
   return err instanceof AppError && err.retryAfterS !== undefined ? { 'retry-after': String(err.retryAfterS) } : {};
+}
+
+/** Headers an error asks for: `Retry-After` of a 429, and any the error carries itself. */
+export function errorHeaders(err: unknown): Record<string, string> {
+  return err instanceof AppError ? { ...retryAfterHeader(err), ...err.headers } : {};
+}
+
+/**
+ * 403 `账号已被封禁` for the person who just proved who they are: the body stays exactly the
+ * contract's, and the reason and end travel in `x-ban-reason` (percent-encoded UTF-8) and
+ * `x-ban-until` (unix seconds, absent for a permanent ban) for the pages to show (docs/api.md §15).
+ */
+export function bannedAtSignIn(ban: { banReason: string; bannedUntil: number | null }): AppError {
+  return new AppError('banned', undefined, undefined, undefined, {
+    'x-ban-reason': encodeURIComponent(ban.banReason),
+    ...(ban.bannedUntil !== null && { 'x-ban-until': String(Math.floor(ban.bannedUntil / 1000)) }),
+  });
 }
 
 /** The failure answer of a reason, for replies sent without throwing. */

@@ -24,6 +24,7 @@ import type { UpstreamServices } from './upstream/index.js';
 import type { SignInHistory } from './sign-in-history/index.js';
 import type { MinecraftServices } from './minecraft/index.js';
 import type { AbuseServices } from './abuse/index.js';
+import type { WebhookService } from './moderation/index.js';
 
 /** The use cases the HTTP layer and the CLI call; nothing here hands out storage. */
 export interface Services {
@@ -58,6 +59,8 @@ export interface Services {
   readonly minecraft: MinecraftServices;
   /** The CAPTCHA, who may register, and invite codes (docs/api.md §16). */
   readonly abuse: AbuseServices;
+  /** Webhook endpoints and their deliveries (docs/api.md §15.2). */
+  readonly webhooks: WebhookService;
   /** Readiness: whether the database answers. */
   ready(): Promise<boolean>;
   /** Starts background work (revocation polling); call once before serving. */

@@ -10,6 +10,7 @@ import type { RevocationRepo, SessionRepo } from './sessions/repository.js';
 import type { SignInHistoryRepo } from './sign-in-history/index.js';
 import type { MinecraftRepos } from './minecraft/repository.js';
 import type { CaptchaUseRepo, InviteRepo } from './abuse/repository.js';
+import type { OutboxRepo, WebhookEndpointRepo } from './moderation/repository.js';
 import type { UpstreamFlowRepo, UpstreamLinkRepo, UpstreamProviderRepo } from './upstream/repository.js';
 
 /** All repositories of one backend; `close` releases its connections. */
@@ -37,6 +38,9 @@ export interface Storage {
   readonly minecraft: MinecraftRepos;
   readonly captchaUses: CaptchaUseRepo;
   readonly invites: InviteRepo;
+  readonly webhooks: WebhookEndpointRepo;
+  /** Deliveries of webhook events and logout tokens, written with the changes they announce. */
+  readonly outbox: OutboxRepo;
   /** Runs the migrations not yet applied; safe to call from several processes. */
   migrate(): Promise<void>;
   ping(): Promise<boolean>;

@@ -2,6 +2,7 @@
 import { safeReturnPath } from '../platform/http/return-path.js';
 import type { MeData, TokenEnvelope } from './contracts.js';
 import { t } from './i18n.js';
+import { formatTime } from './dom.js';
 
 const TOKEN_KEY = 'account_center_token';
 const PREFIX = '/api/v1/auth/';
@@ -14,6 +15,22 @@ export class ApiError extends Error {
   ) {
     super(msg);
   }
+}
+
+/**
+ * The reason and end of a ban, which the service sends beside `账号已被封禁` to the person who
+ * just signed in (headers `x-ban-reason`, `x-ban-until`), as the sentence the pages show.
+ */
+function withBanTerms(msg: string, res: Response): string {
+  const reason = res.headers.get('x-ban-reason');
+  if (res.status !== 403 || reason === null) return msg;
+  const until = Number(res.headers.get('x-ban-until') ?? NaN);
+  let text = '';
+  try {
+    text = decodeURIComponent(reason);
+  } catch { /* an unreadable reason is left out */ }
+  const parts = [text && `原因：${text}`, Number.isFinite(until) && until > 0 ? `解封时间：${formatTime(until)}` : '永久封禁'].filter(Boolean);
+  return `${msg}（${parts.join('；')}）`;
 }
 
 /** `Retry-After` in seconds (the service never sends the date form); absent or unreadable: undefined. */
@@ -59,7 +76,7 @@ export async function request<T>(url: string, init: RequestInit): Promise<T> {
     throw new ApiError(res.status, t('error.badAnswer', { status: res.status }));
   }
   if (!res.ok || json.ok !== true) {
-    const msg = typeof json.msg === 'string' ? json.msg : t('error.failed', { status: res.status });
+    const msg = typeof json.msg === 'string' ? withBanTerms(json.msg, res) : t('error.failed', { status: res.status });
     throw new ApiError(res.status, msg, json, res.status === 429 ? retryAfterOf(res) : undefined);
   }
   return json as T;

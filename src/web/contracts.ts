@@ -21,3 +21,4 @@ export * from '../features/upstream/contract.js';
 export * from '../features/sign-in-history/contract.js';
 export type { ProfileDetail, ProfileSummary } from '../features/minecraft/contract.js';
 export * from '../features/abuse/contract.js';
+export * from '../features/moderation/contract.js';

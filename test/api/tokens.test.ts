@@ -216,7 +216,7 @@ describe('bans', () => {
 
 describe('me', () => {
   it('reflects the stored record of a deleted-or-unknown uid as 401', async () => {
-    const user = { id: 999_999, username: uniqueName(), email: 'x@example.com', displayName: 'x', passwordHash: '', emailVerified: false, roles: [], banned: false, tokensValidAfter: 0, createdAt: 0, updatedAt: 0 };
+    const user = { id: 999_999, username: uniqueName(), email: 'x@example.com', displayName: 'x', passwordHash: '', emailVerified: false, roles: [], banned: false, banReason: '', bannedUntil: null, tokensValidAfter: 0, createdAt: 0, updatedAt: 0 };
     const token = t.runtime.services.tokens.issue(user, 'account-center').token;
     expect(failure(await t.get(`${A}/me`, token))).toEqual([401, INVALID]);
   });

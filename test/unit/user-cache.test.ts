@@ -5,7 +5,7 @@ import type { User } from '../../src/features/accounts/repository.js';
 
 const user = (over: Partial<User> = {}): User => ({
   id: 1, username: 'alice', email: 'a@example.com', displayName: 'alice', passwordHash: 'x', emailVerified: true,
-  roles: ['player'], banned: false, tokensValidAfter: 0, createdAt: 0, updatedAt: 0, ...over,
+  roles: ['player'], banned: false, banReason: '', bannedUntil: null, tokensValidAfter: 0, createdAt: 0, updatedAt: 0, ...over,
 });
 
 /** A user table of one row whose reads can be held back, with a hand-driven clock. */

@@ -1,5 +1,6 @@
 import { badParam, fail } from '../../errors/index.js';
 import { isValidDisplayName, isValidPassword } from '../accounts/index.js';
+import { userEvent } from '../moderation/index.js';
 import type { SessionView } from './contract.js';
 import type { TokenEnvelope } from '../sessions/index.js';
 import type { User } from '../accounts/index.js';
@@ -108,7 +109,7 @@ export class AccountSettingsService {
   async rename(user: User, displayName: string, caller: Caller) {
     if (!isValidDisplayName(displayName)) throw badParam('display_name');
     const trimmed = displayName.trim();
-    await this.ctx.storage.users.update(user.id, { displayName: trimmed }, this.ctx.now());
+    await this.ctx.storage.users.update(user.id, { displayName: trimmed }, this.ctx.now(), [userEvent('user.updated', user, { display_name: trimmed })]);
     await this.ctx.audit.record('user.rename', { actor: user.username, ip: caller.ip, target: user.username });
     return publicUser({ ...user, displayName: trimmed });
   }
@@ -124,7 +125,9 @@ export class AccountSettingsService {
     await this.reauth.prove(auth, proof, caller);
     const passwordHash = await this.ctx.passwords.hash(next);
     const now = this.ctx.now();
-    await this.ctx.storage.users.update(user.id, { passwordHash, ...(endOthers && { tokensValidAfter: now }) }, now);
+    await this.ctx.storage.users.update(user.id, { passwordHash, ...(endOthers && { tokensValidAfter: now }) }, now, [
+      userEvent('user.password_changed', user), ...(endOthers ? [userEvent('user.sessions_revoked', user, { cause: 'password_change' })] : []),
+    ]);
     const updated = { ...user, passwordHash, tokensValidAfter: endOthers ? now : user.tokensValidAfter };
     const issued = this.ctx.tokens.envelope(updated, claims.app, undefined, claims.sid);
     if (endOthers) await this.ctx.signIns.markAllEnded(user.id, claims.sid);
@@ -157,7 +160,7 @@ export class AccountSettingsService {
     await this.ctx.storage.users.update(user.id, {
       ...tombstone(user.id), displayName: DELETED_DISPLAY_NAME, passwordHash: '!', emailVerified: false,
       roles: [], banned: true, tokensValidAfter: now,
-    }, now);
+    }, now, [userEvent('user.deleted', user)]);
     await this.ctx.signIns.forget(user.id);
     await this.signInHistory.forget(user.id);
     // The subjects linked to it may sign up again, as new people (docs/api.md §14.3).

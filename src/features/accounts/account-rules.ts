@@ -48,3 +48,11 @@ export function isValidDisplayName(v: string): boolean {
 export function isValidRole(v: string): boolean {
   return /^[a-z0-9_-]{1,32}$/.test(v);
 }
+
+/**
+ * Whether the account is banned at `now`: a ban with an end is over once the end has passed,
+ * with no write needed, so every sign-in and token check sees it end on time (docs/api.md §15).
+ */
+export function isBanned(user: { banned: boolean; bannedUntil: number | null }, now: number): boolean {
+  return user.banned && (user.bannedUntil === null || user.bannedUntil > now);
+}

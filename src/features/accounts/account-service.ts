@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { badParam, fail, rateLimited } from '../../errors/index.js';
+import { badParam, bannedAtSignIn, fail, rateLimited } from '../../errors/index.js';
+import { isBanned } from './account-rules.js';
+import { userEvent } from '../moderation/index.js';
 import {
   DEFAULT_ROLES, EMAIL_CODE_LENGTH, EMAIL_CODE_MAX_TRIES, EMAIL_CODE_TTL_S, EMAIL_RESEND_AFTER_S,
   asciiLower, isEmailPurpose, isValidDisplayName, isValidEmail, isValidPassword, isValidUsername,
@@ -86,7 +88,7 @@ export class AccountService {
       return storage.users.create({
         username: input.username, email: input.email, displayName: input.display_name?.trim() || input.username,
         passwordHash: await this.ctx.passwords.hash(input.password), emailVerified: input.email_code !== undefined, roles: [...DEFAULT_ROLES],
-      }, now()).catch(taken);
+      }, now(), (created) => [userEvent('user.created', created, { display_name: created.displayName, email: created.email })]).catch(taken);
     });
     await this.ctx.audit.record('user.register', { actor: user.username, ip: caller.ip, target: user.username });
     return this.envelope(user, caller);
@@ -111,7 +113,7 @@ export class AccountService {
     await throttle.succeeded();
     if (this.ctx.passwords.needsRehash(user.passwordHash)) await this.upgradeHash(user, password);
     await this.secondFactor.checkSignIn(user, otp, caller, 'password');
-    if (user.banned) throw fail('banned');
+    if (isBanned(user, this.ctx.now())) throw bannedAtSignIn(user);
     await this.ctx.audit.signedIn(user, caller, 'password');
     return this.envelope(user, caller);
   }
@@ -208,7 +210,7 @@ export class AccountService {
     await this.checkNewEmail(user, email);
     await this.consumeCode(email, 'change_email', code);
     const now = this.ctx.now();
-    await this.ctx.storage.users.update(user.id, { email, emailVerified: true }, now).catch(taken);
+    await this.ctx.storage.users.update(user.id, { email, emailVerified: true }, now, [userEvent('user.updated', user, { email })]).catch(taken);
     await this.reauth.clear(auth, 'email');
     await this.ctx.mailer.send(emailChangedNotice(user, email, now))
       .catch((err: unknown) => this.ctx.log.warn({ err, uid: user.id }, 'could not send the e-mail change notice'));
@@ -251,7 +253,7 @@ export class AccountService {
     const codeId = await this.checkCode(user.email, 'login', code).catch(failed);
     await this.secondFactor.checkSignIn(user, otp, caller, 'email_code');
     await this.useCode(codeId).catch(failed);
-    if (user.banned) throw fail('banned');
+    if (isBanned(user, this.ctx.now())) throw bannedAtSignIn(user);
     await this.ctx.audit.signedIn(user, caller, 'email_code');
     return this.envelope(user, caller);
   }
@@ -270,7 +272,9 @@ export class AccountService {
     if (!user) throw fail('badEmailCode');
     await this.consumeCode(user.email, 'reset_password', code);
     const passwordHash = await this.ctx.passwords.hash(newPassword);
-    await storage.users.update(user.id, { passwordHash, tokensValidAfter: now() }, now());
+    await storage.users.update(user.id, { passwordHash, tokensValidAfter: now() }, now(), [
+      userEvent('user.password_changed', user), userEvent('user.sessions_revoked', user, { cause: 'password_reset' }),
+    ]);
     await this.ctx.signIns.markAllEnded(user.id);
     await this.ctx.audit.record('user.password_reset', { actor: user.username, ip: caller.ip, target: user.username });
     // Passkeys outlive the reset: the owner learns which ones still sign in.
@@ -288,9 +292,11 @@ export class AccountService {
     await this.storeAndMail(user.email, 'reset_password', user.email);
   }
 
-  /** Ends every token of the user issued until now (logout-all). */
+  /** Ends every token of the user issued until now (logout-all, an administrator's forced reset). */
   async revokeAll(userId: number): Promise<void> {
-    await this.ctx.storage.users.update(userId, { tokensValidAfter: this.ctx.now() }, this.ctx.now());
+    const user = await this.ctx.storage.users.findById(userId);
+    const events = user ? [userEvent('user.sessions_revoked', user, { cause: 'logout_all' })] : [];
+    await this.ctx.storage.users.update(userId, { tokensValidAfter: this.ctx.now() }, this.ctx.now(), events);
     await this.ctx.signIns.markAllEnded(userId);
   }
 }

@@ -1,4 +1,5 @@
 /** Repository interfaces of accounts and e-mail codes: what the use cases need from storage, nothing about SQL. Times are unix milliseconds. */
+import type { OutboxEvent } from '../../platform/sql/outbox.js';
 
 export interface User {
   id: number;
@@ -9,6 +10,10 @@ export interface User {
   emailVerified: boolean;
   roles: string[];
   banned: boolean;
+  /** Why, shown to the person at sign-in; empty when no reason was given. */
+  banReason: string;
+  /** When the ban ends by itself (ms); null for a permanent ban. See `isBanned`. */
+  bannedUntil: number | null;
   /** Tokens issued before this instant (ms) are invalid: logout-all and password reset. */
   tokensValidAfter: number;
   createdAt: number;
@@ -30,16 +35,21 @@ export interface ImportedUser extends NewUser {
   createdAt: number;
 }
 
+export type UserPatch = Partial<Pick<User, 'username' | 'email' | 'displayName' | 'passwordHash' | 'emailVerified' | 'roles' | 'banned' | 'banReason' | 'bannedUntil' | 'tokensValidAfter'>>;
+
 export interface UserRepo {
   /** Throws `UniqueViolation` naming 'username' or 'email' when taken (ignoring ASCII case). */
-  create(user: NewUser, now: number): Promise<User>;
+  create(user: NewUser, now: number, events?: (created: User) => readonly OutboxEvent[]): Promise<User>;
   findById(id: number): Promise<User | undefined>;
   findByUsername(username: string): Promise<User | undefined>;
   findByEmail(email: string): Promise<User | undefined>;
   /** Username or e-mail, ignoring ASCII case (the login form takes either). */
   findByLogin(login: string): Promise<User | undefined>;
-  /** Throws `UniqueViolation` when a new username or e-mail is taken (ignoring ASCII case). */
-  update(id: number, patch: Partial<Pick<User, 'username' | 'email' | 'displayName' | 'passwordHash' | 'emailVerified' | 'roles' | 'banned' | 'tokensValidAfter'>>, now: number): Promise<void>;
+  /**
+   * Throws `UniqueViolation` when a new username or e-mail is taken (ignoring ASCII case).
+   * `events` are queued for delivery in the same transaction as the change.
+   */
+  update(id: number, patch: UserPatch, now: number, events?: readonly OutboxEvent[]): Promise<void>;
   search(query: string, offset: number, limit: number): Promise<{ users: User[]; total: number }>;
   /** Ids of users changed at or after `since`, for cross-instance cache invalidation. */
   changedSince(since: number): Promise<number[]>;

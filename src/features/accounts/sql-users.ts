@@ -1,7 +1,8 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { asciiLower } from './account-rules.js';
 import type { Database, UsersTable } from '../../platform/sql/schema.js';
-import type { ImportedUser, NewUser, User, UserRepo } from './repository.js';
+import type { ImportedUser, NewUser, User, UserPatch, UserRepo } from './repository.js';
+import { enqueueEvents, type OutboxEvent } from '../../platform/sql/outbox.js';
 import { compileOnce } from '../../platform/sql/compiled.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { dayOf, perDay } from '../../platform/sql/per-day.js';
@@ -11,10 +12,15 @@ import { randomToken } from '../../platform/crypto/random.js';
  * Inserts a new user with `db`, which may be a transaction: a feature that creates an account
  * together with rows of its own (an upstream link) does it in one. Throws `UniqueViolation`.
  */
-export async function insertUser(db: Kysely<Database>, u: NewUser, now: number): Promise<User> {
+export async function insertUser(db: Kysely<Database>, u: NewUser, now: number, events?: (created: User) => readonly OutboxEvent[]): Promise<User> {
   try {
-    const row = await db.insertInto('users').values(newUserRow({ ...u, banned: false, createdAt: now }, now)).returningAll().executeTakeFirstOrThrow();
-    return toUser(row);
+    const insert = async (trx: Kysely<Database>) => {
+      const user = toUser(await trx.insertInto('users').values(newUserRow({ ...u, banned: false, createdAt: now }, now)).returningAll().executeTakeFirstOrThrow());
+      if (events) await enqueueEvents(trx, events(user), now);
+      return user;
+    };
+    // Inside a caller's transaction already, or on its own with no event: no new one needed.
+    return events && !db.isTransaction ? await db.transaction().execute(insert) : await insert(db);
   } catch (err) {
     return mapUnique(err);
   }
@@ -30,6 +36,8 @@ function toUser(r: Selectable<UsersTable>): User {
     emailVerified: Number(r.email_verified) === 1,
     roles: JSON.parse(r.roles) as string[],
     banned: Number(r.banned) === 1,
+    banReason: r.ban_reason,
+    bannedUntil: r.banned_until === null ? null : Number(r.banned_until),
     tokensValidAfter: Number(r.tokens_valid_after),
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
@@ -74,8 +82,8 @@ export class SqlUserRepo implements UserRepo {
     this.byId = compileOnce(db, db.selectFrom('users').selectAll().where('id', '=', 0));
   }
 
-  create(u: NewUser, now: number): Promise<User> {
-    return insertUser(this.db, u, now);
+  create(u: NewUser, now: number, events?: (created: User) => readonly OutboxEvent[]): Promise<User> {
+    return insertUser(this.db, u, now, events);
   }
 
   async findById(id: number): Promise<User | undefined> {
@@ -97,8 +105,16 @@ export class SqlUserRepo implements UserRepo {
     return login.includes('@') ? this.findByEmail(login) : this.findByUsername(login);
   }
 
-  async update(id: number, p: Parameters<UserRepo['update']>[1], now: number): Promise<void> {
-    await this.db.updateTable('users').set({
+  async update(id: number, p: UserPatch, now: number, events: readonly OutboxEvent[] = []): Promise<void> {
+    if (events.length === 0) return this.updateRow(this.db, id, p, now);
+    await this.db.transaction().execute(async (trx) => {
+      await this.updateRow(trx, id, p, now);
+      await enqueueEvents(trx, events, now);
+    });
+  }
+
+  private async updateRow(db: Kysely<Database>, id: number, p: UserPatch, now: number): Promise<void> {
+    await db.updateTable('users').set({
       ...(p.username !== undefined && { username: p.username, username_lower: asciiLower(p.username) }),
       ...(p.email !== undefined && { email: p.email, email_lower: emailKeyOf(p.email) }),
       ...(p.displayName !== undefined && { display_name: p.displayName }),
@@ -106,6 +122,8 @@ export class SqlUserRepo implements UserRepo {
       ...(p.emailVerified !== undefined && { email_verified: p.emailVerified ? 1 : 0 }),
       ...(p.roles !== undefined && { roles: JSON.stringify(p.roles) }),
       ...(p.banned !== undefined && { banned: p.banned ? 1 : 0 }),
+      ...(p.banReason !== undefined && { ban_reason: p.banReason }),
+      ...(p.bannedUntil !== undefined && { banned_until: p.bannedUntil }),
       ...(p.tokensValidAfter !== undefined && { tokens_valid_after: p.tokensValidAfter }),
       updated_at: now,
     }).where('id', '=', id).execute().catch(mapUnique);

@@ -1,5 +1,6 @@
 import { badParam, fail } from '../../errors/index.js';
-import { isValidRole } from '../accounts/index.js';
+import { isBanned, isValidRole } from '../accounts/index.js';
+import { isoOrNull, userEvent } from '../moderation/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { type User } from '../accounts/index.js';
 import type { AdminUserView, UserPage } from './contract.js';
@@ -14,11 +15,43 @@ export interface NewAccount {
   roles: string[];
 }
 
-export function adminUserView(u: User): AdminUserView {
+/** `banned` says whether the ban holds now: one whose end has passed shows as lifted. */
+export function adminUserView(u: User, now: number): AdminUserView {
   return {
     uid: u.id, username: u.username, display_name: u.displayName, email: u.email,
-    email_verified: u.emailVerified, roles: u.roles, banned: u.banned,
+    email_verified: u.emailVerified, roles: u.roles, banned: isBanned(u, now),
   };
+}
+
+/** The reason and end (unix seconds) of a ban in force at `now`; empty and null otherwise. */
+export function banOf(u: User, now: number): { ban_reason: string; banned_until: number | null } {
+  if (!isBanned(u, now)) return { ban_reason: '', banned_until: null };
+  return { ban_reason: u.banReason, banned_until: u.bannedUntil === null ? null : Math.floor(u.bannedUntil / 1000) };
+}
+
+/** A ban's optional terms as the API and the CLI give them. */
+export interface BanTerms {
+  reason?: string;
+  /** ISO-8601 time with a zone, in the future; absent: permanent. */
+  until?: string;
+}
+
+const BAN_REASON_MAX = 500;
+// A full date and time with its zone: a zoneless time would mean the server's local time.
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** Whether the date part names a real day: `Date.parse` rolls 02-30 over to March. */
+function isCalendarDay(iso: string): boolean {
+  const [y, m, d] = iso.slice(0, 10).split('-').map(Number) as [number, number, number];
+  return m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+/** The end of a ban in ms: 400 `参数错误：until` unless an ISO-8601 instant after `now`. */
+export function banEnd(until: string | undefined, now: number): number | null {
+  if (until === undefined) return null;
+  const ms = ISO_INSTANT.test(until) && isCalendarDay(until) ? Date.parse(until) : NaN;
+  if (!Number.isFinite(ms) || ms <= now) throw badParam('until');
+  return ms;
 }
 
 export type AdminDeps = Uses<'now' | 'passwords' | 'audit', 'users'>;
@@ -29,7 +62,8 @@ export class AdminService {
 
   async searchUsers(q: string, page: number): Promise<UserPage> {
     const { users, total } = await this.ctx.storage.users.search(q.trim(), (page - 1) * PAGE_SIZE, PAGE_SIZE);
-    return { users: users.map(adminUserView), total };
+    const now = this.ctx.now();
+    return { users: users.map((u) => adminUserView(u, now)), total };
   }
 
   /** The user of that name; 404 when there is none. */
@@ -44,7 +78,7 @@ export class AdminService {
     const user = await this.ctx.storage.users.create({
       username: input.username, email: input.email, displayName: input.username,
       passwordHash: await this.ctx.passwords.hash(input.password), emailVerified: true, roles: input.roles,
-    }, this.ctx.now()).catch((err: unknown) => {
+    }, this.ctx.now(), (created) => [userEvent('user.created', created, { display_name: created.displayName, email: created.email })]).catch((err: unknown) => {
       if (err instanceof UniqueViolation) throw fail(err.field === 'email' ? 'emailTaken' : 'usernameTaken');
       throw err;
     });
@@ -52,20 +86,33 @@ export class AdminService {
     return user;
   }
 
-  async setBanned(username: string, banned: boolean, actor: string | null, caller?: Caller) {
+  /**
+   * Bans (with an optional reason and end) or lifts a ban; the webhook event is written with
+   * the change. A ban ends by itself at `until` (isBanned), without another write.
+   */
+  async setBanned(username: string, banned: boolean, actor: string | null, caller?: Caller, terms: BanTerms = {}) {
+    const now = this.ctx.now();
+    const reason = banned ? (terms.reason ?? '').trim() : '';
+    if ([...reason].length > BAN_REASON_MAX) throw badParam('reason');
+    const bannedUntil = banned ? banEnd(terms.until, now) : null;
     const user = await this.userNamed(username);
-    await this.ctx.storage.users.update(user.id, { banned }, this.ctx.now());
-    await this.ctx.audit.record(banned ? 'user.ban' : 'user.unban', { actor, ip: caller?.ip ?? null, target: user.username });
-    return adminUserView({ ...user, banned });
+    const event = banned
+      ? userEvent('user.banned', user, { reason, until: isoOrNull(bannedUntil) })
+      : userEvent('user.unbanned', user);
+    await this.ctx.storage.users.update(user.id, { banned, banReason: reason, bannedUntil }, now, [event]);
+    const detail = banned ? { reason, until: isoOrNull(bannedUntil) } : undefined;
+    await this.ctx.audit.record(banned ? 'user.ban' : 'user.unban', { actor, ip: caller?.ip ?? null, target: user.username, ...(detail && { detail }) });
+    return adminUserView({ ...user, banned, banReason: reason, bannedUntil }, now);
   }
 
   async setRoles(username: string, roles: string[], actor: string | null, caller?: Caller) {
     if (roles.length > 20 || !roles.every(isValidRole)) throw badParam('roles');
     const unique = [...new Set(roles)];
     const user = await this.userNamed(username);
-    await this.ctx.storage.users.update(user.id, { roles: unique }, this.ctx.now());
+    const now = this.ctx.now();
+    await this.ctx.storage.users.update(user.id, { roles: unique }, now, [userEvent('user.roles_changed', user, { roles: unique, previous_roles: user.roles })]);
     await this.ctx.audit.record('user.roles', { actor, ip: caller?.ip ?? null, target: user.username, detail: { from: user.roles, to: unique } });
-    return adminUserView({ ...user, roles: unique });
+    return adminUserView({ ...user, roles: unique }, now);
   }
 }
 

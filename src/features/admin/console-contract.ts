@@ -7,7 +7,11 @@ import { SessionView } from '../account-settings/contract.js';
 
 export const UsernameQuery = Type.Object({ username: Type.String({ maxLength: 256 }) });
 export const UserDetail = View({
-  user: View({ ...AdminUserView.properties, created_at: Type.Integer() }),
+  user: View({
+    ...AdminUserView.properties, created_at: Type.Integer(),
+    /** The ban's reason ('' when none or not banned) and end (unix seconds; null: permanent or not banned). */
+    ban_reason: Type.String(), banned_until: Type.Union([Type.Integer(), Type.Null()]),
+  }),
   sessions: Type.Array(SessionView), apps: Type.Array(AppView), audit: Type.Array(AuditEntryView),
 });
 export type UserDetail = Static<typeof UserDetail>;
@@ -41,6 +45,8 @@ export const Dashboard = View({
   users_total: Type.Integer(), active_apps: Type.Integer(),
   new_users: Type.Array(DayCount), sign_ins: Type.Array(DayCount), failed_sign_ins: Type.Array(DayCount),
   rate_limited_since_start: Type.Integer(),
+  /** Webhook endpoints switched off after failing for 3 days (docs/api.md §15.2): the admins are told here. */
+  switched_off_webhooks: Type.Array(View({ id: Type.String(), url: Type.String(), disabled_at: Type.Integer() })),
 });
 export type Dashboard = Static<typeof Dashboard>;
 export const DashboardReply = DataEnvelope(Dashboard);

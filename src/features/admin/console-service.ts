@@ -4,12 +4,13 @@ import type { App } from '../apps/index.js';
 import type { User } from '../accounts/index.js';
 import type { AccountService } from '../accounts/index.js';
 import type { AccountSettingsService } from '../account-settings/index.js';
-import { adminUserView } from './admin-service.js';
+import { adminUserView, banOf } from './admin-service.js';
+import { appEvent } from '../moderation/index.js';
 import { appView, SUSPENDED } from '../apps/index.js';
 import { auditView } from '../audit/index.js';
 import type { Caller, Uses } from '../kit.js';
 
-export type AdminConsoleDeps = Uses<'now' | 'audit' | 'signIns', 'users' | 'apps' | 'audit' | 'sessions'>;
+export type AdminConsoleDeps = Uses<'now' | 'audit' | 'signIns', 'users' | 'apps' | 'audit' | 'sessions' | 'webhooks'>;
 
 const APP_PAGE_SIZE = 20;
 const DETAIL_AUDIT_ROWS = 50;
@@ -43,6 +44,7 @@ export class AdminConsoleService {
   /** Profile, roles, ban, live sessions, apps and the newest audit rows naming the user. */
   async userDetail(username: string): Promise<UserDetail> {
     const user = await this.userNamed(username);
+    const now = this.ctx.now();
     const [sessions, apps, asTarget, asActor] = await Promise.all([
       this.settings.sessionsOf(user),
       this.ctx.storage.apps.listByOwner(user.id),
@@ -53,7 +55,7 @@ export class AdminConsoleService {
     const audit = [...asTarget.entries, ...asActor.entries].filter((e) => !seen.has(e.id) && seen.add(e.id))
       .sort((a, b) => b.id - a.id).slice(0, DETAIL_AUDIT_ROWS);
     return {
-      user: { ...adminUserView(user), created_at: Math.floor(user.createdAt / 1000) },
+      user: { ...adminUserView(user, now), created_at: Math.floor(user.createdAt / 1000), ...banOf(user, now) },
       sessions, apps: apps.map(appView), audit: audit.map(auditView),
     };
   }
@@ -105,7 +107,7 @@ export class AdminConsoleService {
     const now = this.ctx.now();
     const app = await this.ctx.storage.apps.update(clientId, enabled
       ? { status: 'active', statusReason: '', statusChangedAt: now }
-      : { status: SUSPENDED, statusReason: why, statusChangedAt: now }, now);
+      : { status: SUSPENDED, statusReason: why, statusChangedAt: now }, now, [appEvent(enabled ? 'app.enabled' : 'app.disabled', clientId, { reason: why, by: 'admin' })]);
     if (!app) throw fail('unknownApp');
     await this.ctx.audit.record(enabled ? 'app.admin_enable' : 'app.admin_disable', { actor, ip: caller.ip, target: clientId, detail: { reason: why } });
     return this.adminAppView(app);
@@ -115,14 +117,16 @@ export class AdminConsoleService {
   async dashboard(rateLimitedSinceStart: number): Promise<Dashboard> {
     const today = Math.floor(this.ctx.now() / DAY_MS) * DAY_MS;
     const since = today - (DASHBOARD_DAYS - 1) * DAY_MS;
-    const { users, sessions, audit, apps } = this.ctx.storage;
-    const [total, created, signIns, failed, active] = await Promise.all([
-      users.count(), users.createdPerDay(since), sessions.startedPerDay(since), audit.countPerDay('login.failure', since), apps.listActive(),
+    const { users, sessions, audit, apps, webhooks } = this.ctx.storage;
+    const [total, created, signIns, failed, active, endpoints] = await Promise.all([
+      users.count(), users.createdPerDay(since), sessions.startedPerDay(since), audit.countPerDay('login.failure', since), apps.listActive(), webhooks.list(),
     ]);
     return {
       users_total: total, active_apps: active.length,
       new_users: filledDays(created, since, DASHBOARD_DAYS), sign_ins: filledDays(signIns, since, DASHBOARD_DAYS),
       failed_sign_ins: filledDays(failed, since, DASHBOARD_DAYS), rate_limited_since_start: rateLimitedSinceStart,
+      switched_off_webhooks: endpoints.filter((e) => !e.enabled && e.disabledAt !== null)
+        .map((e) => ({ id: e.id, url: e.url, disabled_at: Math.floor(e.disabledAt! / 1000) })),
     };
   }
 }

@@ -18,7 +18,8 @@ export const UserPage = View({ users: Type.Array(AdminUserView), total: Type.Int
 export type UserPage = Static<typeof UserPage>;
 export const UserPageReply = DataEnvelope(UserPage);
 
-export const BanBody = Type.Object({ username: Str(256), banned: Type.Boolean() });
+/** `reason` and `until` (ISO-8601, in the future) apply to a ban; an unban ignores them (docs/api.md §15.1). */
+export const BanBody = Type.Object({ username: Str(256), banned: Type.Boolean(), reason: Type.Optional(Str(2048)), until: Type.Optional(Str(64)) });
 export const RolesBody = Type.Object({ username: Str(256), roles: StrList(20, 64) });
 export const AdminUserReply = DataEnvelope(AdminUserView);
 

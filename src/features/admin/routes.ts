@@ -19,8 +19,8 @@ export async function adminRoutes(app: ContractApp, { services, guards }: RouteD
     preHandler: guards.admin,
     schema: { tags, summary: 'Ban or unban a user', body: BanBody, response: responses(AdminUserReply) },
   }, async (request) => {
-    const { username, banned } = request.body;
-    return { ok: true as const, data: await services.admin.setBanned(username, banned, authOf(request).user.username, callerOf(request)) };
+    const { username, banned, reason, until } = request.body;
+    return { ok: true as const, data: await services.admin.setBanned(username, banned, authOf(request).user.username, callerOf(request), { reason, until }) };
   });
 
   app.post('/api/v1/auth/admin/users/roles', {

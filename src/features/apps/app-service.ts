@@ -1,5 +1,6 @@
 import { badParam, fail, refused } from '../../errors/index.js';
 import { nextStatus, viewStatus } from './app-state.js';
+import { appEvent } from '../moderation/index.js';
 import { checkAppFields, isClientType, isReservedClientId, isValidClientId, newClientId, toUnixSeconds } from './app-rules.js';
 import { checkClientFields } from './oidc-client-rules.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
@@ -145,7 +146,8 @@ export class AppService {
     const current = await this.owned(actor, clientId);
     if (current.status === SUSPENDED && !actor.user.roles.includes('admin')) throw fail('appSuspended');
     const status = nextStatus(current.status, enabled);
-    const app = await this.ctx.storage.apps.update(clientId, { status }, this.ctx.now());
+    const event = appEvent(status === 'active' ? 'app.enabled' : 'app.disabled', clientId, { by: 'owner' });
+    const app = await this.ctx.storage.apps.update(clientId, { status }, this.ctx.now(), status === current.status ? [] : [event]);
     if (!app) throw fail('unknownApp');
     await this.audit(status === 'active' ? 'app.enable' : 'app.disable', actor, clientId);
     return { client_id: clientId, status: viewStatus(app.status) };

@@ -1,3 +1,4 @@
+import type { OutboxEvent } from '../../platform/sql/outbox.js';
 import type { AppStatus } from './app-state.js';
 import type { ClientTypeName } from './app-rules.js';
 
@@ -40,7 +41,7 @@ export interface AppRepo {
   findById(clientId: string): Promise<App | undefined>;
   listByOwner(ownerId: number): Promise<App[]>;
   listActive(): Promise<App[]>;
-  update(clientId: string, patch: Partial<Pick<App, 'displayName' | 'homepage' | 'scopes' | 'redirectUris' | 'corsOrigins' | 'secretHash' | 'status' | 'statusReason' | 'statusChangedAt' | 'grantTypes' | 'tokenEndpointAuthMethod' | 'postLogoutRedirectUris'>>, now: number): Promise<App | undefined>;
+  update(clientId: string, patch: Partial<Pick<App, 'displayName' | 'homepage' | 'scopes' | 'redirectUris' | 'corsOrigins' | 'secretHash' | 'status' | 'statusReason' | 'statusChangedAt' | 'grantTypes' | 'tokenEndpointAuthMethod' | 'postLogoutRedirectUris'>>, now: number, events?: readonly OutboxEvent[]): Promise<App | undefined>;
   changedSince(since: number): Promise<string[]>;
   /** Every app whose name, client_id or owner's username contains `query` (ASCII case ignored), newest first. */
   search(query: string, offset: number, limit: number): Promise<{ apps: App[]; total: number }>;

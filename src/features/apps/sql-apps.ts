@@ -4,6 +4,7 @@ import type { AppsTable, Database } from '../../platform/sql/schema.js';
 import type { App, AppRepo, ClientType, NewApp } from './repository.js';
 import { compileOnce } from '../../platform/sql/compiled.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
+import { enqueueEvents, type OutboxEvent } from '../../platform/sql/outbox.js';
 
 const DEFAULT_GRANT_TYPES = ['authorization_code', 'refresh_token'];
 
@@ -76,8 +77,18 @@ export class SqlAppRepo implements AppRepo {
     return rows.map(toApp);
   }
 
-  async update(clientId: string, p: Parameters<AppRepo['update']>[1], now: number): Promise<App | undefined> {
-    const row = await this.db.updateTable('apps').set({
+  async update(clientId: string, p: Parameters<AppRepo['update']>[1], now: number, events: readonly OutboxEvent[] = []): Promise<App | undefined> {
+    if (events.length === 0) return this.updateRow(this.db, clientId, p, now);
+    // The event is queued only when the app exists: no row, no change to announce.
+    return this.db.transaction().execute(async (trx) => {
+      const app = await this.updateRow(trx, clientId, p, now);
+      if (app) await enqueueEvents(trx, events, now);
+      return app;
+    });
+  }
+
+  private async updateRow(db: Kysely<Database>, clientId: string, p: Parameters<AppRepo['update']>[1], now: number): Promise<App | undefined> {
+    const row = await db.updateTable('apps').set({
       ...(p.displayName !== undefined && { display_name: p.displayName }),
       ...(p.homepage !== undefined && { homepage: p.homepage }),
       ...(p.scopes !== undefined && { scopes: JSON.stringify(p.scopes) }),

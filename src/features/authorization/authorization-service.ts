@@ -5,7 +5,7 @@ import { pkceForAuthorize, verifyPkce } from './pkce.js';
 import { composeRedirectUrl, isRegisteredRedirect } from './redirect.js';
 import { grantScope } from './scope.js';
 import type { App } from '../apps/index.js';
-import type { User } from '../accounts/index.js';
+import { isBanned, type User } from '../accounts/index.js';
 import type { AuthorizeBody, ClientInfo, ExchangeBody, ExchangeReply, IssuedCode } from './contract.js';
 import type { ClientResolution } from '../apps/index.js';
 import type { Caller, Uses } from '../kit.js';
@@ -122,7 +122,7 @@ export class AuthorizationService {
 
     const user = await this.ctx.userCache.findById(code.userId);
     if (!user) throw fail('codeInvalid');
-    if (user.banned) throw fail('banned');
+    if (isBanned(user, this.ctx.now())) throw fail('banned');
     // The token is minted first so the one conditional UPDATE that uses up the code also
     // records its jti: exactly one concurrent caller wins, and every replay, however it
     // interleaves, finds the jti to revoke.

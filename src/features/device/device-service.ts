@@ -5,7 +5,7 @@ import {
 import { fail, rateLimited, type AppError, type Reason } from '../../errors/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { type DeviceCode } from './repository.js';
-import { type User } from '../accounts/index.js';
+import { isBanned, type User } from '../accounts/index.js';
 import type { ResolvedClient } from '../apps/index.js';
 import type { Caller, Uses } from '../kit.js';
 import { randomDigits, randomToken, sha256Hex } from '../../platform/crypto/random.js';
@@ -144,7 +144,7 @@ export class DeviceService {
 
     const user = await this.ctx.userCache.findById(decision.userId);
     if (!user) throw pollFailure('expired_token');
-    if (user.banned) throw pollFailure('access_denied', 'banned');
+    if (isBanned(user, this.ctx.now())) throw pollFailure('access_denied', 'banned');
     // Single use: of concurrent polls only the one that moves approved → used gets a token.
     if (!(await storage.devices.transition(hash, 'approved', 'used'))) throw pollFailure('expired_token');
     await this.ctx.audit.signedIn(user, caller, 'device', { action: 'device.token', target: code.clientId });

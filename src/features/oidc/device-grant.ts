@@ -1,6 +1,7 @@
 import { decidePoll } from '../device/index.js';
 import type { AuditLog } from '../audit/index.js';
 import type { Caller } from '../kit.js';
+import { isBanned } from '../accounts/index.js';
 import { sha256Hex } from '../../platform/crypto/random.js';
 import type { UserCache } from '../sessions/index.js';
 import type { App } from '../apps/index.js';
@@ -35,7 +36,7 @@ export class DeviceGrant {
       throw new OAuthError(decision.error, decision.error === 'slow_down' ? 'Poll less often' : 'The user has not approved yet');
     }
     const user = await this.users.findById(decision.userId);
-    if (!user || user.banned || code.createdAt <= user.tokensValidAfter) throw new OAuthError('access_denied', 'The user can no longer sign in');
+    if (!user || isBanned(user, now) || code.createdAt <= user.tokensValidAfter) throw new OAuthError('access_denied', 'The user can no longer sign in');
     // Single use: of concurrent polls only the one that moves approved → used gets tokens.
     if (!(await this.devices.transition(hash, 'approved', 'used'))) throw new OAuthError('expired_token', 'The device code has expired');
     const grant = { app, user, scope: code.scope, authTimeMs: now };

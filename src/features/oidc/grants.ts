@@ -8,7 +8,7 @@ import type { RevokedTokens, UserCache } from '../sessions/index.js';
 import type { App } from '../apps/index.js';
 import type { AuthCodeRepo, CodeReplays } from '../authorization/index.js';
 import type { PresentedRefreshToken, RefreshTokenRepo } from './repository.js';
-import type { User } from '../accounts/index.js';
+import { isBanned, type User } from '../accounts/index.js';
 import type { TokenIssuer, TokenResponse } from './issuer.js';
 import { OAuthError, invalidGrant } from './oauth-error.js';
 import { param, required, type Params } from './params.js';
@@ -29,9 +29,9 @@ export interface GrantDeps {
 }
 
 /** A person who may still receive tokens: exists, not banned, not cut off after `sinceMs`. */
-async function usableUser(users: Pick<UserCache, 'findById'>, userId: number, sinceMs: number): Promise<User | undefined> {
+async function usableUser(users: Pick<UserCache, 'findById'>, userId: number, sinceMs: number, now: number): Promise<User | undefined> {
   const user = await users.findById(userId);
-  if (!user || user.banned || sinceMs <= user.tokensValidAfter) return undefined;
+  if (!user || isBanned(user, now) || sinceMs <= user.tokensValidAfter) return undefined;
   return user;
 }
 
@@ -71,7 +71,7 @@ export class TokenGrants {
     // A public client's code without PKCE is never redeemed, whatever let it be issued.
     if (app.clientType === 'public' && code.codeChallenge === null) throw invalidGrant('PKCE is required for public clients');
     if (!verifyPkce(code.codeChallenge, verifier).ok) throw invalidGrant('PKCE verification failed');
-    const user = await usableUser(this.deps.users, code.userId, code.createdAt);
+    const user = await usableUser(this.deps.users, code.userId, code.createdAt, now());
     if (!user) throw invalidGrant('The authorization code is invalid');
 
     const grant = { app, user, scope: code.scope, authTimeMs: code.authTime ?? code.createdAt, nonce: code.nonce, amr: code.amr };
@@ -115,7 +115,7 @@ export class TokenGrants {
       if (!used) return await this.refreshRefused(presented, rotationAnswered, caller);
 
       const family = await refreshTokens.findFamily(used.familyId);
-      const user = family && (await usableUser(this.deps.users, used.userId, family.createdAt));
+      const user = family && (await usableUser(this.deps.users, used.userId, family.createdAt, now()));
       if (!family || !user) {
         await refreshTokens.revokeFamily(used.familyId, now());
         throw invalidGrant('The refresh token is invalid');

@@ -2,6 +2,7 @@ import type { IntrospectionResponse } from './contract.js';
 import { timedSecretKey } from '../../platform/crypto/random.js';
 import type { RevokedTokens, TokenService, UserCache } from '../sessions/index.js';
 import type { App } from '../apps/index.js';
+import { isBanned } from '../accounts/index.js';
 import type { RefreshTokenRepo } from './repository.js';
 import type { AccessTokenCheck, LiveAccess } from './token-checks.js';
 import type { TokenMinter } from './token-minter.js';
@@ -74,7 +75,7 @@ export class TokenIntrospection {
     const family = await this.refreshTokens.findFamily(row.familyId);
     if (!family || family.revokedAt !== null) return undefined;
     const user = await this.users.findById(row.userId);
-    if (!user || user.banned || family.createdAt <= user.tokensValidAfter) return undefined;
+    if (!user || isBanned(user, now) || family.createdAt <= user.tokensValidAfter) return undefined;
     return {
       active: true, scope: row.scope, client_id: row.clientId, username: user.username, token_type: 'refresh_token',
       exp: Math.floor(row.expiresAt / 1000), iat: Math.floor(row.createdAt / 1000), sub: String(row.userId), aud: row.clientId, iss: this.issuer,

@@ -70,7 +70,7 @@ export function createOidcServices(
   const keys = signingKeysFor(config, storage.signingKeys, now);
   const minter = new TokenMinter(keys, { issuer, accessTokenTtl: config.accessTokenTtl, idTokenTtl: config.idTokenTtl }, now);
   const tokenIssuer = new TokenIssuer(storage.refreshTokens, minter, { accessTokenTtl: config.accessTokenTtl, refreshTokenTtl: config.refreshTokenTtl }, now);
-  const accessCheck = new AccessTokenCheck(minter, userCache, revokedTokens, storage.apps);
+  const accessCheck = new AccessTokenCheck(minter, userCache, revokedTokens, storage.apps, now);
   const sessions = new BrowserSessions(tokens, config.centerAppId, config.baseUrl, now);
   const tickets = new Tickets(config.jwtSecret, config.baseUrl, now);
   const clients = new ClientAuthenticator(storage.apps, [config.centerAppId, config.gameAppId], issuer);

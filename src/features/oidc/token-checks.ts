@@ -1,7 +1,7 @@
 import { isActive } from '../apps/index.js';
 import type { RevokedTokens, UserCache } from '../sessions/index.js';
 import type { App } from '../apps/index.js';
-import type { User } from '../accounts/index.js';
+import { isBanned, type User } from '../accounts/index.js';
 import type { AppCache } from '../apps/index.js';
 import { revokedFamilyKey } from './announcing-families.js';
 import { jtiIssuedMs } from '../../platform/jwt/token-ids.js';
@@ -25,6 +25,7 @@ export class AccessTokenCheck {
     private readonly users: Pick<UserCache, 'inMemory' | 'findById'>,
     private readonly revoked: Pick<RevokedTokens, 'isRevoked'>,
     private readonly apps: Pick<AppCache, 'inMemory' | 'findById'>,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /**
@@ -43,7 +44,7 @@ export class AccessTokenCheck {
       user = this.users.inMemory(Number(claims.sub));
       if (user === undefined) return undefined;
     }
-    return judge(this.revoked, claims, app, user);
+    return judge(this.revoked, claims, app, user, this.now());
   }
 
   /** The live access of a token, or undefined. */
@@ -53,7 +54,7 @@ export class AccessTokenCheck {
     const app = await this.apps.findById(claims.client_id);
     const uid = Number(claims.sub);
     const user = claims.sid === undefined || !Number.isSafeInteger(uid) ? undefined : await this.users.findById(uid);
-    return judge(this.revoked, claims, app, user);
+    return judge(this.revoked, claims, app, user, this.now());
   }
 }
 
@@ -62,7 +63,7 @@ export class AccessTokenCheck {
  * person's token, its revoked family (announcing-families.ts puts every family revocation in
  * the shared set; the token's user and client are its own signed claims), ban and cut-off.
  */
-function judge(revoked: Pick<RevokedTokens, 'isRevoked'>, claims: AccessClaims, app: App | undefined, user: User | undefined): LiveAccess | undefined {
+function judge(revoked: Pick<RevokedTokens, 'isRevoked'>, claims: AccessClaims, app: App | undefined, user: User | undefined, now: number): LiveAccess | undefined {
   if (revoked.isRevoked(claims.jti)) return undefined;
   if (!app || !isActive(app.status)) return undefined;
   if (claims.sid === undefined) {
@@ -70,6 +71,6 @@ function judge(revoked: Pick<RevokedTokens, 'isRevoked'>, claims: AccessClaims, 
     return claims.sub === claims.client_id ? { claims, user: undefined } : undefined;
   }
   if (revoked.isRevoked(revokedFamilyKey(claims.sid))) return undefined;
-  if (!user || String(user.id) !== claims.sub || user.banned || jtiIssuedMs(claims.jti) <= user.tokensValidAfter) return undefined;
+  if (!user || String(user.id) !== claims.sub || isBanned(user, now) || jtiIssuedMs(claims.jti) <= user.tokensValidAfter) return undefined;
   return { claims, user };
 }

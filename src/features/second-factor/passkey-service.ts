@@ -2,10 +2,10 @@ import {
   generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
   type AuthenticationResponseJSON, type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { fail } from '../../errors/index.js';
+import { bannedAtSignIn, fail } from '../../errors/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { type ChallengePurpose, type Passkey } from './repository.js';
-import { type User } from '../accounts/index.js';
+import { isBanned, type User } from '../accounts/index.js';
 import type { PasskeyView } from './contract.js';
 import type { TokenEnvelope } from '../sessions/index.js';
 import type { Caller, Uses } from '../kit.js';
@@ -122,7 +122,7 @@ export class PasskeyService {
     const user = await this.ctx.storage.users.findById(passkey.userId);
     if (!user) throw fail('passkeyFailed');
     await this.ctx.storage.passkeys.recordUse(passkey.credentialId, newCounter, this.ctx.now());
-    if (user.banned) throw fail('banned');
+    if (isBanned(user, this.ctx.now())) throw bannedAtSignIn(user);
     await this.ctx.audit.signedIn(user, caller, 'passkey');
     // A session like any other sign-in's, so the session list shows it and can end it.
     const issued = this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);

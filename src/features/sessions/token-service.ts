@@ -1,7 +1,7 @@
 import type { Config } from '../../config/index.js';
 import type { PublicUser, TokenEnvelope } from './contract.js';
 import { fail, unauthorized, type Reason } from '../../errors/index.js';
-import type { User } from '../accounts/index.js';
+import { isBanned, type User } from '../accounts/index.js';
 import type { AppStatusCache } from '../apps/index.js';
 import { jtiIssuedMs, newJti } from '../../platform/jwt/token-ids.js';
 import { hmacJwtKey, hs256Verifier, jwtSigner, type JwtClaims } from '../../platform/jwt/jwt.js';
@@ -39,10 +39,10 @@ export interface Authenticated {
  * refusals win: minted at or before the user's cut-off, then a banned user, then a token of a
  * disabled application. Undefined: the token is accepted.
  */
-function refusalOf(claims: TokenClaims, user: User, appActive: boolean): Reason | undefined {
+function refusalOf(claims: TokenClaims, user: User, appActive: boolean, now: number): Reason | undefined {
   // The cut-off millisecond itself is included: tokens minted in it before the cut-off must die.
   if (jtiIssuedMs(claims.jti) <= user.tokensValidAfter) return 'tokenInvalid';
-  if (user.banned) return 'banned';
+  if (isBanned(user, now)) return 'banned';
   if (!appActive) return 'appDisabled';
   return undefined;
 }
@@ -144,7 +144,7 @@ export class TokenService {
     const claims = this.unrevokedClaims(authorization);
     if (claims === undefined) return undefined;
     const user = this.users.inMemory(claims.uid);
-    if (user === undefined || !this.appStatus.activeInMemory(claims.app) || refusalOf(claims, user, true) !== undefined) return undefined;
+    if (user === undefined || !this.appStatus.activeInMemory(claims.app) || refusalOf(claims, user, true, this.now()) !== undefined) return undefined;
     return this.accepted({ claims, user });
   }
 
@@ -154,7 +154,7 @@ export class TokenService {
     if (claims === undefined) throw unauthorized();
     const [user, appActive] = await Promise.all([this.users.findById(claims.uid), this.appStatus.active(claims.app)]);
     if (user === undefined) throw unauthorized();
-    const refusal = refusalOf(claims, user, appActive);
+    const refusal = refusalOf(claims, user, appActive, this.now());
     if (refusal !== undefined) throw fail(refusal);
     return this.accepted({ claims, user });
   }

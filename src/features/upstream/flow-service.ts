@@ -5,6 +5,7 @@
  * created or linked before the provider's answer is verified, and every failure is a page.
  */
 import { AppError } from '../../errors/index.js';
+import { isBanned } from '../accounts/index.js';
 import type { Caller, Uses } from '../kit.js';
 import type { RateLimiter } from '../limits/index.js';
 import { REAUTH_GRANT_MS } from '../reauth/index.js';
@@ -124,7 +125,7 @@ export class UpstreamFlowService {
       link = outcome.link;
     }
     const user = await this.ctx.storage.users.findById(link.userId);
-    if (!user || user.banned) {
+    if (!user || isBanned(user, this.ctx.now())) {
       await this.ctx.audit.record('login.failure', { actor: user?.username ?? null, ip: caller.ip, target: user?.username ?? null, detail: { method: method(id), reason: 'banned' } });
       return problemPage('banned', name);
     }
@@ -142,7 +143,7 @@ export class UpstreamFlowService {
   private async linkFromAccount(provider: ActiveProvider, state: UpstreamFlow, profile: UpstreamProfile, caller: Caller): Promise<CallbackResult> {
     const { id, name } = provider.record;
     const user = state.userId === null ? undefined : await this.ctx.storage.users.findById(state.userId);
-    if (!user || user.banned) return problemPage('banned', name);
+    if (!user || isBanned(user, this.ctx.now())) return problemPage('banned', name);
     try {
       await this.links.link(user.id, id, profile);
     } catch (err) {

@@ -4,7 +4,8 @@
  * replaces the password, not the second factor), and linking a subject whose address belongs
  * to an account once the person signed in to that account.
  */
-import { fail } from '../../errors/index.js';
+import { bannedAtSignIn, fail } from '../../errors/index.js';
+import { isBanned } from '../accounts/index.js';
 import type { Caller, Uses } from '../kit.js';
 import type { SecondFactorService } from '../second-factor/index.js';
 import type { Authenticated, TokenEnvelope } from '../sessions/index.js';
@@ -44,7 +45,7 @@ export class UpstreamSignInFinish {
     if (!(await this.directory.active(flow.providerId))) throw fail('upstreamTicketInvalid');
     const user = await this.ctx.storage.users.findById(flow.userId);
     if (!user) throw fail('upstreamTicketInvalid');
-    if (user.banned) throw fail('banned');
+    if (isBanned(user, this.ctx.now())) throw bannedAtSignIn(user);
     const method = `upstream:${flow.providerId}`;
     await this.secondFactor.checkSignIn(user, otp, caller, method);
     if (!(await this.store.consume(flow))) throw fail('upstreamTicketInvalid');

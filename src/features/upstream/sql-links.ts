@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database, UpstreamLinksTable } from '../../platform/sql/schema.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { insertUser, type NewUser, type User } from '../accounts/index.js';
+import { userEvent } from '../moderation/index.js';
 import type { UpstreamLink, UpstreamLinkRepo } from './repository.js';
 
 function toLink(r: Selectable<UpstreamLinksTable>): UpstreamLink {
@@ -35,7 +36,7 @@ export class SqlUpstreamLinkRepo implements UpstreamLinkRepo {
 
   async createAccount(user: NewUser, link: Omit<UpstreamLink, 'userId'>, now: number): Promise<User> {
     return this.db.transaction().execute(async (trx) => {
-      const created = await insertUser(trx, user, now);
+      const created = await insertUser(trx, user, now, (u) => [userEvent('user.created', u, { display_name: u.displayName, email: u.email })]);
       await trx.insertInto('upstream_links').values(rowOf({ ...link, userId: created.id })).execute().catch(mapUnique);
       return created;
     });

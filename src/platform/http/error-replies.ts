@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { AppError, badParam, fail, failureOf, retryAfterHeader, type Reason } from '../../errors/index.js';
+import { AppError, badParam, errorHeaders, fail, failureOf, type Reason } from '../../errors/index.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -53,7 +53,7 @@ export function registerErrorHandling(app: FastifyInstance, notFoundPage?: NotFo
   app.setErrorHandler((err, request, reply) => {
     const { status, body } = toFailure(err as FastifyError);
     if (status >= 500) request.log.error({ err }, 'request failed');
-    void reply.code(status).headers(retryAfterHeader(err)).send(body);
+    void reply.code(status).headers(errorHeaders(err)).send(body);
   });
   // An unknown route's query is judged too, before the 404: here rather than in a global hook,
   // which every route would run.

@@ -12,6 +12,8 @@ export interface UsersTable {
   email_verified: number;
   roles: string;
   banned: number;
+  ban_reason: Generated<string>;
+  banned_until: number | null;
   tokens_valid_after: number;
   created_at: number;
   updated_at: number;
@@ -36,6 +38,9 @@ export interface AppsTable {
   secret_hash: string | null;
   status: string;
   status_reason: Generated<string>;
+  admin_scopes: Generated<string>;
+  backchannel_logout_uri: Generated<string>;
+  backchannel_logout_session_required: Generated<number>;
   status_changed_at: number | null;
   created_at: number;
   updated_at: number;
@@ -339,4 +344,38 @@ export interface Database {
   minecraft_signing_key: MinecraftSigningKeyTable;
   captcha_uses: CaptchaUsesTable;
   invites: InvitesTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  outbox: OutboxTable;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  url: string;
+  description: string;
+  events: string;
+  enabled: number;
+  secret_enc: string;
+  failing_since: number | null;
+  disabled_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OutboxTable {
+  id: Generated<number>;
+  kind: string;
+  endpoint_id: string | null;
+  target_url: string;
+  message_id: string;
+  event_type: string;
+  order_key: string;
+  payload: string;
+  status: string;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  lease_until: Generated<number>;
+  last_status_code: number | null;
+  last_response: Generated<string>;
+  last_attempt_at: number | null;
+  created_at: number;
 }

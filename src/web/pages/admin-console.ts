@@ -13,7 +13,14 @@ import { adminSignInsView } from './sign-in-history.js';
 import { t } from '../i18n.js';
 
 type Notice = ReturnType<typeof notice>;
-const VIEWS: Array<[string, string]> = [['dashboard', t('admin.overview')], ['', t('admin.user')], ['apps', t('admin.apps')], ['providers', t('admin.providers')], ['invites', t('admin.invites')], ['audit', t('admin.audit')]];
+
+/** A ban as the console states it: its reason, if one was given, and its end. */
+function banTerms(u: { ban_reason?: string | null; banned_until?: number | null }): string {
+  const reason = u.ban_reason ? t('admin.banReasonAside', { reason: u.ban_reason }) : '';
+  const until = u.banned_until === null || u.banned_until === undefined ? t('admin.banForever') : t('admin.banUntil', { time: formatTime(u.banned_until) });
+  return t('admin.bannedTerms', { reason, until });
+}
+const VIEWS: Array<[string, string]> = [['dashboard', t('admin.overview')], ['', t('admin.user')], ['apps', t('admin.apps')], ['providers', t('admin.providers')], ['invites', t('admin.invites')], ['webhooks', t('admin.webhooks')], ['audit', t('admin.audit')]];
 
 export function adminTabs(current: string): HTMLElement {
   return h('nav', { class: 'tabs', 'aria-label': t('admin.admin') }, ...VIEWS.map(([view, label]) =>
@@ -30,6 +37,10 @@ export async function dashboardView(msg: Notice): Promise<HTMLElement> {
       h('div', { class: 'figure', id }, h('div', { class: 'figure-value' }, String(value)), h('div', { class: 'muted small' }, label));
     const chart = (title: string, series: Dashboard['new_users'], id: string) =>
       h('figure', { class: 'chart-box', id }, h('figcaption', {}, t('admin.chartCaption', { title, total: total(series) })), barChart(series, title));
+    if (d.switched_off_webhooks.length) {
+      box.append(h('div', { class: 'notice error', id: 'webhooks-off', role: 'alert' },
+        t('admin.webhooksOff', { list: d.switched_off_webhooks.map((w) => t('admin.webhookOffItem', { url: w.url, time: formatTime(w.disabled_at) })).join(t('account.listSeparator')) })));
+    }
     box.append(
       h('div', { class: 'figures' },
         figure(t('admin.usersTotal'), d.users_total, 'fig-users'), figure(t('admin.activeApps'), d.active_apps, 'fig-apps'),
@@ -91,7 +102,7 @@ export async function userDetailView(username: string, msg: Notice): Promise<HTM
       const row = (k: string, v: Node | string) => h('div', { class: 'row' }, h('dt', {}, k), h('dd', {}, v));
       box.replaceChildren(
         h('dl', { class: 'profile' }, row(t('label.username'), u.username), row(t('label.display_name'), u.display_name), row(t('label.email'), `${u.email}${u.email_verified ? t('admin.verifiedAside') : t('admin.unverifiedAside')}`),
-          row(t('label.roles'), u.roles.map(roleLabel).join(t('account.listSeparator')) || t('account.none')), row(t('admin.status'), u.banned ? t('admin.banned') : t('admin.active')), row(t('admin.registered'), formatTime(u.created_at))),
+          row(t('label.roles'), u.roles.map(roleLabel).join(t('account.listSeparator')) || t('account.none')), row(t('admin.status'), u.banned ? banTerms(u) : t('admin.active')), row(t('admin.registered'), formatTime(u.created_at))),
         h('div', { class: 'actions' }, reset),
         h('h2', {}, t('admin.sessionsCount', { n: d.sessions.length })), sessionRows(d.sessions, end),
         await adminSignInsView(u.username),

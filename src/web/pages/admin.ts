@@ -7,6 +7,7 @@ import { adminTabs, appsView, auditView, dashboardView, userDetailView } from '.
 import { providersView } from './admin-providers.js';
 import { t } from '../i18n.js';
 import { invitesView } from './admin-invites.js';
+import { webhooksView } from './admin-webhooks.js';
 
 const PAGE_SIZE = 20;
 
@@ -34,10 +35,20 @@ export async function adminPage(): Promise<void> {
     msg.error(messageOf(err));
   };
 
+  /** A ban's reason and length, asked for at the click; a dismissed question means none (permanent). */
+  const banTerms = (): { reason?: string; until?: string } => {
+    const reason = prompt('封禁原因（会在登录时告诉对方，可留空）')?.trim();
+    const days = Number(prompt('封禁天数（留空为永久）')?.trim() || NaN);
+    return {
+      ...(reason && { reason }),
+      ...(Number.isFinite(days) && days > 0 && { until: new Date(Date.now() + days * 86_400_000).toISOString() }),
+    };
+  };
+
   const rowOf = (u: UserRow): HTMLElement => {
     const ban = h('button', { type: 'button', class: u.banned ? 'secondary' : 'danger', 'data-action': 'ban' }, u.banned ? t('admin.unban') : t('admin.ban'));
     ban.addEventListener('click', () => void busy(ban, async () => {
-      await data<UserRow>('POST', 'admin/users/ban', { username: u.username, banned: !u.banned })
+      await data<UserRow>('POST', 'admin/users/ban', u.banned ? { username: u.username, banned: false } : { username: u.username, banned: true, ...banTerms() })
         .then((updated) => tr.replaceWith(rowOf(updated)), fail);
     }));
     const roles = input('roles', { value: u.roles.join(','), 'aria-label': t('admin.rolesOf', { username: u.username }) });
@@ -98,12 +109,13 @@ export async function adminPage(): Promise<void> {
 /** The views beside user search, chosen by `?view=`. */
 async function otherView(view: string, params: URLSearchParams, me: NonNullable<Awaited<ReturnType<typeof currentUser>>>): Promise<void> {
   const msg = notice();
-  const titles: Record<string, string> = { dashboard: t('admin.overview'), user: t('admin.userDetails'), apps: t('admin.appsTitle'), providers: t('admin.providers'), invites: t('admin.invites'), audit: t('admin.audit') };
+  const titles: Record<string, string> = { dashboard: t('admin.overview'), user: t('admin.userDetails'), apps: t('admin.appsTitle'), providers: t('admin.providers'), invites: t('admin.invites'), webhooks: t('admin.webhooks'), audit: t('admin.audit') };
   const body = view === 'dashboard' ? await dashboardView(msg)
     : view === 'user' ? await userDetailView(params.get('username') ?? '', msg)
       : view === 'apps' ? appsView(msg, params.get('q') ?? '')
         : view === 'providers' ? providersView(msg)
           : view === 'invites' ? invitesView(msg)
+          : view === 'webhooks' ? webhooksView(msg)
           : view === 'audit' ? auditView(msg) : h('p', { class: 'notice error' }, t('admin.noSuchView'));
   render(titles[view] ?? t('admin.admin'), [adminTabs(view === 'user' ? '' : view), msg.el, body], { me, wide: true });
 }

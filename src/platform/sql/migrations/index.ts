@@ -7,6 +7,7 @@ import * as m004 from './004-account-sessions.js';
 import * as m006 from './006-reauth-grants.js';
 import * as m007 from './007-refresh-successors.js';
 import * as m008 from './008-upstream.js';
+import * as m009 from './009-moderation.js';
 import * as m010 from './010-minecraft.js';
 import * as m011 from './011-abuse.js';
 import * as m012 from './012-sign-in-history.js';
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '006-reauth-grants': m006,
   '007-refresh-successors': m007,
   '008-upstream': m008,
+  '009-moderation': m009,
   '010-minecraft': m010,
   '011-abuse': m011,
   '012-sign-in-history': m012,

@@ -1,0 +1,36 @@
+/**
+ * `account-center webhook add|list|remove` (docs/api.md §15.2): the endpoints the admin API and
+ * the console manage. `add` prints the signing secret, the only time it is shown.
+ */
+import { ArgumentError, strictArgs, withServices } from './common.js';
+
+const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+const SUBCOMMANDS = ['add', 'list', 'remove'];
+
+export async function webhookCommand(args: string[]): Promise<void> {
+  const [sub, ...rest] = args;
+  if (sub === 'add') {
+    const { values } = strictArgs('webhook add', rest, { url: { type: 'string' }, events: { type: 'string' }, description: { type: 'string' }, disabled: { type: 'boolean' } }, 0);
+    const v = values as { url?: string; events?: string; description?: string; disabled?: boolean };
+    if (!v.url) throw new ArgumentError('webhook add: --url is required');
+    const events = v.events?.split(',').map((e) => e.trim()).filter(Boolean);
+    await withServices(async (s) => print(await s.webhooks.add({ url: v.url!, events, description: v.description, enabled: !v.disabled }, 'cli')));
+    return;
+  }
+  if (sub === 'list') {
+    strictArgs('webhook list', rest, {}, 0);
+    await withServices(async (s) => print({ webhooks: await s.webhooks.list() }));
+    return;
+  }
+  if (sub === 'remove') {
+    const { positionals } = strictArgs('webhook remove', rest, {}, 1);
+    const [id] = positionals;
+    if (!id) throw new ArgumentError('webhook remove: an endpoint id is required');
+    await withServices(async (s) => {
+      await s.webhooks.remove(id, 'cli');
+      print({ removed: id });
+    });
+    return;
+  }
+  throw new ArgumentError(`webhook: a sub-command is required (${SUBCOMMANDS.join(', ')})`);
+}

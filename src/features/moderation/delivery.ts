@@ -1,0 +1,115 @@
+import { Webhook } from 'standardwebhooks';
+import type { Logger } from 'pino';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import { guardedPost } from '../../platform/net/guarded-post.js';
+import type { Delivery, DeliveryOutcome, OutboxRepo, WebhookEndpointRepo } from './repository.js';
+
+/** The waits after the 1st, 2nd, … failed try (docs/api.md §15.2); then every 6 hours. */
+export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000];
+export const RETRY_EVERY_MS = 6 * 3_600_000;
+/** A delivery still failing this long after it was written is given up; an endpoint failing this long is switched off. */
+export const GIVE_UP_AFTER_MS = 3 * 24 * 3_600_000;
+export const DELIVERY_TIMEOUT_MS = 10_000;
+/** Longer than a try can take, so a lease runs out only when its instance died. */
+const LEASE_MS = 60_000;
+const BATCH = 20;
+
+/** When to try again after `attempts` failed tries, or null to give up. */
+export function nextAttemptAt(attempts: number, createdAt: number, now: number): number | null {
+  const next = now + (RETRY_DELAYS_MS[attempts - 1] ?? RETRY_EVERY_MS);
+  return next - createdAt > GIVE_UP_AFTER_MS ? null : next;
+}
+
+/** The request one delivery makes: headers and body. */
+export type Rendered = { headers: Record<string, string>; body: string };
+
+export interface DeliveryDeps {
+  outbox: OutboxRepo;
+  endpoints: WebhookEndpointRepo;
+  /** Opens the sealed signing secrets of endpoints. */
+  secrets: SecretBox;
+  now: () => number;
+  log: Logger;
+  allowPrivate: boolean;
+  /** Renders a delivery of another kind than `webhook` (back-channel logout tokens). */
+  renderOther?: (d: Delivery, now: number) => Promise<Rendered>;
+}
+
+/**
+ * Sends what the outbox holds: every instance polls, leases a batch of due deliveries and
+ * sends them. A delivery is taken by one instance at a time (the lease), and a later one of
+ * the same user to the same address waits until the earlier is settled.
+ */
+export class DeliveryLoop {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | undefined;
+
+  constructor(private readonly deps: DeliveryDeps) {}
+
+  start(pollMs = 500): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.runOnce().catch((err: unknown) => this.deps.log.warn({ err }, 'webhook delivery round failed')), pollMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running?.catch(() => undefined);
+  }
+
+  /** One round: lease due deliveries and send them; how many were sent. Rounds never overlap. */
+  runOnce(): Promise<number> {
+    if (this.running) return this.running;
+    this.running = this.round().finally(() => { this.running = undefined; });
+    return this.running;
+  }
+
+  private async round(): Promise<number> {
+    const due = await this.deps.outbox.claimDue(this.deps.now(), LEASE_MS, BATCH);
+    await Promise.all(due.map((d) => this.deliver(d)));
+    return due.length;
+  }
+
+  private async deliver(d: Delivery): Promise<void> {
+    const { outbox, endpoints, now } = this.deps;
+    let result;
+    try {
+      const { headers, body } = await this.render(d, now());
+      result = await guardedPost(d.targetUrl, headers, body, { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivate: this.deps.allowPrivate });
+    } catch (err) {
+      result = { status: null, body: `not sent: ${(err as Error).message}` };
+    }
+    const at = now();
+    const ok = result.status !== null && result.status >= 200 && result.status <= 299;
+    const attempts = d.attempts + 1;
+    const retryAt = ok ? null : nextAttemptAt(attempts, d.createdAt, at);
+    const outcome: DeliveryOutcome = {
+      status: ok ? 'delivered' : retryAt === null ? 'failed' : 'pending', attempts,
+      nextAttemptAt: retryAt ?? at, statusCode: result.status, response: result.body,
+    };
+    await outbox.settle(d.id, outcome, at);
+    if (d.endpointId !== null && (await endpoints.recordResult(d.endpointId, ok, at, GIVE_UP_AFTER_MS))) {
+      this.deps.log.warn({ endpoint: d.endpointId }, 'webhook endpoint failing for 3 days: switched off');
+    }
+  }
+
+  private async render(d: Delivery, at: number): Promise<Rendered> {
+    if (d.kind !== 'webhook') {
+      if (!this.deps.renderOther) throw new Error(`no sender for ${d.kind}`);
+      return this.deps.renderOther(d, at);
+    }
+    const endpoint = d.endpointId === null ? undefined : await this.deps.endpoints.find(d.endpointId);
+    if (!endpoint) throw new Error('the endpoint is gone');
+    const secret = this.deps.secrets.open(endpoint.secretEnc, endpoint.id);
+    const sentAt = new Date(at);
+    return {
+      body: d.payload,
+      headers: {
+        'webhook-id': d.messageId,
+        'webhook-timestamp': String(Math.floor(at / 1000)),
+        'webhook-signature': new Webhook(secret).sign(d.messageId, sentAt, d.payload),
+      },
+    };
+  }
+}

@@ -1,0 +1,6 @@
+/** What the moderation feature offers the others; everything else in this folder is its own. */
+export { EVENT_TYPES, appEvent, isoOrNull, userEvent } from './events.js';
+export type { EventType } from './events.js';
+export { webhookRoutes } from './routes.js';
+export type { WebhookService } from './webhook-service.js';
+export type { OutboxRepo, WebhookEndpointRepo } from './repository.js';

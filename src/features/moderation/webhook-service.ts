@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { badParam, fail } from '../../errors/index.js';
+import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import { randomToken } from '../../platform/crypto/random.js';
+import { refusedTarget } from '../../platform/net/guarded-post.js';
+import type { Caller, Uses } from '../kit.js';
+import type { CreatedWebhook, DeliveryView, WebhookBody, WebhookView } from './contract.js';
+import { isEventType, TEST_EVENT } from './events.js';
+import type { Delivery, OutboxRepo, WebhookEndpoint, WebhookEndpointRepo } from './repository.js';
+
+const RECENT_DELIVERIES = 50;
+const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
+
+export function webhookView(e: WebhookEndpoint): WebhookView {
+  return {
+    id: e.id, url: e.url, description: e.description, events: e.events, enabled: e.enabled,
+    failing_since: seconds(e.failingSince), disabled_at: seconds(e.disabledAt),
+  };
+}
+
+function deliveryView(d: Delivery): DeliveryView {
+  return {
+    id: d.id, event: d.eventType, status: d.status, http_status: d.lastStatusCode, tries: d.attempts,
+    created_at: Math.floor(d.createdAt / 1000), last_try_at: seconds(d.lastAttemptAt),
+    next_try_at: d.status === 'pending' ? Math.floor(d.nextAttemptAt / 1000) : null, response: d.lastResponse,
+  };
+}
+
+/** `http(s)://…`, parseable, and (unless WEBHOOK_ALLOW_PRIVATE=on) not an internal address. */
+function targetUrl(raw: string, allowPrivate: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw badParam('url');
+  }
+  if (!/^https?:\/\//i.test(raw.trim()) || url.username || url.password || refusedTarget(url, allowPrivate)) throw badParam('url');
+  return url.toString();
+}
+
+export type WebhookDeps = Uses<'now' | 'audit', never, 'webhookAllowPrivate'> & { endpoints: WebhookEndpointRepo; outbox: OutboxRepo; secrets: SecretBox };
+
+/** Registering webhook endpoints and looking after their deliveries (API, console, CLI). */
+export class WebhookService {
+  constructor(private readonly ctx: WebhookDeps) {}
+
+  async add(body: WebhookBody, actor: string, caller?: Caller): Promise<CreatedWebhook> {
+    const url = targetUrl(body.url, this.ctx.config.webhookAllowPrivate);
+    const events = [...new Set(body.events ?? [])];
+    if (!events.every(isEventType)) throw badParam('events');
+    const now = this.ctx.now();
+    const id = `wh_${randomToken(12)}`;
+    // Standard Webhooks secrets: `whsec_` and base64 of 24 to 64 random bytes.
+    const secret = `whsec_${randomBytes(32).toString('base64')}`;
+    const endpoint: WebhookEndpoint = {
+      id, url, description: (body.description ?? '').trim(), events, enabled: body.enabled ?? true,
+      secretEnc: this.ctx.secrets.seal(secret, id), failingSince: null, disabledAt: null, createdAt: now, updatedAt: now,
+    };
+    await this.ctx.endpoints.create(endpoint);
+    await this.ctx.audit.record('webhook.add', { actor, ip: caller?.ip ?? null, target: id, detail: { url, events } });
+    return { id, url, description: endpoint.description, events, enabled: endpoint.enabled, secret };
+  }
+
+  async list(): Promise<WebhookView[]> {
+    return (await this.ctx.endpoints.list()).map(webhookView);
+  }
+
+  async remove(id: string, actor: string, caller?: Caller): Promise<void> {
+    if (!(await this.ctx.endpoints.remove(id))) throw fail('unknownWebhook');
+    await this.ctx.audit.record('webhook.remove', { actor, ip: caller?.ip ?? null, target: id });
+  }
+
+  async deliveries(id: string): Promise<DeliveryView[]> {
+    await this.endpoint(id);
+    return (await this.ctx.outbox.recent(id, RECENT_DELIVERIES)).map(deliveryView);
+  }
+
+  /** Queues a `webhook.test` event for one endpoint, whatever types it asked for. */
+  async sendTest(id: string, actor: string, caller?: Caller): Promise<void> {
+    const endpoint = await this.endpoint(id);
+    await this.ctx.outbox.enqueueFor(endpoint, TEST_EVENT, { endpoint: endpoint.id, sent_by: actor }, this.ctx.now());
+    await this.ctx.audit.record('webhook.test', { actor, ip: caller?.ip ?? null, target: id });
+  }
+
+  /** Sends one delivery again, now, with a fresh retry window. */
+  async redeliver(deliveryId: number, actor: string, caller?: Caller): Promise<void> {
+    const delivery = await this.ctx.outbox.find(deliveryId);
+    if (!delivery || delivery.endpointId === null) throw fail('unknownDelivery');
+    await this.ctx.outbox.redeliver(deliveryId, this.ctx.now());
+    await this.ctx.audit.record('webhook.redeliver', { actor, ip: caller?.ip ?? null, target: delivery.endpointId, detail: { delivery: deliveryId } });
+  }
+
+  /** Endpoints switched off for failing, for the dashboard's notice. */
+  async switchedOff(): Promise<WebhookView[]> {
+    return (await this.ctx.endpoints.list()).filter((e) => e.disabledAt !== null && !e.enabled).map(webhookView);
+  }
+
+  private async endpoint(id: string): Promise<WebhookEndpoint> {
+    const endpoint = await this.ctx.endpoints.find(id);
+    if (!endpoint) throw fail('unknownWebhook');
+    return endpoint;
+  }
+}
