@@ -1,8 +1,9 @@
 import { AppError, MSG, type Reason } from '../errors/index.js';
 
 /**
- * The CLI speaks English: every refusal reason of the service has its line here (the type
- * makes a missing one a compile error), so a Chinese `msg` never reaches an operator's terminal.
+ * The CLI's refusals in English: every refusal reason of the service has its line here (the
+ * type makes a missing one a compile error), so a Chinese `msg` reaches only an operator whose
+ * locale is Chinese.
  */
 export const CLI_REASON_TEXT: { readonly [R in Reason]: string } = {
   notJson: 'the request body must be JSON',
@@ -84,9 +85,22 @@ export const CLI_REASON_TEXT: { readonly [R in Reason]: string } = {
   unknownInvite: 'no such invite code',
 };
 
-/** The English line for a refusal (with the field of a `badParam`); other errors keep their message. */
-export function cliMessage(err: unknown): string {
+/**
+ * Chinese for an operator whose locale is Chinese (LC_ALL, else LC_MESSAGES, else LANG starting
+ * with `zh`, the POSIX order), English otherwise.
+ */
+export function cliSpeaksChinese(env: NodeJS.ProcessEnv = process.env): boolean {
+  const locale = env.LC_ALL || env.LC_MESSAGES || env.LANG || '';
+  return locale.toLowerCase().startsWith('zh');
+}
+
+/**
+ * The line for a refusal in the operator's language: the service's own Chinese `msg`, or its
+ * English line (with the field of a `badParam`). Other errors keep their message.
+ */
+export function cliMessage(err: unknown, env: NodeJS.ProcessEnv = process.env): string {
   if (!(err instanceof AppError)) return (err as Error).message;
+  if (cliSpeaksChinese(env)) return err.msg;
   const text = CLI_REASON_TEXT[err.reason];
   // badParam's msg is `参数错误：<field>`: keep the field, which is already an English name.
   return err.reason === 'badParam' ? `${text}${err.msg.slice(MSG.badParam.length)}` : text;

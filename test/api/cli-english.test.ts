@@ -27,4 +27,11 @@ describe('account-center speaks English', () => {
     refusedWith(await ws.cli(db, ['app', 'create', '--owner', 'nobody_at_all', '--name', 'X', '--redirect-uri', 'https://x.example/cb']), 'account-center: no such user');
     refusedWith(await ws.cli(db, ['user']), 'account-center: user: a sub-command is required (create, ban, unban, roles, remove-second-factor, links)');
   }, 120_000);
+
+  it('a Chinese locale gets the service\'s Chinese refusals; any other locale gets English', async () => {
+    refusedWith(await ws.cli(db, ['user', 'ban', 'nobody_at_all'], { LANG: 'zh_CN.UTF-8' }), 'account-center: 用户不存在');
+    refusedWith(await ws.cli(db, ['user', 'ban', 'nobody_at_all'], { LANG: 'en_US.UTF-8', LC_ALL: 'zh_TW.UTF-8' }), 'account-center: 用户不存在');
+    refusedWith(await ws.cli(db, ['user', 'ban', 'nobody_at_all'], { LANG: 'zh_CN.UTF-8', LC_ALL: 'C' }), 'account-center: no such user');
+    refusedWith(await ws.cli(db, ['user', 'ban', 'nobody_at_all'], { LANG: 'de_DE.UTF-8' }), 'account-center: no such user');
+  }, 120_000);
 });

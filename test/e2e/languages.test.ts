@@ -92,6 +92,12 @@ describe('e2e: the pages in English', () => {
     await expect(page.title()).resolves.toBe('My account - 账号中心');
     expect(await page.textContent('#account-nav')).toContain('Signed-in devices');
     expect(await page.textContent('#profile')).toContain('This sign-in is valid until');
+    expect(await page.textContent('#profile-roles')).toBe('Player');
+    await page.waitForSelector('#sign-in-list .sign-in-method');
+    expect(await page.textContent('#sign-in-history h2')).toBe('Sign-in history');
+    expect(await page.textContent('#sign-in-list thead')).toBe('TimeMethodIPBrowser');
+    expect(await page.textContent('#sign-in-list .sign-in-method')).toBe('Password');
+    expect(await page.textContent('label[for=f-sign_in_notice], #sign-in-history label.check')).toContain('E-mail me when');
     await page.waitForSelector('#two-factor button#totp-setup');
     expect(await page.textContent('#totp-setup')).toBe('Turn on two-step verification');
     await page.fill('#f-display_name', '');

@@ -11,6 +11,7 @@ import { upstreamSection } from './account-upstream.js';
 import { signInHistorySection } from './sign-in-history.js';
 import { t } from '../i18n.js';
 import { minecraftSection } from './account-minecraft.js';
+import { roleLabel } from '../audit-labels.js';
 
 function profile(me: Me): HTMLElement {
   const row = (k: string, v: Node | string) => h('div', { class: 'row' }, h('dt', {}, k), h('dd', {}, v));
@@ -23,7 +24,7 @@ function profile(me: Me): HTMLElement {
     row(t('label.email'), me.email === ''
       ? h('span', { class: 'muted', id: 'profile-email' }, t('account.notSet'))
       : h('span', {}, h('span', { id: 'profile-email', class: 'current-email' }, me.email), ' ', verified)),
-    row(t('account.roles'), me.roles.join(t('account.listSeparator')) || t('account.none')),
+    row(t('account.roles'), h('span', { id: 'profile-roles' }, me.roles.map(roleLabel).join(t('account.listSeparator')) || t('account.none'))),
     row(t('account.signedInUntil'), formatTime(me.exp)),
   );
 }

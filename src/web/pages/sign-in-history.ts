@@ -8,26 +8,29 @@ import type { SignInList, SignInNoticeView, SignInView } from '../contracts.js';
 import { formatTime, h, notice } from '../dom.js';
 import { messageOf, needsLogin } from '../layout.js';
 import { deviceOf } from './account-settings.js';
+import { t, type MessageKey } from '../i18n.js';
 
-const METHODS: Record<string, string> = {
-  password: '密码', email_code: '邮箱验证码', passkey: '通行密钥', device: '设备授权', oidc: '第三方应用（OpenID Connect）',
+const METHODS: Readonly<Record<string, MessageKey>> = {
+  password: 'signIns.method.password', email_code: 'signIns.method.email_code', passkey: 'signIns.method.passkey',
+  device: 'signIns.method.device', oidc: 'signIns.method.oidc',
 };
 
 export function methodLabel(method: string): string {
-  if (method.startsWith('upstream:')) return `第三方账号（${method.slice('upstream:'.length)}）`;
-  return METHODS[method] ?? method;
+  if (method.startsWith('upstream:')) return t('signIns.method.upstream', { provider: method.slice('upstream:'.length) });
+  const key = Object.prototype.hasOwnProperty.call(METHODS, method) ? METHODS[method] : undefined;
+  return key ? t(key) : method;
 }
 
 /** The sign-ins as a table; the full user agent is the browser cell's title. */
 export function signInTable(list: SignInView[], id: string): HTMLElement {
-  if (list.length === 0) return h('p', { class: 'muted small', id }, '90 天内没有登录记录。');
+  if (list.length === 0) return h('p', { class: 'muted small', id }, t('signIns.none'));
   return h('div', { class: 'table-wrap' }, h('table', { class: 'users sign-ins', id },
-    h('thead', {}, h('tr', {}, ...['时间', '方式', 'IP', '浏览器'].map((t) => h('th', {}, t)))),
+    h('thead', {}, h('tr', {}, ...[t('signIns.time'), t('signIns.method'), t('signIns.ip'), t('signIns.browser')].map((label) => h('th', {}, label)))),
     h('tbody', {}, ...list.map((s) => h('tr', { class: 'sign-in' },
-      h('td', { 'data-label': '时间' }, formatTime(s.at)),
-      h('td', { 'data-label': '方式', class: 'sign-in-method' }, methodLabel(s.method)),
-      h('td', { 'data-label': 'IP', class: 'sign-in-ip' }, s.ip),
-      h('td', { 'data-label': '浏览器', class: 'break small', title: s.user_agent }, deviceOf(s.user_agent)))))));
+      h('td', { 'data-label': t('signIns.time') }, formatTime(s.at)),
+      h('td', { 'data-label': t('signIns.method'), class: 'sign-in-method' }, methodLabel(s.method)),
+      h('td', { 'data-label': t('signIns.ip'), class: 'sign-in-ip' }, s.ip),
+      h('td', { 'data-label': t('signIns.browser'), class: 'break small', title: s.user_agent }, deviceOf(s.user_agent)))))));
 }
 
 function noticeSwitch(msg: ReturnType<typeof notice>): HTMLElement {
@@ -42,14 +45,14 @@ function noticeSwitch(msg: ReturnType<typeof notice>): HTMLElement {
     msg.hide();
     void data<SignInNoticeView>('POST', 'account/sign_in_notice', { enabled: wanted }).then((s) => {
       box.checked = s.enabled;
-      msg.ok(s.enabled ? '已开启新设备登录提醒' : '已关闭新设备登录提醒');
+      msg.ok(t(s.enabled ? 'signIns.noticeOn' : 'signIns.noticeOff'));
     }, (err) => {
       box.checked = !wanted;
       if (needsLogin(err)) return location.replace(loginUrl());
       msg.error(messageOf(err));
     }).finally(() => { box.disabled = false; });
   });
-  return h('label', { class: 'check' }, box, ' 在新的浏览器或网络地址登录时发邮件提醒我');
+  return h('label', { class: 'check' }, box, t('signIns.noticeSwitch'));
 }
 
 export function signInHistorySection(): HTMLElement {
@@ -61,13 +64,13 @@ export function signInHistorySection(): HTMLElement {
     if (needsLogin(err)) return location.replace(loginUrl());
     msg.error(messageOf(err));
   });
-  return h('section', { id: 'sign-in-history' }, h('h2', {}, '登录记录'),
-    h('p', { class: 'muted small' }, '最近 90 天内的最后 50 次登录。不认识的登录请在“登录设备”中退出并修改密码。'),
+  return h('section', { id: 'sign-in-history' }, h('h2', {}, t('signIns.title')),
+    h('p', { class: 'muted small' }, t('signIns.hint')),
     msg.el, noticeSwitch(msg), body);
 }
 
 /** For the user's admin page. */
 export async function adminSignInsView(username: string): Promise<HTMLElement> {
   const { sign_ins } = await data<SignInList>('GET', `admin/users/sign_ins?username=${encodeURIComponent(username)}`);
-  return h('div', { id: 'admin-sign-ins' }, h('h2', {}, `登录记录（最近 ${sign_ins.length} 次）`), signInTable(sign_ins, 'admin-sign-in-list'));
+  return h('div', { id: 'admin-sign-ins' }, h('h2', {}, t('signIns.adminTitle', { count: sign_ins.length })), signInTable(sign_ins, 'admin-sign-in-list'));
 }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { AppError, MSG, retryAfterHeader } from '../../../errors/index.js';
 import { loadBundle, PAGE_HEADERS } from '../../pages/index.js';
 import { escapeHtml } from '../../pages/index.js';
+import { pageLanguage, pageText, refusalIn } from './page-text.js';
 
 /** The pages' stylesheet (content-hashed name), read once it has been built. */
 let stylesheetName: string | undefined;
@@ -23,9 +24,10 @@ export function sendHtmlPage(reply: FastifyReply, status: number, title: string,
 export function sendPageHtml(reply: FastifyReply, status: number, title: string, bodyHtml: string, headers: Record<string, string> = {}): FastifyReply {
   const css = (stylesheetName ??= loadBundle()?.css);
   const site = escapeHtml(reply.server.siteName);
+  const lang = pageLanguage(reply.request);
   const stylesheet = css ? `<link rel="stylesheet" href="/assets/${escapeHtml(css)}">\n` : '';
   const html = `<!doctype html>
-<html lang="zh-CN">
+<html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -51,19 +53,23 @@ ${bodyHtml}
 
 /** The authorization endpoint's refusal when no callback can be trusted (docs/api.md §12.3). */
 export function sendAuthorizeErrorPage(reply: FastifyReply, msg: string): FastifyReply {
-  return sendHtmlPage(reply, 400, '授权失败', [msg, '请返回应用重新发起登录；如果问题持续，请联系该应用的开发者。']);
+  const lang = pageLanguage(reply.request);
+  const text = pageText(lang);
+  return sendHtmlPage(reply, 400, text.authorizeFailed, [refusalIn(lang, msg), text.authorizeRetry]);
 }
 
 /**
  * For the endpoints a browser is sent to (authorization, end session): a body that cannot be
  * read, or a failure of ours, is answered with a page too, never with JSON.
  */
-export function pageErrors(app: FastifyInstance, title: string): void {
+export function pageErrors(app: FastifyInstance, title: 'authorizeFailed' | 'signOutFailed'): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     // AppError: a refusal of the shared request checks (e.g. a NUL byte in the query string).
     const code = err instanceof AppError ? err.status : err.statusCode;
     const status = code !== undefined && code >= 400 && code < 500 ? code : 500;
     if (status === 500) request.log.error({ err }, `${request.routeOptions.url ?? 'page'} failed`);
-    return sendHtmlPage(reply.headers(retryAfterHeader(err)), status, title, [status === 500 ? MSG.internal : '请求无法解析', '请返回应用重试。']);
+    const lang = pageLanguage(request);
+    const text = pageText(lang);
+    return sendHtmlPage(reply.headers(retryAfterHeader(err)), status, text[title], [status === 500 ? refusalIn(lang, MSG.internal) : text.unreadable, text.retry]);
   });
 }

@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { PAGE_HEADERS } from '../../pages/index.js';
 import type { LogoutConfirmation } from '../end-session.js';
 import { escapeHtml, sendPageHtml } from './html-page.js';
+import { pageLanguage, pageText } from './page-text.js';
 
 /** Where the confirmation form posts; its answer is the same redirect or page as the endpoint's. */
 export const CONFIRM_PATH = '/oauth/end_session/confirm';
@@ -25,13 +26,15 @@ const hidden = (name: string, value: string | undefined): string =>
  * form, no script (the pages' strict CSP); both buttons post, `取消` ends nothing.
  */
 export function sendLogoutConfirmation(reply: FastifyReply, c: LogoutConfirmation): FastifyReply {
-  const body = `<p>你正以 <strong>${escapeHtml(c.username)}</strong> 登录${escapeHtml(reply.server.siteName)}。确定要退出登录吗？</p>
+  const text = pageText(pageLanguage(reply.request));
+  const question = text.confirmQuestion.replace('{username}', escapeHtml(c.username)).replace('{site}', escapeHtml(reply.server.siteName));
+  const body = `<p>${question}</p>
 <form method="post" action="${CONFIRM_PATH}">
 ${hidden('csrf_token', c.csrfToken)}${hidden('client_id', c.clientId)}${hidden('post_logout_redirect_uri', c.postLogoutRedirectUri)}${hidden('state', c.state)}<div class="actions">
-<button type="submit" class="primary" name="decision" value="confirm">确认退出</button>
-<button type="submit" class="secondary" name="decision" value="cancel">取消</button>
+<button type="submit" class="primary" name="decision" value="confirm">${text.confirm}</button>
+<button type="submit" class="secondary" name="decision" value="cancel">${text.cancel}</button>
 </div>
 </form>`;
   const csp = PAGE_HEADERS['content-security-policy'].replace("form-action 'self'", formActionFor(c.postLogoutRedirectUri));
-  return sendPageHtml(reply, 200, '退出登录？', body, { 'content-security-policy': csp });
+  return sendPageHtml(reply, 200, text.confirmTitle, body, { 'content-security-policy': csp });
 }

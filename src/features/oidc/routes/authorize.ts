@@ -14,7 +14,7 @@ function answer(reply: FastifyReply, step: Step): FastifyReply {
 export async function authorizeEndpointRoutes(app: FastifyInstance, { services }: RouteDeps) {
   const { authorize, sessions } = services.oidc;
   const schema = { hide: true };
-  pageErrors(app, '授权失败');
+  pageErrors(app, 'authorizeFailed');
 
   app.get('/oauth/authorize', { schema }, async (request, reply) => {
     const session = await sessions.current(request.headers.cookie);

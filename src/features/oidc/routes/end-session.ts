@@ -5,19 +5,22 @@ import type { EndSessionAnswer } from '../end-session.js';
 import { fieldsOf } from '../http/form-body.js';
 import { pageErrors, sendHtmlPage } from '../http/html-page.js';
 import { CONFIRM_PATH, sendLogoutConfirmation } from '../http/logout-page.js';
+import { pageLanguage, pageText, refusalIn } from '../http/page-text.js';
 
 /** RP-Initiated Logout 1.0 at `end_session_endpoint`: GET or form POST, and its confirmation page's POST. */
 export async function endSessionRoutes(app: FastifyInstance, { services }: RouteDeps) {
   const { sessions, endSession } = services.oidc;
-  pageErrors(app, '退出登录失败');
+  pageErrors(app, 'signOutFailed');
 
   const send = (reply: FastifyReply, answer: EndSessionAnswer) => {
-    if ('error' in answer) return sendHtmlPage(reply, answer.status ?? 400, '退出登录失败', [answer.error, '请返回应用重试。']);
+    const lang = pageLanguage(reply.request);
+    const text = pageText(lang);
+    if ('error' in answer) return sendHtmlPage(reply, answer.status ?? 400, text.signOutFailed, [refusalIn(lang, answer.error), text.retry]);
     if ('confirm' in answer) return sendLogoutConfirmation(reply, answer.confirm);
     // Signed out, or nothing to end: a stale cookie goes either way.
     if (!('sessionKept' in answer)) void reply.header('set-cookie', sessions.clearCookie());
     if ('redirect' in answer) return reply.code(302).headers({ location: answer.redirect, 'cache-control': 'no-store' }).send();
-    return sendHtmlPage(reply, 200, '已退出登录', [`你已退出${reply.server.siteName}。`, ...(answer.note ? [answer.note] : [])], { href: '/login', text: '重新登录' });
+    return sendHtmlPage(reply, 200, text.signedOut, [text.signedOutLine.replace('{site}', reply.server.siteName), ...(answer.note ? [refusalIn(lang, answer.note)] : [])], { href: '/login', text: text.signInAgain });
   };
   const handle = async (request: FastifyRequest, reply: FastifyReply, params: Record<string, string | string[]>) =>
     send(reply, await endSession.handle(params, request.headers.cookie, callerOf(request).ip));

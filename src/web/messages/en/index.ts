@@ -7,5 +7,6 @@ import { account } from './account.js';
 import { consoleTexts } from './console.js';
 import { admin } from './admin.js';
 import { audit } from './audit.js';
+import { signIns } from './sign-ins.js';
 
-export const en: { readonly [K in MessageKey]: string } = { ...common, ...signIn, ...consent, ...account, ...consoleTexts, ...admin, ...audit };
+export const en: { readonly [K in MessageKey]: string } = { ...common, ...signIn, ...consent, ...account, ...consoleTexts, ...admin, ...audit, ...signIns };

@@ -6,6 +6,7 @@ import { account } from './account.js';
 import { consoleTexts } from './console.js';
 import { admin } from './admin.js';
 import { audit } from './audit.js';
+import { signIns } from './sign-ins.js';
 
-export const zhCN = { ...common, ...signIn, ...consent, ...account, ...consoleTexts, ...admin, ...audit } as const;
+export const zhCN = { ...common, ...signIn, ...consent, ...account, ...consoleTexts, ...admin, ...audit, ...signIns } as const;
 export type MessageKey = keyof typeof zhCN;
