@@ -157,6 +157,21 @@ describe('an account without a password', () => {
     // An account with a password may remove its last passkey as before (test/api/passkeys.test.ts).
   });
 
+  it('proves itself with a code mailed to its address: once, and never for an account with a password', async () => {
+    const email = `mailed_${Date.now()}@example.com`;
+    github.signInAs({ id: '7701', login: 'mailed_proof', emails: [{ email, primary: true, verified: true }] });
+    const token = (await signInThrough(center, 'github')).body.access_token as string;
+    const REAUTH = { ok: false, msg: '需要重新验证身份' };
+    expect((await center.post(`${A}/account/passkeys/options`, { email_code: '000000' }, token)).json()).toEqual(REAUTH);
+    const sent = await center.post(`${A}/account/reauth/send_code`, {}, token);
+    expect(sent.json()).toEqual({ ok: true, data: { expires_in: 600, resend_after: 60 } });
+    const code = await center.smtp.codeFor(email);
+    expect((await center.post(`${A}/account/passkeys/options`, { email_code: code }, token)).statusCode).toBe(200);
+    expect((await center.post(`${A}/account/passkeys/options`, { email_code: code }, token)).json()).toEqual(REAUTH);
+    const person = await center.register();
+    expect((await center.post(`${A}/account/reauth/send_code`, {}, person.token)).json()).toEqual(REAUTH);
+  });
+
   it('deleting the account removes its links: the subject signs up again as a new person', async () => {
     github.signInAs({ id: '7301', login: 'leaving' });
     const jar = new CookieJar();
