@@ -11,7 +11,7 @@ import type { Authenticated } from '../sessions/index.js';
 /** How long the first step of a two-step change lets the second follow without asking again. */
 export const REAUTH_GRANT_MS = 10 * 60 * 1000;
 
-/** Tries at one mailed code, as for every e-mail code (docs/api.md §3). */
+/** Tries at one mailed code, as for every e-mail code (docs/api.md §2.3). */
 const EMAIL_CODE_MAX_TRIES = 5;
 
 /** What the request that starts a sensitive change carries to show it is the owner. */
