@@ -93,7 +93,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     adminConsole: new AdminConsoleService(kit, accounts, settings),
     secondFactor,
     reauth,
-    passkeys: new PasskeyService(kit),
+    passkeys: new PasskeyService(kit, (user) => upstream.links.signsInWithoutPasskeys(user)),
     admin: new AdminService(kit),
     apps: new AppService(kit),
     authorization: new AuthorizationService(kit, limiter, codeReplays),

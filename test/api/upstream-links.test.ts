@@ -5,6 +5,7 @@ import { addProvider, callbackPage, CookieJar, signInThrough } from '../helpers/
 import type { StandIn } from '../helpers/upstream/stand-in.js';
 import { GITHUB_CLIENT, startGithub } from '../helpers/upstream/github.js';
 import { DISCORD_CLIENT, startDiscord } from '../helpers/upstream/discord.js';
+import { SoftAuthenticator } from '../helpers/soft-authenticator.js';
 
 /**
  * Linking rules of docs/api.md §14.3 and §14.4: links made from /account after
@@ -126,6 +127,49 @@ describe('an account without a password', () => {
     const answers = await Promise.all(['github', 'discord'].map((provider) => center.post(`${A}/account/upstream/unlink`, { provider }, token)));
     expect(answers.some((a) => a.json().msg === '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式')).toBe(true);
     expect((await linksOf(token)).links.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('the last passkey of an account without a password or link stays, even against parallel removals', async () => {
+    github.signInAs({ id: '7601', login: 'key_only' });
+    const jar = new CookieJar();
+    const token = (await signInThrough(center, 'github', jar)).body.access_token as string;
+    await fromAccount('reauth', token, { provider: 'github' }, jar);
+    const device = new SoftAuthenticator(center.baseUrl);
+    const addPasskey = async () => {
+      const options = (await center.post(`${A}/account/passkeys/options`, {}, token)).json().data;
+      expect((await center.post(`${A}/account/passkeys/register`, { response: device.create(options) }, token)).statusCode).toBe(200);
+    };
+    const passkeyIds = async (): Promise<string[]> => (await center.get(`${A}/account/second_factor`, token)).json().data.passkeys.map((p: { id: string }) => p.id);
+    await addPasskey();
+    // The passkey is another way in: the link may go; then the passkey is the last one.
+    expect((await center.post(`${A}/account/upstream/unlink`, { provider: 'github' }, token)).json()).toEqual({ ok: true, data: {} });
+    const [only] = await passkeyIds();
+    expect((await center.post(`${A}/account/passkeys/delete`, { id: only }, token)).json())
+      .toEqual({ ok: false, msg: '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式' });
+    expect(await passkeyIds()).toEqual([only]);
+
+    await addPasskey();
+    const ids = await passkeyIds();
+    expect(ids).toHaveLength(2);
+    const answers = await Promise.all(ids.map((id) => center.post(`${A}/account/passkeys/delete`, { id }, token)));
+    expect(answers.some((a) => a.json().msg === '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式')).toBe(true);
+    expect((await passkeyIds()).length).toBeGreaterThanOrEqual(1);
+    // An account with a password may remove its last passkey as before (test/api/passkeys.test.ts).
+  });
+
+  it('proves itself with a code mailed to its address: once, and never for an account with a password', async () => {
+    const email = `mailed_${Date.now()}@example.com`;
+    github.signInAs({ id: '7701', login: 'mailed_proof', emails: [{ email, primary: true, verified: true }] });
+    const token = (await signInThrough(center, 'github')).body.access_token as string;
+    const REAUTH = { ok: false, msg: '需要重新验证身份' };
+    expect((await center.post(`${A}/account/passkeys/options`, { email_code: '000000' }, token)).json()).toEqual(REAUTH);
+    const sent = await center.post(`${A}/account/reauth/send_code`, {}, token);
+    expect(sent.json()).toEqual({ ok: true, data: { expires_in: 600, resend_after: 60 } });
+    const code = await center.smtp.codeFor(email);
+    expect((await center.post(`${A}/account/passkeys/options`, { email_code: code }, token)).statusCode).toBe(200);
+    expect((await center.post(`${A}/account/passkeys/options`, { email_code: code }, token)).json()).toEqual(REAUTH);
+    const person = await center.register();
+    expect((await center.post(`${A}/account/reauth/send_code`, {}, person.token)).json()).toEqual(REAUTH);
   });
 
   it('deleting the account removes its links: the subject signs up again as a new person', async () => {

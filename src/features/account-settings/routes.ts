@@ -31,6 +31,11 @@ export async function accountSettingsRoutes(app: ContractApp, { services, guards
     return settings.changePassword(authOf(request), proofOf(request.body), new_password, end_other_sessions !== false, callerOf(request));
   });
 
+  app.post(`${P}/reauth/send_code`, {
+    preHandler,
+    schema: { tags, summary: 'An account without a password: e-mail a re-authentication code to its address (valid 10 minutes, once), given back as email_code', response: responses(SendCodeReply) },
+  }, async (request) => ({ ok: true as const, data: await accounts.sendReauthCode(authOf(request).user, callerOf(request)) }));
+
   app.post(`${P}/email/send_code`, {
     preHandler,
     schema: {

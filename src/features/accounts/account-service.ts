@@ -15,7 +15,7 @@ import type { RegisterBody, SendCodeData, VerifyEmailData } from './contract.js'
 import type { TokenEnvelope } from '../sessions/index.js';
 import type { SecondFactorService } from '../second-factor/index.js';
 import { emailChangedNotice, passwordChangedNotice } from './account-notices.js';
-import type { ReauthProof, ReauthService } from '../reauth/index.js';
+import { hasPassword, type ReauthProof, type ReauthService } from '../reauth/index.js';
 import type { Authenticated } from '../sessions/index.js';
 import type { AbuseServices } from '../abuse/index.js';
 
@@ -30,6 +30,7 @@ const PURPOSE_SUBJECT: Record<EmailPurpose, string> = {
   verify: '邮箱验证码',
   reset_password: '重置密码验证码',
   change_email: '更换邮箱验证码',
+  reauth: '身份验证码',
 };
 
 function taken(err: unknown): never {
@@ -290,6 +291,15 @@ export class AccountService {
     await this.limiter.takeOrRefuse('sendCodeEmail', asciiLower(user.email));
     await this.revokeAll(user.id);
     await this.storeAndMail(user.email, 'reset_password', user.email);
+  }
+
+  /** No password (docs/api.md §10): a `reauth` code to the account's address, under the send_code limits. */
+  async sendReauthCode(user: User, caller: Caller): Promise<SendCodeData> {
+    if (hasPassword(user) || user.email === '') throw fail('reauthRequired');
+    await this.throttleSend(user.email, caller);
+    await this.storeAndMail(user.email, 'reauth', user.email);
+    await this.ctx.audit.record('email_code.sent', { actor: user.username, ip: caller.ip, target: asciiLower(user.email), detail: { purpose: 'reauth', delivered: true } });
+    return { expires_in: EMAIL_CODE_TTL_S, resend_after: EMAIL_RESEND_AFTER_S };
   }
 
   /** Ends every token of the user issued until now (logout-all, an administrator's forced reset). */

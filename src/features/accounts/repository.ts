@@ -68,7 +68,7 @@ export interface UserRepo {
 }
 
 /** `change_email` codes go to the new address and are accepted only by the change-e-mail endpoint. */
-export type EmailPurpose = 'register' | 'login' | 'verify' | 'reset_password' | 'change_email';
+export type EmailPurpose = 'register' | 'login' | 'verify' | 'reset_password' | 'change_email' | 'reauth';
 
 export interface EmailCode {
   id: number;

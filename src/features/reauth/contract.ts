@@ -10,6 +10,7 @@ import { Str } from '../../platform/http/contract.js';
 export const ReauthFields = {
   current_password: Type.Optional(Str()),
   otp: Type.Optional(Str(64)),
+  email_code: Type.Optional(Str(16)),
 };
 
 /** A body of nothing but the proof (the first step of a passkey or authenticator set-up, a passkey deletion). */

@@ -1,4 +1,6 @@
+import { createHmac } from 'node:crypto';
 import { AppError, fail } from '../../errors/index.js';
+import { safeEqual } from '../../platform/crypto/random.js';
 import type { ReauthPurpose } from './repository.js';
 import type { User } from '../accounts/index.js';
 import type { Caller, Uses } from '../kit.js';
@@ -9,14 +11,19 @@ import type { Authenticated } from '../sessions/index.js';
 /** How long the first step of a two-step change lets the second follow without asking again. */
 export const REAUTH_GRANT_MS = 10 * 60 * 1000;
 
+/** Tries at one mailed code, as for every e-mail code (docs/api.md §2.3). */
+const EMAIL_CODE_MAX_TRIES = 5;
+
 /** What the request that starts a sensitive change carries to show it is the owner. */
 export interface ReauthProof {
   currentPassword?: string | undefined;
   /** An authenticator or recovery code, needed when the authenticator is on. */
   otp?: string | undefined;
+  /** For an account without a password: the `reauth` code mailed to its address. */
+  emailCode?: string | undefined;
 }
 
-export type ReauthDeps = Uses<'now' | 'passwords', 'reauthGrants'>;
+export type ReauthDeps = Uses<'now' | 'passwords', 'reauthGrants' | 'emailCodes', 'jwtSecret'>;
 
 /**
  * The one rule for changes to how an account is signed in to (docs/api.md §10): a bearer token
@@ -43,6 +50,8 @@ export class ReauthService {
     if (hasPassword(user)) {
       if (proof.currentPassword === undefined) throw fail('reauthRequired');
       await this.checkPassword(user, proof.currentPassword);
+    } else if (proof.emailCode !== undefined && user.email !== '') {
+      await this.checkEmailCode(user, proof.emailCode);
     } else if (!(await this.ctx.storage.reauthGrants.live(user.id, sessionKeyOf(auth), 'upstream', this.ctx.now()))) {
       // An account without a password proves itself by signing in again, in this session and
       // within minutes, with a provider linked to it (docs/api.md §14.4); the second factor
@@ -71,6 +80,19 @@ export class ReauthService {
   /** Once the change is made, its grant is used up. */
   async clear(auth: Authenticated, purpose: ReauthPurpose): Promise<void> {
     await this.ctx.storage.reauthGrants.remove(auth.user.id, sessionKeyOf(auth), purpose);
+  }
+
+  /**
+   * The `reauth` code mailed to the address (docs/api.md §10): the try counted on the code
+   * before it is compared (at most EMAIL_CODE_MAX_TRIES), then used up by a conditional UPDATE.
+   * Codes are kept as the same keyed hash as every e-mail code.
+   */
+  private async checkEmailCode(user: User, code: string): Promise<void> {
+    const now = this.ctx.now();
+    const counted = await this.ctx.storage.emailCodes.takeTry(user.email, 'reauth', now, EMAIL_CODE_MAX_TRIES);
+    const hash = createHmac('sha256', this.ctx.config.jwtSecret).update(code).digest('hex');
+    if (!counted || !safeEqual(hash, counted.codeHash)) throw fail('reauthRequired');
+    if (!(await this.ctx.storage.emailCodes.markUsed(counted.id, now))) throw fail('reauthRequired');
   }
 
   /** The current password under the per-user rule: counted before the hash is compared, given back when right. */

@@ -34,7 +34,11 @@ export class PasskeyService {
   private readonly origin: string;
   private readonly rpId: string;
 
-  constructor(private readonly ctx: PasskeyDeps) {
+  /**
+   * `signsInWithoutPasskeys`: whether the account has a password or a link to a provider that
+   * is on, so that removing its passkeys does not lock it out.
+   */
+  constructor(private readonly ctx: PasskeyDeps, private readonly signsInWithoutPasskeys: (user: User) => Promise<boolean>) {
     const base = new URL(ctx.config.baseUrl);
     this.origin = base.origin;
     this.rpId = base.hostname;
@@ -85,8 +89,22 @@ export class PasskeyService {
     return passkeyView({ ...passkey, lastUsedAt: null });
   }
 
+  /**
+   * Removes a passkey unless it is the last way in (docs/api.md §14.3), the same rule as an
+   * unlink: checked before, so a plain refusal changes nothing, and again after, since two
+   * removals at once each see the other's passkey still there: one that finds nothing left
+   * puts its passkey back and is refused.
+   */
   async remove(user: User, credentialId: string, caller: Caller): Promise<void> {
+    const passkeys = await this.ctx.storage.passkeys.listByUser(user.id);
+    const passkey = passkeys.find((p) => p.credentialId === credentialId);
+    if (!passkey) throw fail('unknownPasskey');
+    if (passkeys.length === 1 && !(await this.signsInWithoutPasskeys(user))) throw fail('lastSignInMethod');
     if (!(await this.ctx.storage.passkeys.remove(user.id, credentialId))) throw fail('unknownPasskey');
+    if ((await this.ctx.storage.passkeys.listByUser(user.id)).length === 0 && !(await this.signsInWithoutPasskeys(user))) {
+      await this.ctx.storage.passkeys.create(passkey);
+      throw fail('lastSignInMethod');
+    }
     await this.ctx.audit.record('passkey.remove', { actor: user.username, ip: caller.ip, target: user.username });
   }
 

@@ -51,7 +51,7 @@ export type ChallengePurpose = 'register' | 'login';
 
 export interface PasskeyRepo {
   /** Throws `UniqueViolation('credential_id')` when the credential is already registered. */
-  create(passkey: Omit<Passkey, 'lastUsedAt'>): Promise<void>;
+  create(passkey: Omit<Passkey, 'lastUsedAt'> & { lastUsedAt?: number | null }): Promise<void>;
   find(credentialId: string): Promise<Passkey | undefined>;
   listByUser(userId: number): Promise<Passkey[]>;
   recordUse(credentialId: string, counter: number, now: number): Promise<void>;

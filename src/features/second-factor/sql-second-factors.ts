@@ -84,10 +84,10 @@ function toPasskey(r: Selectable<PasskeysTable>): Passkey {
 export class SqlPasskeyRepo implements PasskeyRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async create(p: Omit<Passkey, 'lastUsedAt'>): Promise<void> {
+  async create(p: Omit<Passkey, 'lastUsedAt'> & { lastUsedAt?: number | null }): Promise<void> {
     await this.db.insertInto('passkeys').values({
       credential_id: p.credentialId, user_id: p.userId, public_key: p.publicKey, counter: p.counter,
-      transports: JSON.stringify(p.transports), name: p.name, created_at: p.createdAt, last_used_at: null,
+      transports: JSON.stringify(p.transports), name: p.name, created_at: p.createdAt, last_used_at: p.lastUsedAt ?? null,
     }).execute().catch(mapUnique);
   }
 

@@ -135,10 +135,16 @@ export class AccountLinks {
 
   /** A password, a passkey, or a link other than to `providerId` whose provider is on. */
   private async anotherWayIn(user: User, links: UpstreamLink[], providerId: string): Promise<boolean> {
+    if (await this.wayInBesidesPasskeys(user, links, providerId)) return true;
+    return (await this.ctx.storage.passkeys.listByUser(user.id)).length > 0;
+  }
+
+  /** A password, or a link (other than to `exceptProvider`) whose provider is on: what still signs in without passkeys. */
+  async wayInBesidesPasskeys(user: User, links?: UpstreamLink[], exceptProvider?: string): Promise<boolean> {
     if (hasPassword(user)) return true;
     const enabled = new Set((await this.directory.enabled()).map((p) => p.id));
-    if (links.some((l) => l.providerId !== providerId && enabled.has(l.providerId))) return true;
-    return (await this.ctx.storage.passkeys.listByUser(user.id)).length > 0;
+    const current = links ?? (await this.ctx.storage.upstreamLinks.listByUser(user.id));
+    return current.some((l) => l.providerId !== exceptProvider && enabled.has(l.providerId));
   }
 
   /** An administrator's removal: no last-way rule, the administrator decides. */

@@ -64,6 +64,11 @@ export class UpstreamLinkService {
     await this.ctx.audit.record('identity.unlinked', { actor: auth.user.username, ip: caller.ip, target: auth.user.username, detail: { provider: providerId } });
   }
 
+  /** Whether the account still signs in once its passkeys are gone (docs/api.md §14.3). */
+  signsInWithoutPasskeys(user: User): Promise<boolean> {
+    return this.links.wayInBesidesPasskeys(user);
+  }
+
   /** An administrator's view of a user's links. */
   linksOf(user: User): Promise<LinkView[]> {
     return this.links.views(user.id);
