@@ -1,5 +1,5 @@
 import type { Passkey } from '../second-factor/index.js';
-import type { User } from './repository.js';
+import type { EmailPurpose, User } from './repository.js';
 import type { MailMessage } from '../../platform/mail/mailer.js';
 
 /** `2030-06-01 08:00 UTC`: one time zone for every reader of the notice. */
@@ -32,3 +32,13 @@ export function passwordChangedNotice(user: Pick<User, 'username' | 'email'>, pa
     text: `你的账号 ${user.username} 的密码已于 ${when(at)} 更改。如非本人操作，请立即联系本站管理员。\n${list}`,
   };
 }
+
+/** The subject of each e-mail code's message, by what the code is for. */
+export const EMAIL_CODE_SUBJECTS: Record<EmailPurpose, string> = {
+  register: '注册验证码',
+  login: '登录验证码',
+  verify: '邮箱验证码',
+  reset_password: '重置密码验证码',
+  change_email: '更换邮箱验证码',
+  reauth: '身份验证码',
+};

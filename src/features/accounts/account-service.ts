@@ -1,22 +1,20 @@
 import { createHmac } from 'node:crypto';
 import { badParam, bannedAtSignIn, fail, rateLimited } from '../../errors/index.js';
-import { isBanned } from './account-rules.js';
 import { userEvent } from '../moderation/index.js';
 import {
   DEFAULT_ROLES, EMAIL_CODE_LENGTH, EMAIL_CODE_MAX_TRIES, EMAIL_CODE_TTL_S, EMAIL_RESEND_AFTER_S,
-  asciiLower, isEmailPurpose, isValidDisplayName, isValidEmail, isValidPassword, isValidUsername,
+  asciiLower, isBanned, isEmailPurpose, isValidDisplayName, isValidEmail, isValidPassword, isValidUsername,
 } from './account-rules.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
-import { type EmailPurpose, type User } from './repository.js';
+import type { EmailPurpose, User } from './repository.js';
 import type { Caller, Uses } from '../kit.js';
 import { randomDigits, randomToken, safeEqual } from '../../platform/crypto/random.js';
 import { LoginThrottle, type RateLimiter } from '../limits/index.js';
 import type { RegisterBody, SendCodeData, VerifyEmailData } from './contract.js';
-import type { TokenEnvelope } from '../sessions/index.js';
 import type { SecondFactorService } from '../second-factor/index.js';
-import { emailChangedNotice, passwordChangedNotice } from './account-notices.js';
+import { EMAIL_CODE_SUBJECTS as PURPOSE_SUBJECT, emailChangedNotice, passwordChangedNotice } from './account-notices.js';
 import { hasPassword, type ReauthProof, type ReauthService } from '../reauth/index.js';
-import type { Authenticated } from '../sessions/index.js';
+import type { Authenticated, TokenEnvelope } from '../sessions/index.js';
 import type { AbuseServices } from '../abuse/index.js';
 
 /** Failed password sign-ins from an address or on an account after which the CAPTCHA is asked for (docs/api.md §16.1). */
@@ -24,19 +22,8 @@ const CAPTCHA_AFTER_FAILED_LOGINS = 3;
 
 export type RegisterInput = RegisterBody;
 
-const PURPOSE_SUBJECT: Record<EmailPurpose, string> = {
-  register: '注册验证码',
-  login: '登录验证码',
-  verify: '邮箱验证码',
-  reset_password: '重置密码验证码',
-  change_email: '更换邮箱验证码',
-  reauth: '身份验证码',
-};
-
 function taken(err: unknown): never {
-  if (err instanceof UniqueViolation) {
-    throw fail(err.field === 'email' ? 'emailTaken' : 'usernameTaken');
-  }
+  if (err instanceof UniqueViolation) throw fail(err.field === 'email' ? 'emailTaken' : 'usernameTaken');
   throw err;
 }
 
