@@ -8,5 +8,6 @@ import { consoleTexts } from './console.js';
 import { admin } from './admin.js';
 import { audit } from './audit.js';
 import { signIns } from './sign-ins.js';
+import { minecraft } from './minecraft.js';
 
-export const en: { readonly [K in MessageKey]: string } = { ...common, ...signIn, ...consent, ...account, ...consoleTexts, ...admin, ...audit, ...signIns };
+export const en: { readonly [K in MessageKey]: string } = { ...common, ...signIn, ...consent, ...account, ...consoleTexts, ...admin, ...audit, ...signIns, ...minecraft };

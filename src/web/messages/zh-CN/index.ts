@@ -7,6 +7,7 @@ import { consoleTexts } from './console.js';
 import { admin } from './admin.js';
 import { audit } from './audit.js';
 import { signIns } from './sign-ins.js';
+import { minecraft } from './minecraft.js';
 
-export const zhCN = { ...common, ...signIn, ...consent, ...account, ...consoleTexts, ...admin, ...audit, ...signIns } as const;
+export const zhCN = { ...common, ...signIn, ...consent, ...account, ...consoleTexts, ...admin, ...audit, ...signIns, ...minecraft } as const;
 export type MessageKey = keyof typeof zhCN;
