@@ -64,6 +64,12 @@ export class SqlOutboxRepo implements OutboxRepo {
   constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {}
 
   async claimDue(now: number, leaseMs: number, limit: number): Promise<Delivery[]> {
+    // Nothing due is the usual case. A read takes no write lock, so an idle loop never holds up
+    // the writes of another instance on the same SQLite file (or waits on them).
+    const due = await this.db.selectFrom('outbox').select('id')
+      .where('status', '=', 'pending').where('next_attempt_at', '<=', now).where('lease_until', '<=', now)
+      .limit(1).executeTakeFirst();
+    if (!due) return [];
     // SQLite has one writer at a time, so the UPDATE alone is the lease; PostgreSQL skips rows
     // another instance is leasing this moment instead of waiting for them.
     const lock = this.kind === 'postgres' ? sql`for update of o skip locked` : sql``;
