@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yggdrasil from 'yggdrasil';
 import { createTestApp, uniqueName, type TestApp } from '../helpers/app.js';
-import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
+import { sharedDatabase } from '../helpers/db.js';
 import { freePort } from '../helpers/net.js';
 import { waitFor } from '../helpers/wait.js';
 import { listeningCenter, type ListeningCenter } from '../helpers/upstream/http-browser.js';
@@ -20,17 +18,9 @@ let second: TestApp & { baseUrl: string };
 let dispose: () => Promise<void> = async () => undefined;
 
 beforeAll(async () => {
-  const base = process.env.TEST_DATABASE_URL;
-  let shared: string;
-  if (isPostgresUrl(base)) {
-    const fresh = await freshPostgresSchema(base);
-    shared = fresh.url;
-    dispose = fresh.dispose;
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'ac-minecraft-instances-'));
-    shared = `sqlite:${join(dir, 'shared.db')}`;
-    dispose = async () => rmSync(dir, { recursive: true, force: true });
-  }
+  const database = await sharedDatabase('ac-minecraft-instances-');
+  const shared = database.url;
+  dispose = database.dispose;
   first = await listeningCenter({ DATABASE_URL: shared, MINECRAFT: 'on' });
   const port = await freePort();
   const app = await createTestApp({ DATABASE_URL: shared, BASE_URL: first.baseUrl, PORT: String(port), HOST: '127.0.0.1', MINECRAFT: 'on' });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, failure, refusal, uniqueName, type TestApp, type TestUser } from '../helpers/app.js';
 import { listeningCenter, type ListeningCenter } from '../helpers/upstream/http-browser.js';
 import { addProvider, CookieJar, throughProvider, userCount } from '../helpers/upstream/flow.js';
-import { GITHUB_CLIENT, startGithub } from '../helpers/upstream/github.js';
+import { githubProvider, startGithub } from '../helpers/upstream/github.js';
 import type { StandIn } from '../helpers/upstream/stand-in.js';
 
 /** Who may register (docs/api.md §16.2): REGISTRATION, invite codes and e-mail domain lists. */
@@ -92,10 +92,7 @@ describe('REGISTRATION=closed', () => {
   beforeAll(async () => {
     [center, github] = await Promise.all([listeningCenter({ REGISTRATION: 'closed' }), startGithub()]);
     admin = await adminOf(center);
-    await addProvider(center, admin, {
-      id: 'github', type: 'github', name: 'GitHub', client_id: GITHUB_CLIENT.id, client_secret: GITHUB_CLIENT.secret,
-      authorization_endpoint: `${github.base}/login/oauth/authorize`, token_endpoint: `${github.base}/login/oauth/access_token`, api_base: github.base,
-    });
+    await addProvider(center, admin, githubProvider(github));
   });
   afterAll(async () => {
     await github?.close();

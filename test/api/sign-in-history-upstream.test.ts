@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listeningCenter, type ListeningCenter } from '../helpers/upstream/http-browser.js';
 import { addProvider, signInThrough } from '../helpers/upstream/flow.js';
 import type { StandIn } from '../helpers/upstream/stand-in.js';
-import { GITHUB_CLIENT, startGithub } from '../helpers/upstream/github.js';
+import { githubProvider, startGithub } from '../helpers/upstream/github.js';
 
 /** A sign-in through another account is recorded as `upstream:{id}` (docs/api.md §17). */
 let center: ListeningCenter;
@@ -11,10 +11,7 @@ let github: StandIn;
 beforeAll(async () => {
   [center, github] = await Promise.all([listeningCenter(), startGithub()]);
   const admin = await center.admin();
-  await addProvider(center, admin, {
-    id: 'github', type: 'github', name: 'GitHub', client_id: GITHUB_CLIENT.id, client_secret: GITHUB_CLIENT.secret,
-    authorization_endpoint: `${github.base}/login/oauth/authorize`, token_endpoint: `${github.base}/login/oauth/access_token`, api_base: github.base,
-  });
+  await addProvider(center, admin, githubProvider(github));
 });
 afterAll(async () => {
   await github?.close();

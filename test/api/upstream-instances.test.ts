@@ -1,15 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
+import { sharedDatabase } from '../helpers/db.js';
 import { freePort } from '../helpers/net.js';
 import { waitFor } from '../helpers/wait.js';
 import { browse, listeningCenter, postJson, type ListeningCenter } from '../helpers/upstream/http-browser.js';
 import { addProvider, callbackPage, CookieJar } from '../helpers/upstream/flow.js';
 import type { StandIn } from '../helpers/upstream/stand-in.js';
-import { GITHUB_CLIENT, startGithub } from '../helpers/upstream/github.js';
+import { githubProvider, startGithub } from '../helpers/upstream/github.js';
 
 /**
  * Two instances on one database (docs/api.md §14.5): a flow begun on one is finished on the
@@ -23,17 +20,9 @@ let dispose: () => Promise<void> = async () => undefined;
 const A = '/api/v1/auth';
 
 beforeAll(async () => {
-  const base = process.env.TEST_DATABASE_URL;
-  let shared: string;
-  if (isPostgresUrl(base)) {
-    const fresh = await freshPostgresSchema(base);
-    shared = fresh.url;
-    dispose = fresh.dispose;
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'ac-upstream-instances-'));
-    shared = `sqlite:${join(dir, 'shared.db')}`;
-    dispose = async () => rmSync(dir, { recursive: true, force: true });
-  }
+  const database = await sharedDatabase('ac-upstream-instances-');
+  const shared = database.url;
+  dispose = database.dispose;
   github = await startGithub();
   first = await listeningCenter({ DATABASE_URL: shared });
   // The same public address: the provider knows one callback, whichever instance answers it.
@@ -42,10 +31,7 @@ beforeAll(async () => {
   await app.app.listen({ port, host: '127.0.0.1' });
   second = Object.assign(app, { baseUrl: `http://127.0.0.1:${port}` });
   admin = await first.admin();
-  await addProvider(first, admin, {
-    id: 'github', type: 'github', name: 'GitHub', client_id: GITHUB_CLIENT.id, client_secret: GITHUB_CLIENT.secret,
-    authorization_endpoint: `${github.base}/login/oauth/authorize`, token_endpoint: `${github.base}/login/oauth/access_token`, api_base: github.base,
-  });
+  await addProvider(first, admin, githubProvider(github));
 });
 afterAll(async () => {
   await github?.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listeningCenter, postJson, type ListeningCenter } from '../helpers/upstream/http-browser.js';
 import { addProvider, CookieJar, throughProvider } from '../helpers/upstream/flow.js';
-import { GITHUB_CLIENT, startGithub } from '../helpers/upstream/github.js';
+import { githubProvider, startGithub } from '../helpers/upstream/github.js';
 import type { StandIn } from '../helpers/upstream/stand-in.js';
 
 /**
@@ -14,10 +14,7 @@ let github: StandIn;
 beforeAll(async () => {
   [center, github] = await Promise.all([listeningCenter({ IP_RATE_LIMITS: 'on', LIMIT_UPSTREAM_IP: '3/900' }), startGithub()]);
   const admin = await center.admin();
-  await addProvider(center, admin, {
-    id: 'github', type: 'github', name: 'GitHub', client_id: GITHUB_CLIENT.id, client_secret: GITHUB_CLIENT.secret,
-    authorization_endpoint: `${github.base}/login/oauth/authorize`, token_endpoint: `${github.base}/login/oauth/access_token`, api_base: github.base,
-  });
+  await addProvider(center, admin, githubProvider(github));
 });
 afterAll(async () => {
   await github?.close();

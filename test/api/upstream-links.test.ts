@@ -3,7 +3,7 @@ import type { TestUser } from '../helpers/app.js';
 import { browse, listeningCenter, postJson, type ListeningCenter } from '../helpers/upstream/http-browser.js';
 import { addProvider, callbackPage, CookieJar, signInThrough } from '../helpers/upstream/flow.js';
 import type { StandIn } from '../helpers/upstream/stand-in.js';
-import { GITHUB_CLIENT, startGithub } from '../helpers/upstream/github.js';
+import { githubProvider, startGithub } from '../helpers/upstream/github.js';
 import { DISCORD_CLIENT, startDiscord } from '../helpers/upstream/discord.js';
 import { SoftAuthenticator } from '../helpers/soft-authenticator.js';
 
@@ -21,10 +21,7 @@ const A = '/api/v1/auth';
 beforeAll(async () => {
   [center, github, discord] = await Promise.all([listeningCenter(), startGithub(), startDiscord()]);
   admin = await center.admin();
-  await addProvider(center, admin, {
-    id: 'github', type: 'github', name: 'GitHub', client_id: GITHUB_CLIENT.id, client_secret: GITHUB_CLIENT.secret,
-    authorization_endpoint: `${github.base}/login/oauth/authorize`, token_endpoint: `${github.base}/login/oauth/access_token`, api_base: github.base,
-  });
+  await addProvider(center, admin, githubProvider(github));
   await addProvider(center, admin, {
     id: 'discord', type: 'discord', name: 'Discord', client_id: DISCORD_CLIENT.id, client_secret: DISCORD_CLIENT.secret,
     authorization_endpoint: `${discord.base}/oauth2/authorize`, token_endpoint: `${discord.base}/api/oauth2/token`, api_base: `${discord.base}/api`,

@@ -3,7 +3,7 @@ import type { TestUser } from '../helpers/app.js';
 import { listeningCenter, type ListeningCenter } from '../helpers/upstream/http-browser.js';
 import { addProvider, callbackAddress, CookieJar, signInThrough, throughProvider, userCount, visitCallback } from '../helpers/upstream/flow.js';
 import type { StandIn } from '../helpers/upstream/stand-in.js';
-import { GITHUB_CLIENT, startGithub } from '../helpers/upstream/github.js';
+import { githubProvider, GITHUB_CLIENT, startGithub } from '../helpers/upstream/github.js';
 import { DISCORD_CLIENT, startDiscord } from '../helpers/upstream/discord.js';
 import { startSteam, STEAM_API_KEY, type SteamStandIn } from '../helpers/upstream/steam.js';
 import { QQ_CLIENT, startQq, type QqStandIn } from '../helpers/upstream/qq.js';
@@ -28,10 +28,7 @@ let skewMs = 0;
 beforeAll(async () => {
   [center, github, discord, steam, qq, wechat] = await Promise.all([listeningCenter({}, { now: () => Date.now() + skewMs }), startGithub(), startDiscord(), startSteam(), startQq(), startWechat()]);
   admin = await center.admin();
-  await addProvider(center, admin, {
-    id: 'github', type: 'github', name: 'GitHub', client_id: GITHUB_CLIENT.id, client_secret: GITHUB_CLIENT.secret,
-    authorization_endpoint: `${github.base}/login/oauth/authorize`, token_endpoint: `${github.base}/login/oauth/access_token`, api_base: github.base,
-  });
+  await addProvider(center, admin, githubProvider(github));
   await addProvider(center, admin, {
     id: 'discord', type: 'discord', name: 'Discord', client_id: DISCORD_CLIENT.id, client_secret: DISCORD_CLIENT.secret,
     authorization_endpoint: `${discord.base}/oauth2/authorize`, token_endpoint: `${discord.base}/api/oauth2/token`, api_base: `${discord.base}/api`,

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 
 /**
@@ -52,4 +55,15 @@ export async function postgresReachable(url: string, timeoutMs = 2000): Promise<
   } finally {
     await client.end().catch(() => undefined);
   }
+}
+
+/**
+ * One database for two instances of the service: a fresh PostgreSQL schema on the postgres
+ * project, otherwise a SQLite file in a temporary folder (memory is one instance's own).
+ */
+export async function sharedDatabase(prefix: string): Promise<{ url: string; dispose: () => Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (isPostgresUrl(base)) return freshPostgresSchema(base);
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { url: `sqlite:${join(dir, 'shared.db')}`, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
 }

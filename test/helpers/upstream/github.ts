@@ -16,6 +16,14 @@ export interface GithubPerson extends Person {
 
 export const GITHUB_CLIENT = { id: 'Iv1.standin0001', secret: 'github-standin-secret-0123456789abcdef0123' };
 
+/** The provider fields of a `github` provider pointed at the stand-in `github`. */
+export function githubProvider(github: { base: string }, id = 'github', name = 'GitHub') {
+  return {
+    id, type: 'github', name, client_id: GITHUB_CLIENT.id, client_secret: GITHUB_CLIENT.secret,
+    authorization_endpoint: `${github.base}/login/oauth/authorize`, token_endpoint: `${github.base}/login/oauth/access_token`, api_base: github.base,
+  };
+}
+
 export async function startGithub(): Promise<StandIn> {
   const s: StandIn = new StandIn({
     'GET /login/oauth/authorize': (req, res) => {
