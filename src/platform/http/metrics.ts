@@ -18,11 +18,20 @@ export function createMetrics() {
   const latency = new Histogram({
     name: 'http_request_duration_seconds', help: 'HTTP request latency by route and status', labelNames, buckets: LATENCY_BUCKETS, registers: [registry],
   });
+  // prom-client hashes a label object on every call; the series of one method, route pattern
+  // and status are looked up once and kept (their number is bounded by the routes).
+  const series = new Map<string, { count: { inc(): void }; time: { observe(v: number): void } }>();
   const http: RequestStats = {
     record(method, route, status, seconds) {
-      const labels = { method, route, status };
-      requests.inc(labels);
-      latency.observe(labels, seconds);
+      const key = `${method} ${status} ${route}`;
+      let s = series.get(key);
+      if (s === undefined) {
+        const labels = { method, route, status };
+        s = { count: requests.labels(labels), time: latency.labels(labels) };
+        series.set(key, s);
+      }
+      s.count.inc();
+      s.time.observe(seconds);
     },
   };
   /** Requests answered with `status` since this instance started, over every route. */
