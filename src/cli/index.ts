@@ -36,6 +36,7 @@ const USAGE = `usage: account-center [command]
                                        invite codes for REGISTRATION=invite (docs/abuse.md)
   webhook add --url URL [--events a,b] [--description D] [--disabled]
   webhook list | webhook remove ID     endpoints told of bans and other changes (docs/webhooks.md)
+  webhook enable ID | webhook disable ID  switch an endpoint on (also one switched off for failing) or off
 
 Configuration comes from the environment (PORT, HOST, DATABASE_URL, JWT_SECRET, …); see README.`;
 

@@ -46,6 +46,8 @@ export const admin: Translation<typeof zh> = {
   'admin.webhooks': 'Webhooks',
   'admin.webhooksOff': 'These webhooks failed for 3 days and were switched off: {list}',
   'admin.webhookOffItem': '{url} ({time})',
+  'admin.webhookEnable': 'Switch on',
+  'admin.webhookDisable': 'Switch off',
   'admin.bannedTerms': 'Banned{reason}, {until}',
   'admin.banReasonAside': ' ({reason})',
   'admin.banForever': 'permanently',

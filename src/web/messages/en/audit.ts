@@ -57,6 +57,7 @@ export const audit: Translation<typeof zh> = {
   'audit.identity.unlinked': 'Other account unlinked',
   'audit.reauth.upstream': 'Identity confirmed through another account',
   'audit.webhook.add': 'Webhook added',
+  'audit.webhook.update': 'Webhook changed',
   'audit.webhook.remove': 'Webhook removed',
   'audit.webhook.test': 'Webhook test event sent',
   'audit.webhook.redeliver': 'Webhook event redelivered',

@@ -44,6 +44,8 @@ export const admin = {
   'admin.webhooks': 'Webhook',
   'admin.webhooksOff': '以下 Webhook 连续 3 天投递失败，已停用：{list}',
   'admin.webhookOffItem': '{url}（{time}）',
+  'admin.webhookEnable': '重新启用',
+  'admin.webhookDisable': '停用',
   'admin.bannedTerms': '已封禁{reason}，{until}',
   'admin.banReasonAside': '（{reason}）',
   'admin.banForever': '永久',

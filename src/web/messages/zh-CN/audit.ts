@@ -55,6 +55,7 @@ export const audit = {
   'audit.identity.unlinked': '解除第三方账号绑定',
   'audit.reauth.upstream': '通过第三方账号验证身份',
   'audit.webhook.add': '添加 Webhook',
+  'audit.webhook.update': '修改 Webhook',
   'audit.webhook.remove': '删除 Webhook',
   'audit.webhook.test': '发送 Webhook 测试事件',
   'audit.webhook.redeliver': '重新投递 Webhook 事件',
