@@ -7,6 +7,7 @@ import { backupCommand, restoreCommand } from './backup.js';
 import { providerCommand, userLinks } from './providers.js';
 import { inviteCommand } from './invites.js';
 import { webhookCommand } from './webhooks.js';
+import { appAdminScopesCommand } from './app-admin-scopes.js';
 import { ArgumentError, strictArgs, UsageError, withServices } from './common.js';
 import { cliMessage } from './messages.js';
 import { isClusterWorker, runPrimary } from '../app/cluster.js';
@@ -24,6 +25,9 @@ const USAGE = `usage: account-center [command]
   user links U                         the user's linked accounts (sign-in with other accounts)
   app create --owner U --name N --redirect-uri URI [--public] [--client-id ID]
              [--grant-types a,b] [--auth-method M] [--post-logout-redirect-uri URI]
+  app grant-admin ID scope… | app revoke-admin ID [scope…]   admin API scopes of an app's
+                                       client_credentials tokens: admin:users:read, admin:users:ban,
+                                       admin:users:roles (revoke-admin without scopes: all)
   backup FILE | restore FILE           online copy of the database / restore into an empty one
   users export [--format jsonl|csv] [--output FILE]
   users import FILE [--format jsonl|csv]  add users from another system (docs/operations.md)
@@ -102,6 +106,7 @@ async function userCommand(args: string[]): Promise<void> {
 /** `app create --owner U --name N --redirect-uri URI [--public] [--client-id ID]` (docs/api.md §8). */
 async function appCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
+  if (sub === 'grant-admin' || sub === 'revoke-admin') return appAdminScopesCommand(sub, rest);
   if (sub !== 'create') throw new UsageError(`unknown app command: ${sub ?? ''}`);
   const { values } = parseArgs({
     args: rest,

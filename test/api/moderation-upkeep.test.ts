@@ -162,5 +162,5 @@ describe('webhook enable on the command line', () => {
     const unknown = await ws.cli(db, ['webhook', 'enable', 'wh_nope']);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toMatch(/webhook/i);
-  });
+  }, 180_000);
 });
