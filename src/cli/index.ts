@@ -25,9 +25,10 @@ const USAGE = `usage: account-center [command]
   user links U                         the user's linked accounts (sign-in with other accounts)
   app create --owner U --name N --redirect-uri URI [--public] [--client-id ID]
              [--grant-types a,b] [--auth-method M] [--post-logout-redirect-uri URI]
-  app grant-admin ID scope… | app revoke-admin ID [scope…]   admin API scopes of an app's
-                                       client_credentials tokens: admin:users:read, admin:users:ban,
-                                       admin:users:roles (revoke-admin without scopes: all)
+  app grant-admin ID scope… | app revoke-admin ID [scope…]
+                                       admin API scopes of the app's client_credentials tokens:
+                                       admin:users:read, admin:users:ban, admin:users:roles
+                                       (revoke-admin without a scope revokes all; docs/moderation.md)
   backup FILE | restore FILE           online copy of the database / restore into an empty one
   users export [--format jsonl|csv] [--output FILE]
   users import FILE [--format jsonl|csv]  add users from another system (docs/operations.md)
@@ -40,7 +41,8 @@ const USAGE = `usage: account-center [command]
                                        invite codes for REGISTRATION=invite (docs/abuse.md)
   webhook add --url URL [--events a,b] [--description D] [--disabled]
   webhook list | webhook remove ID     endpoints told of bans and other changes (docs/webhooks.md)
-  webhook enable ID | webhook disable ID  switch an endpoint on (also one switched off for failing) or off
+  webhook enable ID | webhook disable ID
+                                       switch an endpoint on (also one switched off for failing) or off
 
 Configuration comes from the environment (PORT, HOST, DATABASE_URL, JWT_SECRET, …); see README.`;
 
