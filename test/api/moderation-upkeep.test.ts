@@ -131,6 +131,27 @@ describe('switching an endpoint back on', () => {
     }
   });
 
+  it('sends deliveries still to go to the new address after the address changed', async () => {
+    const [before, after] = [new WebhookReceiver(), new WebhookReceiver()];
+    const added = (await t.post(W, { url: await before.start(), events: ['user.banned'] }, admin.token)).json().data;
+    const newUrl = await after.start();
+    after.trust(added.secret);
+    before.failNext(Number.MAX_SAFE_INTEGER);
+    try {
+      const u = await t.register();
+      await t.post(`${A}/admin/users/ban`, { username: u.username, banned: true }, admin.token);
+      await waitFor('first failure', 20_000, async () => (await deliveries(added.id))[0]?.tries === 1);
+      expect((await t.post(`${W}/update`, { id: added.id, url: newUrl }, admin.token)).json().data.url).toBe(newUrl);
+      clock.now += 5000;
+      const event = await waitFor('delivered to the new address', 20_000, () => after.ofType('user.banned').find((e) => e.data.uid === u.uid));
+      expect(event.data).toMatchObject({ uid: u.uid, username: u.username });
+    } finally {
+      await t.post(`${W}/remove`, { id: added.id }, admin.token);
+      await before.close();
+      await after.close();
+    }
+  });
+
   it('changes the other fields given, and refuses bad ones, unknown ids and non-admins', async () => {
     const added = (await t.post(W, { url: 'https://hooks.example.com/u' }, admin.token)).json().data;
     const changed = await t.post(`${W}/update`, { id: added.id, url: 'https://hooks.example.com/v', description: ' forum ', events: ['user.deleted'], enabled: false }, admin.token);
