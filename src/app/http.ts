@@ -73,6 +73,7 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
   }) as unknown as FastifyInstance;
   app.decorateRequest('auth', undefined);
+  app.decorateRequest('adminClient', undefined);
   app.decorate('siteName', config.siteName);
 
   const metrics = createMetrics();
@@ -107,7 +108,7 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
   });
 
   await registerCors(app, services.cors);
-  const deps: RouteDeps = { services, guards: authGuards(services.tokens, config.centerAppId), metrics };
+  const deps: RouteDeps = { services, guards: authGuards(services.tokens, config.centerAppId, (authorization, scope) => services.oidc.adminClients.clientFor(authorization, scope)), metrics };
   for (const routes of [systemRoutes, sessionRoutes, accountRoutes, adminRoutes, auditRoutes, appsRoutes, authorizeRoutes, deviceRoutes, secondFactorRoutes, pagesRoutes, accountSettingsRoutes, adminConsoleRoutes, upstreamRoutes, upstreamAccountRoutes, signInHistoryRoutes, minecraftRoutes, minecraftAccountRoutes, abuseRoutes, webhookRoutes]) {
     await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>(), deps));
   }

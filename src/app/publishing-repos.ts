@@ -19,6 +19,12 @@ export class PublishingUserRepo implements UserRepo {
     this.bus.publish({ type: 'user', id });
   }
 
+  async endExpiredBans(...args: Parameters<UserRepo['endExpiredBans']>): Promise<User[]> {
+    const lifted = await this.repo.endExpiredBans(...args);
+    for (const user of lifted) this.bus.publish({ type: 'user', id: user.id });
+    return lifted;
+  }
+
   findById(id: number) { return this.repo.findById(id); }
   findByUsername(username: string) { return this.repo.findByUsername(username); }
   findByEmail(email: string) { return this.repo.findByEmail(email); }

@@ -7,6 +7,7 @@ import { backupCommand, restoreCommand } from './backup.js';
 import { providerCommand, userLinks } from './providers.js';
 import { inviteCommand } from './invites.js';
 import { webhookCommand } from './webhooks.js';
+import { appAdminScopesCommand } from './app-admin-scopes.js';
 import { ArgumentError, strictArgs, UsageError, withServices } from './common.js';
 import { cliMessage } from './messages.js';
 import { isClusterWorker, runPrimary } from '../app/cluster.js';
@@ -24,6 +25,10 @@ const USAGE = `usage: account-center [command]
   user links U                         the user's linked accounts (sign-in with other accounts)
   app create --owner U --name N --redirect-uri URI [--public] [--client-id ID]
              [--grant-types a,b] [--auth-method M] [--post-logout-redirect-uri URI]
+  app grant-admin ID scope… | app revoke-admin ID [scope…]
+                                       admin API scopes of the app's client_credentials tokens:
+                                       admin:users:read, admin:users:ban, admin:users:roles
+                                       (revoke-admin without a scope revokes all; docs/moderation.md)
   backup FILE | restore FILE           online copy of the database / restore into an empty one
   users export [--format jsonl|csv] [--output FILE]
   users import FILE [--format jsonl|csv]  add users from another system (docs/operations.md)
@@ -36,6 +41,8 @@ const USAGE = `usage: account-center [command]
                                        invite codes for REGISTRATION=invite (docs/abuse.md)
   webhook add --url URL [--events a,b] [--description D] [--disabled]
   webhook list | webhook remove ID     endpoints told of bans and other changes (docs/webhooks.md)
+  webhook enable ID | webhook disable ID
+                                       switch an endpoint on (also one switched off for failing) or off
 
 Configuration comes from the environment (PORT, HOST, DATABASE_URL, JWT_SECRET, …); see README.`;
 
@@ -101,6 +108,7 @@ async function userCommand(args: string[]): Promise<void> {
 /** `app create --owner U --name N --redirect-uri URI [--public] [--client-id ID]` (docs/api.md §8). */
 async function appCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
+  if (sub === 'grant-admin' || sub === 'revoke-admin') return appAdminScopesCommand(sub, rest);
   if (sub !== 'create') throw new UsageError(`unknown app command: ${sub ?? ''}`);
   const { values } = parseArgs({
     args: rest,

@@ -1,11 +1,12 @@
 /**
- * `account-center webhook add|list|remove` (docs/api.md §15.2): the endpoints the admin API and
- * the console manage. `add` prints the signing secret, the only time it is shown.
+ * `account-center webhook add|list|remove|enable|disable` (docs/api.md §15.2): the endpoints
+ * the admin API and the console manage. `add` prints the signing secret, the only time it is
+ * shown; `enable` switches back on an endpoint switched off after failing for 3 days.
  */
 import { ArgumentError, strictArgs, withServices } from './common.js';
 
 const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
-const SUBCOMMANDS = ['add', 'list', 'remove'];
+const SUBCOMMANDS = ['add', 'list', 'remove', 'enable', 'disable'];
 
 export async function webhookCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
@@ -30,6 +31,13 @@ export async function webhookCommand(args: string[]): Promise<void> {
       await s.webhooks.remove(id, 'cli');
       print({ removed: id });
     });
+    return;
+  }
+  if (sub === 'enable' || sub === 'disable') {
+    const { positionals } = strictArgs(`webhook ${sub}`, rest, {}, 1);
+    const [id] = positionals;
+    if (!id) throw new ArgumentError(`webhook ${sub}: an endpoint id is required`);
+    await withServices(async (s) => print(await s.webhooks.update({ id, enabled: sub === 'enable' }, 'cli')));
     return;
   }
   throw new ArgumentError(`webhook: a sub-command is required (${SUBCOMMANDS.join(', ')})`);

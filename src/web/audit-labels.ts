@@ -14,6 +14,12 @@ export const roleLabel = (role: string): string => (has(`role.${role}`) ? t(`rol
 /** The phrase of an action, or the code itself for one this page does not know yet. */
 export const auditActionLabel = (action: string): string => (has(`audit.${action}`) ? t(`audit.${action}` as MessageKey) : action);
 
+/** Who acted: an application acting through the admin API (`app:<client_id>`) is named as one; people by their username. */
+export const auditActorLabel = (actor: string | null): string => {
+  if (actor === null) return '—';
+  return actor.startsWith('app:') ? t('audit.actorApp', { clientId: actor.slice(4) }) : actor;
+};
+
 /** `key: value` lines of an audit entry's detail; lists joined, nested values as compact JSON. */
 export function detailLines(detail: unknown): string[] {
   if (detail === null || typeof detail !== 'object') return detail === undefined || detail === null ? [] : [String(detail)];

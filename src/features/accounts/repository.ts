@@ -50,6 +50,12 @@ export interface UserRepo {
    * `events` are queued for delivery in the same transaction as the change.
    */
   update(id: number, patch: UserPatch, now: number, events?: readonly OutboxEvent[]): Promise<void>;
+  /**
+   * Lifts every timed ban whose end is at or before `now`, with the events `eventsOf` gives for
+   * each lifted user in the same transaction. Only rows this call changed are returned and
+   * announced, so of several instances running it at once, one announces each user.
+   */
+  endExpiredBans(now: number, eventsOf: (user: User) => readonly OutboxEvent[]): Promise<User[]>;
   search(query: string, offset: number, limit: number): Promise<{ users: User[]; total: number }>;
   /** Ids of users changed at or after `since`, for cross-instance cache invalidation. */
   changedSince(since: number): Promise<number[]>;

@@ -113,6 +113,18 @@ export class SqlUserRepo implements UserRepo {
     });
   }
 
+  async endExpiredBans(now: number, eventsOf: (user: User) => readonly OutboxEvent[]): Promise<User[]> {
+    return this.db.transaction().execute(async (trx) => {
+      // The conditions are re-read under the row lock: an instance that lost the race changes nothing.
+      const rows = await trx.updateTable('users').set({ banned: 0, ban_reason: '', banned_until: null, updated_at: now })
+        .where('banned', '=', 1).where('banned_until', 'is not', null).where('banned_until', '<=', now)
+        .returningAll().execute();
+      const lifted = rows.map(toUser);
+      for (const user of lifted) await enqueueEvents(trx, eventsOf(user), now);
+      return lifted;
+    });
+  }
+
   private async updateRow(db: Kysely<Database>, id: number, p: UserPatch, now: number): Promise<void> {
     await db.updateTable('users').set({
       ...(p.username !== undefined && { username: p.username, username_lower: asciiLower(p.username) }),

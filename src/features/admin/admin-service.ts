@@ -1,6 +1,7 @@
 import { badParam, fail } from '../../errors/index.js';
 import { isBanned, isValidRole } from '../accounts/index.js';
 import { isoOrNull, userEvent } from '../moderation/index.js';
+import { appActor } from '../sessions/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { type User } from '../accounts/index.js';
 import type { AdminUserView, UserPage } from './contract.js';
@@ -103,6 +104,15 @@ export class AdminService {
     const detail = banned ? { reason, until: isoOrNull(bannedUntil) } : undefined;
     await this.ctx.audit.record(banned ? 'user.ban' : 'user.unban', { actor, ip: caller?.ip ?? null, target: user.username, ...(detail && { detail }) });
     return adminUserView({ ...user, banned, banReason: reason, bannedUntil }, now);
+  }
+
+  /**
+   * Reads of users by an application (docs/api.md §15.3) are audited under it, as its bans
+   * and role changes are; an administrator's reads are not.
+   */
+  async recordApplicationRead(clientId: string | undefined, caller: Caller, target: string | null, detail?: Record<string, unknown>): Promise<void> {
+    if (clientId === undefined) return;
+    await this.ctx.audit.record('admin.users_read', { actor: appActor(clientId), ip: caller.ip, target, ...(detail && { detail }) });
   }
 
   async setRoles(username: string, roles: string[], actor: string | null, caller?: Caller) {

@@ -25,6 +25,8 @@ export const AdminAppView = View({
   ...AppView.properties, owner: Type.String(), owner_uid: Type.Integer(), stored_status: Type.String(),
   /** Why an administrator stopped it ('' when none did). */
   status_reason: Type.String(),
+  /** Admin API scopes an administrator granted it (docs/api.md §15.3). */
+  admin_scopes: Type.Array(Type.String()),
 });
 export type AdminAppView = Static<typeof AdminAppView>;
 export const AppSearchQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 256 })), page: PageParam });
@@ -33,6 +35,7 @@ export type AdminAppPage = Static<typeof AdminAppPage>;
 export const AdminAppPageReply = DataEnvelope(AdminAppPage);
 export const ClientIdQuery = Type.Object({ client_id: Type.String({ maxLength: 256 }) });
 export const AdminAppReply = DataEnvelope(AdminAppView);
+export const AppAdminScopesBody = Type.Object({ client_id: Str(256), scopes: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 }) });
 export const AppStatusBody = Type.Object({ client_id: Str(256), enabled: Type.Boolean(), reason: Str(500) });
 
 /** An app of the caller an administrator stopped, with the reason (the console shows it to the owner). */

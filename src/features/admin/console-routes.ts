@@ -1,4 +1,4 @@
-import { AdminAppPageReply, AdminAppReply, AdminEndSessionBody, AppSearchQuery, AppStatusBody, ClientIdQuery, DashboardReply, UserDetailReply, UsernameBody, UsernameQuery } from './console-contract.js';
+import { AdminAppPageReply, AdminAppReply, AppAdminScopesBody, AdminEndSessionBody, AppSearchQuery, AppStatusBody, ClientIdQuery, DashboardReply, UserDetailReply, UsernameBody, UsernameQuery } from './console-contract.js';
 import { EmptyReply, responses } from '../../platform/http/contract.js';
 import { pageNumber } from './contract.js';
 import { authOf, callerOf, type ContractApp } from '../../platform/http/typed-scope.js';
@@ -14,8 +14,13 @@ export async function adminConsoleRoutes(app: ContractApp, { services, guards, m
   const actorOf = (request: Parameters<typeof authOf>[0]) => authOf(request).user.username;
 
   app.get(`${P}/users/detail`, {
-    preHandler, schema: { tags, summary: "A user's profile, roles, ban, live sessions, apps and audit trail", querystring: UsernameQuery, response: responses(UserDetailReply) },
-  }, async (request) => ({ ok: true as const, data: await adminConsole.userDetail(request.query.username) }));
+    preHandler: guards.adminOr('admin:users:read'),
+    schema: { tags, summary: "A user's profile, roles, ban, live sessions, apps and audit trail", querystring: UsernameQuery, response: responses(UserDetailReply) },
+  }, async (request) => {
+    const detail = await adminConsole.userDetail(request.query.username);
+    await services.admin.recordApplicationRead(request.adminClient, callerOf(request), detail.user.username);
+    return { ok: true as const, data: detail };
+  });
 
   app.post(`${P}/users/sessions/end`, {
     preHandler, schema: { tags, summary: "End one of a user's sessions", body: AdminEndSessionBody, response: responses(EmptyReply) },
@@ -48,6 +53,14 @@ export async function adminConsoleRoutes(app: ContractApp, { services, guards, m
   }, async (request) => {
     const { client_id, enabled, reason } = request.body;
     return { ok: true as const, data: await adminConsole.setAppStatus(client_id, enabled, reason, actorOf(request), callerOf(request)) };
+  });
+
+  app.post(`${P}/apps/admin_scopes`, {
+    preHandler,
+    schema: { tags, summary: "Set the admin API scopes an application's client_credentials tokens may use; [] revokes them", body: AppAdminScopesBody, response: responses(AdminAppReply) },
+  }, async (request) => {
+    const { client_id, scopes } = request.body;
+    return { ok: true as const, data: await adminConsole.setAppAdminScopes(client_id, scopes, actorOf(request), callerOf(request)) };
   });
 
   app.get(`${P}/dashboard`, {

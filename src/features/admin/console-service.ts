@@ -1,4 +1,4 @@
-import { fail } from '../../errors/index.js';
+import { badParam, fail } from '../../errors/index.js';
 import type { AdminAppPage, AdminAppView, Dashboard, UserDetail } from './console-contract.js';
 import type { App } from '../apps/index.js';
 import type { User } from '../accounts/index.js';
@@ -6,7 +6,7 @@ import type { AccountService } from '../accounts/index.js';
 import type { AccountSettingsService } from '../account-settings/index.js';
 import { adminUserView, banOf } from './admin-service.js';
 import { appEvent } from '../moderation/index.js';
-import { appView, SUSPENDED } from '../apps/index.js';
+import { ADMIN_SCOPES, appView, isAdminScope, SUSPENDED } from '../apps/index.js';
 import { auditView } from '../audit/index.js';
 import type { Caller, Uses } from '../kit.js';
 
@@ -78,7 +78,10 @@ export class AdminConsoleService {
       owner = (await this.ctx.storage.users.findById(app.ownerId))?.username ?? '';
       owners.set(app.ownerId, owner);
     }
-    return { ...appView(app), owner, owner_uid: app.ownerId, stored_status: app.status, status_reason: app.status === SUSPENDED ? app.statusReason : '' };
+    return {
+      ...appView(app), owner, owner_uid: app.ownerId, stored_status: app.status, status_reason: app.status === SUSPENDED ? app.statusReason : '',
+      admin_scopes: app.adminScopes,
+    };
   }
 
   /** Every application, newest first; `q` matches name, client_id or the owner's username. */
@@ -110,6 +113,22 @@ export class AdminConsoleService {
       : { status: SUSPENDED, statusReason: why, statusChangedAt: now }, now, [appEvent(enabled ? 'app.enabled' : 'app.disabled', clientId, { reason: why, by: 'admin' })]);
     if (!app) throw fail('unknownApp');
     await this.ctx.audit.record(enabled ? 'app.admin_enable' : 'app.admin_disable', { actor, ip: caller.ip, target: clientId, detail: { reason: why } });
+    return this.adminAppView(app);
+  }
+
+  /**
+   * Replaces the admin API scopes an application holds (docs/api.md §15.3); an empty list
+   * revokes them all. Tokens already issued lose a revoked scope at their next call.
+   */
+  async setAppAdminScopes(clientId: string, scopes: readonly string[], actor: string, caller?: Caller): Promise<AdminAppView> {
+    if (!scopes.every(isAdminScope)) throw badParam('scopes');
+    // Kept in the catalogue's order, so the stored list reads the same however it was given.
+    const granted = ADMIN_SCOPES.filter((s) => scopes.includes(s));
+    const before = await this.ctx.storage.apps.findById(clientId);
+    if (!before) throw fail('unknownApp');
+    const app = await this.ctx.storage.apps.update(clientId, { adminScopes: granted }, this.ctx.now());
+    if (!app) throw fail('unknownApp');
+    await this.ctx.audit.record('app.admin_scopes', { actor, ip: caller?.ip ?? null, target: clientId, detail: { from: before.adminScopes, to: granted } });
     return this.adminAppView(app);
   }
 

@@ -4,6 +4,7 @@ import { isValidDisplayName } from '../accounts/index.js';
 import { accept, refuse, type Outcome } from '../../errors/outcome.js';
 import { isValidOrigin, isValidRedirectUri } from '../authorization/index.js';
 import { isValidScopeName } from '../authorization/index.js';
+import { isReservedScopeName } from './admin-scopes.js';
 
 export const CLIENT_TYPES = ['confidential', 'public'] as const;
 export type ClientTypeName = (typeof CLIENT_TYPES)[number];
@@ -108,7 +109,7 @@ export function checkAppFields(input: AppFieldsInput, creating: boolean): Outcom
     out.corsOrigins = dedupe(input.cors_origins);
   }
   if (input.scopes !== undefined) {
-    if (input.scopes.length > MAX_SCOPES || !input.scopes.every(isValidScopeName)) return refuse('badParam', 'scopes');
+    if (input.scopes.length > MAX_SCOPES || !input.scopes.every((s) => isValidScopeName(s) && !isReservedScopeName(s))) return refuse('badParam', 'scopes');
     out.scopes = dedupe(input.scopes);
   }
   return accept(out);

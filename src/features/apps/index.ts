@@ -1,5 +1,7 @@
 /** What the apps feature offers the others; everything else in this folder is its own. */
 export type { AppCache } from './app-cache.js';
+export { ADMIN_SCOPES, isAdminScope, isReservedScopeName, mayUseAdminScope } from './admin-scopes.js';
+export type { AdminScope } from './admin-scopes.js';
 export { MAX_REDIRECT_URIS, couldBeUserSubject, isReservedClientId } from './app-rules.js';
 export { SUSPENDED, appView } from './app-service.js';
 export { isActive } from './app-state.js';

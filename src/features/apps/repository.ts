@@ -27,12 +27,14 @@ export interface App {
   /** Why an administrator disabled (or re-enabled) it, shown to the owner; '' when never set. */
   statusReason: string;
   statusChangedAt: number | null;
+  /** Admin API scopes an administrator granted it (admin-scopes.ts); empty for nearly every app. */
+  adminScopes: string[];
   createdAt: number;
   updatedAt: number;
 }
 
 /** The RFC 7591 fields are optional on create: grants default to code + refresh, the method to the client type's. */
-export type NewApp = Omit<App, 'createdAt' | 'updatedAt' | 'statusReason' | 'statusChangedAt' | 'grantTypes' | 'tokenEndpointAuthMethod' | 'postLogoutRedirectUris'>
+export type NewApp = Omit<App, 'createdAt' | 'updatedAt' | 'statusReason' | 'statusChangedAt' | 'adminScopes' | 'grantTypes' | 'tokenEndpointAuthMethod' | 'postLogoutRedirectUris'>
   & Partial<Pick<App, 'grantTypes' | 'tokenEndpointAuthMethod' | 'postLogoutRedirectUris'>>;
 
 export interface AppRepo {
@@ -41,7 +43,7 @@ export interface AppRepo {
   findById(clientId: string): Promise<App | undefined>;
   listByOwner(ownerId: number): Promise<App[]>;
   listActive(): Promise<App[]>;
-  update(clientId: string, patch: Partial<Pick<App, 'displayName' | 'homepage' | 'scopes' | 'redirectUris' | 'corsOrigins' | 'secretHash' | 'status' | 'statusReason' | 'statusChangedAt' | 'grantTypes' | 'tokenEndpointAuthMethod' | 'postLogoutRedirectUris'>>, now: number, events?: readonly OutboxEvent[]): Promise<App | undefined>;
+  update(clientId: string, patch: Partial<Pick<App, 'displayName' | 'homepage' | 'scopes' | 'redirectUris' | 'corsOrigins' | 'secretHash' | 'status' | 'statusReason' | 'statusChangedAt' | 'adminScopes' | 'grantTypes' | 'tokenEndpointAuthMethod' | 'postLogoutRedirectUris'>>, now: number, events?: readonly OutboxEvent[]): Promise<App | undefined>;
   changedSince(since: number): Promise<string[]>;
   /** Every app whose name, client_id or owner's username contains `query` (ASCII case ignored), newest first. */
   search(query: string, offset: number, limit: number): Promise<{ apps: App[]; total: number }>;

@@ -25,6 +25,7 @@ function toApp(r: Selectable<AppsTable>): App {
     postLogoutRedirectUris: JSON.parse(r.post_logout_redirect_uris) as string[],
     statusReason: r.status_reason,
     statusChangedAt: r.status_changed_at === null ? null : Number(r.status_changed_at),
+    adminScopes: r.admin_scopes.split(' ').filter(Boolean),
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
   };
@@ -101,6 +102,7 @@ export class SqlAppRepo implements AppRepo {
       ...(p.postLogoutRedirectUris !== undefined && { post_logout_redirect_uris: JSON.stringify(p.postLogoutRedirectUris) }),
       ...(p.statusReason !== undefined && { status_reason: p.statusReason }),
       ...(p.statusChangedAt !== undefined && { status_changed_at: p.statusChangedAt }),
+      ...(p.adminScopes !== undefined && { admin_scopes: p.adminScopes.join(' ') }),
       updated_at: now,
     }).where('client_id', '=', clientId).returningAll().executeTakeFirst();
     return row && toApp(row);

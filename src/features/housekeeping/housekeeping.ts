@@ -2,21 +2,26 @@ import type { Logger } from 'pino';
 import type { Repositories } from '../kit.js';
 import type { RevokedTokens } from '../sessions/index.js';
 import { SIGN_IN_RETENTION_MS } from '../sign-in-history/index.js';
+import { userEvent } from '../moderation/index.js';
 
 export const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
 /** Expired authorization codes stay a day, so a late replay still reads as expired or used, not unknown. */
 const AUTH_CODE_GRACE_MS = 24 * 3600_000;
 const EMAIL_CODE_GRACE_MS = 3600_000;
+/** Delivered and failed webhook deliveries are kept this long: the console shows the recent ones. */
+export const SETTLED_DELIVERY_RETENTION_MS = 30 * 24 * 3600_000;
 
 /**
- * Deletes rows nobody can use any more (revocations of expired tokens, old one-time codes)
- * so tables and the in-memory revoked set stay bounded however long the service runs.
+ * Deletes rows nobody can use any more (revocations of expired tokens, old one-time codes,
+ * settled deliveries) so tables and the in-memory revoked set stay bounded however long the
+ * service runs, and lifts timed bans that have ended so their `user.unbanned` event is sent
+ * even when the person never signs in again.
  */
 export class Housekeeping {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants' | 'upstreamFlows' | 'signInHistory' | 'minecraft' | 'captchaUses'>,
+    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants' | 'upstreamFlows' | 'signInHistory' | 'minecraft' | 'captchaUses' | 'users' | 'outbox'>,
     private readonly revokedTokens: Pick<RevokedTokens, 'reload'>,
     private readonly now: () => number,
     private readonly log: Logger,
@@ -49,6 +54,9 @@ export class Housekeeping {
     await this.storage.minecraft.tokens.purgeExpired(now);
     await this.storage.minecraft.joins.purgeExpired(now);
     await this.storage.captchaUses.purgeExpired(now);
+    // A ban ends by itself at its end (isBanned); this writes it down and announces it, once.
+    await this.storage.users.endExpiredBans(now, (user) => [userEvent('user.unbanned', user)]);
+    await this.storage.outbox.purgeSettled(now - SETTLED_DELIVERY_RETENTION_MS);
     await this.revokedTokens.reload();
   }
 }

@@ -24,6 +24,12 @@ export const WebhookBody = Type.Object({
   url: Str(2048), description: Type.Optional(Str(500)), events: Type.Optional(StrList(20, 64)), enabled: Type.Optional(Type.Boolean()),
 });
 export type WebhookBody = Static<typeof WebhookBody>;
+/** Changes to an endpoint: only the fields given; `enabled: true` also clears the switched-off notice. */
+export const WebhookUpdateBody = Type.Object({
+  id: Str(64), url: Type.Optional(Str(2048)), description: Type.Optional(Str(500)), events: Type.Optional(StrList(20, 64)), enabled: Type.Optional(Type.Boolean()),
+});
+export type WebhookUpdateBody = Static<typeof WebhookUpdateBody>;
+export const WebhookReply = DataEnvelope(WebhookView);
 export const WebhookIdBody = Type.Object({ id: Str(64) });
 export const WebhookIdQuery = Type.Object({ id: Type.String({ maxLength: 64 }) });
 export const DeliveryIdBody = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });

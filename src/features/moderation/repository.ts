@@ -51,6 +51,11 @@ export interface WebhookEndpointRepo {
   create(endpoint: WebhookEndpoint): Promise<void>;
   list(): Promise<WebhookEndpoint[]>;
   find(id: string): Promise<WebhookEndpoint | undefined>;
+  /**
+   * Changes an endpoint; switching it on also ends its run of failures and the switched-off
+   * notice. The endpoint as it is now, or undefined when there is none.
+   */
+  update(id: string, patch: Partial<Pick<WebhookEndpoint, 'url' | 'description' | 'events' | 'enabled'>>, now: number): Promise<WebhookEndpoint | undefined>;
   /** Removes the endpoint and every delivery to it; false when there was none. */
   remove(id: string): Promise<boolean>;
   /**

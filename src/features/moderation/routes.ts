@@ -1,7 +1,7 @@
 import { EmptyReply, responses } from '../../platform/http/contract.js';
 import { authOf, callerOf, type ContractApp } from '../../platform/http/typed-scope.js';
 import type { RouteDeps } from '../services.js';
-import { CreatedWebhookReply, DeliveryIdBody, DeliveryListReply, WebhookBody, WebhookIdBody, WebhookIdQuery, WebhookListReply } from './contract.js';
+import { CreatedWebhookReply, DeliveryIdBody, DeliveryListReply, WebhookBody, WebhookIdBody, WebhookIdQuery, WebhookListReply, WebhookReply, WebhookUpdateBody } from './contract.js';
 
 const tags = ['admin'];
 const P = '/api/v1/auth/admin/webhooks';
@@ -18,6 +18,10 @@ export async function webhookRoutes(app: ContractApp, { services, guards }: Rout
   app.post(P, {
     preHandler, schema: { tags, summary: 'Register an endpoint; the answer holds its signing secret, once', body: WebhookBody, response: responses(CreatedWebhookReply) },
   }, async (request) => ({ ok: true as const, data: await services.webhooks.add(request.body, actor(request), callerOf(request)) }));
+
+  app.post(`${P}/update`, {
+    preHandler, schema: { tags, summary: 'Change an endpoint; enabled: true switches one back on after it was switched off', body: WebhookUpdateBody, response: responses(WebhookReply) },
+  }, async (request) => ({ ok: true as const, data: await services.webhooks.update(request.body, actor(request), callerOf(request)) }));
 
   app.post(`${P}/remove`, {
     preHandler, schema: { tags, summary: 'Remove an endpoint and its deliveries', body: WebhookIdBody, response: responses(EmptyReply) },

@@ -39,6 +39,28 @@ export class SqlWebhookEndpointRepo implements WebhookEndpointRepo {
     return r && toEndpoint(r);
   }
 
+  async update(id: string, p: Parameters<WebhookEndpointRepo['update']>[1], now: number): Promise<WebhookEndpoint | undefined> {
+    if (p.url === undefined) return this.updateRow(this.db, id, p, now);
+    // Deliveries carry their address: those still to go (or sent again later) follow the endpoint.
+    return this.db.transaction().execute(async (trx) => {
+      const endpoint = await this.updateRow(trx, id, p, now);
+      if (endpoint) await trx.updateTable('outbox').set({ target_url: endpoint.url }).where('endpoint_id', '=', id).execute();
+      return endpoint;
+    });
+  }
+
+  private async updateRow(db: Kysely<Database>, id: string, p: Parameters<WebhookEndpointRepo['update']>[1], now: number): Promise<WebhookEndpoint | undefined> {
+    const r = await db.updateTable('webhook_endpoints').set({
+      ...(p.url !== undefined && { url: p.url }),
+      ...(p.description !== undefined && { description: p.description }),
+      ...(p.events !== undefined && { events: JSON.stringify(p.events) }),
+      ...(p.enabled !== undefined && { enabled: p.enabled ? 1 : 0 }),
+      ...(p.enabled === true && { failing_since: null, disabled_at: null }),
+      updated_at: now,
+    }).where('id', '=', id).returningAll().executeTakeFirst();
+    return r && toEndpoint(r);
+  }
+
   async remove(id: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('outbox').where('endpoint_id', '=', id).execute();

@@ -4,7 +4,7 @@ import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { randomToken } from '../../platform/crypto/random.js';
 import { refusedTarget } from '../../platform/net/guarded-post.js';
 import type { Caller, Uses } from '../kit.js';
-import type { CreatedWebhook, DeliveryView, WebhookBody, WebhookView } from './contract.js';
+import type { CreatedWebhook, DeliveryView, WebhookBody, WebhookUpdateBody, WebhookView } from './contract.js';
 import { isEventType, TEST_EVENT } from './events.js';
 import type { Delivery, OutboxRepo, WebhookEndpoint, WebhookEndpointRepo } from './repository.js';
 
@@ -38,6 +38,13 @@ function targetUrl(raw: string, allowPrivate: boolean): string {
   return url.toString();
 }
 
+/** The distinct event types asked for: 400 `参数错误：events` for an unknown one. */
+function eventTypes(asked: readonly string[]): string[] {
+  const events = [...new Set(asked)];
+  if (!events.every(isEventType)) throw badParam('events');
+  return events;
+}
+
 export type WebhookDeps = Uses<'now' | 'audit', never, 'webhookAllowPrivate'> & { endpoints: WebhookEndpointRepo; outbox: OutboxRepo; secrets: SecretBox };
 
 /** Registering webhook endpoints and looking after their deliveries (API, console, CLI). */
@@ -46,8 +53,7 @@ export class WebhookService {
 
   async add(body: WebhookBody, actor: string, caller?: Caller): Promise<CreatedWebhook> {
     const url = targetUrl(body.url, this.ctx.config.webhookAllowPrivate);
-    const events = [...new Set(body.events ?? [])];
-    if (!events.every(isEventType)) throw badParam('events');
+    const events = eventTypes(body.events ?? []);
     const now = this.ctx.now();
     const id = `wh_${randomToken(12)}`;
     // Standard Webhooks secrets: `whsec_` and base64 of 24 to 64 random bytes.
@@ -63,6 +69,24 @@ export class WebhookService {
 
   async list(): Promise<WebhookView[]> {
     return (await this.ctx.endpoints.list()).map(webhookView);
+  }
+
+  /**
+   * Changes the fields given. Switching an endpoint on (one switched off after failing for
+   * 3 days, or by hand) starts its failure count afresh and removes the dashboard's notice;
+   * its pending deliveries go out again.
+   */
+  async update(body: WebhookUpdateBody, actor: string, caller?: Caller): Promise<WebhookView> {
+    const patch = {
+      ...(body.url !== undefined && { url: targetUrl(body.url, this.ctx.config.webhookAllowPrivate) }),
+      ...(body.description !== undefined && { description: body.description.trim() }),
+      ...(body.events !== undefined && { events: eventTypes(body.events) }),
+      ...(body.enabled !== undefined && { enabled: body.enabled }),
+    };
+    const endpoint = await this.ctx.endpoints.update(body.id, patch, this.ctx.now());
+    if (!endpoint) throw fail('unknownWebhook');
+    await this.ctx.audit.record('webhook.update', { actor, ip: caller?.ip ?? null, target: endpoint.id, detail: patch });
+    return webhookView(endpoint);
   }
 
   async remove(id: string, actor: string, caller?: Caller): Promise<void> {

@@ -1,4 +1,4 @@
-import { couldBeUserSubject } from '../apps/index.js';
+import { couldBeUserSubject, isReservedScopeName } from '../apps/index.js';
 import { verifyPkce } from '../authorization/index.js';
 import { splitScope } from '../authorization/index.js';
 import type { AuditLog } from '../audit/index.js';
@@ -159,8 +159,10 @@ export class TokenGrants {
     // An id registered before digits-only ids were refused would mint a token whose sub is a person's.
     if (couldBeUserSubject(app.clientId)) throw new OAuthError('unauthorized_client', 'This client id cannot be the subject of a token');
     const requested = param(body, 'scope');
-    const allowed = app.scopes.filter((s) => s !== 'openid' && s !== 'offline_access');
-    const scope = requested === undefined ? allowed.join(' ') : splitScope(requested).join(' ');
+    const own = app.scopes.filter((s) => s !== 'openid' && s !== 'offline_access' && !isReservedScopeName(s));
+    // Admin scopes an administrator granted are given only when asked for by name (docs/api.md §15.3).
+    const allowed = [...own, ...app.adminScopes];
+    const scope = requested === undefined ? own.join(' ') : splitScope(requested).join(' ');
     if (requested !== undefined && (scope === '' || !splitScope(scope).every((s) => allowed.includes(s)))) {
       throw new OAuthError('invalid_scope', 'The requested scope is not allowed for this client');
     }

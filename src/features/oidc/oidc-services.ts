@@ -18,6 +18,7 @@ import { TokenIssuer } from './issuer.js';
 import { SigningKeys } from './keys.js';
 import { Tickets } from './tickets.js';
 import { AccessTokenCheck } from './token-checks.js';
+import { AdminClientAccess } from './admin-client-access.js';
 import { TokenMinter } from './token-minter.js';
 import { TokenEndpoint } from './token-endpoint.js';
 
@@ -35,6 +36,8 @@ export interface OidcServices {
   readonly token: TokenEndpoint;
   readonly deviceGrant: DeviceGrant;
   readonly accessCheck: AccessTokenCheck;
+  /** Which application a client_credentials token with an admin scope acts for (docs/api.md §15.3). */
+  readonly adminClients: AdminClientAccess;
   readonly introspection: TokenIntrospection;
   /** The pages' side: the browser session cookie, authorization tickets, consent. */
   readonly sessions: BrowserSessions;
@@ -88,6 +91,7 @@ export function createOidcServices(
     token: new TokenEndpoint(clients, grants, deviceGrant, limiter),
     deviceGrant,
     accessCheck,
+    adminClients: new AdminClientAccess(accessCheck, storage.apps),
     introspection: new TokenIntrospection(accessCheck, storage.refreshTokens, userCache, revokedTokens, tokens, minter, issuer, now),
     sessions,
     tickets,

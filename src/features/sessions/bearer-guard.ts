@@ -1,22 +1,44 @@
 import type { FastifyRequest } from 'fastify';
 import { fail } from '../../errors/index.js';
 import { memoryFirstGuard } from '../../platform/http/memory-first-guard.js';
+import type { AdminScope } from '../apps/index.js';
 import type { Authenticated, TokenService } from './token-service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the auth pre-handlers; undefined on routes that do not authenticate. */
     auth: Authenticated | undefined;
+    /** The client id of an application calling the admin API with a granted scope (docs/api.md §15.3). */
+    adminClient: string | undefined;
   }
 }
+
+/**
+ * The application a Bearer header acts for when it may use `scope` of the admin API right
+ * now (a client_credentials token of an active app granted the scope); undefined otherwise.
+ */
+export type AdminClientLookup = (authorization: string | undefined, scope: AdminScope) => Promise<string | undefined>;
+
+/** How the audit log names an application acting through the admin API. */
+export const appActor = (clientId: string) => `app:${clientId}`;
+
+/** Who is acting on an admin route, as the audit log names them: an admin's username, or `app:<client_id>`. */
+export function adminActorOf(request: FastifyRequest): string {
+  if (request.adminClient !== undefined) return appActor(request.adminClient);
+  if (!request.auth) throw new Error('route used without an auth guard');
+  return request.auth.user.username;
+}
+
+type AdminCaller = { auth: Authenticated } | { clientId: string };
 
 export type AuthLevel = 'token' | 'first-party' | 'admin';
 
 /**
  * Builds the pre-handlers that guard Bearer routes (docs/api.md §1.2, §8):
- * `token` any valid token; `first-party` a token of the center itself; `admin` plus role admin.
+ * `token` any valid token; `first-party` a token of the center itself; `admin` plus role admin;
+ * `adminOr(scope)` that, or an application granted `scope` (docs/api.md §15.3).
  */
-export function authGuards(tokens: Pick<TokenService, 'acceptedFromMemory' | 'check'>, centerAppId: string) {
+export function authGuards(tokens: Pick<TokenService, 'acceptedFromMemory' | 'check'>, centerAppId: string, adminClients: AdminClientLookup = async () => undefined) {
   const check = {
     fromMemory: (request: FastifyRequest) => tokens.acceptedFromMemory(request.headers.authorization),
     fromStorage: (request: FastifyRequest) => tokens.check(request.headers.authorization),
@@ -27,10 +49,35 @@ export function authGuards(tokens: Pick<TokenService, 'acceptedFromMemory' | 'ch
     if (level === 'admin' && !auth.user.roles.includes('admin')) throw fail('adminOnly');
     request.auth = auth;
   };
+  const admitAdmin = admitAt('admin');
+  /**
+   * The one decision for the admin routes applications may call: role admin as on every admin
+   * route, or else an application's token with `scope`. A token that is neither is refused
+   * with the refusal the user-token check gave, exactly as on the other admin routes.
+   */
+  const adminOr = (scope: AdminScope) => memoryFirstGuard<AdminCaller>({
+    fromMemory: (request) => {
+      const auth = check.fromMemory(request);
+      return auth && { auth };
+    },
+    fromStorage: async (request) => {
+      try {
+        return { auth: await check.fromStorage(request) };
+      } catch (err) {
+        const clientId = await adminClients(request.headers.authorization, scope);
+        if (clientId === undefined) throw err;
+        return { clientId };
+      }
+    },
+  }, (request, caller) => {
+    if ('clientId' in caller) request.adminClient = caller.clientId;
+    else admitAdmin(request, caller.auth);
+  });
   return {
     token: memoryFirstGuard(check, admitAt('token')),
     firstParty: memoryFirstGuard(check, admitAt('first-party')),
-    admin: memoryFirstGuard(check, admitAt('admin')),
+    admin: memoryFirstGuard(check, admitAdmin),
+    adminOr,
   };
 }
 

@@ -6,3 +6,4 @@ export type { Authenticated, TokenService } from './token-service.js';
 export type { UserCache } from './user-cache.js';
 export { VerifiedTokens } from './verified-tokens.js';
 export type { SessionRepo } from './repository.js';
+export { adminActorOf, appActor } from './bearer-guard.js';

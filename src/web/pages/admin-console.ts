@@ -7,9 +7,10 @@ import { barChart } from '../chart.js';
 import { busy, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf } from '../layout.js';
 import { sessionOrigin } from './account-settings.js';
-import { auditActionLabel, detailLines, roleLabel } from '../audit-labels.js';
+import { auditActionLabel, auditActorLabel, detailLines, roleLabel } from '../audit-labels.js';
 import { userLinksView } from './admin-providers.js';
 import { adminSignInsView } from './sign-in-history.js';
+import { adminScopesCell } from './admin-app-scopes.js';
 import { t } from '../i18n.js';
 
 type Notice = ReturnType<typeof notice>;
@@ -79,7 +80,7 @@ function auditTable(entries: AuditEntryView[]): HTMLElement {
   return h('div', { class: 'table-wrap' }, h('table', { class: 'users audit' },
     h('thead', {}, h('tr', {}, ...[t('admin.time'), t('admin.actor'), t('admin.action'), t('admin.target'), 'IP', t('admin.detail')].map((label) => h('th', {}, label)))),
     h('tbody', {}, ...entries.map((e) => h('tr', {},
-      h('td', { 'data-label': t('admin.time') }, formatTime(e.at)), h('td', { 'data-label': t('admin.actor') }, e.actor ?? '—'),
+      h('td', { 'data-label': t('admin.time') }, formatTime(e.at)), h('td', { 'data-label': t('admin.actor'), title: e.actor ?? '' }, auditActorLabel(e.actor)),
       h('td', { 'data-label': t('admin.action'), class: 'audit-action' }, ...actionCell(e.action)), h('td', { 'data-label': t('admin.target') }, e.target ?? '—'),
       h('td', { 'data-label': 'IP' }, e.ip ?? '—'), h('td', { 'data-label': t('admin.detail'), class: 'break small audit-detail' }, ...detailCell(e.detail)))))));
 }
@@ -138,6 +139,7 @@ function appRow(a: AdminAppView, msg: Notice): HTMLElement {
     h('td', { 'data-label': t('console.type') }, a.client_type === 'public' ? t('admin.public') : t('admin.confidential')),
     h('td', { 'data-label': t('admin.status') }, h('span', { class: active ? 'badge ok' : 'badge warn', 'data-status': a.status }, active ? t('console.enabled') : t('console.disabled')),
       a.status_reason ? h('div', { class: 'muted small' }, a.status_reason) : null),
+    h('td', { 'data-label': t('admin.adminScopes') }, adminScopesCell(a, msg, (updated) => tr.replaceWith(appRow(updated, msg)))),
     h('td', { 'data-label': t('admin.actions') }, h('div', { class: 'inline tight' }, reason, toggle)));
   return tr;
 }
@@ -156,7 +158,7 @@ export function appsView(msg: Notice, initial: string): HTMLElement {
       const res = await data<AdminAppPage>('GET', `admin/apps?q=${encodeURIComponent(query)}`);
       if (asked !== latest) return;
       tbody.dataset.query = query;
-      tbody.replaceChildren(...(res.apps.length ? res.apps.map((a) => appRow(a, msg)) : [h('tr', {}, h('td', { colspan: '5', class: 'muted' }, t('admin.noApps')))]));
+      tbody.replaceChildren(...(res.apps.length ? res.apps.map((a) => appRow(a, msg)) : [h('tr', {}, h('td', { colspan: '6', class: 'muted' }, t('admin.noApps')))]));
       info.textContent = t('admin.appTotal', { total: res.total, shown: res.total > res.apps.length ? t('admin.appShown', { n: res.apps.length }) : '' });
     } catch (err) {
       msg.error(messageOf(err));
@@ -165,7 +167,7 @@ export function appsView(msg: Notice, initial: string): HTMLElement {
   void load();
   return h('div', { id: 'admin-apps' }, form([h('div', { class: 'inline' }, q, search)], search, load, (e) => msg.error(messageOf(e))), info,
     h('div', { class: 'table-wrap' }, h('table', { class: 'users' },
-      h('thead', {}, h('tr', {}, ...[t('admin.apps'), t('admin.owner'), t('console.type'), t('admin.status'), t('admin.actions')].map((label) => h('th', {}, label)))), tbody)));
+      h('thead', {}, h('tr', {}, ...[t('admin.apps'), t('admin.owner'), t('console.type'), t('admin.status'), t('admin.adminScopes'), t('admin.actions')].map((label) => h('th', {}, label)))), tbody)));
 }
 
 /** `YYYY-MM-DD` of a date input as unix seconds at local midnight (end of day for `to`). */

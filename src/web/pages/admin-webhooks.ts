@@ -7,6 +7,7 @@ import { data } from '../api.js';
 import type { CreatedWebhook, DeliveryView, WebhookView } from '../contracts.js';
 import { busy, copyBox, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf } from '../layout.js';
+import { t } from '../i18n.js';
 
 type Notice = ReturnType<typeof notice>;
 const STATUS: Record<string, string> = { pending: '待重试', delivered: '已送达', failed: '已放弃' };
@@ -37,11 +38,16 @@ async function endpointItem(w: WebhookView, msg: Notice, reload: () => Promise<v
     if (!confirm(`删除 Webhook ${w.url}？未送达的事件一并丢弃。`)) return;
     await data('POST', 'admin/webhooks/remove', { id: w.id }).then(reload, (e: unknown) => msg.error(messageOf(e)));
   }));
+  // Switching on again is how an endpoint switched off for failing comes back; the dashboard's notice goes with it.
+  const toggle = h('button', { type: 'button', class: 'secondary small-button', 'data-action': w.enabled ? 'disable' : 'enable' }, w.enabled ? t('admin.webhookDisable') : t('admin.webhookEnable'));
+  toggle.addEventListener('click', () => void busy(toggle, async () => {
+    await data('POST', 'admin/webhooks/update', { id: w.id, enabled: !w.enabled }).then(reload, (e: unknown) => msg.error(messageOf(e)));
+  }));
   const state = w.enabled ? (w.failing_since === null ? '正常' : `自 ${formatTime(w.failing_since)} 起投递失败`) : w.disabled_at === null ? '已停用' : `连续失败 3 天，${formatTime(w.disabled_at)} 停用`;
   return h('li', { class: 'webhook', 'data-webhook': w.id },
     h('div', { class: 'inline tight' }, h('strong', {}, w.url), h('span', { class: w.enabled && w.failing_since === null ? 'badge ok' : 'badge warn' }, state)),
     h('div', { class: 'muted small' }, `${w.description || '无说明'} · 事件：${w.events.length ? w.events.join('、') : '全部'}`),
-    h('div', { class: 'actions' }, test, remove),
+    h('div', { class: 'actions' }, test, toggle, remove),
     deliveryTable(w, deliveries, msg, reload));
 }
 
