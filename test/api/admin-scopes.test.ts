@@ -105,6 +105,20 @@ describe('a client_credentials token with admin scopes', () => {
       .toEqual(['user.roles', 'admin.users_read', 'admin.users_read']);
   });
 
+  it('never bans an administrator, nor makes or unmakes one', async () => {
+    expect((await grant(['admin:users:ban', 'admin:users:roles'])).statusCode).toBe(200);
+    const token = await appToken('admin:users:ban admin:users:roles');
+    const other = await t.admin();
+    const player = await t.register();
+    const ADMINS_ONLY = [403, refusal('需要管理员权限')];
+    expect(failure(await banBy(token, other.username))).toEqual(ADMINS_ONLY);
+    expect(failure(await t.post(`${A}/admin/users/roles`, { username: other.username, roles: ['player'] }, token))).toEqual(ADMINS_ONLY);
+    expect(failure(await t.post(`${A}/admin/users/roles`, { username: player.username, roles: ['admin'] }, token))).toEqual(ADMINS_ONLY);
+    const detail = await t.get(`${A}/admin/users/detail?username=${other.username}`, admin.token);
+    expect(detail.json().data.user).toMatchObject({ banned: false, roles: expect.arrayContaining(['admin']) });
+    expect((await t.get(`${A}/admin/users/detail?username=${player.username}`, admin.token)).json().data.user.roles).not.toContain('admin');
+  });
+
   it('stops at once when the scope is revoked or the app is stopped, though the token lives on', async () => {
     expect((await grant(['admin:users:ban'])).statusCode).toBe(200);
     const token = await appToken('admin:users:ban');

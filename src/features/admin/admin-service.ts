@@ -9,6 +9,16 @@ import type { Caller, Uses } from '../kit.js';
 
 const PAGE_SIZE = 20;
 
+/**
+ * An application acting with admin scopes (docs/api.md §15.3) moderates players: it may not
+ * touch an administrator's account nor make or unmake one, so a leaked client secret can not
+ * become a way to take the center over.
+ */
+function refuseAppOverAdmins(actor: string | null, target: User, newRoles?: readonly string[]): void {
+  if (actor === null || !actor.startsWith(appActor(''))) return;
+  if (target.roles.includes('admin') || newRoles?.includes('admin')) throw fail('adminOnly');
+}
+
 export interface NewAccount {
   username: string;
   password: string;
@@ -97,6 +107,7 @@ export class AdminService {
     if ([...reason].length > BAN_REASON_MAX) throw badParam('reason');
     const bannedUntil = banned ? banEnd(terms.until, now) : null;
     const user = await this.userNamed(username);
+    refuseAppOverAdmins(actor, user);
     const event = banned
       ? userEvent('user.banned', user, { reason, until: isoOrNull(bannedUntil) })
       : userEvent('user.unbanned', user);
@@ -119,6 +130,7 @@ export class AdminService {
     if (roles.length > 20 || !roles.every(isValidRole)) throw badParam('roles');
     const unique = [...new Set(roles)];
     const user = await this.userNamed(username);
+    refuseAppOverAdmins(actor, user, unique);
     const now = this.ctx.now();
     await this.ctx.storage.users.update(user.id, { roles: unique }, now, [userEvent('user.roles_changed', user, { roles: unique, previous_roles: user.roles })]);
     await this.ctx.audit.record('user.roles', { actor, ip: caller?.ip ?? null, target: user.username, detail: { from: user.roles, to: unique } });
