@@ -7,6 +7,7 @@ import { backupCommand, restoreCommand } from './backup.js';
 import { providerCommand, userLinks } from './providers.js';
 import { inviteCommand } from './invites.js';
 import { webhookCommand } from './webhooks.js';
+import { appCommand } from './apps.js';
 import { ArgumentError, strictArgs, UsageError, withServices } from './common.js';
 import { cliMessage } from './messages.js';
 import { isClusterWorker, runPrimary } from '../app/cluster.js';
@@ -22,8 +23,10 @@ const USAGE = `usage: account-center [command]
   user unban U | user roles U a,b
   user remove-second-factor U          remove the authenticator and passkeys of a locked-out user
   user links U                         the user's linked accounts (sign-in with other accounts)
-  app create --owner U --name N --redirect-uri URI [--public] [--client-id ID]
-             [--grant-types a,b] [--auth-method M] [--post-logout-redirect-uri URI]
+  app create --owner U --name N --redirect-uri URI [--public] [--client-id ID] [client fields]
+  app update ID [--name N] [--redirect-uri URI] [client fields]
+             client fields: [--grant-types a,b] [--auth-method M] [--post-logout-redirect-uri URI]
+             [--backchannel-logout-uri URI] [--backchannel-logout-session-required true|false]
   backup FILE | restore FILE           online copy of the database / restore into an empty one
   users export [--format jsonl|csv] [--output FILE]
   users import FILE [--format jsonl|csv]  add users from another system (docs/operations.md)
@@ -95,33 +98,6 @@ async function userCommand(args: string[]): Promise<void> {
   } else {
     await withServices(async (s) => print(await s.secondFactor.adminRemove(await s.admin.userNamed(username), 'cli')));
   }
-}
-
-/** Commands that later modules add (e.g. `app`), keyed by their first word. */
-/** `app create --owner U --name N --redirect-uri URI [--public] [--client-id ID]` (docs/api.md §8). */
-async function appCommand(args: string[]): Promise<void> {
-  const [sub, ...rest] = args;
-  if (sub !== 'create') throw new UsageError(`unknown app command: ${sub ?? ''}`);
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      owner: { type: 'string' }, name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' }, 'client-id': { type: 'string' },
-      // docs/api.md §12.2 client fields.
-      'grant-types': { type: 'string' }, 'auth-method': { type: 'string' }, 'post-logout-redirect-uri': { type: 'string', multiple: true },
-    },
-  });
-  const { owner, name } = values;
-  const redirectUris = values['redirect-uri'];
-  if (!owner || !name || !redirectUris?.length) throw new UsageError('app create: --owner, --name and --redirect-uri are required');
-  await withServices(async (s) => {
-    const user = await s.admin.userNamed(owner);
-    print(await s.apps.create({ user, ip: null }, {
-      display_name: name, redirect_uris: redirectUris, client_type: values.public ? 'public' : 'confidential', client_id: values['client-id'],
-      grant_types: values['grant-types']?.split(',').map((g) => g.trim()).filter(Boolean),
-      token_endpoint_auth_method: values['auth-method'],
-      post_logout_redirect_uris: values['post-logout-redirect-uri'],
-    }));
-  });
 }
 
 /** `keys rotate`: every instance signs with the new key within seconds; the old one stays published. */

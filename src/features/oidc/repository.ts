@@ -31,6 +31,8 @@ export interface RefreshFamily {
   clientId: string;
   createdAt: number;
   revokedAt: number | null;
+  /** The center sign-in the authorization came from (Back-Channel Logout); absent for device grants. */
+  sessionId?: string | null;
 }
 
 /** A family still usable: not revoked, with a refresh token not expired. */
@@ -74,6 +76,12 @@ export interface RefreshTokenRepo {
   findFamily(familyId: string): Promise<RefreshFamily | undefined>;
   /** Idempotent; true when this call revoked it. */
   revokeFamily(familyId: string, now: number): Promise<boolean>;
+  /**
+   * Revokes the unrevoked families of `userId` started from the center sign-in `sessionId` (it ended); returns
+   * their ids. Like the other bulk revocations, it queues a Back-Channel Logout token for each
+   * family whose client registered a `backchannel_logout_uri`, in the same transaction.
+   */
+  revokeFamiliesOfSession(sessionId: string, userId: number, now: number): Promise<string[]>;
   /** Revokes every live family of this user for this client (consent revoked); returns their ids. */
   revokeFamiliesOf(userId: number, clientId: string, now: number): Promise<string[]>;
   /**
