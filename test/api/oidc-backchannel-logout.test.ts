@@ -8,7 +8,7 @@ import { jwtClaims } from '../helpers/jwt.js';
 import { LogoutReceiver } from '../helpers/logout-receiver.js';
 import { waitFor } from '../helpers/wait.js';
 
-/** OpenID Connect Back-Channel Logout 1.0 (docs/api.md §12.9), to a relying party that verifies with `jose`. */
+/** OpenID Connect Back-Channel Logout 1.0 (docs/api.md §12.8), to a relying party that verifies with `jose`. */
 const ISSUER = 'https://id.example.com';
 const CB = 'https://rp.example.com/cb';
 const A = '/api/v1/auth';

@@ -13,7 +13,7 @@ export interface QueuedLogout {
 }
 
 /**
- * Turns a queued logout message (docs/api.md §12.9) into its request: a logout token signed
+ * Turns a queued logout message (docs/api.md §12.8) into its request: a logout token signed
  * with the ID-token key at each try, so a retry after minutes still carries a valid token,
  * posted as `logout_token=<jwt>` (§2.5). The message id is the `jti`, the same on every try,
  * so the client can drop a repeat.

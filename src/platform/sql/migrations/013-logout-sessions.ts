@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Back-Channel Logout 1.0 (docs/api.md §12.9): which sign-in at the center an OpenID Connect
+ * Back-Channel Logout 1.0 (docs/api.md §12.8): which sign-in at the center an OpenID Connect
  * authorization came from. The code records the browser session's id and the refresh family
  * started from it keeps it, so ending that session reaches exactly the clients it signed in.
  * Null for codes and families from before, and for the device grant (no browser session).
