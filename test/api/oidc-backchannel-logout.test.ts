@@ -96,6 +96,17 @@ describe('logout tokens', () => {
     expect(forumReceiver.rejected).toEqual([]);
   });
 
+  it('signing out at the center: a sign-in granted offline_access is told but keeps its refresh token', async () => {
+    const user = await t.register();
+    const online = await signInWithCode(t, as, user, forum, CB);
+    const offline = await signInWithCode(t, as, user, forum, CB, 'openid offline_access');
+    expect((await t.post(`${A}/logout`, {}, user.token)).statusCode).toBe(200);
+    await logoutOf(jwtClaims(online.id_token!).sid);
+    await logoutOf(jwtClaims(offline.id_token!).sid);
+    expect((await refresh(online.refresh_token!)).json().error).toBe('invalid_grant');
+    expect((await refresh(offline.refresh_token!)).statusCode).toBe(200);
+  });
+
   it('logout everywhere', async () => {
     const user = await t.register();
     const { forumId } = await signInToBoth(user);

@@ -77,9 +77,10 @@ export interface RefreshTokenRepo {
   /** Idempotent; true when this call revoked it. */
   revokeFamily(familyId: string, now: number): Promise<boolean>;
   /**
-   * Revokes the unrevoked families of `userId` started from the center sign-in `sessionId` (it ended); returns
-   * their ids. Like the other bulk revocations, it queues a Back-Channel Logout token for each
-   * family whose client registered a `backchannel_logout_uri`, in the same transaction.
+   * The center sign-in `sessionId` of `userId` ended: revokes the unrevoked families started
+   * from it, but those granted `offline_access`; returns the ids revoked. Like the other bulk
+   * revocations, it queues a Back-Channel Logout token for each of them (the kept ones too)
+   * whose client registered a `backchannel_logout_uri`, in the same transaction.
    */
   revokeFamiliesOfSession(sessionId: string, userId: number, now: number): Promise<string[]>;
   /** Revokes every live family of this user for this client (consent revoked); returns their ids. */

@@ -120,10 +120,25 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
     });
   }
 
+  /**
+   * Back-Channel Logout 1.0 §2.7: a family granted `offline_access` outlives the sign-in (the
+   * client asked to act while the person is away), so it is told of the logout but kept.
+   */
   revokeFamiliesOfSession(sessionId: string, userId: number, now: number): Promise<string[]> {
-    return this.revokeAndTell((trx) => trx.updateTable('refresh_families').set({ revoked_at: now })
-      .where('session_id', '=', sessionId).where('user_id', '=', userId).where('revoked_at', 'is', null)
-      .returning('family_id').execute(), now);
+    return this.db.transaction().execute(async (trx) => {
+      const ofSession = await trx.selectFrom('refresh_families').select('family_id')
+        .where('session_id', '=', sessionId).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+      if (ofSession.length === 0) return [];
+      const all = ofSession.map((r) => r.family_id);
+      const revoked = await trx.updateTable('refresh_families').set({ revoked_at: now })
+        .where('family_id', 'in', all).where('revoked_at', 'is', null)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('refresh_tokens').select('token_hash')
+          .whereRef('refresh_tokens.family_id', '=', 'refresh_families.family_id')
+          .where(sql<string>`' ' || refresh_tokens.scope || ' '`, 'like', '% offline_access %'))))
+        .returning('family_id').execute();
+      await enqueueLogoutTokens(trx, { familyIds: all }, now);
+      return revoked.map((r) => r.family_id);
+    });
   }
 
   revokeFamiliesOf(userId: number, clientId: string, now: number): Promise<string[]> {
