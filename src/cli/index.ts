@@ -110,6 +110,7 @@ async function keysCommand(args: string[]): Promise<void> {
   });
 }
 
+/** Commands that later modules add (e.g. `app`), keyed by their first word. */
 export const extraCommands: Record<string, (args: string[]) => Promise<void>> = { app: appCommand, users: usersCommand, backup: backupCommand, restore: restoreCommand, keys: keysCommand, provider: providerCommand, invite: inviteCommand, webhook: webhookCommand };
 
 export async function main(argv: string[]): Promise<void> {
