@@ -61,7 +61,9 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   const appCache = new AppCache(repos.apps, bus, now);
   const clients = new ClientDirectory(appCache, config);
   const appStatus = new AppStatusCache(appCache, new Set([config.centerAppId, config.gameAppId]));
-  const signIns = new SignIns(repos.sessions, revokedTokens, config, now, (err) => log.warn({ err }, 'could not record session use'));
+  // A sign-in that ends takes the OpenID Connect authorizations made from it along (Back-Channel Logout).
+  const endOidcSession = async (sid: string, userId: number) => { await repos.refreshTokens.revokeFamiliesOfSession(sid, userId, now()); };
+  const signIns = new SignIns(repos.sessions, revokedTokens, config, now, (err) => log.warn({ err }, 'could not record session use'), endOidcSession);
   const kit: ServiceKit = {
     config, storage: repos, now, log, userCache, revokedTokens, clients, signIns,
     tokens: new TokenService(config, userCache, revokedTokens, appStatus, now, (sid) => signIns.seen(sid), (claims) => signIns.signedOut(claims)),
@@ -85,8 +87,9 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   const codeReplays = new CodeReplays(repos.codes, revokedTokens, (familyId, at) => repos.refreshTokens.revokeFamily(familyId, at), kit.audit, now);
   const upstream = createUpstreamServices(kit, limiter, secondFactor, reauth, abuse.registration);
   const minecraft = createMinecraftServices(kit, limiter, secondFactor);
-  const moderation = createModerationServices(kit);
   const oidc = createOidcServices(config, { ...repos, apps: appCache }, { userCache, revokedTokens, tokens: kit.tokens, audit: kit.audit, limiter, codeReplays, now });
+  // The outbox also carries Back-Channel Logout tokens, signed by the provider when sent.
+  const moderation = createModerationServices(kit, (d, at) => oidc.logoutTokens.render(d, at));
   return {
     accounts,
     settings,

@@ -7,7 +7,7 @@ import { backupCommand, restoreCommand } from './backup.js';
 import { providerCommand, userLinks } from './providers.js';
 import { inviteCommand } from './invites.js';
 import { webhookCommand } from './webhooks.js';
-import { appAdminScopesCommand } from './app-admin-scopes.js';
+import { appCommand } from './apps.js';
 import { ArgumentError, strictArgs, UsageError, withServices } from './common.js';
 import { cliMessage } from './messages.js';
 import { isClusterWorker, runPrimary } from '../app/cluster.js';
@@ -23,8 +23,10 @@ const USAGE = `usage: account-center [command]
   user unban U | user roles U a,b
   user remove-second-factor U          remove the authenticator and passkeys of a locked-out user
   user links U                         the user's linked accounts (sign-in with other accounts)
-  app create --owner U --name N --redirect-uri URI [--public] [--client-id ID]
-             [--grant-types a,b] [--auth-method M] [--post-logout-redirect-uri URI]
+  app create --owner U --name N --redirect-uri URI [--public] [--client-id ID] [client fields]
+  app update ID [--name N] [--redirect-uri URI] [client fields]
+             client fields: [--grant-types a,b] [--auth-method M] [--post-logout-redirect-uri URI]
+             [--backchannel-logout-uri URI] [--backchannel-logout-session-required true|false]
   app grant-admin ID scope… | app revoke-admin ID [scope…]
                                        admin API scopes of the app's client_credentials tokens:
                                        admin:users:read, admin:users:ban, admin:users:roles
@@ -104,34 +106,6 @@ async function userCommand(args: string[]): Promise<void> {
   }
 }
 
-/** Commands that later modules add (e.g. `app`), keyed by their first word. */
-/** `app create --owner U --name N --redirect-uri URI [--public] [--client-id ID]` (docs/api.md §8). */
-async function appCommand(args: string[]): Promise<void> {
-  const [sub, ...rest] = args;
-  if (sub === 'grant-admin' || sub === 'revoke-admin') return appAdminScopesCommand(sub, rest);
-  if (sub !== 'create') throw new UsageError(`unknown app command: ${sub ?? ''}`);
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      owner: { type: 'string' }, name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, public: { type: 'boolean' }, 'client-id': { type: 'string' },
-      // docs/api.md §12.2 client fields.
-      'grant-types': { type: 'string' }, 'auth-method': { type: 'string' }, 'post-logout-redirect-uri': { type: 'string', multiple: true },
-    },
-  });
-  const { owner, name } = values;
-  const redirectUris = values['redirect-uri'];
-  if (!owner || !name || !redirectUris?.length) throw new UsageError('app create: --owner, --name and --redirect-uri are required');
-  await withServices(async (s) => {
-    const user = await s.admin.userNamed(owner);
-    print(await s.apps.create({ user, ip: null }, {
-      display_name: name, redirect_uris: redirectUris, client_type: values.public ? 'public' : 'confidential', client_id: values['client-id'],
-      grant_types: values['grant-types']?.split(',').map((g) => g.trim()).filter(Boolean),
-      token_endpoint_auth_method: values['auth-method'],
-      post_logout_redirect_uris: values['post-logout-redirect-uri'],
-    }));
-  });
-}
-
 /** `keys rotate`: every instance signs with the new key within seconds; the old one stays published. */
 async function keysCommand(args: string[]): Promise<void> {
   if (args[0] !== 'rotate' || args.length !== 1) throw new UsageError(`unknown keys command: ${args.join(' ')}`);
@@ -142,6 +116,7 @@ async function keysCommand(args: string[]): Promise<void> {
   });
 }
 
+/** Commands that later modules add (e.g. `app`), keyed by their first word. */
 export const extraCommands: Record<string, (args: string[]) => Promise<void>> = { app: appCommand, users: usersCommand, backup: backupCommand, restore: restoreCommand, keys: keysCommand, provider: providerCommand, invite: inviteCommand, webhook: webhookCommand };
 
 export async function main(argv: string[]): Promise<void> {

@@ -37,6 +37,7 @@ export const CLI_REASON_TEXT: { readonly [R in Reason]: string } = {
   notAppOwner: 'not the owner of this application',
   clientIdTaken: 'client id already taken',
   badRedirectUriFormat: 'invalid redirect URI: an absolute URI without a fragment',
+  badBackchannelLogoutUri: 'invalid back-channel logout URI: an absolute https URI (http only on localhost) without a fragment',
   badOriginFormat: 'invalid origin',
   publicNoSecret: 'a public client has no secret',
   redirectNotAllowed: 'the redirect URI is not registered',

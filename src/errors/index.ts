@@ -44,6 +44,7 @@ const REASONS = {
   clientIdTaken: [409, '应用标识已存在'],
   badRedirectUriFormat: [400, '回调地址格式不正确'],
   badOriginFormat: [400, '来源格式不正确'],
+  badBackchannelLogoutUri: [400, '后台退出通知地址格式不正确'],
   publicNoSecret: [400, '公开客户端没有密钥'],
   // authorization (docs/api.md §1.9, §5)
   redirectNotAllowed: [400, '回调地址不在白名单内'],

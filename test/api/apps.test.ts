@@ -17,7 +17,8 @@ beforeAll(async () => {
 afterAll(async () => { await t.close(); });
 
 // docs/api.md §4: the seed view plus the client fields of docs/api.md §12.2.
-const VIEW_KEYS = ['client_id', 'cors_origins', 'created_at', 'display_name', 'has_secret', 'homepage', 'redirect_uris', 'scopes', 'status', 'updated_at', 'client_type', 'grant_types', 'token_endpoint_auth_method', 'post_logout_redirect_uris'].sort();
+const VIEW_KEYS = ['client_id', 'cors_origins', 'created_at', 'display_name', 'has_secret', 'homepage', 'redirect_uris', 'scopes', 'status', 'updated_at', 'client_type', 'grant_types', 'token_endpoint_auth_method', 'post_logout_redirect_uris',
+  'backchannel_logout_uri', 'backchannel_logout_session_required'].sort();
 const post = (path: string, payload: unknown, token = owner.token) => t.post(`/api/v1/auth/${path}`, payload, token);
 const fail = async (res: Promise<{ statusCode: number; json(): { msg: string } }>) => { const r = await res; return [r.statusCode, r.json().msg]; };
 

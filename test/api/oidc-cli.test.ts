@@ -28,6 +28,20 @@ describe('account-center CLI: OpenID Connect', () => {
     expect(method.code).toBe(2);
   }, 60_000);
 
+  it('app create and app update set the back-channel logout address; a bad one exits 2 with the reason', async () => {
+    const made = await ws.cli(db, ['app', 'create', '--owner', 'oidc_owner', '--name', 'Forum', '--redirect-uri', 'https://forum.example/cb',
+      '--backchannel-logout-uri', 'https://forum.example/bcl', '--backchannel-logout-session-required', 'true']);
+    expect(made.code, made.stderr).toBe(0);
+    const app = JSON.parse(made.stdout);
+    expect(app).toMatchObject({ backchannel_logout_uri: 'https://forum.example/bcl', backchannel_logout_session_required: true });
+    const changed = await ws.cli(db, ['app', 'update', app.client_id, '--backchannel-logout-uri', 'https://forum.example/logout', '--backchannel-logout-session-required', 'false']);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(JSON.parse(changed.stdout)).toMatchObject({ client_id: app.client_id, backchannel_logout_uri: 'https://forum.example/logout', backchannel_logout_session_required: false });
+    const bad = await ws.cli(db, ['app', 'update', app.client_id, '--backchannel-logout-uri', 'http://forum.example/logout']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('invalid back-channel logout URI');
+  }, 60_000);
+
   it('app create --client-id of digits only exits non-zero with one line and creates nothing', async () => {
     const res = await ws.cli(db, ['app', 'create', '--owner', 'oidc_owner', '--name', 'Service', '--redirect-uri', 'https://svc.example/cb',
       '--client-id', '125', '--grant-types', 'client_credentials']);

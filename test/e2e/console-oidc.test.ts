@@ -5,7 +5,7 @@ const env = centerAndBrowser();
 const card = (clientId: string) => `article.app[data-client-id="${clientId}"]`;
 
 describe('e2e: developer console, OpenID Connect client fields', () => {
-  it('shows the issuer and discovery URL, creates and edits grant types, auth method and logout callbacks', async () => {
+  it('shows the issuer and discovery URL, creates and edits grant types, auth method and logout callbacks and URI', async () => {
     const dev = await env.center.register();
     const { context, page } = await newPage(env.browser);
     await signIn(page, env.center.baseUrl, dev.username, dev.password);
@@ -41,10 +41,15 @@ describe('e2e: developer console, OpenID Connect client fields', () => {
     await page.click(`${card('wiki-oidc')} details.edit summary`);
     await page.uncheck(`${card('wiki-oidc')} input[name=grant_types][value="client_credentials"]`);
     await page.selectOption(`${card('wiki-oidc')} [name=token_endpoint_auth_method]`, 'client_secret_basic');
+    await page.fill(`${card('wiki-oidc')} [name=backchannel_logout_uri]`, 'https://wiki.example/backchannel-logout');
+    await page.check(`${card('wiki-oidc')} input[name=backchannel_logout_session_required]`);
     await page.click(`${card('wiki-oidc')} button[type=submit]`);
     await page.waitForSelector(`${card('wiki-oidc')} dd code:text-is("client_secret_basic")`);
+    await page.waitForSelector(`${card('wiki-oidc')} dd code:text-is("https://wiki.example/backchannel-logout")`);
     const view = (await env.center.get('/api/v1/auth/apps', dev.token)).json().data.apps[0];
-    expect(view).toMatchObject({ client_id: 'wiki-oidc', grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'client_secret_basic', post_logout_redirect_uris: ['https://wiki.example/bye'] });
+    expect(view).toMatchObject({ client_id: 'wiki-oidc', grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'client_secret_basic', post_logout_redirect_uris: ['https://wiki.example/bye'],
+      backchannel_logout_uri: 'https://wiki.example/backchannel-logout', backchannel_logout_session_required: true,
+    });
     await context.close();
   });
 });

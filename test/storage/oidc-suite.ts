@@ -107,6 +107,21 @@ export function oidcStorageSuite(storage: () => Storage): void {
     expect((await s.refreshTokens.revokeFamiliesOf(6, 'rc2', 10)).sort()).toEqual([a, b].sort());
     expect(await s.refreshTokens.revokeFamiliesOf(6, 'rc2', 11)).toEqual([]);
     expect((await s.refreshTokens.findFamily(other))?.revokedAt).toBeNull();
+    // The families a center sign-in authorized end with it, and only that person's.
+    const [fromSession, alsoFromSession, elsewhere] = [unique('fam'), unique('fam'), unique('fam')];
+    const sid = unique('sid');
+    await s.refreshTokens.createFamily({ familyId: fromSession, userId: 8, clientId: 'rc2', createdAt: 1, sessionId: sid });
+    await s.refreshTokens.createFamily({ familyId: alsoFromSession, userId: 8, clientId: 'rc3', createdAt: 1, sessionId: sid });
+    await s.refreshTokens.createFamily({ familyId: elsewhere, userId: 8, clientId: 'rc2', createdAt: 1, sessionId: unique('sid') });
+    // One granted offline_access outlives the sign-in.
+    const offline = unique('fam');
+    await s.refreshTokens.createFamily({ familyId: offline, userId: 8, clientId: 'rc3', createdAt: 1, sessionId: sid });
+    await s.refreshTokens.create({ tokenHash: unique('h'), familyId: offline, clientId: 'rc3', userId: 8, scope: 'openid offline_access', authTime: 1, createdAt: 1, expiresAt: 99_000 });
+    expect(await s.refreshTokens.revokeFamiliesOfSession(sid, 9, 12)).toEqual([]);
+    expect((await s.refreshTokens.revokeFamiliesOfSession(sid, 8, 12)).sort()).toEqual([fromSession, alsoFromSession].sort());
+    expect(await s.refreshTokens.revokeFamiliesOfSession(sid, 8, 13)).toEqual([]);
+    expect((await s.refreshTokens.findFamily(elsewhere))?.revokedAt).toBeNull();
+    expect((await s.refreshTokens.findFamily(offline))?.revokedAt).toBeNull();
     expect(await s.refreshTokens.purgeExpired(50_001)).toBeGreaterThanOrEqual(3);
     expect(await s.refreshTokens.findByHash(h3)).toBeUndefined();
   });

@@ -154,7 +154,7 @@ export function storageSuite(name: string, factory: StorageFactory): void {
     it('auth codes: create, find, consume once under 20 concurrent callers, recording the winning token, replay, purge', async () => {
       const base = { clientId: 'c', userId: 7, redirectUri: 'https://a/cb', scope: 'a b', codeChallenge: 'ch', codeChallengeMethod: 'S256', createdAt: 1000 };
       await s.codes.create({ ...base, codeHash: 'code-1', expiresAt: 100_000 });
-      expect(await s.codes.findByHash('code-1')).toEqual({ ...base, codeHash: 'code-1', expiresAt: 100_000, usedAt: null, tokenJti: null, tokenExp: null, replayedAt: null, flow: 'v1', nonce: null, authTime: null, redirectUriGiven: true, refreshFamily: null, amr: null });
+      expect(await s.codes.findByHash('code-1')).toEqual({ ...base, codeHash: 'code-1', expiresAt: 100_000, usedAt: null, tokenJti: null, tokenExp: null, replayedAt: null, flow: 'v1', nonce: null, authTime: null, redirectUriGiven: true, refreshFamily: null, amr: null, sessionId: null });
       expect(await s.codes.findByHash('nope')).toBeUndefined();
       const results = await Promise.all(Array.from({ length: 20 }, (_, i) => s.codes.consume('code-1', 2000, { jti: `jti-${i}`, exp: 99 })));
       expect(results.filter(Boolean)).toHaveLength(1);

@@ -6,7 +6,7 @@ import type { AuditLog } from '../../src/features/audit/index.js';
 const code = (over: Partial<AuthCode>): AuthCode => ({
   codeHash: 'h', clientId: 'client-1', userId: 7, redirectUri: 'https://a/cb', scope: 'openid', codeChallenge: null, codeChallengeMethod: null,
   expiresAt: 2000, usedAt: 1000, tokenJti: null, tokenExp: null, replayedAt: null, createdAt: 900, flow: 'v1', nonce: null, authTime: null,
-  redirectUriGiven: true, refreshFamily: null, amr: null, ...over,
+  redirectUriGiven: true, refreshFamily: null, amr: null, sessionId: null, ...over,
 });
 
 function replaysOf(row: AuthCode | undefined) {

@@ -7,7 +7,7 @@ import type { App } from '../../src/features/apps/repository.js';
 const app = (clientId: string, origin: string): App => ({
   clientId, ownerId: 1, displayName: clientId, homepage: '', scopes: [], redirectUris: [], corsOrigins: [origin],
   clientType: 'public', secretHash: null, status: 'active', grantTypes: [], tokenEndpointAuthMethod: 'none',
-  postLogoutRedirectUris: [], statusReason: '', statusChangedAt: null, adminScopes: [], createdAt: 0, updatedAt: 0,
+  postLogoutRedirectUris: [], backchannelLogoutUri: '', backchannelLogoutSessionRequired: false, statusReason: '', statusChangedAt: null, adminScopes: [], createdAt: 0, updatedAt: 0,
 });
 
 /** Apps whose origin can change behind the whitelist's back, counted reads, a hand-driven clock. */

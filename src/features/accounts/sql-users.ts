@@ -3,6 +3,7 @@ import { asciiLower } from './account-rules.js';
 import type { Database, UsersTable } from '../../platform/sql/schema.js';
 import type { ImportedUser, NewUser, User, UserPatch, UserRepo } from './repository.js';
 import { enqueueEvents, type OutboxEvent } from '../../platform/sql/outbox.js';
+import { enqueueLogoutTokens, SESSION_ENDING_EVENTS } from '../../platform/sql/logout-outbox.js';
 import { compileOnce } from '../../platform/sql/compiled.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { dayOf, perDay } from '../../platform/sql/per-day.js';
@@ -108,6 +109,9 @@ export class SqlUserRepo implements UserRepo {
   async update(id: number, p: UserPatch, now: number, events: readonly OutboxEvent[] = []): Promise<void> {
     if (events.length === 0) return this.updateRow(this.db, id, p, now);
     await this.db.transaction().execute(async (trx) => {
+      // A change that ends every session of the person logs out the clients holding their
+      // tokens (Back-Channel Logout): their families are picked before the cut-off moves.
+      if (events.some((e) => SESSION_ENDING_EVENTS.includes(e.type))) await enqueueLogoutTokens(trx, { liveOfUser: id }, now);
       await this.updateRow(trx, id, p, now);
       await enqueueEvents(trx, events, now);
     });

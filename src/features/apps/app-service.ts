@@ -25,6 +25,8 @@ export function appView(a: App): AppView {
     grant_types: a.grantTypes,
     token_endpoint_auth_method: a.tokenEndpointAuthMethod,
     post_logout_redirect_uris: a.postLogoutRedirectUris,
+    backchannel_logout_uri: a.backchannelLogoutUri,
+    backchannel_logout_session_required: a.backchannelLogoutSessionRequired,
     created_at: toUnixSeconds(a.createdAt),
     updated_at: toUnixSeconds(a.updatedAt),
   };

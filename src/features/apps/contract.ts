@@ -10,6 +10,8 @@ const viewFields = {
   has_secret: Type.Boolean(), created_at: Type.Integer(), updated_at: Type.Integer(),
   // docs/api.md §12.2 client fields (RFC 7591 names).
   grant_types: Type.Array(Type.String()), token_endpoint_auth_method: Type.String(), post_logout_redirect_uris: Type.Array(Type.String()),
+  // OpenID Connect Back-Channel Logout 1.0 ('' when none is registered).
+  backchannel_logout_uri: Type.String(), backchannel_logout_session_required: Type.Boolean(),
 };
 
 /** An application as listed and updated: never the secret, only `has_secret`. */
@@ -27,6 +29,7 @@ const editable = {
   // docs/api.md §12.2 client fields.
   grant_types: Type.Optional(StrList(4, 64)), token_endpoint_auth_method: Type.Optional(Str(64)),
   post_logout_redirect_uris: Type.Optional(list('post_logout_redirect_uris')),
+  backchannel_logout_uri: Type.Optional(Type.String({ maxLength: 4096 })), backchannel_logout_session_required: Type.Optional(Type.Boolean()),
 };
 
 export const CreateAppBody = Type.Object({

@@ -12,17 +12,29 @@ export interface ClientFieldsInput {
   grant_types?: string[];
   token_endpoint_auth_method?: string;
   post_logout_redirect_uris?: string[];
+  backchannel_logout_uri?: string;
+  backchannel_logout_session_required?: boolean;
 }
 
 export interface ClientFields {
   grantTypes?: string[];
   tokenEndpointAuthMethod?: string;
   postLogoutRedirectUris?: string[];
+  backchannelLogoutUri?: string;
+  backchannelLogoutSessionRequired?: boolean;
 }
 
 /** The auth methods a client type may register: a secret for confidential clients, none for public ones. */
 export function authMethodsFor(clientType: string): readonly string[] {
   return clientType === 'public' ? ['none'] : ['client_secret_basic', 'client_secret_post'];
+}
+
+/**
+ * Back-Channel Logout 1.0 §2.2: an absolute http(s) address, under the redirect_uris rules
+ * (https, or http on a loopback host), since the center posts logout tokens to it.
+ */
+export function isBackchannelLogoutUri(uri: string): boolean {
+  return (uri.startsWith('https://') || uri.startsWith('http://')) && isValidRedirectUri(uri);
 }
 
 /**
@@ -49,5 +61,10 @@ export function checkClientFields(input: ClientFieldsInput, clientType: string, 
     if (!uris.every(isValidRedirectUri)) return refuse('badRedirectUriFormat');
     out.postLogoutRedirectUris = [...new Set(uris)];
   }
+  if (input.backchannel_logout_uri !== undefined) {
+    if (input.backchannel_logout_uri !== '' && !isBackchannelLogoutUri(input.backchannel_logout_uri)) return refuse('badBackchannelLogoutUri');
+    out.backchannelLogoutUri = input.backchannel_logout_uri;
+  }
+  if (input.backchannel_logout_session_required !== undefined) out.backchannelLogoutSessionRequired = input.backchannel_logout_session_required;
   return accept(out);
 }

@@ -24,6 +24,9 @@ export interface App {
   grantTypes: string[];
   tokenEndpointAuthMethod: string;
   postLogoutRedirectUris: string[];
+  /** OpenID Connect Back-Channel Logout 1.0: where logout tokens go ('' for none), and whether the client needs `sid` in them. */
+  backchannelLogoutUri: string;
+  backchannelLogoutSessionRequired: boolean;
   /** Why an administrator disabled (or re-enabled) it, shown to the owner; '' when never set. */
   statusReason: string;
   statusChangedAt: number | null;
@@ -34,8 +37,8 @@ export interface App {
 }
 
 /** The RFC 7591 fields are optional on create: grants default to code + refresh, the method to the client type's. */
-export type NewApp = Omit<App, 'createdAt' | 'updatedAt' | 'statusReason' | 'statusChangedAt' | 'adminScopes' | 'grantTypes' | 'tokenEndpointAuthMethod' | 'postLogoutRedirectUris'>
-  & Partial<Pick<App, 'grantTypes' | 'tokenEndpointAuthMethod' | 'postLogoutRedirectUris'>>;
+type OptionalClientFields = 'grantTypes' | 'tokenEndpointAuthMethod' | 'postLogoutRedirectUris' | 'backchannelLogoutUri' | 'backchannelLogoutSessionRequired';
+export type NewApp = Omit<App, 'createdAt' | 'updatedAt' | 'statusReason' | 'statusChangedAt' | 'adminScopes' | OptionalClientFields> & Partial<Pick<App, OptionalClientFields>>;
 
 export interface AppRepo {
   /** Throws `UniqueViolation('client_id')` when taken. */
@@ -43,7 +46,7 @@ export interface AppRepo {
   findById(clientId: string): Promise<App | undefined>;
   listByOwner(ownerId: number): Promise<App[]>;
   listActive(): Promise<App[]>;
-  update(clientId: string, patch: Partial<Pick<App, 'displayName' | 'homepage' | 'scopes' | 'redirectUris' | 'corsOrigins' | 'secretHash' | 'status' | 'statusReason' | 'statusChangedAt' | 'adminScopes' | 'grantTypes' | 'tokenEndpointAuthMethod' | 'postLogoutRedirectUris'>>, now: number, events?: readonly OutboxEvent[]): Promise<App | undefined>;
+  update(clientId: string, patch: Partial<Pick<App, 'displayName' | 'homepage' | 'scopes' | 'redirectUris' | 'corsOrigins' | 'secretHash' | 'status' | 'statusReason' | 'statusChangedAt' | 'adminScopes' | OptionalClientFields>>, now: number, events?: readonly OutboxEvent[]): Promise<App | undefined>;
   changedSince(since: number): Promise<string[]>;
   /** Every app whose name, client_id or owner's username contains `query` (ASCII case ignored), newest first. */
   search(query: string, offset: number, limit: number): Promise<{ apps: App[]; total: number }>;

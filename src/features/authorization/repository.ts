@@ -28,12 +28,14 @@ export interface AuthCode {
   refreshFamily: string | null;
   /** OIDC: how the person signed in, as the ID token's `amr` values separated by spaces (`fed`); null: not said. */
   amr: string | null;
+  /** OIDC: the center sign-in (its `sid`) that authorized it; its end logs the client out (Back-Channel Logout). */
+  sessionId: string | null;
 }
 
 export type CodeFlow = 'v1' | 'oidc';
 
-export type NewAuthCode = Omit<AuthCode, 'usedAt' | 'tokenJti' | 'tokenExp' | 'replayedAt' | 'flow' | 'nonce' | 'authTime' | 'redirectUriGiven' | 'refreshFamily' | 'amr'>
-  & Partial<Pick<AuthCode, 'flow' | 'nonce' | 'authTime' | 'redirectUriGiven' | 'amr'>>;
+export type NewAuthCode = Omit<AuthCode, 'usedAt' | 'tokenJti' | 'tokenExp' | 'replayedAt' | 'flow' | 'nonce' | 'authTime' | 'redirectUriGiven' | 'refreshFamily' | 'amr' | 'sessionId'>
+  & Partial<Pick<AuthCode, 'flow' | 'nonce' | 'authTime' | 'redirectUriGiven' | 'amr' | 'sessionId'>>;
 
 export interface AuthCodeRepo {
   /** `flow` defaults to `v1`, `redirectUriGiven` to true. */

@@ -26,6 +26,7 @@ function toAuthCode(r: Selectable<AuthCodesTable>): AuthCode {
     redirectUriGiven: Number(r.redirect_uri_given) === 1,
     refreshFamily: r.refresh_family,
     amr: r.amr,
+    sessionId: r.session_id,
   };
 }
 
@@ -48,6 +49,7 @@ export class SqlAuthCodeRepo implements AuthCodeRepo {
     this.insert = compileOnce(db, db.insertInto('auth_codes').values({
       code_hash: '', client_id: '', user_id: 0, redirect_uri: '', scope: '', code_challenge: '', code_challenge_method: '',
       expires_at: 0, created_at: 0, flow: 'seed', nonce: '', auth_time: 0, redirect_uri_given: 1, amr: '',
+      session_id: '',
     }));
     this.byHash = compileOnce(db, db.selectFrom('auth_codes').selectAll().where('code_hash', '=', ''));
     // Parameters in builder order: used_at, token_jti, token_exp, code_hash, expires_at, flow.
@@ -62,6 +64,7 @@ export class SqlAuthCodeRepo implements AuthCodeRepo {
     await this.insert(
       c.codeHash, c.clientId, c.userId, c.redirectUri, c.scope, c.codeChallenge, c.codeChallengeMethod, c.expiresAt, c.createdAt,
       storedFlow(c.flow), c.nonce ?? null, c.authTime ?? null, c.redirectUriGiven === false ? 0 : 1, c.amr ?? null,
+      c.sessionId ?? null,
     );
   }
 

@@ -38,6 +38,12 @@ export class AnnouncingRefreshTokenRepo implements RefreshTokenRepo {
     return ids;
   }
 
+  async revokeFamiliesOfSession(sessionId: string, userId: number, now: number): Promise<string[]> {
+    const ids = await this.repo.revokeFamiliesOfSession(sessionId, userId, now);
+    for (const id of ids) await this.announce(id, userId);
+    return ids;
+  }
+
   async revokeLiveFamiliesOf(userId: number, now: number, createdAfter: number): Promise<string[]> {
     const ids = await this.repo.revokeLiveFamiliesOf(userId, now, createdAfter);
     for (const id of ids) await this.announce(id, userId);

@@ -180,6 +180,7 @@ export class AuthorizeFlow {
       authTime: signedInAt(session),
       redirectUriGiven: request.redirectUriGiven,
       amr: await this.amrOf(session),
+      sessionId: session.claims.sid ?? null,
     });
     return withQuery(request.redirectUri, { code, state: request.state, iss: this.settings.issuer });
   }

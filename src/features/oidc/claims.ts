@@ -41,5 +41,5 @@ export function userInfoOf(user: User, scope: string): Record<string, unknown> {
 }
 
 export const CLAIMS_SUPPORTED = [
-  'sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'amr', 'azp', 'at_hash', 'preferred_username', 'name', 'email', 'email_verified',
+  'sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'amr', 'azp', 'at_hash', 'sid', 'preferred_username', 'name', 'email', 'email_verified',
 ] as const;

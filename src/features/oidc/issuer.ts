@@ -50,9 +50,9 @@ export class TokenIssuer {
   ) {}
 
   /** A new family row; created before any token names it, so a revocation can never miss it. */
-  async startFamily(app: App, user: User): Promise<string> {
+  async startFamily(app: App, user: User, sessionId: string | null = null): Promise<string> {
     const familyId = newFamilyId();
-    await this.refreshTokens.createFamily({ familyId, userId: user.id, clientId: app.clientId, createdAt: this.now() });
+    await this.refreshTokens.createFamily({ familyId, userId: user.id, clientId: app.clientId, createdAt: this.now(), sessionId });
     return familyId;
   }
 
@@ -74,7 +74,7 @@ export class TokenIssuer {
   async complete(g: UserGrant & { familyId: string }, access: MintedAccess, rotation?: Rotation): Promise<TokenResponse> {
     const scopes = scopeList(access.claims.scope);
     const idToken = scopes.includes('openid')
-      ? await this.minter.id({ user: g.user, clientId: g.app.clientId, scopes, authTimeMs: g.authTimeMs, nonce: g.nonce, amr: g.amr, accessToken: access.token })
+      ? await this.minter.id({ user: g.user, clientId: g.app.clientId, scopes, authTimeMs: g.authTimeMs, nonce: g.nonce, amr: g.amr, accessToken: access.token, sid: g.familyId })
       : undefined;
     if (rotation) await rotation.stillValid();
     // Opaque: the time, then 256 random bits; stored only under `timedSecretKey`.

@@ -14,11 +14,13 @@ export interface ActiveKey {
   signAccess: JwtSigner;
   /** ID tokens (`typ: JWT`). */
   signId: JwtSigner;
+  /** Back-Channel Logout 1.0 logout tokens (`typ: logout+jwt`). */
+  signLogout: JwtSigner;
 }
 
 function activeKey(kid: string, alg: string, privateJwk: Jwk): ActiveKey {
   const key = privateJwtKey(alg, kid, privateJwk);
-  return { kid, alg, signAccess: jwtSigner(key, 'at+jwt'), signId: jwtSigner(key, 'JWT') };
+  return { kid, alg, signAccess: jwtSigner(key, 'at+jwt'), signId: jwtSigner(key, 'JWT'), signLogout: jwtSigner(key, 'logout+jwt') };
 }
 
 interface Loaded {

@@ -7,6 +7,7 @@ import type { RateLimiter } from '../limits/index.js';
 import type { RevokedTokens, TokenService, UserCache } from '../sessions/index.js';
 import { AuthorizeFlow } from './authorize-flow.js';
 import { AuthorizedApps } from './authorized-apps.js';
+import { LogoutTokens } from './backchannel-logout.js';
 import { BrowserSessions } from './browser-session.js';
 import { ClientAuthenticator } from './client-auth.js';
 import { DeviceGrant } from './device-grant.js';
@@ -45,6 +46,8 @@ export interface OidcServices {
   readonly authorize: AuthorizeFlow;
   readonly authorizedApps: AuthorizedApps;
   readonly endSession: EndSession;
+  /** Signs the queued Back-Channel Logout tokens when the outbox sends them. */
+  readonly logoutTokens: LogoutTokens;
 }
 
 /** Apps come through the per-instance cache (features/apps/app-cache.ts). */
@@ -103,6 +106,7 @@ export function createOidcServices(
       now,
     ),
     authorizedApps: new AuthorizedApps({ consents: storage.consents, apps: storage.apps, refreshTokens: storage.refreshTokens }, audit, now),
+    logoutTokens: new LogoutTokens(keys, issuer),
     endSession: new EndSession(storage.apps, sessions, new LogoutConfirmations(config.jwtSecret), (kid) => keys.publicKey(kid), issuer, audit),
   };
 }

@@ -31,6 +31,8 @@ export interface RefreshFamily {
   clientId: string;
   createdAt: number;
   revokedAt: number | null;
+  /** The center sign-in the authorization came from (Back-Channel Logout); absent for device grants. */
+  sessionId?: string | null;
 }
 
 /** A family still usable: not revoked, with a refresh token not expired. */
@@ -74,6 +76,13 @@ export interface RefreshTokenRepo {
   findFamily(familyId: string): Promise<RefreshFamily | undefined>;
   /** Idempotent; true when this call revoked it. */
   revokeFamily(familyId: string, now: number): Promise<boolean>;
+  /**
+   * The center sign-in `sessionId` of `userId` ended: revokes the unrevoked families started
+   * from it, but those granted `offline_access`; returns the ids revoked. Like the other bulk
+   * revocations, it queues a Back-Channel Logout token for each of them (the kept ones too)
+   * whose client registered a `backchannel_logout_uri`, in the same transaction.
+   */
+  revokeFamiliesOfSession(sessionId: string, userId: number, now: number): Promise<string[]>;
   /** Revokes every live family of this user for this client (consent revoked); returns their ids. */
   revokeFamiliesOf(userId: number, clientId: string, now: number): Promise<string[]>;
   /**

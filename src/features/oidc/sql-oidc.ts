@@ -8,6 +8,7 @@ import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 
 import { num } from '../../platform/sql/columns.js';
+import { enqueueLogoutTokens } from '../../platform/sql/logout-outbox.js';
 
 function toKey(r: Selectable<SigningKeysTable>): SigningKey {
   return {
@@ -81,7 +82,7 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
         when exists (select 1 from refresh_tokens successor where successor.token_hash = refresh_tokens.successor_hash) then 1
         else 0 end`.as('successor_stored'))
       .where('token_hash', '=', ''));
-    this.insertFamily = compileOnce(db, db.insertInto('refresh_families').values({ family_id: '', user_id: 0, client_id: '', created_at: 0, revoked_at: 0 }));
+    this.insertFamily = compileOnce(db, db.insertInto('refresh_families').values({ family_id: '', user_id: 0, client_id: '', created_at: 0, revoked_at: 0, session_id: '' }));
     this.insertToken = compileOnce(db, db.insertInto('refresh_tokens').values({
       token_hash: '', family_id: '', client_id: '', user_id: 0, scope: '', auth_time: 0, created_at: 0, expires_at: 0, used_at: 0, revoked_at: 0, amr: '',
     }));
@@ -96,7 +97,7 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
   }
 
   async createFamily(f: Omit<RefreshFamily, 'revokedAt'>): Promise<void> {
-    await this.insertFamily(f.familyId, f.userId, f.clientId, f.createdAt, null);
+    await this.insertFamily(f.familyId, f.userId, f.clientId, f.createdAt, null, f.sessionId ?? null);
   }
 
   async findFamily(familyId: string): Promise<RefreshFamily | undefined> {
@@ -110,11 +111,40 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
     return Number(res.numUpdatedRows) === 1;
   }
 
-  async revokeFamiliesOf(userId: number, clientId: string, now: number): Promise<string[]> {
-    const rows = await this.db.updateTable('refresh_families').set({ revoked_at: now })
+  /** The bulk revocations end what a person sees as signed in: the clients hear of it in the same transaction. */
+  private revokeAndTell(revoke: (trx: Kysely<Database>) => Promise<{ family_id: string }[]>, now: number): Promise<string[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const ids = (await revoke(trx)).map((r) => r.family_id);
+      await enqueueLogoutTokens(trx, { familyIds: ids }, now);
+      return ids;
+    });
+  }
+
+  /**
+   * Back-Channel Logout 1.0 §2.7: a family granted `offline_access` outlives the sign-in (the
+   * client asked to act while the person is away), so it is told of the logout but kept.
+   */
+  revokeFamiliesOfSession(sessionId: string, userId: number, now: number): Promise<string[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const ofSession = await trx.selectFrom('refresh_families').select('family_id')
+        .where('session_id', '=', sessionId).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+      if (ofSession.length === 0) return [];
+      const all = ofSession.map((r) => r.family_id);
+      const revoked = await trx.updateTable('refresh_families').set({ revoked_at: now })
+        .where('family_id', 'in', all).where('revoked_at', 'is', null)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('refresh_tokens').select('token_hash')
+          .whereRef('refresh_tokens.family_id', '=', 'refresh_families.family_id')
+          .where(sql<string>`' ' || refresh_tokens.scope || ' '`, 'like', '% offline_access %'))))
+        .returning('family_id').execute();
+      await enqueueLogoutTokens(trx, { familyIds: all }, now);
+      return revoked.map((r) => r.family_id);
+    });
+  }
+
+  revokeFamiliesOf(userId: number, clientId: string, now: number): Promise<string[]> {
+    return this.revokeAndTell((trx) => trx.updateTable('refresh_families').set({ revoked_at: now })
       .where('user_id', '=', userId).where('client_id', '=', clientId).where('revoked_at', 'is', null)
-      .returning('family_id').execute();
-    return rows.map((r) => r.family_id);
+      .returning('family_id').execute(), now);
   }
 
   async listLiveFamilies(userId: number, now: number, createdAfter: number, limit: number): Promise<LiveRefreshFamily[]> {
@@ -127,13 +157,12 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
     return rows.map((r) => ({ familyId: r.family_id, clientId: r.client_id, createdAt: Number(r.created_at), lastUsedAt: Number(r.last_used_at) }));
   }
 
-  async revokeLiveFamiliesOf(userId: number, now: number, createdAfter: number): Promise<string[]> {
-    const rows = await this.db.updateTable('refresh_families').set({ revoked_at: now })
+  revokeLiveFamiliesOf(userId: number, now: number, createdAfter: number): Promise<string[]> {
+    return this.revokeAndTell((trx) => trx.updateTable('refresh_families').set({ revoked_at: now })
       .where('user_id', '=', userId).where('revoked_at', 'is', null).where('created_at', '>', createdAfter)
       .where(({ exists, selectFrom }) => exists(selectFrom('refresh_tokens').select('token_hash')
         .whereRef('refresh_tokens.family_id', '=', 'refresh_families.family_id').where('refresh_tokens.expires_at', '>', now)))
-      .returning('family_id').execute();
-    return rows.map((r) => r.family_id);
+      .returning('family_id').execute(), now);
   }
 
   async create(t: Parameters<RefreshTokenRepo['create']>[0]): Promise<void> {

@@ -61,7 +61,7 @@ export class TokenMinter {
     return { token: await key.signAccess(claims), claims };
   }
 
-  async id(input: { user: User; clientId: string; scopes: readonly string[]; authTimeMs: number; nonce?: string | null; amr?: string | null; accessToken: string }): Promise<string> {
+  async id(input: { user: User; clientId: string; scopes: readonly string[]; authTimeMs: number; nonce?: string | null; amr?: string | null; accessToken: string; sid?: string }): Promise<string> {
     const key = await this.keys.current();
     const iat = Math.floor(this.now() / 1000);
     const payload: JwtClaims = {
@@ -71,6 +71,8 @@ export class TokenMinter {
       // RFC 8176: `fed` after a sign-in through another account (docs/api.md §14.5).
       ...(input.amr && { amr: input.amr.split(' ') }),
       at_hash: atHash(input.accessToken, key.alg),
+      // The refresh family, as in the access tokens: Back-Channel Logout tokens name it too.
+      ...(input.sid !== undefined && { sid: input.sid }),
       ...userClaims(input.user, input.scopes),
     };
     return key.signId(payload);

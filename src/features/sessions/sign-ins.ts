@@ -58,6 +58,8 @@ export class SignIns {
     private readonly config: Pick<Config, 'tokenTtl' | 'gameTokenTtl'>,
     private readonly now: () => number,
     private readonly onError: (err: unknown) => void,
+    /** Told of each session ended here (sign-out, RP-initiated logout, /account): its OpenID clients are logged out. */
+    private readonly onEnded: (sid: string, userId: number) => Promise<void> = async () => undefined,
   ) {}
 
   /**
@@ -137,6 +139,7 @@ export class SignIns {
   async end(session: Pick<SignInSession, 'id' | 'userId'>): Promise<void> {
     await this.repo.end(session.id, this.now());
     await this.revokeId(session.id, session.userId);
+    await this.onEnded(session.id, session.userId);
   }
 
   /**
@@ -151,7 +154,10 @@ export class SignIns {
   /** Ends every open session of the user but `keep`; returns how many. */
   async endAllOf(userId: number, keep?: string): Promise<number> {
     const ended = await this.repo.endAllOf(userId, this.now(), keep);
-    for (const id of ended) await this.revokeId(id, userId);
+    for (const id of ended) {
+      await this.revokeId(id, userId);
+      await this.onEnded(id, userId);
+    }
     return ended.length;
   }
 

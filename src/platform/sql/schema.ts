@@ -76,6 +76,8 @@ export interface AuthCodesTable {
   redirect_uri_given: Generated<number>;
   refresh_family: string | null;
   amr: string | null;
+  /** OIDC: the center sign-in (sessions.id) that authorized it. */
+  session_id: string | null;
 }
 
 export interface DeviceCodesTable {
@@ -128,6 +130,8 @@ export interface RefreshFamiliesTable {
   client_id: string;
   created_at: number;
   revoked_at: number | null;
+  /** The center sign-in (sessions.id) the authorization came from; null for device grants and older rows. */
+  session_id: string | null;
 }
 
 export interface RefreshTokensTable {

@@ -18,7 +18,10 @@ const METHODS: Record<string, Array<[string, string]>> = {
 export interface ClientFieldsForm {
   nodes: HTMLElement[];
   /** The values to send; `clientType` picks the methods offered on create. */
-  values(): { grant_types: string[]; token_endpoint_auth_method: string; post_logout_redirect_uris: string[] };
+  values(): {
+    grant_types: string[]; token_endpoint_auth_method: string; post_logout_redirect_uris: string[];
+    backchannel_logout_uri: string; backchannel_logout_session_required: boolean;
+  };
   /** On create the client type can change: offer that type's methods. */
   setClientType(clientType: string): void;
 }
@@ -39,16 +42,25 @@ export function clientFields(app: AppView | undefined, clientType: string): Clie
   fillMethods(clientType, app?.token_endpoint_auth_method);
   const logout = h('textarea', { name: 'post_logout_redirect_uris', rows: '2', placeholder: t('console.logoutHint') });
   logout.value = (app?.post_logout_redirect_uris ?? []).join('\n');
+  // Back-Channel Logout 1.0: where the center posts a logout token when a person's session ends.
+  const backchannel = h('input', { name: 'backchannel_logout_uri', type: 'url', placeholder: t('console.backchannelHint') });
+  backchannel.defaultValue = app?.backchannel_logout_uri ?? '';
+  const sessionRequired = h('input', { type: 'checkbox', name: 'backchannel_logout_session_required' });
+  sessionRequired.defaultChecked = app?.backchannel_logout_session_required ?? false;
   return {
     nodes: [
       h('fieldset', { class: 'grants' }, h('legend', {}, t('console.grantTypes')), ...boxes),
       field(t('label.token_endpoint_auth_method'), method),
       field(t('console.postLogoutUris'), logout),
+      field(t('console.backchannelUri'), backchannel, t('console.backchannelNote')),
+      h('label', { class: 'check' }, sessionRequired, ` ${t('console.backchannelSession')}`),
     ],
     values: () => ({
       grant_types: boxes.map((b) => b.querySelector('input')!).filter((i) => i.checked).map((i) => i.value),
       token_endpoint_auth_method: method.value,
       post_logout_redirect_uris: logout.value.split(/[\r\n]+/).map((s) => s.trim()).filter(Boolean),
+      backchannel_logout_uri: backchannel.value.trim(),
+      backchannel_logout_session_required: sessionRequired.checked,
     }),
     setClientType: (type) => fillMethods(type),
   };

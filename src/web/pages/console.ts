@@ -136,6 +136,7 @@ function appCard(app: AppView, refresh: (secretFor?: [string, string]) => void):
       row(t('label.grant_types'), app.grant_types.join(' ')),
       row(t('console.authMethod'), h('code', {}, app.token_endpoint_auth_method)),
       row(t('console.postLogout'), list(app.post_logout_redirect_uris)),
+      row(t('console.backchannel'), app.backchannel_logout_uri ? h('code', {}, app.backchannel_logout_uri) : t('console.none')),
       row(t('console.created'), formatTime(app.created_at)),
     ),
     msg.el, actions, editForm(app, () => refresh()));

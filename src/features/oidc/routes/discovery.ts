@@ -36,6 +36,9 @@ export function discoveryDocument(issuer: string, signingAlg: string): Record<st
     claims_parameter_supported: false,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
+    // Back-Channel Logout 1.0: logout tokens always carry `sid`, the ID tokens' `sid`.
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: true,
   };
 }
 

@@ -11,6 +11,7 @@ import * as m009 from './009-moderation.js';
 import * as m010 from './010-minecraft.js';
 import * as m011 from './011-abuse.js';
 import * as m012 from './012-sign-in-history.js';
+import * as m013 from './013-logout-sessions.js';
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '010-minecraft': m010,
   '011-abuse': m011,
   '012-sign-in-history': m012,
+  '013-logout-sessions': m013,
 };
 
 export const migrationProvider: MigrationProvider = {
