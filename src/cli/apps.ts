@@ -1,6 +1,7 @@
 /**
- * `account-center app create|update` (docs/api.md §8): registering an application, and changing
- * its OpenID Connect fields, from the command line. `update` acts as the app's owner.
+ * `account-center app create|update|grant-admin|revoke-admin` (docs/api.md §8, §15.3):
+ * registering an application, changing its OpenID Connect fields (`update` acts as the app's
+ * owner) and its admin API scopes, from the command line.
  */
 import { parseArgs } from 'node:util';
 import { ArgumentError, UsageError, withServices } from './common.js';
