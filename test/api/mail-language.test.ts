@@ -25,7 +25,7 @@ describe('e-mails speak the language of the request that caused them', () => {
   });
 
   it('a Chinese browser, or one that names no language, gets a Chinese one', async () => {
-    for (const headers of [{ 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' }, {}]) {
+    for (const headers of [{ 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.8' }, {}] as Array<Record<string, string>>) {
       const mail = await loginCodeMail(headers);
       expect(mail.subject).toBe('【Starsea】登录验证码');
       expect(mail.text).toMatch(/^你的登录验证码是 \d{6}，10 分钟内有效/);
