@@ -148,10 +148,7 @@ export class AccountService {
     await this.limiter.takeOrRefuse('sendCodeEmail', key);
   }
 
-  /**
-   * Files a new code for (email, purpose) and mails it to `to` in `language`; without `to`, a
-   * code nobody can know.
-   */
+  /** Files a new code for (email, purpose) and mails it to `to`; without `to`, a code nobody can know. */
   private async storeAndMail(email: string, purpose: EmailPurpose, to: string | undefined, language: Language | undefined): Promise<void> {
     const { now } = this.ctx;
     const code = randomDigits(EMAIL_CODE_LENGTH);
