@@ -3,7 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { uniqueName } from '../helpers/app.js';
 import { DISCORD_CLIENT, startDiscord } from '../helpers/upstream/discord.js';
 import type { StandIn } from '../helpers/upstream/stand-in.js';
-import { launchBrowser, newPage, screenshot, startCenter, type Center } from './browser.js';
+import { generate } from 'otplib';
+import { launchBrowser, newPage, screenshot, signIn, startCenter, type Center } from './browser.js';
 
 /**
  * /account for an account without a password (docs/api.md §10.1): where a change asks for
@@ -79,5 +80,25 @@ describe('e2e: proving it is you with a mailed code on /account', () => {
     await page.click('#delete-account');
     await page.waitForURL((u) => u.pathname === '/login');
     await close();
+  });
+
+  it('turning the authenticator off asks for the same proof as every change: the password and a code', async () => {
+    const person = await center.register();
+    const { context, page } = await newPage(browser);
+    await signIn(page, center.baseUrl, person.username, person.password);
+    await page.fill('#f-totp_setup_password', person.password);
+    await page.click('#totp-setup');
+    const secret = (await page.locator('#totp-secret').textContent())!.trim();
+    await page.fill('#f-totp_code', await generate({ secret }));
+    await page.click('#totp-enable');
+    await page.waitForSelector('#recovery-codes li');
+    const recovery = await page.locator('#recovery-codes li').allTextContents();
+    expect(await page.isVisible('#two-factor .reauth-email')).toBe(false);
+    await page.fill('#f-totp_off_password', person.password);
+    await page.fill('#f-totp_off_otp', recovery[0]!.trim());
+    await page.click('#totp-disable');
+    await page.locator('#totp-setup').waitFor();
+    expect((await center.get(`${A}/account/second_factor`, person.token)).json().data.totp).toBe(false);
+    await context.close();
   });
 });
