@@ -6,6 +6,7 @@
 import { data, type Me } from './api.js';
 import { busy, cooldown, field, h, input } from './dom.js';
 import { messageOf } from './layout.js';
+import { proofWithoutPassword } from './field-labels.js';
 import { required, showFieldErrors } from './field-errors.js';
 import type { AccountLinksData, SecondFactorStatus } from './contracts.js';
 import { t } from './i18n.js';
@@ -88,6 +89,7 @@ export function reauthFields(prefix: string, passwordName = `${prefix}_password`
   show();
   void hasPassword().then((set) => {
     if (set) return;
+    proofWithoutPassword();
     password.hidden = true;
     passwordField.querySelector('label')!.hidden = true;
     const hint = h('small', { class: 'hint reauth-upstream' }, t('account.noPasswordHint'));

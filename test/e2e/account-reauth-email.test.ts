@@ -50,7 +50,7 @@ describe('e2e: proving it is you with a mailed code on /account', () => {
     expect(await setup.locator('#f-totp_setup_password').isHidden()).toBe(true);
     // Without the code the change is refused, as without a password.
     await page.click('#totp-setup');
-    await page.waitForSelector('#two-factor .notice.error:not([hidden])');
+    await page.waitForSelector('#two-factor .notice.error:has-text("身份验证未通过：邮箱验证码或两步验证码不正确")');
     expect(await page.isVisible('#totp-secret')).toBe(false);
     const before = center.smtp.countTo(email);
     await setup.locator('[data-action=send-reauth-code]').click();
