@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ArgumentError, UsageError, withServices } from './common.js';
+import { say } from './messages.js';
 import { appAdminScopesCommand } from './app-admin-scopes.js';
 
 const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
@@ -21,7 +22,7 @@ type ClientValues = { [K in keyof typeof CLIENT_OPTIONS]?: (typeof CLIENT_OPTION
 
 function yesNo(option: string, value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined;
-  if (value !== 'true' && value !== 'false') throw new ArgumentError(`--${option}: true or false, got "${value}"`);
+  if (value !== 'true' && value !== 'false') throw new ArgumentError(say('trueOrFalse', { option, value }));
   return value === 'true';
 }
 
@@ -45,7 +46,7 @@ async function create(args: string[]): Promise<void> {
   });
   const { owner, name } = values;
   const redirectUris = values['redirect-uri'];
-  if (!owner || !name || !redirectUris?.length) throw new UsageError('app create: --owner, --name and --redirect-uri are required');
+  if (!owner || !name || !redirectUris?.length) throw new UsageError(say('appRequired'));
   const fields = clientFields(values);
   await withServices(async (s) => {
     const user = await s.admin.userNamed(owner);
@@ -61,7 +62,7 @@ async function update(args: string[]): Promise<void> {
     options: { name: { type: 'string' }, 'redirect-uri': { type: 'string', multiple: true }, ...CLIENT_OPTIONS },
   });
   const [clientId, ...extra] = positionals;
-  if (!clientId || extra.length > 0) throw new UsageError('app update: exactly one client_id is required');
+  if (!clientId || extra.length > 0) throw new UsageError(say('appUpdateIdRequired'));
   const fields = clientFields(values);
   await withServices(async (s) => {
     const owner = await s.admin.userNamed((await s.adminConsole.app(clientId)).owner);
@@ -74,5 +75,5 @@ export async function appCommand(args: string[]): Promise<void> {
   if (sub === 'create') return create(rest);
   if (sub === 'update') return update(rest);
   if (sub === 'grant-admin' || sub === 'revoke-admin') return appAdminScopesCommand(sub, rest);
-  throw new UsageError(`unknown app command: ${sub ?? ''}`);
+  throw new UsageError(say('unknownCommandOf', { group: 'app', sub: sub ?? '' }));
 }

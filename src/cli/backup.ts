@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { loadConfig } from '../config/index.js';
 import { parsePostgresUrl, createSqlStorage } from '../app/sql-storage.js';
 import { UsageError } from './common.js';
+import { say } from './messages.js';
 
 /**
  * `account-center backup FILE` and `account-center restore FILE` (docs/operations.md).
@@ -28,15 +29,15 @@ async function checkSqliteCopy(file: string): Promise<{ users: number; migration
   });
   try {
     const integrity = db.pragma('integrity_check', { simple: true });
-    if (integrity !== 'ok') throw new BackupError(`${file} is damaged: ${String(integrity)}`);
+    if (integrity !== 'ok') throw new BackupError(say('backupDamaged', { file, detail: String(integrity) }));
     const tables = new Set((db.prepare("select name from sqlite_master where type = 'table'").all() as Array<{ name: string }>).map((r) => r.name));
-    if (!tables.has('users') || !tables.has('kysely_migration')) throw new BackupError(`${file} is not an Account Center database`);
+    if (!tables.has('users') || !tables.has('kysely_migration')) throw new BackupError(say('notOurDatabase', { file }));
     const users = (db.prepare('select count(*) as n from users').get() as { n: number }).n;
     const migrations = (db.prepare('select name from kysely_migration order by name').all() as Array<{ name: string }>).map((r) => r.name);
     return { users, migrations };
   } catch (err) {
     if (err instanceof BackupError) throw err;
-    throw new BackupError(`${file} is not an Account Center database (${(err as Error).message})`);
+    throw new BackupError(say('notOurDatabaseBecause', { file, error: (err as Error).message }));
   } finally {
     db.close();
   }
@@ -44,7 +45,7 @@ async function checkSqliteCopy(file: string): Promise<{ users: number; migration
 
 async function sqliteBackup(dbPath: string, file: string): Promise<void> {
   const db = await openSqlite(dbPath, true).catch((err: Error) => {
-    throw new BackupError(`can not open ${dbPath} (DATABASE_URL): ${err.message}`);
+    throw new BackupError(say('cannotOpen', { path: dbPath, error: err.message }));
   });
   try {
     await db.backup(file);
@@ -71,7 +72,7 @@ async function usersIn(databaseUrl: string): Promise<number> {
 
 async function refuseNonEmpty(databaseUrl: string): Promise<void> {
   const users = await usersIn(databaseUrl);
-  if (users > 0) throw new BackupError(`the database of DATABASE_URL is not empty (${users} users): restore into a new file or an empty database`);
+  if (users > 0) throw new BackupError(say('restoreNotEmpty', { users }));
 }
 
 async function sqliteRestore(dbPath: string, databaseUrl: string, file: string): Promise<void> {
@@ -108,7 +109,7 @@ function runTool(command: string, args: string[]): Promise<ToolRun> {
     child.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
     child.once('error', (err: NodeJS.ErrnoException) => {
       reject(err.code === 'ENOENT'
-        ? new BackupError(`${command} is not installed: install the PostgreSQL client tools (the server's major version or newer)`)
+        ? new BackupError(say('toolMissing', { tool: command }))
         : err);
     });
     child.once('close', (code) => resolvePromise({ code: code ?? 1, stdout, stderr }));
@@ -129,10 +130,10 @@ async function postgresBackup(databaseUrl: string, file: string): Promise<void> 
   const { connection, schema, printable } = pgTarget(databaseUrl);
   const args = ['--format=custom', '--no-owner', `--schema=${schema}`, `--file=${file}`];
   const dump = await runTool('pg_dump', [...args, connection]);
-  if (dump.code !== 0) throw new BackupError(`pg_dump failed: ${firstLine(dump.stderr)}`);
+  if (dump.code !== 0) throw new BackupError(say('toolFailed', { tool: 'pg_dump', error: firstLine(dump.stderr) }));
   chmodSync(file, 0o600);
   const list = await runTool('pg_restore', ['--list', file]);
-  if (list.code !== 0 || !/ TABLE \S+ users /.test(list.stdout)) throw new BackupError(`the dump ${file} can not be read back: ${firstLine(list.stderr)}`);
+  if (list.code !== 0 || !/ TABLE \S+ users /.test(list.stdout)) throw new BackupError(say('dumpUnreadable', { file, error: firstLine(list.stderr) }));
   print({
     backup: file, database: 'postgres', bytes: statSync(file).size, schema,
     // The same command for a scheduler; give the password through PGPASSWORD or ~/.pgpass.
@@ -143,7 +144,7 @@ async function postgresBackup(databaseUrl: string, file: string): Promise<void> 
 async function postgresRestore(databaseUrl: string, file: string): Promise<void> {
   const { connection, schema } = pgTarget(databaseUrl);
   const list = await runTool('pg_restore', ['--list', file]);
-  if (list.code !== 0 || !/ TABLE \S+ users /.test(list.stdout)) throw new BackupError(`${file} is not an Account Center dump: ${firstLine(list.stderr) || 'no users table'}`);
+  if (list.code !== 0 || !/ TABLE \S+ users /.test(list.stdout)) throw new BackupError(say('notOurDump', { file, error: firstLine(list.stderr) || say('noUsersTable') }));
   await refuseNonEmpty(databaseUrl);
   // The schema exists already (created on connect); restore its contents, not the schema itself.
   const entries = list.stdout.split('\n').filter((l) => !/^\s*\d+;.* SCHEMA - /.test(l)).join('\n');
@@ -151,7 +152,7 @@ async function postgresRestore(databaseUrl: string, file: string): Promise<void>
   writeFileSync(listFile, entries);
   try {
     const restore = await runTool('pg_restore', ['--no-owner', '--exit-on-error', '--clean', '--if-exists', `--use-list=${listFile}`, `--dbname=${connection}`, file]);
-    if (restore.code !== 0) throw new BackupError(`pg_restore failed: ${firstLine(restore.stderr)}`);
+    if (restore.code !== 0) throw new BackupError(say('toolFailed', { tool: 'pg_restore', error: firstLine(restore.stderr) }));
   } finally {
     rmSync(listFile, { force: true });
   }
@@ -160,14 +161,14 @@ async function postgresRestore(databaseUrl: string, file: string): Promise<void>
 }
 
 function fileArgument(command: string, args: string[]): string {
-  if (args.length !== 1 || args[0]!.startsWith('-')) throw new UsageError(`${command} FILE: one file is required`);
+  if (args.length !== 1 || args[0]!.startsWith('-')) throw new UsageError(say('oneFile', { command }));
   return resolve(args[0]!);
 }
 
 /** `backup FILE`: never overwrites; errors are one line and exit code 1. */
 export async function backupCommand(args: string[]): Promise<void> {
   const file = fileArgument('backup', args);
-  if (existsSync(file)) throw new UsageError(`${file} exists: backups are never overwritten, choose a new name`);
+  if (existsSync(file)) throw new UsageError(say('backupExists', { file }));
   const { config } = loadConfig();
   await run(() => (config.databaseUrl.startsWith('sqlite:')
     ? sqliteBackup(config.databaseUrl.slice('sqlite:'.length), file)
@@ -177,7 +178,7 @@ export async function backupCommand(args: string[]): Promise<void> {
 /** `restore FILE`: only into an empty database (stop the service first). */
 export async function restoreCommand(args: string[]): Promise<void> {
   const file = fileArgument('restore', args);
-  if (!existsSync(file)) throw new UsageError(`${file}: no such file`);
+  if (!existsSync(file)) throw new UsageError(say('noSuchFile', { file }));
   const { config } = loadConfig();
   await run(() => (config.databaseUrl.startsWith('sqlite:')
     ? sqliteRestore(config.databaseUrl.slice('sqlite:'.length), config.databaseUrl, file)

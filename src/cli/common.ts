@@ -4,6 +4,7 @@ import { loadConfig } from '../config/index.js';
 import { createLogger } from '../platform/logging/log.js';
 import { createServices } from '../app/services.js';
 import { createSqlStorage } from '../app/sql-storage.js';
+import { say } from './messages.js';
 
 export class UsageError extends Error {}
 
@@ -21,12 +22,12 @@ export function strictArgs<T extends ParseArgsConfig['options']>(command: string
   } catch (err) {
     const code = String((err as { code?: unknown }).code ?? '');
     const option = /'(-[^']*)'/.exec((err as Error).message)?.[1];
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new ArgumentError(`${command}: unknown option ${option ?? ''}`.trim());
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new ArgumentError(`${command}: option ${option ?? ''} needs a value`);
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new ArgumentError(say('unknownOption', { command, option: option ?? '' }).trim());
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new ArgumentError(say('optionNeedsValue', { command, option: option ?? '' }));
     throw new ArgumentError(`${command}: ${(err as Error).message}`);
   }
   const stray = parsed.positionals[positionals];
-  if (stray !== undefined) throw new ArgumentError(`${command}: unexpected argument "${stray}"`);
+  if (stray !== undefined) throw new ArgumentError(say('unexpectedArgument', { command, argument: stray }));
   return parsed;
 }
 

@@ -3,6 +3,7 @@
  * the invite codes of REGISTRATION=invite (docs/abuse.md), as the admin API makes them.
  */
 import { ArgumentError, strictArgs, withServices } from './common.js';
+import { say } from './messages.js';
 
 const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 
@@ -25,11 +26,11 @@ export async function inviteCommand(args: string[]): Promise<void> {
     let uses: number | undefined;
     if (values.uses !== undefined) {
       uses = /^\d{1,9}$/.test(values.uses) ? Number(values.uses) : NaN;
-      if (!(uses >= 1)) throw new ArgumentError(`invite create: --uses must be a positive integer, got "${values.uses}"`);
+      if (!(uses >= 1)) throw new ArgumentError(say('inviteUses', { value: String(values.uses) }));
     }
     const expiresInS = values.expires === undefined ? undefined : durationSeconds(values.expires);
     if (values.expires !== undefined && expiresInS === undefined) {
-      throw new ArgumentError(`invite create: --expires must be a duration such as 7d, 12h or 30m, got "${values.expires}"`);
+      throw new ArgumentError(say('inviteExpires', { value: String(values.expires) }));
     }
     await withServices(async (s) => print(await s.abuse.invites.create({ uses, expiresInS }, 'cli')));
     return;
@@ -42,12 +43,14 @@ export async function inviteCommand(args: string[]): Promise<void> {
   if (sub === 'remove') {
     const { positionals } = strictArgs('invite remove', rest, {}, 1);
     const [id] = positionals;
-    if (!id) throw new ArgumentError('invite remove: an invite id is required');
+    if (!id) throw new ArgumentError(say('inviteIdRequired'));
     await withServices(async (s) => {
       await s.abuse.invites.remove(id);
       print({ removed: id });
     });
     return;
   }
-  throw new ArgumentError(`invite: ${sub === undefined ? 'a sub-command is required' : `unknown sub-command ${sub}`} (${SUBCOMMANDS.join(', ')})`);
+  throw new ArgumentError(sub === undefined
+    ? say('subRequired', { command: 'invite', commands: SUBCOMMANDS.join(', ') })
+    : say('subUnknown', { command: 'invite', sub, commands: SUBCOMMANDS.join(', ') }));
 }

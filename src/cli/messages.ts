@@ -1,4 +1,6 @@
 import { AppError, MSG, type Reason } from '../errors/index.js';
+import { CLI_EN, type CliKey } from './catalogue/en.js';
+import { CLI_ZH_CN } from './catalogue/zh-CN.js';
 
 /**
  * The CLI's refusals in English: every refusal reason of the service has its line here (the
@@ -105,4 +107,14 @@ export function cliMessage(err: unknown, env: NodeJS.ProcessEnv = process.env): 
   const text = CLI_REASON_TEXT[err.reason];
   // badParam's msg is `参数错误：<field>`: keep the field, which is already an English name.
   return err.reason === 'badParam' ? `${text}${err.msg.slice(MSG.badParam.length)}` : text;
+}
+
+/**
+ * One of the CLI's own lines in the operator's language (see cliSpeaksChinese), its
+ * `{name}` placeholders filled from `params`.
+ */
+export function say(key: CliKey, params: Readonly<Record<string, string | number>> = {}, env: NodeJS.ProcessEnv = process.env): string {
+  const text = (cliSpeaksChinese(env) ? CLI_ZH_CN : CLI_EN)[key];
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    (Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole));
 }

@@ -2,6 +2,8 @@
  * Progress of a long command on stderr: a redrawn bar with rate and ETA on a terminal,
  * a plain line every few seconds otherwise (logs, CI, `nohup`), and a final summary.
  */
+import { say } from './messages.js';
+
 export interface ProgressSink {
   write(text: string): unknown;
   isTTY?: boolean;
@@ -41,7 +43,7 @@ export class Progress {
     const fraction = this.total > 0 ? Math.min(1, done / this.total) : 0;
     const eta = fraction > 0 ? (elapsed / fraction) * (1 - fraction) : NaN;
     const pct = `${(fraction * 100).toFixed(1)}%`;
-    const stats = `${count(rows)} rows  ${count(Math.round(rate))} rows/s  ETA ${duration(eta)}`;
+    const stats = say('progressStats', { rows: count(rows), rate: count(Math.round(rate)), eta: duration(eta) });
     if (tty) {
       const width = Math.max(10, Math.min(40, (this.sink.columns ?? 80) - stats.length - this.label.length - 12));
       const filled = Math.round(fraction * width);

@@ -4,6 +4,7 @@
  */
 import { ProviderOptionError } from '../features/upstream/index.js';
 import { ArgumentError, strictArgs, withServices } from './common.js';
+import { say } from './messages.js';
 
 const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 
@@ -24,7 +25,7 @@ const SUBCOMMANDS = ['add', 'list', 'update', 'enable', 'disable', 'remove'];
 
 /** The parsed options as the API's fields (`client-id` → `client_id`). */
 function inputOf(command: string, values: Record<string, string | boolean | undefined>) {
-  if (values['trust-email'] && values['no-trust-email']) throw new ArgumentError(`${command}: --trust-email and --no-trust-email exclude each other`);
+  if (values['trust-email'] && values['no-trust-email']) throw new ArgumentError(say('trustEmailBoth', { command }));
   const input: Record<string, string | boolean> = {};
   for (const option of TEXT_OPTIONS) {
     const value = values[option];
@@ -46,7 +47,9 @@ function asArgumentError(command: string) {
 export async function providerCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === undefined || !SUBCOMMANDS.includes(sub)) {
-    throw new ArgumentError(`provider: ${sub === undefined ? 'a sub-command is required' : `unknown sub-command ${sub}`} (${SUBCOMMANDS.join(', ')})`);
+    throw new ArgumentError(sub === undefined
+      ? say('subRequired', { command: 'provider', commands: SUBCOMMANDS.join(', ') })
+      : say('subUnknown', { command: 'provider', sub, commands: SUBCOMMANDS.join(', ') }));
   }
   const command = `provider ${sub}`;
   const actor = { name: 'cli' };
@@ -58,21 +61,21 @@ export async function providerCommand(args: string[]): Promise<void> {
   if (sub === 'add') {
     const { values } = strictArgs(command, rest, { id: { type: 'string' }, type: { type: 'string' }, ...SETTING_OPTIONS }, 0);
     const { id, type } = values as Record<string, string | undefined>;
-    if (!id) throw new ArgumentError(`${command}: --id is required`);
-    if (!type) throw new ArgumentError(`${command}: --type is required`);
-    if (!(values as Record<string, unknown>).name) throw new ArgumentError(`${command}: --name is required`);
+    if (!id) throw new ArgumentError(say('optionRequired', { command, option: 'id' }));
+    if (!type) throw new ArgumentError(say('optionRequired', { command, option: 'type' }));
+    if (!(values as Record<string, unknown>).name) throw new ArgumentError(say('optionRequired', { command, option: 'name' }));
     const input = inputOf(command, values as Record<string, string | boolean | undefined>);
     await withServices(async (s) => print(await s.upstream.providers.add(id, type, input, actor).catch(asArgumentError(command))));
     return;
   }
   const { values, positionals } = strictArgs(command, rest, sub === 'update' ? SETTING_OPTIONS : {}, 1);
   const id = positionals[0];
-  if (!id) throw new ArgumentError(`${command}: a provider id is required`);
+  if (!id) throw new ArgumentError(say('providerIdRequired', { command }));
   await withServices(async (s) => {
     const providers = s.upstream.providers;
     if (sub === 'update') {
       const input = inputOf(command, values as Record<string, string | boolean | undefined>);
-      if (Object.keys(input).length === 0) throw new ArgumentError(`${command}: nothing to change`);
+      if (Object.keys(input).length === 0) throw new ArgumentError(say('nothingToChange', { command }));
       print(await providers.update(id, input, actor).catch(asArgumentError(command)));
     } else if (sub === 'remove') {
       await providers.remove(id, actor);
@@ -87,7 +90,7 @@ export async function providerCommand(args: string[]): Promise<void> {
 export async function userLinks(args: string[]): Promise<void> {
   const { positionals } = strictArgs('user links', args, {}, 1);
   const username = positionals[0];
-  if (!username) throw new ArgumentError('user links: a username is required');
+  if (!username) throw new ArgumentError(say('usernameRequired', { command: 'user links' }));
   await withServices(async (s) => print(await s.upstream.links.linksOf(await s.admin.userNamed(username))));
 }
 

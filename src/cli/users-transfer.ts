@@ -9,6 +9,7 @@ import { HashTooCostly, parseRecord, type RowResult, type UserRecord } from '../
 import { UsageError, withServices } from './common.js';
 import { cliMessage } from './messages.js';
 import { Progress } from './progress.js';
+import { say } from './messages.js';
 
 /** `users export [--format jsonl|csv] [--output FILE]` and `users import FILE [--format jsonl|csv]`. */
 
@@ -17,7 +18,7 @@ const BATCH = 1000;
 
 function format(value: string | undefined, file?: string): 'jsonl' | 'csv' {
   const f = value ?? (file && /\.csv$/i.test(file) ? 'csv' : 'jsonl');
-  if (f !== 'jsonl' && f !== 'csv') throw new UsageError('--format: jsonl or csv');
+  if (f !== 'jsonl' && f !== 'csv') throw new UsageError(say('transferFormat'));
   return f;
 }
 
@@ -44,7 +45,7 @@ async function exportUsers(args: string[]): Promise<void> {
     out.end();
     await once(out, 'finish');
   }
-  process.stderr.write(`exported ${n} users\n`);
+  process.stderr.write(`${say('exported', { n })}\n`);
 }
 
 type Row = { line: number; record: Record<string, unknown> } | { line: number; error: string };
@@ -100,14 +101,14 @@ async function costlyRows(file: string, csv: boolean): Promise<Array<{ line: num
 async function importUsers(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { format: { type: 'string' }, 'batch-size': { type: 'string' } } });
   const file = positionals[0];
-  if (!file || positionals.length > 1) throw new UsageError('users import FILE: one input file is required');
+  if (!file || positionals.length > 1) throw new UsageError(say('importFileRequired'));
   const batchSize = values['batch-size'] === undefined ? BATCH : Number(values['batch-size']);
-  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 2000) throw new UsageError('--batch-size: 1 to 2000');
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 2000) throw new UsageError(say('batchSize'));
   let size: number;
   try {
     size = statSync(file).size;
   } catch (err) {
-    throw new UsageError(`${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    throw new UsageError((err as NodeJS.ErrnoException).code === 'ENOENT' ? say('noSuchFile', { file }) : `${file}: ${(err as Error).message}`);
   }
   // Opened once the database is: a stream read before its consumer is attached loses data.
   let bytesRead = 0;
@@ -120,18 +121,18 @@ async function importUsers(args: string[]): Promise<void> {
   const csv = format(values.format, file) === 'csv';
   const costly = await costlyRows(file, csv);
   if (costly.length > 0) {
-    for (const row of costly) process.stderr.write(`line ${row.line}: ${row.reason} (file refused)\n`);
-    process.stderr.write(`nothing imported: ${costly.length} row(s) hold password hashes over the cost limits (docs/operations.md)\n`);
+    for (const row of costly) process.stderr.write(`${say('lineRefused', { line: row.line, reason: row.reason })}\n`);
+    process.stderr.write(`${say('nothingImported', { n: costly.length })}\n`);
     process.exitCode = 1;
     return;
   }
-  const progress = new Progress(process.stderr, 'import', size);
+  const progress = new Progress(process.stderr, say('progressImport'), size);
   const total: RowResult = { imported: 0, present: 0, rejected: [] };
   const started = Date.now();
   let seen = 0;
   const report = (line: number, reason: string) => {
     progress.finish();
-    process.stderr.write(`line ${line}: ${reason} (skipped)\n`);
+    process.stderr.write(`${say('lineSkipped', { line, reason })}\n`);
   };
 
   await withServices(async (s) => {
@@ -179,5 +180,5 @@ export async function usersCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === 'export') await exportUsers(rest);
   else if (sub === 'import') await importUsers(rest);
-  else throw new UsageError(`unknown users command: ${sub ?? ''}`);
+  else throw new UsageError(say('unknownCommandOf', { group: 'users', sub: sub ?? '' }));
 }

@@ -4,6 +4,7 @@
  * shown; `enable` switches back on an endpoint switched off after failing for 3 days.
  */
 import { ArgumentError, strictArgs, withServices } from './common.js';
+import { say } from './messages.js';
 
 const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 const SUBCOMMANDS = ['add', 'list', 'remove', 'enable', 'disable'];
@@ -13,7 +14,7 @@ export async function webhookCommand(args: string[]): Promise<void> {
   if (sub === 'add') {
     const { values } = strictArgs('webhook add', rest, { url: { type: 'string' }, events: { type: 'string' }, description: { type: 'string' }, disabled: { type: 'boolean' } }, 0);
     const v = values as { url?: string; events?: string; description?: string; disabled?: boolean };
-    if (!v.url) throw new ArgumentError('webhook add: --url is required');
+    if (!v.url) throw new ArgumentError(say('optionRequired', { command: 'webhook add', option: 'url' }));
     const events = v.events?.split(',').map((e) => e.trim()).filter(Boolean);
     await withServices(async (s) => print(await s.webhooks.add({ url: v.url!, events, description: v.description, enabled: !v.disabled }, 'cli')));
     return;
@@ -26,7 +27,7 @@ export async function webhookCommand(args: string[]): Promise<void> {
   if (sub === 'remove') {
     const { positionals } = strictArgs('webhook remove', rest, {}, 1);
     const [id] = positionals;
-    if (!id) throw new ArgumentError('webhook remove: an endpoint id is required');
+    if (!id) throw new ArgumentError(say('webhookIdRequired'));
     await withServices(async (s) => {
       await s.webhooks.remove(id, 'cli');
       print({ removed: id });
@@ -36,9 +37,9 @@ export async function webhookCommand(args: string[]): Promise<void> {
   if (sub === 'enable' || sub === 'disable') {
     const { positionals } = strictArgs(`webhook ${sub}`, rest, {}, 1);
     const [id] = positionals;
-    if (!id) throw new ArgumentError(`webhook ${sub}: an endpoint id is required`);
+    if (!id) throw new ArgumentError(say('webhookIdRequiredFor', { command: `webhook ${sub}` }));
     await withServices(async (s) => print(await s.webhooks.update({ id, enabled: sub === 'enable' }, 'cli')));
     return;
   }
-  throw new ArgumentError(`webhook: a sub-command is required (${SUBCOMMANDS.join(', ')})`);
+  throw new ArgumentError(say('subRequired', { command: 'webhook', commands: SUBCOMMANDS.join(', ') }));
 }

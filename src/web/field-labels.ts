@@ -34,9 +34,17 @@ export function badParamField(msg: string): string | undefined {
 /** The API's answer to a missing or wrong proof of a sensitive change; the pages always send one. */
 export const REAUTH_REQUIRED = '需要重新验证身份';
 
+/** What a refused proof means depends on what the account proves itself with: a password, or a mailed code. */
+let reauthRefusal: MessageKey = 'api.reauthRefused';
+
+/** Told by the proof forms once they know the account has no password. */
+export function proofWithoutPassword(): void {
+  reauthRefusal = 'api.reauthRefusedNoPassword';
+}
+
 /** A server message as a person reads it: `参数错误：display_name` becomes `参数错误：应用名称` (or `Invalid value: App name`). */
 export function readable(msg: string, overrides: LabelOverrides = {}): string {
-  if (msg === REAUTH_REQUIRED) return t('api.reauthRefused');
+  if (msg === REAUTH_REQUIRED) return t(reauthRefusal);
   const field = badParamField(msg);
   if (field !== undefined) return t('api.badParam', { field: fieldLabel(field, overrides) });
   if (language() === 'en' && Object.prototype.hasOwnProperty.call(API_MESSAGES_EN, msg)) return API_MESSAGES_EN[msg]!;

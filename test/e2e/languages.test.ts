@@ -153,6 +153,28 @@ describe('e2e: the pages in English', () => {
     await context.close();
   });
 
+  it('the administration pages: invite codes and webhooks', async () => {
+    const admin = await env.center.admin();
+    await env.center.runtime.services.abuse.invites.create({ uses: 2 }, 'test');
+    const hook = await env.center.post('/api/v1/auth/admin/webhooks', { url: 'https://forum.example.com/hooks/center', events: ['user.banned', 'user.unbanned'] }, admin.token);
+    expect(hook.statusCode, hook.body).toBe(200);
+    const { context, page } = await newPage(env.browser, undefined, EN);
+    await signIn(page, env.center.baseUrl, admin.username, admin.password);
+    await page.goto(`${env.center.baseUrl}/admin?view=invites`);
+    await page.waitForSelector('#invites li.invite');
+    expect(await page.textContent('#invites li.invite')).toContain('2 left');
+    expect(await page.textContent('#invites li.invite')).toContain('Used 0 of 2 · never expires · made by test at');
+    expect(await page.textContent('#invites-view')).toContain('Make an invite code');
+    expect(await chineseOn(page)).toEqual([]);
+    await page.goto(`${env.center.baseUrl}/admin?view=webhooks`);
+    await page.waitForSelector('#webhooks li.webhook');
+    expect(await page.textContent('#webhooks li.webhook')).toContain('No description · Events: user.banned, user.unbanned');
+    expect(await page.textContent('#webhooks li.webhook')).toContain('No deliveries yet');
+    expect(await page.textContent('#webhooks-view h2')).toBe('Add a webhook');
+    expect(await chineseOn(page)).toEqual([]);
+    await context.close();
+  });
+
   it('the not-found page', async () => {
     const { context, page } = await newPage(env.browser, undefined, EN);
     await page.goto(`${env.center.baseUrl}/no-such-page`);

@@ -3,6 +3,7 @@ import { MSG } from '../../src/errors/index.js';
 import { en } from '../../src/web/messages/en/index.js';
 import { API_MESSAGES_EN } from '../../src/web/messages/en/api.js';
 import { zhCN } from '../../src/web/messages/zh-CN/index.js';
+import { MAIL_CATALOGUES } from '../../src/platform/mail/mail-text.js';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
@@ -24,5 +25,18 @@ describe('the pages\' message catalogues', () => {
   it('give every refusal of the API an English line', () => {
     const missing = Object.values(MSG).filter((msg) => msg !== MSG.badParam && !(msg in API_MESSAGES_EN));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('the e-mail catalogues', () => {
+  it('have the same keys in Chinese and English, none empty, with the same placeholders', () => {
+    const zh = MAIL_CATALOGUES['zh-CN'];
+    const english = MAIL_CATALOGUES.en;
+    expect(Object.keys(english).sort()).toEqual(Object.keys(zh).sort());
+    for (const key of Object.keys(zh) as Array<keyof typeof zh>) {
+      expect(zh[key].trim(), key).not.toBe('');
+      expect(english[key].trim(), key).not.toBe('');
+      expect(placeholders(english[key]), key).toEqual(placeholders(zh[key]));
+    }
   });
 });

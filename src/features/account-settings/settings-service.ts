@@ -5,6 +5,7 @@ import type { SessionView } from './contract.js';
 import type { TokenEnvelope } from '../sessions/index.js';
 import type { User } from '../accounts/index.js';
 import type { Caller, Uses } from '../kit.js';
+import type { Language } from '../../platform/i18n/language.js';
 import { passwordChangedNotice } from '../accounts/index.js';
 import type { ReauthProof, ReauthService } from '../reauth/index.js';
 import type { Authenticated } from '../sessions/index.js';
@@ -134,14 +135,14 @@ export class AccountSettingsService {
     if (claims.sid === undefined) await this.ctx.signIns.record(issued.claims, updated, caller);
     else await this.ctx.signIns.extend(claims.sid, issued.claims.exp);
     await this.ctx.audit.record('user.password_change', { actor: user.username, ip: caller.ip, target: user.username, detail: { ended_other_sessions: endOthers } });
-    await this.notifyPasswordChange(user, now);
+    await this.notifyPasswordChange(user, now, caller.language);
     return issued.body;
   }
 
   /** The owner hears of the change, with the passkeys that still sign in; a mail failure does not undo it. */
-  private async notifyPasswordChange(user: User, at: number): Promise<void> {
+  private async notifyPasswordChange(user: User, at: number, language: Language | undefined): Promise<void> {
     try {
-      await this.ctx.mailer.send(passwordChangedNotice(user, await this.ctx.storage.passkeys.listByUser(user.id), at));
+      await this.ctx.mailer.send(passwordChangedNotice(user, await this.ctx.storage.passkeys.listByUser(user.id), at, language));
     } catch (err) {
       this.ctx.log.warn({ err, uid: user.id }, 'could not send the password change notice');
     }

@@ -1,6 +1,8 @@
 import type { Passkey } from '../second-factor/index.js';
 import type { EmailPurpose, User } from './repository.js';
 import type { MailMessage } from '../../platform/mail/mailer.js';
+import { mailText } from '../../platform/mail/mail-text.js';
+import type { Language } from '../../platform/i18n/language.js';
 
 /** `2030-06-01 08:00 UTC`: one time zone for every reader of the notice. */
 const when = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -9,12 +11,12 @@ const when = (ms: number): string => `${new Date(ms).toISOString().slice(0, 16).
  * To the old address after an e-mail change. Password reset now mails the new address, so
  * the notice must not send the owner there: the administrators are the way back.
  */
-export function emailChangedNotice(user: Pick<User, 'username' | 'email'>, newEmail: string, at: number): MailMessage {
+export function emailChangedNotice(user: Pick<User, 'username' | 'email'>, newEmail: string, at: number, language?: Language): MailMessage {
   return {
     to: user.email,
-    subject: '邮箱已更换',
-    text: `你的账号 ${user.username} 的邮箱已于 ${when(at)} 更换为 ${newEmail}。`
-      + '此后重置密码的验证码将发往新邮箱。如非本人操作，请立即联系本站管理员。',
+    language,
+    subject: mailText(language, 'mail.emailChanged.subject'),
+    text: mailText(language, 'mail.emailChanged.text', { username: user.username, at: when(at), email: newEmail }),
   };
 }
 
@@ -22,23 +24,21 @@ export function emailChangedNotice(user: Pick<User, 'username' | 'email'>, newEm
  * To the account's address after a password change or reset. Passkeys keep signing in
  * whatever the password is, so the notice lists them: one added by someone else stands out.
  */
-export function passwordChangedNotice(user: Pick<User, 'username' | 'email'>, passkeys: Passkey[], at: number): MailMessage {
-  const list = passkeys.length === 0
-    ? '该账号没有通行密钥。'
-    : `以下通行密钥仍可直接登录该账号，不认识的请在“我的账号”（/account）页面删除：\n${passkeys.map((p) => `- ${p.name}（添加于 ${when(p.createdAt)}）`).join('\n')}`;
+export function passwordChangedNotice(user: Pick<User, 'username' | 'email'>, passkeys: Passkey[], at: number, language?: Language): MailMessage {
+  const list = passkeys.map((p) => mailText(language, 'mail.passwordChanged.passkey', { name: p.name, at: when(p.createdAt) })).join('\n');
+  const passkeyLines = passkeys.length === 0
+    ? mailText(language, 'mail.passwordChanged.noPasskeys')
+    : mailText(language, 'mail.passwordChanged.passkeys', { list });
   return {
     to: user.email,
-    subject: '密码已更改',
-    text: `你的账号 ${user.username} 的密码已于 ${when(at)} 更改。如非本人操作，请立即联系本站管理员。\n${list}`,
+    language,
+    subject: mailText(language, 'mail.passwordChanged.subject'),
+    text: mailText(language, 'mail.passwordChanged.text', { username: user.username, at: when(at), passkeys: passkeyLines }),
   };
 }
 
-/** The subject of each e-mail code's message, by what the code is for. */
-export const EMAIL_CODE_SUBJECTS: Record<EmailPurpose, string> = {
-  register: '注册验证码',
-  login: '登录验证码',
-  verify: '邮箱验证码',
-  reset_password: '重置密码验证码',
-  change_email: '更换邮箱验证码',
-  reauth: '身份验证码',
-};
+/** The message carrying an e-mail code, titled by what the code is for. */
+export function emailCodeMessage(to: string, purpose: EmailPurpose, code: string, minutes: number, language?: Language): MailMessage {
+  const subject = mailText(language, `mail.code.${purpose}`);
+  return { to, language, subject, text: mailText(language, 'mail.code.text', { purpose: subject, code, minutes }) };
+}

@@ -9,10 +9,11 @@ import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import type { EmailPurpose, User } from './repository.js';
 import type { Caller, Uses } from '../kit.js';
 import { randomDigits, randomToken, safeEqual } from '../../platform/crypto/random.js';
+import type { Language } from '../../platform/i18n/language.js';
 import { LoginThrottle, type RateLimiter } from '../limits/index.js';
 import type { RegisterBody, SendCodeData, VerifyEmailData } from './contract.js';
 import type { SecondFactorService } from '../second-factor/index.js';
-import { EMAIL_CODE_SUBJECTS as PURPOSE_SUBJECT, emailChangedNotice, passwordChangedNotice } from './account-notices.js';
+import { emailChangedNotice, emailCodeMessage, passwordChangedNotice } from './account-notices.js';
 import { hasPassword, type ReauthProof, type ReauthService } from '../reauth/index.js';
 import type { Authenticated, TokenEnvelope } from '../sessions/index.js';
 import type { AbuseServices } from '../abuse/index.js';
@@ -127,7 +128,7 @@ export class AccountService {
     // Unknown e-mails get the same answer and the same throttle row, holding a code nobody can know.
     const deliver = purpose === 'register' || user !== undefined;
     // An account's codes go to the address stored on it, never to the text typed here.
-    await this.storeAndMail(email, purpose, deliver ? user?.email ?? email : undefined);
+    await this.storeAndMail(email, purpose, deliver ? user?.email ?? email : undefined, caller.language);
     await this.ctx.audit.record('email_code.sent', { ip: caller.ip, target: key, detail: { purpose, delivered: deliver } });
     return { expires_in: EMAIL_CODE_TTL_S, resend_after: EMAIL_RESEND_AFTER_S };
   }
@@ -148,7 +149,7 @@ export class AccountService {
   }
 
   /** Files a new code for (email, purpose) and mails it to `to`; without `to`, a code nobody can know. */
-  private async storeAndMail(email: string, purpose: EmailPurpose, to: string | undefined): Promise<void> {
+  private async storeAndMail(email: string, purpose: EmailPurpose, to: string | undefined, language: Language | undefined): Promise<void> {
     const { now } = this.ctx;
     const code = randomDigits(EMAIL_CODE_LENGTH);
     await this.ctx.storage.emailCodes.create({
@@ -156,11 +157,7 @@ export class AccountService {
       expiresAt: now() + EMAIL_CODE_TTL_S * 1000, createdAt: now(),
     });
     if (to === undefined) return;
-    await this.ctx.mailer.send({
-      to,
-      subject: PURPOSE_SUBJECT[purpose],
-      text: `你的${PURPOSE_SUBJECT[purpose]}是 ${code}，${EMAIL_CODE_TTL_S / 60} 分钟内有效。如非本人操作，请忽略本邮件。`,
-    });
+    await this.ctx.mailer.send(emailCodeMessage(to, purpose, code, EMAIL_CODE_TTL_S / 60, language));
   }
 
   /** New address must be neither the current one nor another account's. */
@@ -181,7 +178,7 @@ export class AccountService {
     await this.limiter.takeOrRefuse('emailChangeUser', `uid:${user.id}`);
     await this.throttleSend(email, caller);
     await this.checkNewEmail(user, email);
-    await this.storeAndMail(email, 'change_email', email);
+    await this.storeAndMail(email, 'change_email', email, caller.language);
     await this.ctx.audit.record('email_code.sent', { actor: user.username, ip: caller.ip, target: asciiLower(email), detail: { purpose: 'change_email', delivered: true } });
     return { expires_in: EMAIL_CODE_TTL_S, resend_after: EMAIL_RESEND_AFTER_S };
   }
@@ -200,7 +197,7 @@ export class AccountService {
     const now = this.ctx.now();
     await this.ctx.storage.users.update(user.id, { email, emailVerified: true }, now, [userEvent('user.updated', user, { email })]).catch(taken);
     await this.reauth.clear(auth, 'email');
-    await this.ctx.mailer.send(emailChangedNotice(user, email, now))
+    await this.ctx.mailer.send(emailChangedNotice(user, email, now, caller.language))
       .catch((err: unknown) => this.ctx.log.warn({ err, uid: user.id }, 'could not send the e-mail change notice'));
     await this.ctx.audit.record('user.email_change', { actor: user.username, ip: caller.ip, target: user.username });
     return { email, email_verified: true };
@@ -266,25 +263,26 @@ export class AccountService {
     await this.ctx.signIns.markAllEnded(user.id);
     await this.ctx.audit.record('user.password_reset', { actor: user.username, ip: caller.ip, target: user.username });
     // Passkeys outlive the reset: the owner learns which ones still sign in.
-    await this.ctx.mailer.send(passwordChangedNotice(user, await storage.passkeys.listByUser(user.id), now()))
+    await this.ctx.mailer.send(passwordChangedNotice(user, await storage.passkeys.listByUser(user.id), now(), caller.language))
       .catch((err: unknown) => this.ctx.log.warn({ err, uid: user.id }, 'could not send the password reset notice'));
   }
 
   /**
    * An administrator's forced reset: every token is cut off, and a reset_password code goes
-   * to the address on the account (the per-address ceiling of send_code applies).
+   * to the address on the account (the per-address ceiling of send_code applies), in the
+   * language of the administrator's request.
    */
-  async forcePasswordReset(user: User): Promise<void> {
+  async forcePasswordReset(user: User, language?: Language): Promise<void> {
     await this.limiter.takeOrRefuse('sendCodeEmail', asciiLower(user.email));
     await this.revokeAll(user.id);
-    await this.storeAndMail(user.email, 'reset_password', user.email);
+    await this.storeAndMail(user.email, 'reset_password', user.email, language);
   }
 
   /** No password (docs/api.md §10): a `reauth` code to the account's address, under the send_code limits. */
   async sendReauthCode(user: User, caller: Caller): Promise<SendCodeData> {
     if (hasPassword(user) || user.email === '') throw fail('reauthRequired');
     await this.throttleSend(user.email, caller);
-    await this.storeAndMail(user.email, 'reauth', user.email);
+    await this.storeAndMail(user.email, 'reauth', user.email, caller.language);
     await this.ctx.audit.record('email_code.sent', { actor: user.username, ip: caller.ip, target: asciiLower(user.email), detail: { purpose: 'reauth', delivered: true } });
     return { expires_in: EMAIL_CODE_TTL_S, resend_after: EMAIL_RESEND_AFTER_S };
   }

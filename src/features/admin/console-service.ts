@@ -68,7 +68,7 @@ export class AdminConsoleService {
   /** Ends every session of the user and mails a reset code to the account's address. */
   async forcePasswordReset(username: string, actor: string, caller: Caller): Promise<void> {
     const user = await this.userNamed(username);
-    await this.accounts.forcePasswordReset(user);
+    await this.accounts.forcePasswordReset(user, caller.language);
     await this.ctx.audit.record('user.force_reset', { actor, ip: caller.ip, target: user.username });
   }
 

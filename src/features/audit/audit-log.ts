@@ -1,6 +1,7 @@
 import type { AuditEntryView, AuditPage } from '../admin/index.js';
 import type { AuditEntry, AuditRepo } from './repository.js';
 import { csvLine } from '../../platform/csv/csv.js';
+import type { Language } from '../../platform/i18n/language.js';
 
 export const AUDIT_PAGE_SIZE = 50;
 
@@ -35,6 +36,8 @@ export interface SignInEvent {
   userAgent?: string;
   /** `password`, `email_code`, `passkey`, `upstream:{id}`, `device` or `oidc`. */
   method: string;
+  /** The language of the signing-in request, for a notice it causes. */
+  language?: Language;
 }
 
 export type SignInListener = (event: SignInEvent) => Promise<void>;
@@ -65,10 +68,10 @@ export class AuditLog {
    * reports to, so the audit trail and the sign-in history cannot disagree about which
    * sign-ins happened. Written as `login.success` with the method unless `audit` says otherwise.
    */
-  async signedIn(user: { id: number; username: string }, caller: { ip: string; userAgent?: string }, method: string, audit: SignInAudit = {}): Promise<void> {
+  async signedIn(user: { id: number; username: string }, caller: { ip: string; userAgent?: string; language?: Language }, method: string, audit: SignInAudit = {}): Promise<void> {
     const detail = audit.action === undefined ? { method, ...audit.detail } : (audit.detail ?? {});
     await this.record(audit.action ?? 'login.success', { actor: user.username, ip: caller.ip, target: audit.target ?? user.username, detail });
-    const event: SignInEvent = { userId: user.id, ip: caller.ip, userAgent: caller.userAgent, method };
+    const event: SignInEvent = { userId: user.id, ip: caller.ip, userAgent: caller.userAgent, method, language: caller.language };
     for (const listener of this.signInListeners) await listener(event).catch(this.onError);
   }
 

@@ -2,6 +2,7 @@ import type { Uses } from '../kit.js';
 import type { SignInNoticeView, SignInView } from './contract.js';
 import type { SignInRecord } from './repository.js';
 import { newSignInNotice } from './sign-in-notice.js';
+import type { Language } from '../../platform/i18n/language.js';
 
 /** How long a sign-in is kept and counts as "seen" (docs/api.md §17). */
 export const SIGN_IN_RETENTION_MS = 90 * 24 * 3600_000;
@@ -16,6 +17,7 @@ export interface CompletedSignIn {
   ip: string;
   userAgent?: string;
   method: string;
+  language?: Language;
 }
 
 export type SignInHistoryDeps = Uses<'now' | 'log' | 'mailer', 'signInHistory' | 'users', 'baseUrl'>;
@@ -55,7 +57,7 @@ export class SignInHistory {
     if (!user || user.email === '') return;
     const accountUrl = `${this.ctx.config.baseUrl}/account`;
     try {
-      await this.ctx.mailer.send(newSignInNotice({ username: user.username, email: user.email, at, ip: event.ip, userAgent, accountUrl }));
+      await this.ctx.mailer.send(newSignInNotice({ username: user.username, email: user.email, at, ip: event.ip, userAgent, accountUrl }, event.language));
     } catch (err) {
       this.ctx.log.warn({ err, uid: user.id }, 'could not send the new sign-in notice');
     }

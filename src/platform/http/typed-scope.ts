@@ -1,19 +1,21 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { languageOf, type Language } from '../i18n/language.js';
 
 /** A Fastify scope whose route schemas (TypeBox contracts) also type the request and the reply. */
 export type ContractApp = FastifyInstance<
   RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider
 >;
 
-/** Who is calling, for audit rows and per-IP limits. */
+/** Who is calling, for audit rows and per-IP limits, and the language of the e-mails the call causes. */
 export interface Caller {
   ip: string;
   userAgent?: string;
+  language?: Language;
 }
 
 export function callerOf(request: FastifyRequest): Caller {
-  return { ip: request.ip, userAgent: request.headers['user-agent'] };
+  return { ip: request.ip, userAgent: request.headers['user-agent'], language: languageOf(request.headers) };
 }
 
 /** Bearer routes run after a guard, so `auth` is set; this narrows the type. */

@@ -1,10 +1,14 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
+import type { Language } from '../i18n/language.js';
+import { mailText } from './mail-text.js';
 
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** The language of the request that caused the message; without one, Chinese. */
+  language?: Language | undefined;
 }
 
 export interface Mailer {
@@ -48,7 +52,9 @@ export function createMailer(smtpUrl: string | undefined, from: string, log: Log
 export function signedBy(siteName: string, mailer: Mailer): Mailer {
   return {
     // An account may have no address (one made by signing in with another account): its notices go nowhere.
-    send: async (m) => (m.to === '' ? undefined : mailer.send({ ...m, subject: `【${siteName}】${m.subject}`, text: `${m.text}\n\n${siteName}` })),
+    send: async (m) => (m.to === '' ? undefined : mailer.send({
+      ...m, subject: `${mailText(m.language, 'mail.subjectPrefix', { site: siteName })}${m.subject}`, text: `${m.text}\n\n${siteName}`,
+    })),
     close: () => mailer.close(),
   };
 }

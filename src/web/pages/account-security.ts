@@ -53,20 +53,19 @@ function totpOff(box: HTMLElement, refresh: () => Promise<void>): HTMLElement[] 
 
 function totpOn(status: SecondFactorStatus, box: HTMLElement, refresh: () => Promise<void>): HTMLElement[] {
   const msg = notice();
-  const password = input('totp_off_password', { type: 'password', autocomplete: 'current-password' });
-  const regenPassword = input('recovery_code_password', { type: 'password', autocomplete: 'current-password' });
-  const offCode = input('totp_off_code', { autocomplete: 'one-time-code', placeholder: t('account.codeOrRecovery') });
+  // The same proof as every change: an account without a password may use a mailed code here too.
+  const offProof = reauthFields('totp_off');
   const off = h('button', { type: 'submit', class: 'danger', id: 'totp-disable' }, t('account.totpTurnOff'));
-  const offForm = form([field(t('label.password'), password), field(t('label.code'), offCode), off], off, async () => {
+  const offForm = form([offProof.el, off], off, async () => {
     msg.hide();
-    await data('POST', 'account/totp/disable', { current_password: password.value, otp: offCode.value.trim() });
+    await data('POST', 'account/totp/disable', offProof.proof());
     await refresh();
   }, (e) => msg.error(messageOf(e)));
-  const newCode = input('recovery_code_otp', { autocomplete: 'one-time-code', placeholder: t('account.codeOrRecovery') });
+  const regenProof = reauthFields('recovery_code');
   const regen = h('button', { type: 'submit', class: 'secondary', id: 'recovery-regenerate' }, t('account.newRecoveryCodes'));
-  const regenForm = form([field(t('label.current_password'), regenPassword), field(t('label.code'), newCode), regen], regen, async () => {
+  const regenForm = form([regenProof.el, regen], regen, async () => {
     msg.hide();
-    const { recovery_codes } = await data<RecoveryCodesData>('POST', 'account/recovery_codes', { current_password: regenPassword.value, otp: newCode.value.trim() });
+    const { recovery_codes } = await data<RecoveryCodesData>('POST', 'account/recovery_codes', regenProof.proof());
     await refresh();
     showRecoveryCodes(box, recovery_codes);
   }, (e) => msg.error(messageOf(e)));

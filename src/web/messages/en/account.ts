@@ -105,4 +105,6 @@ export const account: Translation<typeof zh> = {
   'account.passkeyIntro': 'A passkey signs you in without a username or password (and counts as two-step verification).',
   'account.noPasswordHint': 'Your account has no password: confirm it is you under “Other accounts” through a linked account first; that holds for 10 minutes.',
   'account.currentPasswordRequired': 'Current password is required',
+  'account.noPasswordEmailHint': 'Your account has no password: have a code mailed to {email} and type it below, or confirm it is you under “Other accounts” through a linked account first; that holds for 10 minutes.',
+  'account.reauthEmailCode': 'E-mail code',
 };

@@ -103,4 +103,6 @@ export const account = {
   'account.passkeyIntro': '通行密钥让你无需输入用户名和密码即可登录（同时算作两步验证）。',
   'account.noPasswordHint': '你的账号没有密码：请先在“第三方账号”中通过已绑定的账号验证身份，10 分钟内有效。',
   'account.currentPasswordRequired': '请填写当前密码',
+  'account.noPasswordEmailHint': '你的账号没有密码：可以把验证码发到你的邮箱 {email} 并填在下面，或在“第三方账号”中通过已绑定的账号验证身份，10 分钟内有效。',
+  'account.reauthEmailCode': '邮箱验证码',
 } as const;
