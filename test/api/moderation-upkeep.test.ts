@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testClock } from '../helpers/clock.js';
 import { cliWorkspace } from '../helpers/cli.js';
-import { failure, refusal, createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { failure, refusal, type TestApp, type TestUser } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
-import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { centerWithReceiver, WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { createLogger } from '../../src/platform/logging/log.js';
 import { Housekeeping } from '../../src/features/housekeeping/housekeeping.js';
 
@@ -19,12 +19,7 @@ let receiver: WebhookReceiver;
 let endpointId: string;
 
 beforeAll(async () => {
-  t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'on' }, { now: () => clock.now });
-  receiver = new WebhookReceiver();
-  admin = await t.admin();
-  const added = (await t.post(W, { url: await receiver.start(), events: ['user.banned', 'user.unbanned'] }, admin.token)).json().data;
-  endpointId = added.id;
-  receiver.trust(added.secret);
+  ({ t, admin, receiver, endpointId } = await centerWithReceiver(() => clock.now, { events: ['user.banned', 'user.unbanned'] }));
 });
 // A fresh administrator's token each time: the tests move the clock by days.
 beforeEach(async () => {
@@ -101,36 +96,6 @@ describe('settled deliveries', () => {
 });
 
 describe('switching an endpoint back on', () => {
-  it('after 3 days of failures: the API clears the notice and deliveries resume', async () => {
-    const down = new WebhookReceiver();
-    const added = (await t.post(W, { url: await down.start(), events: ['user.banned'] }, admin.token)).json().data;
-    down.trust(added.secret);
-    down.failNext(Number.MAX_SAFE_INTEGER);
-    try {
-      const u = await t.register();
-      await t.post(`${A}/admin/users/ban`, { username: u.username, banned: true }, admin.token);
-      await waitFor('first failure', 20_000, async () => (await deliveries(added.id))[0]?.tries === 1);
-      clock.now += 3 * DAY;
-      await waitFor('given up', 20_000, async () => (await deliveries(added.id))[0]?.status === 'failed');
-      admin = await t.admin();
-      const dashboard = async () => (await t.get(`${A}/admin/dashboard`, admin.token)).json().data.switched_off_webhooks as Array<{ id: string }>;
-      expect((await dashboard()).map((w) => w.id)).toContain(added.id);
-
-      down.failNext(0);
-      const enabled = await t.post(`${W}/update`, { id: added.id, enabled: true }, admin.token);
-      expect(enabled.json()).toEqual({ ok: true, data: { id: added.id, url: added.url, description: '', events: ['user.banned'], enabled: true, failing_since: null, disabled_at: null } });
-      expect((await dashboard()).map((w) => w.id)).not.toContain(added.id);
-      const other = await t.register();
-      await t.post(`${A}/admin/users/ban`, { username: other.username, banned: true }, admin.token);
-      await waitFor('delivered again', 20_000, () => down.ofType('user.banned').find((e) => e.data.uid === other.uid));
-      const audit = (await t.get(`${A}/admin/audit?action=webhook.update&target=${added.id}`, admin.token)).json().data.entries;
-      expect(audit[0]).toMatchObject({ actor: admin.username, detail: { enabled: true } });
-    } finally {
-      await t.post(`${W}/remove`, { id: added.id }, admin.token);
-      await down.close();
-    }
-  });
-
   it('sends deliveries still to go to the new address after the address changed', async () => {
     const [before, after] = [new WebhookReceiver(), new WebhookReceiver()];
     const added = (await t.post(W, { url: await before.start(), events: ['user.banned'] }, admin.token)).json().data;

@@ -3,7 +3,7 @@ import { testClock } from '../helpers/clock.js';
 import { failure, refusal, createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
 import { createApp } from '../helpers/oauth.js';
-import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { centerWithReceiver, WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 /** Webhooks (docs/api.md §15.2), to a receiver that verifies them with `standardwebhooks`. */
 const clock = testClock();
@@ -15,14 +15,7 @@ let receiver: WebhookReceiver;
 let endpointId: string;
 
 beforeAll(async () => {
-  t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'on' }, { now: () => clock.now });
-  receiver = new WebhookReceiver();
-  const url = await receiver.start();
-  admin = await t.admin();
-  const added = await t.post(W, { url, description: 'forum' }, admin.token);
-  expect(added.statusCode, added.body).toBe(200);
-  endpointId = added.json().data.id;
-  receiver.trust(added.json().data.secret);
+  ({ t, admin, receiver, endpointId } = await centerWithReceiver(() => clock.now, { description: 'forum' }));
 });
 beforeEach(async () => {
   admin = await t.admin();
@@ -175,7 +168,7 @@ describe('delivery', () => {
 });
 
 describe('an endpoint failing for 3 days', () => {
-  it('is switched off, its delivery marked failed, and the dashboard says so', async () => {
+  it('is switched off, its delivery marked failed, the dashboard says so, and it can be switched back on', async () => {
     const down = new WebhookReceiver();
     const added = (await t.post(W, { url: await down.start(), events: ['user.banned'] }, admin.token)).json().data;
     down.trust(added.secret);
@@ -191,7 +184,19 @@ describe('an endpoint failing for 3 days', () => {
       expect(listed).toMatchObject({ enabled: false, disabled_at: Math.floor(clock.now / 1000) });
       const dashboard = (await t.get(`${A}/admin/dashboard`, admin.token)).json().data;
       expect(dashboard.switched_off_webhooks).toEqual([{ id: added.id, url: added.url, disabled_at: listed.disabled_at }]);
+
+      // Switched back on (docs/api.md §15.2): the notice goes and deliveries resume.
+      down.failNext(0);
+      const enabled = await t.post(`${W}/update`, { id: added.id, enabled: true }, admin.token);
+      expect(enabled.json()).toEqual({ ok: true, data: { id: added.id, url: added.url, description: '', events: ['user.banned'], enabled: true, failing_since: null, disabled_at: null } });
+      expect((await t.get(`${A}/admin/dashboard`, admin.token)).json().data.switched_off_webhooks).toEqual([]);
+      const other = await t.register();
+      await ban({ username: other.username, banned: true });
+      await waitFor('delivered again', 20_000, () => down.ofType('user.banned').find((e) => e.data.uid === other.uid));
+      const audit = (await t.get(`${A}/admin/audit?action=webhook.update&target=${added.id}`, admin.token)).json().data.entries;
+      expect(audit[0]).toMatchObject({ actor: admin.username, detail: { enabled: true } });
     } finally {
+      await t.post(`${W}/remove`, { id: added.id }, admin.token);
       await down.close();
     }
   });

@@ -1,23 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createApp, authorizeCode } from '../helpers/oauth.js';
-import { centerAndBrowser, horizontalOverflow, newPage, PHONE, screenshot, signIn } from './browser.js';
+import { centerAndBrowser, horizontalOverflow, newPage, PHONE, screenshot, signIn, adminPage } from './browser.js';
 import { jwtClaims } from '../helpers/jwt.js';
 
 const env = centerAndBrowser();
 const A = '/api/v1/auth';
 const CB = 'https://good.example.com/cb';
 
-async function adminPage() {
-  const admin = await env.center.admin();
-  const { context, page } = await newPage(env.browser);
-  await signIn(page, env.center.baseUrl, admin.username, admin.password);
-  return { admin, context, page };
-}
-
 describe('e2e: administration console', () => {
   it('dashboard shows the figures and three charts drawn from the data', async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await adminPage(env);
     await page.goto(`${env.center.baseUrl}/admin?view=dashboard`);
     await page.waitForSelector('#fig-users .figure-value');
     const users = Number(await page.textContent('#fig-users .figure-value'));
@@ -31,7 +24,7 @@ describe('e2e: administration console', () => {
   it('user detail: sessions with end buttons (the ended token gets 401), apps and audit trail', async () => {
     const target = await env.center.register();
     await createApp(env.center, target, { display_name: '用户的应用' });
-    const { context, page } = await adminPage();
+    const { context, page } = await adminPage(env);
     await page.goto(`${env.center.baseUrl}/admin`);
     await page.fill('[name=q]', target.username);
     await page.click('button:has-text("搜索")');
@@ -50,7 +43,7 @@ describe('e2e: administration console', () => {
     const owner = await env.center.register();
     const app = await createApp(env.center, owner, { display_name: '可疑应用' });
     const code = await authorizeCode(env.center, owner, { client_id: app.client_id, redirect_uri: CB, response_type: 'code', scope: 'profile' });
-    const { context, page } = await adminPage();
+    const { context, page } = await adminPage(env);
     await page.goto(`${env.center.baseUrl}/admin?view=apps`);
     await page.fill('[name=q]', owner.username);
     await page.click('button:has-text("搜索")');
@@ -76,7 +69,7 @@ describe('e2e: administration console', () => {
   it('audit log: filters by target and action, pages, downloads CSV', async () => {
     const target = await env.center.register();
     await env.center.post(`${A}/login`, { username: target.username, password: 'wrong password!' });
-    const { context, page } = await adminPage();
+    const { context, page } = await adminPage(env);
     await page.goto(`${env.center.baseUrl}/admin?view=audit`);
     await page.waitForSelector('#audit-total');
     await page.fill('#f-target', target.username);

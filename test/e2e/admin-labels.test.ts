@@ -1,22 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../helpers/oauth.js';
-import { centerAndBrowser, newPage, screenshot, signIn } from './browser.js';
+import { centerAndBrowser, newPage, screenshot, signIn, adminPage } from './browser.js';
 
 const env = centerAndBrowser();
-
-async function adminPage() {
-  const admin = await env.center.admin();
-  const { context, page } = await newPage(env.browser);
-  await signIn(page, env.center.baseUrl, admin.username, admin.password);
-  return { admin, context, page };
-}
 
 describe('e2e: the administration pages speak words, not codes', () => {
   it('the audit log names each action in Chinese, keeps the code beside it, and shows detail as key: value', async () => {
     const owner = await env.center.register();
     await env.center.post('/api/v1/auth/login', { username: owner.username, password: 'wrong password!' });
     const app = await createApp(env.center, owner, { display_name: '审计应用' });
-    const { context, page } = await adminPage();
+    const { context, page } = await adminPage(env);
     await page.goto(`${env.center.baseUrl}/admin?view=audit`);
     await page.waitForSelector('#audit-total');
     await page.fill('#f-actor', owner.username);
@@ -35,7 +28,7 @@ describe('e2e: the administration pages speak words, not codes', () => {
 
   it('roles show as 玩家 and 管理员, an unknown role as it is named', async () => {
     const target = await env.center.register();
-    const { admin, context, page } = await adminPage();
+    const { admin, context, page } = await adminPage(env);
     await env.center.post('/api/v1/auth/admin/users/roles', { username: target.username, roles: ['player', 'admin', 'builder'] }, admin.token);
     await page.goto(`${env.center.baseUrl}/admin`);
     await page.fill('[name=q]', target.username);

@@ -1,24 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../helpers/oauth.js';
 import { postForm } from '../helpers/oidc-client.js';
-import { centerAndBrowser, newPage, screenshot, signIn } from './browser.js';
+import { centerAndBrowser, newPage, screenshot, signIn, adminPage } from './browser.js';
 
 /** The console's admin API access of an app (docs/api.md §15.3) and switching a webhook back on (§15.2). */
 const env = centerAndBrowser();
 const A = '/api/v1/auth';
 
-async function adminPage() {
-  const admin = await env.center.admin();
-  const { context, page } = await newPage(env.browser);
-  await signIn(page, env.center.baseUrl, admin.username, admin.password);
-  return { admin, context, page };
-}
-
 describe('e2e: admin API access and webhooks in the console', () => {
   it('grants an app the ban scope; its bans show in the audit log as the application', async () => {
     const owner = await env.center.register();
     const app = await createApp(env.center, owner, { display_name: '游戏服务器', grant_types: ['client_credentials'] });
-    const { context, page } = await adminPage();
+    const { context, page } = await adminPage(env);
     await page.goto(`${env.center.baseUrl}/admin?view=apps`);
     await page.fill('[name=q]', owner.username);
     await page.click('button:has-text("搜索")');
@@ -44,7 +37,7 @@ describe('e2e: admin API access and webhooks in the console', () => {
   });
 
   it('switches back on a webhook switched off for failing, and the dashboard warning goes', async () => {
-    const { context, page } = await adminPage();
+    const { context, page } = await adminPage(env);
     const { admin } = { admin: await env.center.admin() };
     const added = (await env.center.post(`${A}/admin/webhooks`, { url: 'https://hooks.example.com/down' }, admin.token)).json().data;
     // Three days of failures, at once: the endpoint is switched off as the delivery loop would.

@@ -84,6 +84,14 @@ export function centerAndBrowser(): { center: Center; browser: Browser } {
 }
 
 /** Fills and submits the sign-up form, reading the e-mailed code from the SMTP sink. */
+/** A fresh administrator signed in on a new desktop page of `env`'s center. */
+export async function adminPage(env: { center: Center; browser: Browser }) {
+  const admin = await env.center.admin();
+  const { context, page } = await newPage(env.browser);
+  await signIn(page, env.center.baseUrl, admin.username, admin.password);
+  return { admin, context, page };
+}
+
 export async function registerThroughForm(page: Page, center: Center, username: string, shot?: string): Promise<void> {
   const email = `${username}@example.com`;
   await page.fill('#f-username', username);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { createTestApp } from './app.js';
 
 export interface ReceivedEvent {
   type: string;
@@ -67,4 +68,20 @@ export class WebhookReceiver {
   close(): Promise<void> {
     return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
+}
+
+/**
+ * A test app with private webhook targets allowed, on `now`, and one endpoint registered (with
+ * `endpoint`'s fields) to a fresh receiver that trusts its secret.
+ */
+export async function centerWithReceiver(now: () => number, endpoint: Record<string, unknown> = {}) {
+  const t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'on' }, { now });
+  const receiver = new WebhookReceiver();
+  const url = await receiver.start();
+  const admin = await t.admin();
+  const added = await t.post('/api/v1/auth/admin/webhooks', { url, ...endpoint }, admin.token);
+  if (added.statusCode !== 200) throw new Error(`webhook not added: ${added.body}`);
+  const { id, secret } = added.json().data as { id: string; secret: string };
+  receiver.trust(secret);
+  return { t, admin, receiver, endpointId: id };
 }
