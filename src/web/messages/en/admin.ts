@@ -6,7 +6,7 @@ export const admin: Translation<typeof zh> = {
   'admin.rolesSaved': 'Roles of {username} updated',
   'admin.removeSecondFactorConfirm': 'Remove the authenticator and every passkey of {username}?',
   'admin.secondFactorRemoved': 'Two-step verification of {username} removed',
-  'admin.userPage': 'Page {page} of {pages}, {total} users',
+  'admin.userPage': 'Page {page} of {pages} · users found: {total}',
   'admin.chartCaption': '{title} ({total} in the last 30 days)',
   'admin.sessionLine': '{origin} · signed in {signedIn} · last used {used}',
   'admin.forceResetConfirm': 'This ends every sign-in of {username} and e-mails them a reset code. Continue?',
