@@ -153,6 +153,25 @@ describe('e2e: the pages in English', () => {
     await context.close();
   });
 
+  it('the invite codes and webhooks views, with a code made and an endpoint added', async () => {
+    const admin = await env.center.admin();
+    const { context, page } = await newPage(env.browser, undefined, EN);
+    await signIn(page, env.center.baseUrl, admin.username, admin.password);
+    await page.goto(`${env.center.baseUrl}/admin?view=invites`);
+    await page.getByRole('button', { name: 'Make an invite code' }).click();
+    await page.waitForSelector('#invite-made :text("shown only this once")');
+    await page.waitForSelector('#invites li.invite:has-text("1 left")');
+    expect(await chineseOn(page)).toEqual([]);
+    await page.goto(`${env.center.baseUrl}/admin?view=webhooks`);
+    await page.getByLabel('Address').fill('https://forum.example.com/hooks/center');
+    await page.getByLabel('Event types').fill('user.banned user.unbanned');
+    await page.getByRole('button', { name: 'Add a webhook' }).click();
+    await page.waitForSelector('#webhook-created :text("signing secret is shown only this once")');
+    await page.waitForSelector('#webhooks li.webhook:has-text("events: user.banned, user.unbanned")');
+    expect(await chineseOn(page)).toEqual([]);
+    await context.close();
+  });
+
   it('the not-found page', async () => {
     const { context, page } = await newPage(env.browser, undefined, EN);
     await page.goto(`${env.center.baseUrl}/no-such-page`);

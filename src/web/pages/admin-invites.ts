@@ -5,25 +5,27 @@
  */
 import { data } from '../api.js';
 import type { InviteView, NewInviteView } from '../contracts.js';
-import { busy, copyLine, field, form, h, input, notice } from '../dom.js';
+import { busy, copyLine, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf } from '../layout.js';
+import { t } from '../i18n.js';
 
 type Notice = ReturnType<typeof notice>;
 const DAY_S = 86_400;
-const when = (ms: number) => new Date(ms).toLocaleString('zh-CN', { hour12: false });
+const when = (ms: number) => formatTime(Math.floor(ms / 1000));
 
 function inviteRow(i: InviteView, msg: Notice, reload: () => Promise<void>): HTMLElement {
-  const remove = h('button', { type: 'button', class: 'danger small-button' }, '删除');
+  const remove = h('button', { type: 'button', class: 'danger small-button' }, t('invites.remove'));
   remove.addEventListener('click', () => void busy(remove, async () => {
-    if (!confirm('删除这个邀请码？尚未使用的次数将作废。')) return;
+    if (!confirm(t('invites.removeConfirm'))) return;
     await data('POST', 'admin/invites/remove', { id: i.id }).then(reload, (e: unknown) => msg.error(messageOf(e)));
   }));
   const expired = i.expires_at !== null && i.expires_at <= Date.now();
   const left = i.uses - i.used;
   return h('li', { class: 'invite', 'data-invite': i.id },
     h('div', { class: 'inline tight' }, h('code', {}, i.id),
-      h('span', { class: left > 0 && !expired ? 'badge ok' : 'badge warn' }, expired ? '已过期' : left > 0 ? `剩余 ${left} 次` : '已用完')),
-    h('div', { class: 'muted small' }, `已用 ${i.used} / ${i.uses} 次 · ${i.expires_at === null ? '永不过期' : `${when(i.expires_at)} 过期`} · ${i.created_by} 创建于 ${when(i.created_at)}`),
+      h('span', { class: left > 0 && !expired ? 'badge ok' : 'badge warn' }, expired ? t('invites.expired') : left > 0 ? t('invites.left', { left }) : t('invites.usedUp'))),
+    h('div', { class: 'muted small' }, [t('invites.usage', { used: i.used, uses: i.uses }), i.expires_at === null ? t('invites.never') : t('invites.expiresAt', { time: when(i.expires_at) }),
+      t('invites.createdBy', { by: i.created_by, time: when(i.created_at) })].join(' · ')),
     h('div', { class: 'actions' }, remove));
 }
 
@@ -31,22 +33,22 @@ export function invitesView(msg: Notice): HTMLElement {
   const list = h('ul', { class: 'plain invites', id: 'invites' });
   const made = h('div', { id: 'invite-made' });
   const uses = input('uses', { type: 'number', min: '1', max: '10000', value: '1', required: true });
-  const days = input('expires_days', { type: 'number', min: '1', max: '3650', placeholder: '留空为永不过期' });
-  const submit = h('button', { type: 'submit', class: 'primary' }, '生成邀请码');
+  const days = input('expires_days', { type: 'number', min: '1', max: '3650', placeholder: t('invites.neverHint') });
+  const submit = h('button', { type: 'submit', class: 'primary' }, t('invites.make'));
   const reload = async () => {
     const { invites } = await data<{ invites: InviteView[] }>('GET', 'admin/invites');
-    list.replaceChildren(...(invites.length ? invites.map((i) => inviteRow(i, msg, reload)) : [h('li', { class: 'muted' }, '还没有邀请码')]));
+    list.replaceChildren(...(invites.length ? invites.map((i) => inviteRow(i, msg, reload)) : [h('li', { class: 'muted' }, t('invites.none'))]));
   };
-  const create = form([field('可用次数', uses), field('有效天数', days, '留空为永不过期'), submit], submit, async () => {
+  const create = form([field(t('invites.uses'), uses), field(t('invites.days'), days, t('invites.neverHint')), submit], submit, async () => {
     msg.hide();
     const body: Record<string, number> = { uses: Number(uses.value) };
     if (days.value.trim()) body.expires_in = Number(days.value) * DAY_S;
     const invite = await data<NewInviteView>('POST', 'admin/invites', body);
-    made.replaceChildren(h('p', { class: 'notice success' }, '邀请码已生成，只显示这一次：'), copyLine(invite.code, '邀请码'));
+    made.replaceChildren(h('p', { class: 'notice success' }, t('invites.madeOnce')), copyLine(invite.code, t('invites.code')));
     await reload();
   }, (e) => msg.error(messageOf(e)));
   void reload().catch((e: unknown) => msg.error(messageOf(e)));
   return h('div', { id: 'invites-view' },
-    h('p', { class: 'muted small' }, '设置 REGISTRATION=invite 后，注册需要填写邀请码；每次注册用掉一次。'),
-    h('h2', {}, '生成邀请码'), create, made, h('h2', {}, '邀请码'), list);
+    h('p', { class: 'muted small' }, t('invites.intro')),
+    h('h2', {}, t('invites.make')), create, made, h('h2', {}, t('invites.list')), list);
 }
