@@ -168,4 +168,6 @@ export const admin: Translation<typeof zh> = {
   'webhooks.secret': 'Webhook signing secret',
   'webhooks.none': 'No webhooks yet',
   'webhooks.intro': 'Bans, unbans, role changes and other events are sent to these addresses as signed requests (Standard Webhooks), retried for 3 days after a failure.',
+  'admin.banReasonPrompt': 'Reason for the ban (told to the person at sign-in; may be left empty)',
+  'admin.banDaysPrompt': 'Days of the ban (empty for permanent)',
 };
