@@ -3,6 +3,7 @@ import { safeReturnPath } from '../platform/http/return-path.js';
 import type { MeData, TokenEnvelope } from './contracts.js';
 import { t } from './i18n.js';
 import { formatTime } from './dom.js';
+import { readable } from './field-labels.js';
 
 const TOKEN_KEY = 'account_center_token';
 const PREFIX = '/api/v1/auth/';
@@ -29,8 +30,8 @@ function withBanTerms(msg: string, res: Response): string {
   try {
     text = decodeURIComponent(reason);
   } catch { /* an unreadable reason is left out */ }
-  const parts = [text && `原因：${text}`, Number.isFinite(until) && until > 0 ? `解封时间：${formatTime(until)}` : '永久封禁'].filter(Boolean);
-  return `${msg}（${parts.join('；')}）`;
+  const parts = [text && t('ban.reason', { reason: text }), Number.isFinite(until) && until > 0 ? t('ban.until', { time: formatTime(until) }) : t('ban.forever')].filter(Boolean);
+  return readable(msg) + t('ban.terms', { terms: parts.join(t('ban.separator')) });
 }
 
 /** `Retry-After` in seconds (the service never sends the date form); absent or unreadable: undefined. */

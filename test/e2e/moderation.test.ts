@@ -32,6 +32,21 @@ describe('e2e: moderation', () => {
     await context.close();
   });
 
+  it('in English, the ban and its terms are in English too', async () => {
+    const admin = await center.admin();
+    const u = await center.register();
+    await center.post('/api/v1/auth/admin/users/ban', { username: u.username, banned: true, reason: 'cheating' }, admin.token);
+    const { context, page } = await newPage(browser, undefined, 'en-US');
+    await page.goto(`${center.baseUrl}/login`);
+    await page.fill('#f-username', u.username);
+    await page.fill('#f-password', u.password);
+    await page.click('form:not([hidden]) button[type=submit]');
+    const text = await (await page.waitForSelector('.notice.error:has-text("reason: cheating")')).textContent();
+    expect(text).toContain('permanently');
+    expect(text).not.toMatch(/[\u4e00-\u9fff]/);
+    await context.close();
+  });
+
   it('an admin adds a webhook in the console, sees the secret once and the delivery of a test event', async () => {
     const receiver = new WebhookReceiver();
     const url = await receiver.start();

@@ -73,6 +73,16 @@ describe('pages: sign in with other accounts', () => {
     await context.close();
   });
 
+  it('a failed return in an English browser says why in English', async () => {
+    const { context, page } = await newPage(browser, undefined, 'en-US');
+    await page.goto(`${center.baseUrl}/login/steam/callback?state=forged`);
+    await page.getByText('This sign-in request has expired or was not started in this browser. Please go back to the sign-in page and start again.').waitFor();
+    const shown = await page.textContent('main');
+    expect(shown).not.toMatch(/[\u4e00-\u9fff]/);
+    expect(await page.textContent('#upstream-back')).toBe('Back to sign-in');
+    await context.close();
+  });
+
   it('an address already in use is linked only after signing in to its account, second factor and all', async () => {
     const owner = await center.register({ username: uniqueName('owner'), email: `${uniqueName('mail')}@example.com` });
     discord.signInAs({ id: '90000000000000001', username: 'owner_on_discord', email: owner.email, verified: true });

@@ -1,6 +1,7 @@
 /**
  * What the page after a provider's answer says when the sign-in did not happen (docs/api.md
- * §14.2): one clear Chinese sentence and a way back to /login, never a 500.
+ * §14.2): one clear sentence and a way back to /login, never a 500. The page gets the
+ * problem's name too and says it in its own language; the Chinese text stays for clients of §14.2.
  */
 import { MSG } from '../../errors/index.js';
 import type { UpstreamFailure } from './protocols/index.js';
@@ -29,10 +30,16 @@ export interface FlowFailurePage {
   kind: 'error';
   status: number;
   message: string;
+  /** Which problem, so an English page can say it in English (the message is Chinese). */
+  problem: FlowProblem;
+  /** The provider's name as the message gives it. */
+  providerName: string;
   /** Whole seconds, for a 429's Retry-After. */
   retryAfterS?: number;
 }
 
 export function problemPage(problem: FlowProblem, providerName: string, retryAfterS?: number): FlowFailurePage {
-  return { kind: 'error', status: STATUS[problem] ?? 400, message: TEXTS[problem](providerName), ...(retryAfterS !== undefined && { retryAfterS }) };
+  return {
+    kind: 'error', status: STATUS[problem] ?? 400, message: TEXTS[problem](providerName), problem, providerName, ...(retryAfterS !== undefined && { retryAfterS }),
+  };
 }

@@ -19,7 +19,9 @@ function answer(reply: FastifyReply, result: CallbackResult): FastifyReply {
     case 'redirect':
       return reply.code(302).headers(NO_STORE).header('location', result.location).send();
     case 'error':
-      return sendPage(reply, 'upstream', { 'upstream-result': 'error', 'upstream-message': result.message }, result.status, {
+      return sendPage(reply, 'upstream', {
+        'upstream-result': 'error', 'upstream-message': result.message, 'upstream-problem': result.problem, 'upstream-provider': result.providerName,
+      }, result.status, {
         ...NO_STORE, ...(result.retryAfterS !== undefined && { 'retry-after': String(result.retryAfterS) }),
       });
     case 'signin':

@@ -40,7 +40,7 @@ function providerForm(msg: Notice, done: () => Promise<void>, editing?: Provider
   const trust = h('input', { type: 'checkbox', id: 'f-provider_trust_email', checked: editing?.trust_email === true });
   const submit = h('button', { type: 'submit', class: 'primary' }, editing ? t('console.save') : t('providers.add'));
   return form([
-    h('div', { class: 'inline' }, field(t('providers.id'), id, t('providers.idHint')), field(t('console.type'), type)),
+    h('div', { class: 'inline fields' }, field(t('providers.id'), id, t('providers.idHint')), field(t('console.type'), type)),
     ...MAIN.map(text),
     h('label', { class: 'check' }, trust, t('providers.trustEmail')),
     h('details', {}, h('summary', {}, t('providers.advanced')), ...ADVANCED.map((f) => text(f))),

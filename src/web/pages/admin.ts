@@ -37,8 +37,8 @@ export async function adminPage(): Promise<void> {
 
   /** A ban's reason and length, asked for at the click; a dismissed question means none (permanent). */
   const banTerms = (): { reason?: string; until?: string } => {
-    const reason = prompt('封禁原因（会在登录时告诉对方，可留空）')?.trim();
-    const days = Number(prompt('封禁天数（留空为永久）')?.trim() || NaN);
+    const reason = prompt(t('admin.banReasonPrompt'))?.trim();
+    const days = Number(prompt(t('admin.banDaysPrompt'))?.trim() || NaN);
     return {
       ...(reason && { reason }),
       ...(Number.isFinite(days) && days > 0 && { until: new Date(Date.now() + days * 86_400_000).toISOString() }),

@@ -10,7 +10,7 @@ import { errorPage, messageOf, render } from '../layout.js';
 import { finishUpstream, linkExisting } from '../upstream.js';
 import { finishSignIn, signInForms } from './login.js';
 import { withSecondStep } from './second-step.js';
-import { t } from '../i18n.js';
+import { t, type MessageKey } from '../i18n.js';
 import { readable } from '../field-labels.js';
 
 const title = () => t('upstream.title');
@@ -25,8 +25,20 @@ export async function upstreamPage(): Promise<void> {
   history.replaceState(null, '', location.pathname);
   if (d.upstreamResult === 'signin') return signIn(ticket, next, provider);
   if (d.upstreamResult === 'email_exists') return proveAccount(ticket, next, provider, d.upstreamEmail ?? '');
-  // The server's reason is one of the API's messages: an English page shows it in English.
-  errorPage(title(), d.upstreamMessage ? readable(d.upstreamMessage) : t('upstream.unfinished'), [backToLogin()]);
+  errorPage(title(), failureText(d.upstreamProblem, provider, d.upstreamMessage), [backToLogin()]);
+}
+
+/** The problems only this page names; the others (banned, too many tries, …) are the API's own messages. */
+const PROBLEMS: Record<string, MessageKey> = {
+  state: 'upstream.problem.state', unavailable: 'upstream.problem.unavailable', denied: 'upstream.problem.denied',
+  provider: 'upstream.problem.provider', network: 'upstream.problem.network', notMember: 'upstream.problem.notMember',
+  linkedElsewhere: 'upstream.problem.linkedElsewhere', alreadyLinked: 'upstream.problem.alreadyLinked', notYourLink: 'upstream.problem.notYourLink',
+};
+
+/** Why the sign-in did not happen, in the page's language (the server's message is Chinese). */
+function failureText(problem: string | undefined, provider: string, serverMessage: string | undefined): string {
+  if (problem !== undefined && Object.prototype.hasOwnProperty.call(PROBLEMS, problem)) return t(PROBLEMS[problem]!, { provider });
+  return serverMessage ? readable(serverMessage) : t('upstream.unfinished');
 }
 
 async function signIn(ticket: string, next: string, provider: string): Promise<void> {

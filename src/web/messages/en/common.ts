@@ -58,4 +58,10 @@ export const common: Translation<typeof zh> = {
   'label.purpose': 'Code purpose',
   'label.body': 'Request body',
   'label.appName': 'App name',
+  // A ban's terms beside 账号已被封禁 at sign-in.
+  'ban.reason': 'reason: {reason}',
+  'ban.until': 'until {time}',
+  'ban.forever': 'permanently',
+  'ban.terms': ' ({terms})',
+  'ban.separator': '; ',
 };

@@ -173,4 +173,6 @@ export const admin = {
   'webhooks.secret': 'Webhook 签名密钥',
   'webhooks.none': '还没有 Webhook',
   'webhooks.intro': '封禁、解封、角色变更等事件会以签名请求（Standard Webhooks）发送到这些地址，失败后自动重试 3 天。',
+  'admin.banReasonPrompt': '封禁原因（会在登录时告诉对方，可留空）',
+  'admin.banDaysPrompt': '封禁天数（留空为永久）',
 } as const;

@@ -56,4 +56,10 @@ export const common = {
   'label.purpose': '验证码用途',
   'label.body': '请求内容',
   'label.appName': '应用名称',
+  // A ban's terms beside 账号已被封禁 at sign-in.
+  'ban.reason': '原因：{reason}',
+  'ban.until': '解封时间：{time}',
+  'ban.forever': '永久封禁',
+  'ban.terms': '（{terms}）',
+  'ban.separator': '；',
 } as const;
