@@ -13,6 +13,7 @@ import type { TokenIssuer, TokenResponse } from './issuer.js';
 import { OAuthError, invalidGrant } from './oauth-error.js';
 import { param, required, type Params } from './params.js';
 import type { TokenMinter } from './token-minter.js';
+import { RotationAnswers } from './rotation-answers.js';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -46,12 +47,8 @@ function narrowed(requested: string | undefined, granted: string): string {
 
 /** The authorization_code, refresh_token and client_credentials grants (docs/api.md §12.4). */
 export class TokenGrants {
-  /**
-   * The successors of the rotations running on this instance, until their answers are ready.
-   * SQLite shows a row to this instance's reads as soon as it is written, before its commit
-   * (and so before the answer); another instance sees it only once committed.
-   */
-  private readonly rotating = new Set<string>();
+  /** Whether a lost rotation is a race or reuse (rotation-answers.ts). */
+  private readonly rotations = new RotationAnswers();
 
   constructor(private readonly deps: GrantDeps) {}
 
@@ -102,14 +99,13 @@ export class TokenGrants {
     const requestedScope = param(body, 'scope');
     // The first read: what it shows of a rotation of this token decides a race from reuse.
     const presented = await refreshTokens.findPresented(hash);
-    const rotationAnswered = presented !== undefined && presented.successorStored
-      && (presented.successorHash === null || !this.rotating.has(presented.successorHash));
+    const rotationAnswered = presented !== undefined && this.rotations.answeredBefore(presented, caller);
     // Bound to its client: another client presenting it learns nothing and burns nothing.
     if (!presented || presented.clientId !== app.clientId) throw invalidGrant('The refresh token is invalid');
     const scope = narrowed(requestedScope, presented.scope);
     const successor = newTimedSecret();
     const successorHash = timedSecretKey(successor);
-    this.rotating.add(successorHash);
+    this.rotations.begin(successorHash);
     try {
       const used = await refreshTokens.use(hash, now(), successorHash);
       if (!used) return await this.refreshRefused(presented, rotationAnswered, caller);
@@ -131,14 +127,14 @@ export class TokenGrants {
         },
       });
     } finally {
-      this.rotating.delete(successorHash);
+      this.rotations.answered(successorHash);
     }
   }
 
   /**
    * Why a rotation lost. Reuse, when the token had been used and the answer of the rotation
-   * that used it was ready before this request first read it: the client presents a token
-   * after its successor was handed out, and the whole family dies (RFC 9700 §4.14.2).
+   * that used it was ready before this request arrived (rotation-answers.ts): the client
+   * presents a token after its successor was handed out, and the whole family dies (RFC 9700 §4.14.2).
    * Otherwise the same client is racing itself (two tabs, a retry, two instances): refused
    * without harming the winner's fresh tokens.
    */

@@ -8,7 +8,25 @@ const PASSED_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
 
 /** When each request reached Fastify (performance.now()), for its duration. */
 const ARRIVED = Symbol('arrived');
-type Arrived = { [ARRIVED]?: number };
+/** Its place in the order of arrival at this process, and the wall-clock time it arrived. */
+const ARRIVAL_SEQ = Symbol('arrivalSeq');
+const ARRIVAL_MS = Symbol('arrivalMs');
+type Arrived = { [ARRIVED]?: number; [ARRIVAL_SEQ]?: number; [ARRIVAL_MS]?: number };
+let arrivals = 0;
+
+/** When a request reached this process: `seq` orders it among this process's requests. */
+export interface RequestArrival {
+  seq: number;
+  atMs: number;
+}
+
+/** How many requests have reached this process so far: a request with a higher `seq` came later. */
+export const arrivalsSoFar = () => arrivals;
+
+export function arrivalOf(request: FastifyRequest): RequestArrival | undefined {
+  const raw = request.raw as Arrived;
+  return raw[ARRIVAL_SEQ] === undefined ? undefined : { seq: raw[ARRIVAL_SEQ], atMs: raw[ARRIVAL_MS]! };
+}
 
 /**
  * Fastify `genReqId`: the caller's (or the proxy's) X-Request-Id when sane, else a fresh UUID.
@@ -16,7 +34,10 @@ type Arrived = { [ARRIVED]?: number };
  * hook is needed for that. The id holds no `"` or `\`, so the request line quotes it as it is.
  */
 export function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {
-  (req as Arrived)[ARRIVED] = performance.now();
+  const arrived = req as Arrived;
+  arrived[ARRIVED] = performance.now();
+  arrived[ARRIVAL_SEQ] = ++arrivals;
+  arrived[ARRIVAL_MS] = Date.now();
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && PASSED_ID.test(given) ? given : randomUUID();
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { languageOf, type Language } from '../i18n/language.js';
+import { arrivalOf, type RequestArrival } from './request-log.js';
 
 /** A Fastify scope whose route schemas (TypeBox contracts) also type the request and the reply. */
 export type ContractApp = FastifyInstance<
@@ -12,10 +13,12 @@ export interface Caller {
   ip: string;
   userAgent?: string;
   language?: Language;
+  /** When the request reached this process (a refresh race is told from reuse by it). */
+  arrival?: RequestArrival;
 }
 
 export function callerOf(request: FastifyRequest): Caller {
-  return { ip: request.ip, userAgent: request.headers['user-agent'], language: languageOf(request.headers) };
+  return { ip: request.ip, userAgent: request.headers['user-agent'], language: languageOf(request.headers), arrival: arrivalOf(request) };
 }
 
 /** Bearer routes run after a guard, so `auth` is set; this narrows the type. */
