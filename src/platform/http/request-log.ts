@@ -37,6 +37,8 @@ export function requestId(req: { headers: Record<string, string | string[] | und
   const arrived = req as Arrived;
   arrived[ARRIVED] = performance.now();
   arrived[ARRIVAL_SEQ] = ++arrivals;
+  // Read from the wall clock, not derived from performance.timeOrigin: that drifts from the
+  // wall clock over a long-running process, and other instances compare it with stored times.
   arrived[ARRIVAL_MS] = Date.now();
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && PASSED_ID.test(given) ? given : randomUUID();
