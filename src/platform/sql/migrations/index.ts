@@ -12,6 +12,7 @@ import * as m010 from './010-minecraft.js';
 import * as m011 from './011-abuse.js';
 import * as m012 from './012-sign-in-history.js';
 import * as m013 from './013-logout-sessions.js';
+import * as m014 from './014-ban-expiry-index.js';
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '011-abuse': m011,
   '012-sign-in-history': m012,
   '013-logout-sessions': m013,
+  '014-ban-expiry-index': m014,
 };
 
 export const migrationProvider: MigrationProvider = {
