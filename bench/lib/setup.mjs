@@ -31,7 +31,7 @@ export function ensureBuilt(log) {
 /** True when `serve --workers N` really forks (the compiled CLI uses node:cluster). */
 export function clusterSupported() {
   const dist = join(ROOT, 'dist');
-  const files = ['cli.js', 'main.js', 'cluster.js'].map((f) => join(dist, f)).filter(existsSync);
+  const files = ['app/cluster.js'].map((f) => join(dist, f)).filter(existsSync);
   return files.some((f) => /node:cluster/.test(readFileSync(f, 'utf8')));
 }
 
