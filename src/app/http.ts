@@ -10,6 +10,7 @@ import { authGuards } from '../features/sessions/bearer-guard.js';
 import { registerCors } from '../features/apps/cors-plugin.js';
 import { registerErrorHandling, registerJsonBody } from '../platform/http/error-replies.js';
 import { createMetrics, registerMetrics } from '../platform/http/metrics.js';
+import { drainConnectionsOnClose } from '../platform/http/connection-drain.js';
 import { registerRequestLog, requestId } from '../platform/http/request-log.js';
 import type { RouteDeps } from '../features/services.js';
 import { systemRoutes } from '../features/system/routes.js';
@@ -72,6 +73,8 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
     forceCloseConnections: 'idle',
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
   }) as unknown as FastifyInstance;
+  // A close waits for the answers in flight, never for a connection that sends nothing.
+  drainConnectionsOnClose(app, requestTimeoutMs);
   app.decorateRequest('auth', undefined);
   app.decorateRequest('adminClient', undefined);
   app.decorate('siteName', config.siteName);
