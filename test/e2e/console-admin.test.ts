@@ -90,8 +90,9 @@ describe('e2e: user administration', () => {
     await page.fill('[name=q]', target.username);
     await page.click('button:has-text("搜索")');
     const row = `tr[data-username="${target.username}"]`;
+    // The unfiltered list shows the row too: wait for the search's answer to replace it.
+    await expect.poll(async () => (await page.$$('tbody tr')).length).toBe(1);
     await page.waitForSelector(row);
-    expect(await page.$$('tbody tr')).toHaveLength(1);
 
     await page.click(`${row} [data-action=ban]`);
     await page.waitForSelector(`${row} [data-status=banned]`);
