@@ -30,9 +30,8 @@ export function ensureBuilt(log) {
 
 /** True when `serve --workers N` really forks (the compiled CLI uses node:cluster). */
 export function clusterSupported() {
-  const dist = join(ROOT, 'dist');
-  const files = ['app/cluster.js'].map((f) => join(dist, f)).filter(existsSync);
-  return files.some((f) => /node:cluster/.test(readFileSync(f, 'utf8')));
+  const cluster = join(ROOT, 'dist', 'app', 'cluster.js');
+  return existsSync(cluster) && /node:cluster/.test(readFileSync(cluster, 'utf8'));
 }
 
 export function serviceEnv(databaseUrl, secret) {
