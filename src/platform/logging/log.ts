@@ -15,7 +15,13 @@ export const REDACT_PATHS = [
 export type LogFormat = 'json' | 'pretty';
 
 /** Lines are gathered until this many bytes are pending (pino's `minLength`), so one write(2) carries many. */
-const BATCH_BYTES = 4096;
+const BATCH_BYTES = 2048;
+/**
+ * The most one write(2) carries (`maxWrite`). SonicBoom measures the UTF-8 length of the chunk
+ * it appends to again for every line, so a line costs in proportion to this size; its default
+ * of 16 KiB made that the larger part of logging a request.
+ */
+const MAX_WRITE_BYTES = 4096;
 /** How long a line may wait for others to share its write. */
 export const LOG_FLUSH_MS = 25;
 /** Above this much unwritten output (a reader that stopped reading) new lines are dropped. */
@@ -29,7 +35,7 @@ export type LogDestination = ReturnType<typeof pinoDestination>;
  * dropped while the reader was stuck are owned up to once output moves again.
  */
 export function logDestination(fd: number): LogDestination {
-  const destination = pinoDestination({ dest: fd, sync: false, minLength: BATCH_BYTES, periodicFlush: LOG_FLUSH_MS, maxLength: MAX_PENDING_BYTES });
+  const destination = pinoDestination({ dest: fd, sync: false, minLength: BATCH_BYTES, maxWrite: MAX_WRITE_BYTES, periodicFlush: LOG_FLUSH_MS, maxLength: MAX_PENDING_BYTES });
   let dropped = 0;
   destination.on('drop', () => {
     dropped += 1;
