@@ -25,4 +25,16 @@ describe('request metrics', () => {
     metrics.http.record('POST', '/api/v1/auth/login', 200, 0.001);
     expect(await metrics.answeredWith(429)).toBe(2);
   });
+
+  it('count each answer once, however many reads run at once', async () => {
+    const metrics = createMetrics();
+    metrics.http.record('GET', '/api/v1/auth/me', 200, 0.002);
+    metrics.http.record('GET', '/api/v1/auth/me', 200, 0.002);
+    const texts = await Promise.all([metrics.registry.metrics(), metrics.registry.metrics(), metrics.answeredWith(200)]);
+    expect(texts[0]).toContain('http_requests_total{method="GET",route="/api/v1/auth/me",status="200"} 2');
+    expect(texts[1]).toContain('http_requests_total{method="GET",route="/api/v1/auth/me",status="200"} 2');
+    expect(texts[2]).toBe(2);
+    metrics.http.record('GET', '/api/v1/auth/me', 200, 0.002);
+    expect(await metrics.registry.metrics()).toContain('http_requests_total{method="GET",route="/api/v1/auth/me",status="200"} 3');
+  });
 });

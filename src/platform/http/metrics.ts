@@ -14,24 +14,34 @@ export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests by route and status', labelNames, registers: [registry] });
   const latency = new Histogram({
     name: 'http_request_duration_seconds', help: 'HTTP request latency by route and status', labelNames, buckets: LATENCY_BUCKETS, registers: [registry],
   });
+  // The request count is the latency histogram's own count, so an answer updates one series,
+  // not two; the counter is filled from it when it is read.
+  const requests = new Counter({
+    name: 'http_requests_total', help: 'HTTP requests by route and status', labelNames, registers: [registry],
+    async collect() {
+      const { values } = await latency.get();
+      // Reset and refilled in one synchronous step, so two reads at once can not add up twice.
+      this.reset();
+      for (const v of values) {
+        if (v.metricName === 'http_request_duration_seconds_count') this.inc(v.labels as Record<(typeof labelNames)[number], string>, v.value);
+      }
+    },
+  });
   // prom-client hashes a label object on every call; the series of one method, route pattern
   // and status are looked up once and kept (their number is bounded by the routes).
-  const series = new Map<string, { count: { inc(): void }; time: { observe(v: number): void } }>();
+  const series = new Map<string, { observe(v: number): void }>();
   const http: RequestStats = {
     record(method, route, status, seconds) {
       const key = `${method} ${status} ${route}`;
       let s = series.get(key);
       if (s === undefined) {
-        const labels = { method, route, status };
-        s = { count: requests.labels(labels), time: latency.labels(labels) };
+        s = latency.labels({ method, route, status });
         series.set(key, s);
       }
-      s.count.inc();
-      s.time.observe(seconds);
+      s.observe(seconds);
     },
   };
   /** Requests answered with `status` since this instance started, over every route. */
