@@ -147,3 +147,35 @@ describe('logout tokens', () => {
 
 const refreshWiki = async (token: string) =>
   (await postForm(t, '/oauth/token', { grant_type: 'refresh_token', refresh_token: token }, { basic: [wiki.client_id, wiki.client_secret!] })).json().error;
+
+describe('the admin\'s view of logout tokens', () => {
+  type Row = { id: number; client_id: string; sub: string; url: string; status: string; http_status: number | null; tries: number; event: string };
+  const L = `${A}/admin/webhooks/logout_deliveries`;
+
+  it('lists what was sent to which client for whom, and sends one again on request', async () => {
+    const admin = await t.admin();
+    const user = await t.register();
+    const { forumId } = await signInToBoth(user);
+    expect((await t.post(`${A}/logout`, { all: true }, user.token)).statusCode).toBe(200);
+    await logoutOf(forumId.sid);
+    const row = await waitFor('the delivered row', 20_000, async () => {
+      const rows = (await t.get(L, admin.token)).json().data.deliveries as Row[];
+      return rows.find((r) => r.sub === String(user.uid) && r.status === 'delivered');
+    });
+    expect(row).toMatchObject({ client_id: forum.client_id, url: expect.stringMatching(/\/backchannel-logout$/), http_status: 200, tries: 1, event: 'oidc.backchannel_logout' });
+    expect(JSON.stringify(row)).not.toMatch(/eyJ/);
+
+    const before = forumReceiver.forSid(forumId.sid).length;
+    expect((await t.post(`${A}/admin/webhooks/redeliver`, { id: row.id }, admin.token)).statusCode).toBe(200);
+    await waitFor('the token sent again', 20_000, () => forumReceiver.forSid(forumId.sid).length > before);
+    // Signed again when sent, with the same jti, so a client that acted on the first drops it.
+    const [first, ...rest] = forumReceiver.forSid(forumId.sid).filter((p) => p.sub === String(user.uid));
+    expect(rest.at(-1)).toMatchObject({ jti: first!.jti, sid: forumId.sid, aud: forum.client_id });
+    expect(rest.at(-1)!.iat).toBeGreaterThanOrEqual(first!.iat!);
+  });
+
+  it('is for admins only', async () => {
+    expect((await t.get(L, dev.token)).statusCode).toBe(403);
+    expect((await t.get(L)).statusCode).toBe(401);
+  });
+});

@@ -3,6 +3,10 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser, newPage, signIn, startCenter, type Center } from './browser.js';
 import { waitFor } from '../helpers/wait.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { LogoutReceiver } from '../helpers/logout-receiver.js';
+import { createApp } from '../helpers/oauth.js';
+import { discover, signInWithCode } from '../helpers/oidc-client.js';
+import { jwtClaims } from '../helpers/jwt.js';
 
 /** Bans with a reason and webhooks in the browser (docs/api.md §15). */
 let center: Center;
@@ -67,6 +71,34 @@ describe('e2e: moderation', () => {
       await page.waitForSelector('table.deliveries tr[data-status=delivered]');
       await page.reload();
       expect(await page.textContent('#webhooks-view')).not.toContain('whsec_');
+    } finally {
+      await context.close();
+      await receiver.close();
+    }
+  });
+
+  it('an admin sees the logout tokens sent to a client and sends one again', async () => {
+    const as = await discover(center, center.baseUrl);
+    const dev = await center.register();
+    const cb = 'https://rp.example.com/cb';
+    const forum = await createApp(center, dev, { display_name: 'Forum', redirect_uris: [cb] });
+    const receiver = new LogoutReceiver(center.baseUrl, forum.client_id);
+    const uri = await receiver.start(as.jwks_uri!);
+    expect((await center.post('/api/v1/auth/apps/update', { client_id: forum.client_id, backchannel_logout_uri: uri }, dev.token)).statusCode).toBe(200);
+    const user = await center.register();
+    const { sid } = jwtClaims((await signInWithCode(center, as, user, forum, cb)).id_token!);
+    expect((await center.post('/api/v1/auth/logout', { all: true }, user.token)).statusCode).toBe(200);
+    await waitFor('the logout token', 20_000, () => receiver.forSid(sid as string)[0]);
+    const admin = await center.admin();
+    const { context, page } = await newPage(browser, undefined, 'en-US');
+    try {
+      await signIn(page, center.baseUrl, admin.username, admin.password);
+      await page.goto(`${center.baseUrl}/admin?view=webhooks`);
+      const row = await page.waitForSelector(`#logout-deliveries tr[data-status=delivered]:has-text("${forum.client_id}")`);
+      expect(await row.textContent()).toContain(`user ${user.uid}`);
+      await (await row.$('[data-action=redeliver]'))!.click();
+      await page.waitForSelector('.notice.success:has-text("Queued again")');
+      await waitFor('the token sent again', 20_000, () => receiver.forSid(sid as string).length >= 2);
     } finally {
       await context.close();
       await receiver.close();

@@ -19,8 +19,12 @@ export function injectFetch(app: FastifyInstance) {
   };
 }
 
-/** oauth4webapi options routing every request through the service in-process. */
-export const viaInject = (t: TestApp) => ({ [oauth.customFetch]: injectFetch(t.app) as typeof fetch });
+/**
+ * oauth4webapi options routing every request through the service in-process. No request
+ * leaves the process, so an `http://` issuer (a service on loopback in the browser tests) is
+ * allowed too.
+ */
+export const viaInject = (t: TestApp) => ({ [oauth.customFetch]: injectFetch(t.app) as typeof fetch, [oauth.allowInsecureRequests]: true });
 
 /** Discovery through oauth4webapi, exactly as a relying party does it. */
 export async function discover(t: TestApp, issuer: string): Promise<oauth.AuthorizationServer> {

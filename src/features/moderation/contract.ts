@@ -34,11 +34,16 @@ export const WebhookIdBody = Type.Object({ id: Str(64) });
 export const WebhookIdQuery = Type.Object({ id: Type.String({ maxLength: 64 }) });
 export const DeliveryIdBody = Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) });
 
-/** One delivery as the console lists it; times in unix seconds. */
-export const DeliveryView = View({
+const deliveryFields = {
   id: Type.Integer(), event: Type.String(), status: Type.String(), http_status: Type.Union([Type.Integer(), Type.Null()]),
   tries: Type.Integer(), created_at: Type.Integer(), last_try_at: Type.Union([Type.Integer(), Type.Null()]),
   next_try_at: Type.Union([Type.Integer(), Type.Null()]), response: Type.String(),
-});
+};
+/** One delivery as the console lists it; times in unix seconds. */
+export const DeliveryView = View(deliveryFields);
 export type DeliveryView = Static<typeof DeliveryView>;
 export const DeliveryListReply = DataEnvelope(View({ deliveries: Type.Array(DeliveryView) }));
+/** A logout token's delivery: to which client, for which person (`sub`), at which address. */
+export const LogoutDeliveryView = View({ ...deliveryFields, client_id: Type.String(), sub: Type.String(), url: Type.String() });
+export type LogoutDeliveryView = Static<typeof LogoutDeliveryView>;
+export const LogoutDeliveryListReply = DataEnvelope(View({ deliveries: Type.Array(LogoutDeliveryView) }));

@@ -76,6 +76,8 @@ export interface OutboxRepo {
   settle(id: number, outcome: DeliveryOutcome, now: number): Promise<void>;
   /** The newest deliveries to an endpoint, newest first. */
   recent(endpointId: string, limit: number): Promise<Delivery[]>;
+  /** The newest logout tokens sent to clients' back-channel addresses, newest first. */
+  recentLogouts(limit: number): Promise<Delivery[]>;
   find(id: number): Promise<Delivery | undefined>;
   /** Makes a delivery pending again, due now, with a fresh retry window; false when unknown. */
   redeliver(id: number, now: number): Promise<boolean>;

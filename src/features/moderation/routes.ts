@@ -1,7 +1,7 @@
 import { EmptyReply, responses } from '../../platform/http/contract.js';
 import { authOf, callerOf, type ContractApp } from '../../platform/http/typed-scope.js';
 import type { RouteDeps } from '../services.js';
-import { CreatedWebhookReply, DeliveryIdBody, DeliveryListReply, WebhookBody, WebhookIdBody, WebhookIdQuery, WebhookListReply, WebhookReply, WebhookUpdateBody } from './contract.js';
+import { CreatedWebhookReply, DeliveryIdBody, DeliveryListReply, LogoutDeliveryListReply, WebhookBody, WebhookIdBody, WebhookIdQuery, WebhookListReply, WebhookReply, WebhookUpdateBody } from './contract.js';
 
 const tags = ['admin'];
 const P = '/api/v1/auth/admin/webhooks';
@@ -33,6 +33,10 @@ export async function webhookRoutes(app: ContractApp, { services, guards }: Rout
   app.get(`${P}/deliveries`, {
     preHandler, schema: { tags, summary: "An endpoint's recent deliveries, newest first", querystring: WebhookIdQuery, response: responses(DeliveryListReply) },
   }, async (request) => ({ ok: true as const, data: { deliveries: await services.webhooks.deliveries(request.query.id) } }));
+
+  app.get(`${P}/logout_deliveries`, {
+    preHandler, schema: { tags, summary: 'The newest back-channel logout tokens sent to clients, newest first', response: responses(LogoutDeliveryListReply) },
+  }, async () => ({ ok: true as const, data: { deliveries: await services.webhooks.logoutDeliveries() } }));
 
   app.post(`${P}/test`, {
     preHandler, schema: { tags, summary: 'Send a webhook.test event to an endpoint', body: WebhookIdBody, response: responses(EmptyReply) },

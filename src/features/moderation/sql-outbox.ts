@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, OutboxTable, WebhookEndpointsTable } from '../../platform/sql/schema.js';
+import { BACKCHANNEL_KIND } from '../../platform/sql/logout-outbox.js';
 import { newMessageId, webhookPayload } from '../../platform/sql/outbox.js';
 import type { Delivery, DeliveryOutcome, OutboxRepo, WebhookEndpoint, WebhookEndpointRepo } from './repository.js';
 
@@ -118,6 +119,13 @@ export class SqlOutboxRepo implements OutboxRepo {
 
   async recent(endpointId: string, limit: number): Promise<Delivery[]> {
     const rows = await this.db.selectFrom('outbox').selectAll().where('endpoint_id', '=', endpointId).orderBy('id', 'desc').limit(limit).execute();
+    return rows.map(toDelivery);
+  }
+
+  async recentLogouts(limit: number): Promise<Delivery[]> {
+    // Only messages to single addresses have no endpoint, so the (endpoint_id, id) index finds them.
+    const rows = await this.db.selectFrom('outbox').selectAll().where('endpoint_id', 'is', null).where('kind', '=', BACKCHANNEL_KIND)
+      .orderBy('id', 'desc').limit(limit).execute();
     return rows.map(toDelivery);
   }
 

@@ -4,7 +4,7 @@ import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { randomToken } from '../../platform/crypto/random.js';
 import { refusedTarget } from '../../platform/net/guarded-post.js';
 import type { Caller, Uses } from '../kit.js';
-import type { CreatedWebhook, DeliveryView, WebhookBody, WebhookUpdateBody, WebhookView } from './contract.js';
+import type { CreatedWebhook, DeliveryView, LogoutDeliveryView, WebhookBody, WebhookUpdateBody, WebhookView } from './contract.js';
 import { isEventType, TEST_EVENT } from './events.js';
 import type { Delivery, OutboxRepo, WebhookEndpoint, WebhookEndpointRepo } from './repository.js';
 
@@ -24,6 +24,21 @@ function deliveryView(d: Delivery): DeliveryView {
     created_at: Math.floor(d.createdAt / 1000), last_try_at: seconds(d.lastAttemptAt),
     next_try_at: d.status === 'pending' ? Math.floor(d.nextAttemptAt / 1000) : null, response: d.lastResponse,
   };
+}
+
+/** Whom a logout token is for, as queued (platform/sql/logout-outbox.ts). */
+function logoutSubject(d: Delivery): { aud: string; sub: string } {
+  try {
+    const { aud, sub } = JSON.parse(d.payload) as { aud?: unknown; sub?: unknown };
+    return { aud: typeof aud === 'string' ? aud : '', sub: typeof sub === 'string' ? sub : '' };
+  } catch {
+    return { aud: '', sub: '' };
+  }
+}
+
+function logoutDeliveryView(d: Delivery): LogoutDeliveryView {
+  const { aud, sub } = logoutSubject(d);
+  return { ...deliveryView(d), client_id: aud, sub, url: d.targetUrl };
 }
 
 /** `http(s)://…`, parseable, and (unless WEBHOOK_ALLOW_PRIVATE=on) not an internal address. */
@@ -99,6 +114,11 @@ export class WebhookService {
     return (await this.ctx.outbox.recent(id, RECENT_DELIVERIES)).map(deliveryView);
   }
 
+  /** The newest logout tokens sent to clients (OpenID Connect Back-Channel Logout). */
+  async logoutDeliveries(): Promise<LogoutDeliveryView[]> {
+    return (await this.ctx.outbox.recentLogouts(RECENT_DELIVERIES)).map(logoutDeliveryView);
+  }
+
   /** Queues a `webhook.test` event for one endpoint, whatever types it asked for. */
   async sendTest(id: string, actor: string, caller?: Caller): Promise<void> {
     const endpoint = await this.endpoint(id);
@@ -106,12 +126,16 @@ export class WebhookService {
     await this.ctx.audit.record('webhook.test', { actor, ip: caller?.ip ?? null, target: id });
   }
 
-  /** Sends one delivery again, now, with a fresh retry window. */
+  /**
+   * Sends one delivery again, now, with a fresh retry window: a webhook event, or a logout
+   * token (signed afresh when it is sent, so it is never stale).
+   */
   async redeliver(deliveryId: number, actor: string, caller?: Caller): Promise<void> {
     const delivery = await this.ctx.outbox.find(deliveryId);
-    if (!delivery || delivery.endpointId === null) throw fail('unknownDelivery');
+    const target = delivery?.endpointId ?? (delivery?.kind === 'backchannel' ? logoutSubject(delivery).aud : null);
+    if (!delivery || !target) throw fail('unknownDelivery');
     await this.ctx.outbox.redeliver(deliveryId, this.ctx.now());
-    await this.ctx.audit.record('webhook.redeliver', { actor, ip: caller?.ip ?? null, target: delivery.endpointId, detail: { delivery: deliveryId } });
+    await this.ctx.audit.record('webhook.redeliver', { actor, ip: caller?.ip ?? null, target, detail: { delivery: deliveryId, kind: delivery.kind } });
   }
 
   /** Endpoints switched off for failing, for the dashboard's notice. */

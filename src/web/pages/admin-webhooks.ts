@@ -1,10 +1,10 @@
 /**
  * Webhooks in the admin console (docs/webhooks.md): the endpoints, each one's recent
  * deliveries with a redeliver button, a test event, removal, and a form to add one whose
- * secret is shown once.
+ * secret is shown once; below them, the logout tokens sent to clients.
  */
 import { data } from '../api.js';
-import type { CreatedWebhook, DeliveryView, WebhookView } from '../contracts.js';
+import type { CreatedWebhook, DeliveryView, LogoutDeliveryView, WebhookView } from '../contracts.js';
 import { busy, copyBox, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf } from '../layout.js';
 import { t, type MessageKey } from '../i18n.js';
@@ -13,17 +13,20 @@ type Notice = ReturnType<typeof notice>;
 const STATUS: Record<string, MessageKey> = { pending: 'webhooks.status.pending', delivered: 'webhooks.status.delivered', failed: 'webhooks.status.failed' };
 const statusText = (status: string) => (Object.prototype.hasOwnProperty.call(STATUS, status) ? t(STATUS[status]!) : status);
 
-function deliveryTable(endpoint: WebhookView, deliveries: DeliveryView[], msg: Notice, reload: () => Promise<void>): HTMLElement {
-  if (deliveries.length === 0) return h('p', { class: 'muted small' }, t('webhooks.noDeliveries'));
-  return h('table', { class: 'deliveries', 'data-endpoint': endpoint.id },
-    h('thead', {}, h('tr', {}, ...[t('webhooks.col.event'), t('webhooks.col.status'), 'HTTP', t('webhooks.col.tries'), t('webhooks.col.time'), ''].map((c) => h('th', {}, c)))),
+/** Deliveries with their status and a redeliver button; `first` names what each went to or carried. */
+function deliveryTable<D extends DeliveryView>(
+  attrs: Record<string, string>, deliveries: D[], first: [string, (d: D) => HTMLElement], empty: string, msg: Notice, reload: () => Promise<void>,
+): HTMLElement {
+  if (deliveries.length === 0) return h('p', { class: 'muted small', ...attrs }, empty);
+  return h('table', { class: 'deliveries', ...attrs },
+    h('thead', {}, h('tr', {}, ...[first[0], t('webhooks.col.status'), 'HTTP', t('webhooks.col.tries'), t('webhooks.col.time'), ''].map((c) => h('th', {}, c)))),
     h('tbody', {}, ...deliveries.map((d) => {
       const again = h('button', { type: 'button', class: 'secondary small-button', 'data-action': 'redeliver' }, t('webhooks.redeliver'));
       again.addEventListener('click', () => void busy(again, async () => {
         await data('POST', 'admin/webhooks/redeliver', { id: d.id }).then(() => { msg.ok(t('webhooks.requeued')); return reload(); }, (e: unknown) => msg.error(messageOf(e)));
       }));
       return h('tr', { 'data-status': d.status },
-        h('td', {}, d.event), h('td', { title: d.response }, statusText(d.status)), h('td', {}, d.http_status === null ? '—' : String(d.http_status)),
+        first[1](d), h('td', { title: d.response }, statusText(d.status)), h('td', {}, d.http_status === null ? '—' : String(d.http_status)),
         h('td', {}, String(d.tries)), h('td', {}, formatTime(d.last_try_at ?? d.created_at)), h('td', {}, again));
     })));
 }
@@ -54,7 +57,7 @@ async function endpointItem(w: WebhookView, msg: Notice, reload: () => Promise<v
       events: w.events.length ? w.events.join(t('webhooks.eventSeparator')) : t('webhooks.allEvents'),
     })),
     h('div', { class: 'actions' }, test, toggle, remove),
-    deliveryTable(w, deliveries, msg, reload));
+    deliveryTable({ 'data-endpoint': w.id }, deliveries, [t('webhooks.col.event'), (d) => h('td', {}, d.event)], t('webhooks.noDeliveries'), msg, reload));
 }
 
 function addForm(msg: Notice, reload: () => Promise<void>, shown: HTMLElement): HTMLElement {
@@ -70,15 +73,25 @@ function addForm(msg: Notice, reload: () => Promise<void>, shown: HTMLElement): 
   }, (e: unknown) => msg.error(messageOf(e)));
 }
 
+/** Logout tokens sent to clients' back-channel addresses (OpenID Connect Back-Channel Logout). */
+async function logoutDeliveries(msg: Notice, reload: () => Promise<void>): Promise<HTMLElement> {
+  const { deliveries } = await data<{ deliveries: LogoutDeliveryView[] }>('GET', 'admin/webhooks/logout_deliveries');
+  const client = (d: LogoutDeliveryView) => h('td', { title: d.url }, d.client_id, h('span', { class: 'muted small' }, ` · ${t('webhooks.logoutSub', { sub: d.sub })}`));
+  return deliveryTable({ id: 'logout-deliveries' }, deliveries, [t('webhooks.col.client'), client], t('webhooks.noLogoutDeliveries'), msg, reload);
+}
+
 export function webhooksView(msg: Notice): HTMLElement {
   const list = h('ul', { class: 'plain webhooks', id: 'webhooks' });
+  const logouts = h('div', {});
   const shown = h('div', { id: 'webhook-created' });
   const reload = async () => {
     const { webhooks } = await data<{ webhooks: WebhookView[] }>('GET', 'admin/webhooks');
     list.replaceChildren(...(webhooks.length ? await Promise.all(webhooks.map((w) => endpointItem(w, msg, reload))) : [h('li', { class: 'muted' }, t('webhooks.none'))]));
+    logouts.replaceChildren(await logoutDeliveries(msg, reload));
   };
   void reload().catch((e: unknown) => msg.error(messageOf(e)));
   return h('div', { id: 'webhooks-view' },
     h('p', { class: 'muted small' }, t('webhooks.intro')),
-    list, h('h2', {}, t('webhooks.add')), shown, addForm(msg, reload, shown));
+    list, h('h2', {}, t('webhooks.add')), shown, addForm(msg, reload, shown),
+    h('h2', {}, t('webhooks.logoutTitle')), h('p', { class: 'muted small' }, t('webhooks.logoutIntro')), logouts);
 }
