@@ -3,6 +3,7 @@ import { badParam, fail } from '../../errors/index.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { randomToken } from '../../platform/crypto/random.js';
 import { refusedTarget } from '../../platform/net/guarded-post.js';
+import type { LogoutTokenSubject } from '../../platform/sql/logout-outbox.js';
 import type { Caller, Uses } from '../kit.js';
 import type { CreatedWebhook, DeliveryView, LogoutDeliveryView, WebhookBody, WebhookUpdateBody, WebhookView } from './contract.js';
 import { isEventType, TEST_EVENT } from './events.js';
@@ -29,7 +30,7 @@ function deliveryView(d: Delivery): DeliveryView {
 /** Whom a logout token is for, as queued (platform/sql/logout-outbox.ts). */
 function logoutSubject(d: Delivery): { aud: string; sub: string } {
   try {
-    const { aud, sub } = JSON.parse(d.payload) as { aud?: unknown; sub?: unknown };
+    const { aud, sub } = JSON.parse(d.payload) as Partial<Record<keyof LogoutTokenSubject, unknown>>;
     return { aud: typeof aud === 'string' ? aud : '', sub: typeof sub === 'string' ? sub : '' };
   } catch {
     return { aud: '', sub: '' };
@@ -132,7 +133,7 @@ export class WebhookService {
    */
   async redeliver(deliveryId: number, actor: string, caller?: Caller): Promise<void> {
     const delivery = await this.ctx.outbox.find(deliveryId);
-    const target = delivery?.endpointId ?? (delivery?.kind === 'backchannel' ? logoutSubject(delivery).aud : null);
+    const target = delivery && (delivery.endpointId ?? logoutSubject(delivery).aud);
     if (!delivery || !target) throw fail('unknownDelivery');
     await this.ctx.outbox.redeliver(deliveryId, this.ctx.now());
     await this.ctx.audit.record('webhook.redeliver', { actor, ip: caller?.ip ?? null, target, detail: { delivery: deliveryId, kind: delivery.kind } });

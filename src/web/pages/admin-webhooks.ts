@@ -85,9 +85,9 @@ export function webhooksView(msg: Notice): HTMLElement {
   const logouts = h('div', {});
   const shown = h('div', { id: 'webhook-created' });
   const reload = async () => {
-    const { webhooks } = await data<{ webhooks: WebhookView[] }>('GET', 'admin/webhooks');
+    const [{ webhooks }, sent] = await Promise.all([data<{ webhooks: WebhookView[] }>('GET', 'admin/webhooks'), logoutDeliveries(msg, reload)]);
     list.replaceChildren(...(webhooks.length ? await Promise.all(webhooks.map((w) => endpointItem(w, msg, reload))) : [h('li', { class: 'muted' }, t('webhooks.none'))]));
-    logouts.replaceChildren(await logoutDeliveries(msg, reload));
+    logouts.replaceChildren(sent);
   };
   void reload().catch((e: unknown) => msg.error(messageOf(e)));
   return h('div', { id: 'webhooks-view' },
