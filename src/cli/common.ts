@@ -8,6 +8,16 @@ import { say } from './messages.js';
 
 export class UsageError extends Error {}
 
+const UNIT_S: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 7 * 86_400 };
+
+/** `90s`, `30m`, `12h`, `7d`, `2w`, or plain seconds. */
+export function durationSeconds(text: string): number | undefined {
+  const m = /^(\d{1,9})([smhdw]?)$/.exec(text.trim());
+  if (!m) return undefined;
+  const seconds = Number(m[1]) * UNIT_S[m[2] || 's']!;
+  return seconds >= 1 ? seconds : undefined;
+}
+
 /** A bad argument of a command whose form is known: its one line says what, without the usage text. */
 export class ArgumentError extends UsageError {}
 

@@ -8,7 +8,7 @@ import { providerCommand, userLinks } from './providers.js';
 import { inviteCommand } from './invites.js';
 import { webhookCommand } from './webhooks.js';
 import { appCommand } from './apps.js';
-import { ArgumentError, strictArgs, UsageError, withServices } from './common.js';
+import { ArgumentError, durationSeconds, strictArgs, UsageError, withServices } from './common.js';
 import { cliMessage, say } from './messages.js';
 import { isClusterWorker, runPrimary } from '../app/cluster.js';
 import { DEFAULT_ROLES, isValidEmail, isValidPassword, isValidRole, isValidUsername } from '../features/accounts/account-rules.js';
@@ -50,6 +50,12 @@ async function userCreate(args: string[]): Promise<void> {
   });
 }
 
+/** `--until` as the API takes it (an ISO-8601 time), or a duration from now as `invite create --expires` takes. */
+function banTerms(terms: { reason?: string; until?: string }): { reason?: string; until?: string } {
+  const seconds = terms.until === undefined ? undefined : durationSeconds(terms.until);
+  return seconds === undefined ? terms : { ...terms, until: new Date(Date.now() + seconds * 1000).toISOString() };
+}
+
 const USER_COMMANDS = ['create', 'ban', 'unban', 'roles', 'remove-second-factor', 'links'];
 
 async function userCommand(args: string[]): Promise<void> {
@@ -64,8 +70,11 @@ async function userCommand(args: string[]): Promise<void> {
   const [username, roleText] = positionals;
   if (!username) throw new ArgumentError(say('usernameRequired', { command: `user ${sub}` }));
   if (sub === 'ban' || sub === 'unban') {
-    const terms = values as { reason?: string; until?: string };
-    await withServices(async (s) => print(await s.admin.setBanned(username, sub === 'ban', 'cli', undefined, terms)));
+    const terms = banTerms(values as { reason?: string; until?: string });
+    await withServices(async (s) => print(await s.admin.setBanned(username, sub === 'ban', 'cli', undefined, terms).catch((err: unknown) => {
+      if (err instanceof AppError && err.reason === 'badParam' && err.msg.endsWith('until')) throw new ArgumentError(say('banUntil', { value: terms.until ?? '' }));
+      throw err;
+    })));
   } else if (sub === 'roles') {
     if (roleText === undefined) throw new ArgumentError(say('roleListRequired'));
     const roles = roleList('user roles', roleText);

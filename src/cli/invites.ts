@@ -2,20 +2,10 @@
  * `account-center invite create [--uses N] [--expires 7d] | invite list | invite remove ID`:
  * the invite codes of REGISTRATION=invite (docs/abuse.md), as the admin API makes them.
  */
-import { ArgumentError, strictArgs, withServices } from './common.js';
+import { ArgumentError, durationSeconds, strictArgs, withServices } from './common.js';
 import { say } from './messages.js';
 
 const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
-
-const UNIT_S: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400, w: 7 * 86_400 };
-
-/** `90s`, `30m`, `12h`, `7d`, `2w`, or plain seconds. */
-export function durationSeconds(text: string): number | undefined {
-  const m = /^(\d{1,9})([smhdw]?)$/.exec(text.trim());
-  if (!m) return undefined;
-  const seconds = Number(m[1]) * UNIT_S[m[2] || 's']!;
-  return seconds >= 1 ? seconds : undefined;
-}
 
 const SUBCOMMANDS = ['create', 'list', 'remove'];
 

@@ -62,4 +62,20 @@ describe('account-center user: role names and stray arguments (docs/api.md §10)
     expectRefused(await ws.cli(db, ['user', 'ban']), /^account-center: user ban: a username is required$/);
     expect((await stored('newbie1'))?.banned).toBe(false);
   }, 120_000);
+
+  it('user ban --until takes a duration as invite create --expires does, or an ISO time', async () => {
+    const create = await ws.cli(db, ['user', 'create', '--username', 'banned3', '--password', 'banned-password-3', '--email', 'banned3@example.com']);
+    expect(create.code, create.stderr).toBe(0);
+    const before = Date.now();
+    const banned = await ws.cli(db, ['user', 'ban', 'banned3', '--until', '3d', '--reason', 'spam']);
+    expect(banned.code, banned.stderr).toBe(0);
+    const until = (await stored('banned3'))?.bannedUntil ?? 0;
+    expect(until).toBeGreaterThanOrEqual(before + 3 * 86_400_000 - 1000);
+    expect(until).toBeLessThanOrEqual(Date.now() + 3 * 86_400_000 + 1000);
+
+    expectRefused(await ws.cli(db, ['user', 'ban', 'banned3', '--until', '3 days']), /^account-center: user ban: --until/);
+    const iso = await ws.cli(db, ['user', 'ban', 'banned3', '--until', '2099-01-31T00:00:00Z']);
+    expect(iso.code, iso.stderr).toBe(0);
+    expect((await stored('banned3'))?.bannedUntil).toBe(Date.parse('2099-01-31T00:00:00Z'));
+  }, 120_000);
 });

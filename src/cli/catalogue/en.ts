@@ -8,7 +8,7 @@ export const CLI_EN = {
   serve [--workers N]                  run the service (the default)
   migrate                              apply database migrations and exit
   user create --username U --password P --email E [--roles a,b]
-  user ban U [--reason R] [--until T]  T: an ISO-8601 time with its zone (2030-01-31T00:00:00Z)
+  user ban U [--reason R] [--until T]  T: a duration (3d, 12h) or an ISO-8601 time with its zone (2030-01-31T00:00:00Z)
   user unban U | user roles U a,b
   user remove-second-factor U          remove the authenticator and passkeys of a locked-out user
   user links U                         the user's linked accounts (sign-in with other accounts)
@@ -75,6 +75,7 @@ Configuration comes from the environment (PORT, HOST, DATABASE_URL, JWT_SECRET, 
   notOurDump: '{file} is not an Account Center dump: {error}',
   noUsersTable: 'no users table',
   inviteUses: 'invite create: --uses must be a positive integer, got "{value}"',
+  banUntil: 'user ban: --until must be a duration such as 3d, 12h or 30m, or an ISO-8601 time with its zone after now (2030-01-31T00:00:00Z), got "{value}"',
   inviteExpires: 'invite create: --expires must be a duration such as 7d, 12h or 30m, got "{value}"',
   inviteIdRequired: 'invite remove: an invite id is required',
   trustEmailBoth: '{command}: --trust-email and --no-trust-email exclude each other',

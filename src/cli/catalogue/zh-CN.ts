@@ -7,7 +7,7 @@ export const CLI_ZH_CN: { readonly [K in CliKey]: string } = {
   serve [--workers N]                  运行服务（默认命令）
   migrate                              执行数据库迁移后退出
   user create --username U --password P --email E [--roles a,b]
-  user ban U [--reason R] [--until T]  T：带时区的 ISO-8601 时间（2030-01-31T00:00:00Z）
+  user ban U [--reason R] [--until T]  T：时长（3d、12h）或带时区的 ISO-8601 时间（2030-01-31T00:00:00Z）
   user unban U | user roles U a,b
   user remove-second-factor U          为无法登录的用户移除身份验证器和通行密钥
   user links U                         用户绑定的第三方账号
@@ -74,6 +74,7 @@ export const CLI_ZH_CN: { readonly [K in CliKey]: string } = {
   notOurDump: '{file} 不是账号中心的备份：{error}',
   noUsersTable: '没有 users 表',
   inviteUses: 'invite create：--uses 须为正整数，收到“{value}”',
+  banUntil: 'user ban：--until 须为 3d、12h 或 30m 这样的时长，或晚于现在、带时区的 ISO-8601 时间（2030-01-31T00:00:00Z），收到“{value}”',
   inviteExpires: 'invite create：--expires 须为 7d、12h 或 30m 这样的时长，收到“{value}”',
   inviteIdRequired: 'invite remove：需要邀请码 ID',
   trustEmailBoth: '{command}：--trust-email 与 --no-trust-email 不能同时使用',
