@@ -2,7 +2,9 @@
 // `npm start`'s build step: compiles the service and bundles the pages only when a source,
 // build script or build setting changed since the last build made here, so an unchanged
 // checkout starts at once. The decision is a content hash (not mtimes, which a checkout or
-// copy rewrites) kept in dist/.build-stamp beside what it describes.
+// copy rewrites) kept in dist/.build-stamp beside what it describes. `npm run build` (and so
+// `npm install`'s prepare) runs it with --always: it builds whatever the stamp says and leaves
+// the stamp, so the first `npm start` after an install starts at once.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -39,12 +41,12 @@ export function sourceHash() {
   return hash.digest('hex');
 }
 
-/** Builds when needed; answers whether it did. */
-export async function buildIfChanged() {
+/** Builds when needed, or always; answers whether it did. */
+export async function buildIfChanged({ always = false } = {}) {
   // Hashed before building: a file saved during the build makes the next start build again.
   const hash = sourceHash();
   const built = OUTPUTS.every((f) => existsSync(join(root, f)));
-  if (built && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === hash) return false;
+  if (!always && built && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === hash) return false;
   execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', root], { stdio: 'inherit' });
   const { buildWeb } = await import('./build-web.mjs');
   await buildWeb();
@@ -54,7 +56,8 @@ export async function buildIfChanged() {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
-    console.log((await buildIfChanged()) ? 'build: done' : 'build: sources unchanged, nothing to do');
+    const always = process.argv.includes('--always');
+    console.log((await buildIfChanged({ always })) ? 'build: done' : 'build: sources unchanged, nothing to do');
   } catch (err) {
     // A failed tsc has already printed what is wrong; anything else has not.
     if (typeof err?.status !== 'number') console.error(err);

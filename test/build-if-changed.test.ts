@@ -43,4 +43,12 @@ describe('npm start builds only when the sources changed', () => {
     expect(readFileSync(join(dir, 'dist/web/manifest.json'), 'utf8')).not.toBe(manifest);
     expect(await buildStep()).toContain('nothing to do');
   }, 180_000);
+
+  it('npm run build (the build npm install runs) leaves the stamp, so the next start builds nothing', async () => {
+    const build = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).scripts.build as string;
+    expect(build).toMatch(/^node scripts\/build-if-changed\.mjs --always$/);
+    const always = async () => (await promisify(execFile)(process.execPath, ['scripts/build-if-changed.mjs', '--always'], { cwd: dir, encoding: 'utf8' })).stdout;
+    expect(await always()).toContain('build: done');
+    expect(await buildStep()).toContain('nothing to do');
+  }, 180_000);
 });
