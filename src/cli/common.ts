@@ -2,8 +2,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { loadConfig } from '../config/index.js';
 import { createLogger } from '../platform/logging/log.js';
-import { createServices } from '../app/services.js';
-import { createSqlStorage } from '../app/sql-storage.js';
+import type { createServices } from '../app/services.js';
 import { say } from './messages.js';
 
 export class UsageError extends Error {}
@@ -41,10 +40,15 @@ export function strictArgs<T extends ParseArgsConfig['options']>(command: string
   return parsed;
 }
 
-/** Opens storage and services for a one-off command, runs it, and closes everything. */
+/**
+ * Opens storage and services for a one-off command, runs it, and closes everything. The
+ * service's modules load here, once a command has passed its argument checks: `help` and a
+ * refused argument answer without them.
+ */
 export async function withServices<T>(run: (s: ReturnType<typeof createServices>) => Promise<T>): Promise<T> {
   const { config } = loadConfig();
   const logger = createLogger('warn', process.stderr);
+  const [{ createServices }, { createSqlStorage }] = await Promise.all([import('../app/services.js'), import('../app/sql-storage.js')]);
   const storage = await createSqlStorage(config.databaseUrl);
   try {
     await storage.migrate();

@@ -1,16 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../config/index.js';
-import { serve } from '../main.js';
-import { exitOnStartupFailure } from '../app/startup-errors.js';
-import { usersCommand } from './users-transfer.js';
-import { backupCommand, restoreCommand } from './backup.js';
-import { providerCommand, userLinks } from './providers.js';
-import { inviteCommand } from './invites.js';
-import { webhookCommand } from './webhooks.js';
-import { appCommand } from './apps.js';
 import { ArgumentError, durationSeconds, strictArgs, UsageError, withServices } from './common.js';
 import { cliMessage, say } from './messages.js';
-import { isClusterWorker, runPrimary } from '../app/cluster.js';
 import { DEFAULT_ROLES, isValidEmail, isValidPassword, isValidRole, isValidUsername } from '../features/accounts/account-rules.js';
 import { AppError } from '../errors/index.js';
 
@@ -62,7 +53,7 @@ async function userCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === undefined) throw new ArgumentError(say('subRequired', { command: 'user', commands: USER_COMMANDS.join(', ') }));
   if (sub === 'create') return userCreate(rest);
-  if (sub === 'links') return userLinks(rest);
+  if (sub === 'links') return (await import('./providers.js')).userLinks(rest);
   if (sub !== 'ban' && sub !== 'unban' && sub !== 'roles' && sub !== 'remove-second-factor') throw new UsageError(say('unknownCommandOf', { group: 'user', sub }));
   // Each takes exactly its arguments and options: anything more is refused before any change.
   const banOptions = { reason: { type: 'string' }, until: { type: 'string' } } as const;
@@ -94,8 +85,29 @@ async function keysCommand(args: string[]): Promise<void> {
   });
 }
 
-/** Commands that later modules add (e.g. `app`), keyed by their first word. */
-export const extraCommands: Record<string, (args: string[]) => Promise<void>> = { app: appCommand, users: usersCommand, backup: backupCommand, restore: restoreCommand, keys: keysCommand, provider: providerCommand, invite: inviteCommand, webhook: webhookCommand };
+/**
+ * The other commands, keyed by their first word. Each module is loaded when its command runs,
+ * so a command pays only for what it uses.
+ */
+const extraCommands: Record<string, (args: string[]) => Promise<void>> = {
+  app: async (args) => (await import('./apps.js')).appCommand(args),
+  users: async (args) => (await import('./users-transfer.js')).usersCommand(args),
+  backup: async (args) => (await import('./backup.js')).backupCommand(args),
+  restore: async (args) => (await import('./backup.js')).restoreCommand(args),
+  keys: keysCommand,
+  provider: async (args) => (await import('./providers.js')).providerCommand(args),
+  invite: async (args) => (await import('./invites.js')).inviteCommand(args),
+  webhook: async (args) => (await import('./webhooks.js')).webhookCommand(args),
+};
+
+/** `serve`: one process, or a primary that forks `workers` of them. */
+async function serveCommand(workers: number): Promise<void> {
+  const [{ isClusterWorker, runPrimary }, { serve }, { exitOnStartupFailure }] = await Promise.all([
+    import('../app/cluster.js'), import('../main.js'), import('../app/startup-errors.js'),
+  ]);
+  // A failure to start is one line on stderr and exit code 1 (src/app/startup-errors.ts).
+  await (workers > 1 && !isClusterWorker() ? runPrimary(workers) : serve()).catch(exitOnStartupFailure);
+}
 
 export async function main(argv: string[]): Promise<void> {
   const [command = 'serve', ...args] = argv;
@@ -105,8 +117,7 @@ export async function main(argv: string[]): Promise<void> {
         const { values } = parseArgs({ args, options: { workers: { type: 'string' } } });
         const workers = values.workers === undefined ? 1 : Number(values.workers);
         if (!Number.isInteger(workers) || workers < 1) throw new UsageError(say('workers'));
-        // A failure to start is one line on stderr and exit code 1 (src/app/startup-errors.ts).
-        await (workers > 1 && !isClusterWorker() ? runPrimary(workers) : serve()).catch(exitOnStartupFailure);
+        await serveCommand(workers);
         return;
       }
       case 'migrate':
