@@ -116,6 +116,14 @@ describe('the claims request parameter (Core §5.5)', () => {
     expect(id.email).toBe(user.email);
   });
 
+  it('claim names of the object prototype ask for nothing', async () => {
+    const user = await t.register();
+    const claims = '{"userinfo":{"__proto__":null,"constructor":null,"toString":{"essential":true}}}';
+    const { tokens, shown } = await signIn(user, { claims });
+    expect(shown).toEqual(['openid']);
+    expect(await userInfo(tokens.access_token)).toEqual({ sub: String(user.uid) });
+  });
+
   it('a claims value that is not a JSON object is invalid_request at the callback', async () => {
     for (const claims of ['{', '[]', '"name"', JSON.stringify({ userinfo: [] })]) {
       expectCallbackError(await authorizeGet(t, base({ claims }), dev.token), 'invalid_request');

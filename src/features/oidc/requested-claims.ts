@@ -4,12 +4,11 @@
  */
 
 /** The scope whose consent releases each standard claim the center knows (Core §5.4). */
-const SCOPE_OF_CLAIM: Readonly<Record<string, string>> = {
-  name: 'profile', preferred_username: 'profile', updated_at: 'profile', picture: 'profile', locale: 'profile', zoneinfo: 'profile',
-  given_name: 'profile', family_name: 'profile', middle_name: 'profile', nickname: 'profile', profile: 'profile',
-  website: 'profile', gender: 'profile', birthdate: 'profile',
-  email: 'email', email_verified: 'email',
-};
+const SCOPE_OF_CLAIM: ReadonlyMap<string, string> = new Map([
+  ...['name', 'preferred_username', 'updated_at', 'picture', 'locale', 'zoneinfo', 'given_name', 'family_name', 'middle_name',
+    'nickname', 'profile', 'website', 'gender', 'birthdate'].map((claim) => [claim, 'profile'] as const),
+  ['email', 'email'], ['email_verified', 'email'],
+]);
 
 /** `acr` values (docs/oidc.md): one factor (password, e-mail code, another account), or a second factor too. */
 export const ACR_ONE_FACTOR = '1';
@@ -55,7 +54,8 @@ export function readClaimsRequest(text: string): ClaimsRequest | undefined {
     if (!isObject(members)) return undefined;
     for (const [claim, spec] of Object.entries(members)) {
       if (spec !== null && !isObject(spec)) return undefined;
-      const scope = SCOPE_OF_CLAIM[claim];
+      // A Map, so names like `__proto__` or `constructor` from the client's JSON find nothing.
+      const scope = SCOPE_OF_CLAIM.get(claim);
       if (scope !== undefined) scopes.add(scope);
       if (claim === 'acr' && target === 'id_token' && spec?.essential === true) {
         const values = spec.values ?? (spec.value === undefined ? undefined : [spec.value]);
