@@ -15,7 +15,7 @@ import type { RegisterBody, SendCodeData, VerifyEmailData } from './contract.js'
 import type { SecondFactorService } from '../second-factor/index.js';
 import { emailChangedNotice, emailCodeMessage, passwordChangedNotice } from './account-notices.js';
 import { hasPassword, type ReauthProof, type ReauthService } from '../reauth/index.js';
-import type { Authenticated, TokenEnvelope } from '../sessions/index.js';
+import { signInMethod, type Authenticated, type TokenEnvelope } from '../sessions/index.js';
 import type { AbuseServices } from '../abuse/index.js';
 
 /** Failed password sign-ins from an address or on an account after which the CAPTCHA is asked for (docs/api.md §16.1). */
@@ -54,9 +54,10 @@ export class AccountService {
   }
 
   /** A first-party token opening a new session, recorded with where it was signed in from. */
-  private async envelope(user: User, caller: Caller): Promise<TokenEnvelope> {
+  /** A first-party token and its session; `method` as sessions record it (sessions' sign-in-method.ts). */
+  private async envelope(user: User, caller: Caller, method = ''): Promise<TokenEnvelope> {
     const issued = this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);
-    await this.ctx.signIns.record(issued.claims, user, caller);
+    await this.ctx.signIns.record(issued.claims, user, caller, method);
     return issued.body;
   }
 
@@ -101,10 +102,10 @@ export class AccountService {
     }
     await throttle.succeeded();
     if (this.ctx.passwords.needsRehash(user.passwordHash)) await this.upgradeHash(user, password);
-    await this.secondFactor.checkSignIn(user, otp, caller, 'password');
+    const secondFactor = await this.secondFactor.checkSignIn(user, otp, caller, 'password');
     if (isBanned(user, this.ctx.now())) throw bannedAtSignIn(user);
     await this.ctx.audit.signedIn(user, caller, 'password');
-    return this.envelope(user, caller);
+    return this.envelope(user, caller, signInMethod('', secondFactor));
   }
 
   /** Replaces an imported hash by argon2id once the password is known to be right. */
@@ -236,11 +237,11 @@ export class AccountService {
       throw err;
     };
     const codeId = await this.checkCode(user.email, 'login', code).catch(failed);
-    await this.secondFactor.checkSignIn(user, otp, caller, 'email_code');
+    const secondFactor = await this.secondFactor.checkSignIn(user, otp, caller, 'email_code');
     await this.useCode(codeId).catch(failed);
     if (isBanned(user, this.ctx.now())) throw bannedAtSignIn(user);
     await this.ctx.audit.signedIn(user, caller, 'email_code');
-    return this.envelope(user, caller);
+    return this.envelope(user, caller, signInMethod('', secondFactor));
   }
 
   async verifyEmail(user: User, code: string): Promise<VerifyEmailData> {

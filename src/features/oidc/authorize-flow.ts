@@ -11,7 +11,8 @@ import type { Authenticated } from '../sessions/index.js';
 import type { App, AppRepo } from '../apps/index.js';
 import type { AuthCodeRepo } from '../authorization/index.js';
 import type { ConsentRepo } from './repository.js';
-import type { SessionRepo } from '../sessions/index.js';
+import { amrOfMethod, type SessionRepo } from '../sessions/index.js';
+import { acrOf } from './requested-claims.js';
 import { signedInAt } from './browser-session.js';
 import type { Ticket, Tickets } from './tickets.js';
 import type { InteractionView } from './pages-contract.js';
@@ -123,6 +124,15 @@ export class AuthorizeFlow {
       const raw = await this.tickets.issue(ticket);
       return { redirect: this.loginUrl(ticket, raw, session !== undefined) };
     }
+    const acr = request.essentialAcr && acrOf(await this.amrOf(session));
+    if (acr !== undefined && !request.essentialAcr!.includes(acr)) {
+      // OIDC Core §5.5.1.1: an unmet essential acr is a failed authentication. A sign-in made
+      // before the request gets one more chance (the person may have a second factor now).
+      if (none) return fail('login_required', 'the sign-in does not meet the requested authentication context');
+      if (ticket.freshLogin) return fail('access_denied', 'the sign-in does not meet the requested authentication context');
+      const again: Ticket = { ...ticket, freshLogin: true, requestedAt: this.now() };
+      return { redirect: this.loginUrl(again, await this.tickets.issue(again), true) };
+    }
     const consent = await this.repos.consents.find(session.user.id, app.clientId);
     if (consentCovers(consent?.scopes, request)) return { redirect: await this.issueCode(request, session) };
     if (none) return fail('consent_required', 'the person has not consented to this request');
@@ -185,11 +195,14 @@ export class AuthorizeFlow {
     return withQuery(request.redirectUri, { code, state: request.state, iss: this.settings.issuer });
   }
 
-  /** `fed` for a session signed in through another account (docs/api.md §14.5); otherwise the ID token says nothing. */
+  /**
+   * The ID token's `amr` for this sign-in (docs/oidc.md, "acr and amr"): `fed` through another
+   * account (docs/api.md §14.5), `otp mfa` after a second factor, `mfa` for a passkey;
+   * null for a password or e-mail code alone.
+   */
   private async amrOf(session: Authenticated): Promise<string | null> {
     if (session.claims.sid === undefined) return null;
-    const method = (await this.repos.sessions.findById(session.claims.sid))?.method ?? '';
-    return method.startsWith('upstream:') ? 'fed' : null;
+    return amrOfMethod((await this.repos.sessions.findById(session.claims.sid))?.method ?? '');
   }
 
   /** RFC 6749 §4.1.2.1 with RFC 9207's `iss`. */

@@ -4,6 +4,7 @@
  * callback are shown on a page; every other error goes back to the validated callback.
  */
 import { isValidScopeName, splitScope } from '../authorization/index.js';
+import { readClaimsRequest } from './requested-claims.js';
 
 /** Scopes every client may ask for, whatever its own list says. */
 export const STANDARD_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
@@ -24,6 +25,8 @@ export interface AuthorizationRequest {
   /** Seconds; a sign-in older than this must be repeated. */
   maxAge?: number;
   loginHint?: string;
+  /** `acr` values the `claims` parameter demands as essential: the sign-in must have one of them. */
+  essentialAcr?: string[];
 }
 
 /** The facts of a client the request rules need. */
@@ -49,11 +52,9 @@ export type RequestOutcome = { ok: true; request: AuthorizationRequest } | { ok:
  * Longest accepted value per parameter: the request travels through the sign-in page inside
  * a ticket in the URL, which must stay well under the 16 KiB a request line may take.
  */
-const MAX_PARAM: Record<string, number> = { state: 2048, scope: 1024, nonce: 512, login_hint: 256 };
+const MAX_PARAM: Record<string, number> = { state: 2048, scope: 1024, nonce: 512, login_hint: 256, claims: 4096 };
 const MAX_OTHER = 256;
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
-/** RFC 6749 §3.1: parameters sent without a value are treated as omitted. */
-const isBlank = (v: unknown): boolean => v === undefined || v === '';
 
 /** A parameter's single value; `{ repeated }` when it was sent more than once (RFC 6749 §3.1). */
 export function single(params: RawParams, name: string): string | undefined | { repeated: true } {
@@ -83,7 +84,10 @@ export function allowedScopes(client: Pick<ClientFacts, 'scopes'>): Set<string> 
  * that has no refresh grant: it could never receive the refresh token it asks for.
  */
 export function checkRequest(params: RawParams, client: ClientFacts, redirect: { uri: string; given: boolean }): RequestOutcome {
-  const names = ['response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method', 'prompt', 'max_age', 'login_hint', 'response_mode', 'request', 'request_uri'];
+  // OIDC Core §6.1 and §6.2: a request object, however long, is declined as unsupported, before any length cap.
+  if (single(params, 'request') !== undefined) return fail('request_not_supported', 'request objects are not supported');
+  if (single(params, 'request_uri') !== undefined) return fail('request_uri_not_supported', 'request_uri is not supported');
+  const names = ['response_type', 'scope', 'state', 'nonce', 'code_challenge', 'code_challenge_method', 'prompt', 'max_age', 'login_hint', 'response_mode', 'claims', 'acr_values'];
   const v: Record<string, string | undefined> = {};
   for (const name of names) {
     const value = single(params, name);
@@ -91,8 +95,6 @@ export function checkRequest(params: RawParams, client: ClientFacts, redirect: {
     if (value !== undefined && value.length > (MAX_PARAM[name] ?? MAX_OTHER)) return fail('invalid_request', `parameter ${name} is too long`);
     v[name] = value;
   }
-  if (!isBlank(v.request)) return fail('request_not_supported', 'request objects are not supported');
-  if (!isBlank(v.request_uri)) return fail('request_uri_not_supported', 'request_uri is not supported');
   if (v.response_type === undefined) return fail('invalid_request', 'response_type is required');
   if (v.response_type !== 'code') return fail('unsupported_response_type', 'only response_type=code is supported');
   if (v.response_mode !== undefined && v.response_mode !== 'query') return fail('invalid_request', 'only response_mode=query is supported');
@@ -104,7 +106,11 @@ export function checkRequest(params: RawParams, client: ClientFacts, redirect: {
   if (asked.length === 0 || !asked.every((s) => isValidScopeName(s) && allowed.has(s))) {
     return fail('invalid_scope', 'the requested scope is not allowed for this client');
   }
-  const scopes = client.grantTypes.includes('refresh_token') ? asked : asked.filter((s) => s !== 'offline_access');
+  const claims = v.claims === undefined ? undefined : readClaimsRequest(v.claims);
+  if (v.claims !== undefined && claims === undefined) return fail('invalid_request', 'claims is not a valid claims request');
+  // A claim asked for by name is consented to, and released, with its scope.
+  const wanted = [...new Set([...asked, ...(claims?.scopes ?? [])])];
+  const scopes = client.grantTypes.includes('refresh_token') ? wanted : wanted.filter((s) => s !== 'offline_access');
 
   const method = v.code_challenge_method;
   const challenge = v.code_challenge;
@@ -135,6 +141,7 @@ export function checkRequest(params: RawParams, client: ClientFacts, redirect: {
   if (challenge !== undefined) request.codeChallenge = challenge;
   if (maxAge !== undefined) request.maxAge = maxAge;
   if (v.login_hint !== undefined) request.loginHint = v.login_hint;
+  if (claims?.essentialAcr !== undefined) request.essentialAcr = claims.essentialAcr;
   return { ok: true, request };
 }
 

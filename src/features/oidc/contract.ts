@@ -35,6 +35,7 @@ export const UserInfoResponse = Type.Object({
   sub: Type.String(),
   preferred_username: Type.Optional(Type.String()),
   name: Type.Optional(Type.String()),
+  updated_at: Type.Optional(Type.Integer()),
   email: Type.Optional(Type.String()),
   email_verified: Type.Optional(Type.Boolean()),
 }, { additionalProperties: false });

@@ -72,7 +72,7 @@ export class TokenGrants {
     if (!user) throw invalidGrant('The authorization code is invalid');
 
     const grant = { app, user, scope: code.scope, authTimeMs: code.authTime ?? code.createdAt, nonce: code.nonce, amr: code.amr };
-    const familyId = await this.deps.issuer.startFamily(app, user, code.sessionId);
+    const familyId = await this.deps.issuer.startFamily(app, user, code.sessionId, code.scope);
     const access = await this.deps.issuer.accessFor({ ...grant, familyId });
     // One conditional UPDATE uses the code up and records what it issued: exactly one
     // concurrent caller wins, and a replay however interleaved finds the jti and family to revoke.

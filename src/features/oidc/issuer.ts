@@ -49,10 +49,14 @@ export class TokenIssuer {
     private readonly now: () => number,
   ) {}
 
-  /** A new family row; created before any token names it, so a revocation can never miss it. */
-  async startFamily(app: App, user: User, sessionId: string | null = null): Promise<string> {
+  /**
+   * A new family row; created before any token names it, so a revocation can never miss it,
+   * and so the client's part in the sign-in `sessionId` is on record before its first ID token.
+   */
+  async startFamily(app: App, user: User, sessionId: string | null = null, scope = ''): Promise<string> {
     const familyId = newFamilyId();
-    await this.refreshTokens.createFamily({ familyId, userId: user.id, clientId: app.clientId, createdAt: this.now(), sessionId });
+    const issuesIdTokens = scopeList(scope).includes('openid');
+    await this.refreshTokens.createFamily({ familyId, userId: user.id, clientId: app.clientId, createdAt: this.now(), sessionId, issuesIdTokens });
     return familyId;
   }
 

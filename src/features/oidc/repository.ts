@@ -33,6 +33,12 @@ export interface RefreshFamily {
   revokedAt: number | null;
   /** The center sign-in the authorization came from (Back-Channel Logout); absent for device grants. */
   sessionId?: string | null;
+  /**
+   * Whether ID tokens name this family as `sid` (scope openid): its client then takes part in
+   * that sign-in and is logged out when it ends, even holding no refresh token (Back-Channel
+   * Logout 1.0 §2.7). Recorded when the family starts, before its first ID token is issued.
+   */
+  issuesIdTokens?: boolean;
 }
 
 /** A family still usable: not revoked, with a refresh token not expired. */

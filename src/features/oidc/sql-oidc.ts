@@ -82,7 +82,9 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
         when exists (select 1 from refresh_tokens successor where successor.token_hash = refresh_tokens.successor_hash) then 1
         else 0 end`.as('successor_stored'))
       .where('token_hash', '=', ''));
-    this.insertFamily = compileOnce(db, db.insertInto('refresh_families').values({ family_id: '', user_id: 0, client_id: '', created_at: 0, revoked_at: 0, session_id: '' }));
+    this.insertFamily = compileOnce(db, db.insertInto('refresh_families').values({
+      family_id: '', user_id: 0, client_id: '', created_at: 0, revoked_at: 0, session_id: '', issues_id_tokens: 0,
+    }));
     this.insertToken = compileOnce(db, db.insertInto('refresh_tokens').values({
       token_hash: '', family_id: '', client_id: '', user_id: 0, scope: '', auth_time: 0, created_at: 0, expires_at: 0, used_at: 0, revoked_at: 0, amr: '',
     }));
@@ -97,7 +99,7 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
   }
 
   async createFamily(f: Omit<RefreshFamily, 'revokedAt'>): Promise<void> {
-    await this.insertFamily(f.familyId, f.userId, f.clientId, f.createdAt, null, f.sessionId ?? null);
+    await this.insertFamily(f.familyId, f.userId, f.clientId, f.createdAt, null, f.sessionId ?? null, f.issuesIdTokens === true ? 1 : 0);
   }
 
   async findFamily(familyId: string): Promise<RefreshFamily | undefined> {
@@ -196,10 +198,13 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
   async purgeExpired(before: number): Promise<number> {
     const res = await this.db.deleteFrom('refresh_tokens').where('expires_at', '<', before).executeTakeFirst();
     // A family whose every token is gone cannot be refreshed again; its row is kept a week longer
-    // because the access tokens naming it (as `sid`) are only live while the row is.
+    // because the access tokens naming it (as `sid`) are only live while the row is, and as long
+    // as the center sign-in it came from lives, whose end its client is told of (logout-outbox.ts).
     await this.db.deleteFrom('refresh_families')
       .where(({ not, exists, selectFrom }) => not(exists(selectFrom('refresh_tokens').select('token_hash')
         .whereRef('refresh_tokens.family_id', '=', 'refresh_families.family_id'))))
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('sessions').select('sessions.id')
+        .whereRef('sessions.id', '=', 'refresh_families.session_id').where('sessions.expires_at', '>', before))))
       .where('created_at', '<', before - FAMILY_KEEP_MS).execute();
     return Number(res.numDeletedRows);
   }

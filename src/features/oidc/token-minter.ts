@@ -4,6 +4,7 @@ import { newJti } from '../../platform/jwt/token-ids.js';
 import type { User } from '../accounts/index.js';
 import type { SigningKeys } from './keys.js';
 import { userClaims } from './claims.js';
+import { acrOf } from './requested-claims.js';
 import { VerifiedTokens } from '../sessions/index.js';
 
 /** The claims of our RFC 9068 access tokens. `sid` (the refresh family) is absent on client_credentials tokens. */
@@ -70,6 +71,8 @@ export class TokenMinter {
       ...(input.nonce && { nonce: input.nonce }),
       // RFC 8176: `fed` after a sign-in through another account (docs/api.md §14.5).
       ...(input.amr && { amr: input.amr.split(' ') }),
+      // docs/oidc.md: "1" for one factor, "2" when the sign-in's amr says mfa.
+      acr: acrOf(input.amr),
       at_hash: atHash(input.accessToken, key.alg),
       // The refresh family, as in the access tokens: Back-Channel Logout tokens name it too.
       ...(input.sid !== undefined && { sid: input.sid }),

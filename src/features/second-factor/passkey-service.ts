@@ -7,7 +7,7 @@ import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { type ChallengePurpose, type Passkey } from './repository.js';
 import { isBanned, type User } from '../accounts/index.js';
 import type { PasskeyView } from './contract.js';
-import type { TokenEnvelope } from '../sessions/index.js';
+import { PASSKEY_METHOD, type TokenEnvelope } from '../sessions/index.js';
 import type { Caller, Uses } from '../kit.js';
 
 /** A challenge answers once, within five minutes, on whichever instance receives the answer. */
@@ -144,7 +144,7 @@ export class PasskeyService {
     await this.ctx.audit.signedIn(user, caller, 'passkey');
     // A session like any other sign-in's, so the session list shows it and can end it.
     const issued = this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);
-    await this.ctx.signIns.record(issued.claims, user, caller);
+    await this.ctx.signIns.record(issued.claims, user, caller, PASSKEY_METHOD);
     return issued.body;
   }
 

@@ -53,15 +53,17 @@ export class SecondFactorService {
 
   /**
    * The second step of a sign-in whose first factor passed: nothing for a user without a
-   * second factor; otherwise `otp` must be a valid authenticator or recovery code.
+   * second factor; otherwise `otp` must be a valid authenticator or recovery code. True when
+   * a second factor was checked, which the session records (ID tokens report it as `acr`).
    */
-  async checkSignIn(user: User, otp: string | undefined, caller: Caller, method: string): Promise<void> {
-    if (!(await this.required(user.id))) return;
+  async checkSignIn(user: User, otp: string | undefined, caller: Caller, method: string): Promise<boolean> {
+    if (!(await this.required(user.id))) return false;
     if (otp === undefined) throw fail('secondFactorRequired');
     if (!(await this.verifyCounted(user, otp, caller, true))) {
       await this.ctx.audit.record('login.failure', { actor: user.username, ip: caller.ip, target: user.username, detail: { method, factor: 'otp' } });
       throw fail('badSecondFactor');
     }
+    return true;
   }
 
   /** A new secret, kept unconfirmed until a code from it arrives (enable). */

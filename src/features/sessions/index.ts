@@ -7,3 +7,4 @@ export type { UserCache } from './user-cache.js';
 export { VerifiedTokens } from './verified-tokens.js';
 export type { SessionRepo } from './repository.js';
 export { adminActorOf, appActor } from './bearer-guard.js';
+export { PASSKEY_METHOD, amrOfMethod, signInMethod } from './sign-in-method.js';

@@ -22,7 +22,7 @@ export interface SignInSession {
   endedAt: number | null;
   ip: string;
   userAgent: string;
-  /** How the person signed in when it is not a password or code (e.g. `upstream:steam`), for the ID token's `amr`; else ''. */
+  /** How the person signed in, for the ID token's `amr` and `acr` (sign-in-method.ts): '' for a password or code, `upstream:steam`, `passkey`, each maybe with `+otp`. */
   method: string;
 }
 

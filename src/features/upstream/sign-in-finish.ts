@@ -8,7 +8,7 @@ import { bannedAtSignIn, fail } from '../../errors/index.js';
 import { isBanned } from '../accounts/index.js';
 import type { Caller, Uses } from '../kit.js';
 import type { SecondFactorService } from '../second-factor/index.js';
-import type { Authenticated, TokenEnvelope } from '../sessions/index.js';
+import { signInMethod, type Authenticated, type TokenEnvelope } from '../sessions/index.js';
 import type { AccountLinks } from './account-links.js';
 import type { LinkedData } from './contract.js';
 import type { WaitingSubject } from './flow-service.js';
@@ -47,10 +47,10 @@ export class UpstreamSignInFinish {
     if (!user) throw fail('upstreamTicketInvalid');
     if (isBanned(user, this.ctx.now())) throw bannedAtSignIn(user);
     const method = `upstream:${flow.providerId}`;
-    await this.secondFactor.checkSignIn(user, otp, caller, method);
+    const secondFactor = await this.secondFactor.checkSignIn(user, otp, caller, method);
     if (!(await this.store.consume(flow))) throw fail('upstreamTicketInvalid');
     const issued = this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);
-    await this.ctx.signIns.record(issued.claims, user, caller, method);
+    await this.ctx.signIns.record(issued.claims, user, caller, signInMethod(method, secondFactor));
     await this.ctx.audit.signedIn(user, caller, method);
     return issued.body;
   }

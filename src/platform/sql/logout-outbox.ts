@@ -27,19 +27,30 @@ export interface LogoutTokenSubject {
 export type LogoutSelection = { familyIds: readonly string[] } | { liveOfUser: number };
 
 /**
- * Queues one logout token per selected refresh family that still has a refresh token not
- * expired and whose client registered a `backchannel_logout_uri`, with `db` (the caller's
- * transaction, so a rolled-back change sends none). A person's live families are also
- * unrevoked and started after their cut-off: select them before the change that ends them.
+ * Queues one logout token per selected refresh family whose client registered a
+ * `backchannel_logout_uri` and still takes part in something that can end (Back-Channel Logout
+ * 1.0 §2.7): it holds a refresh token not expired, or ID tokens name it as `sid` and the center
+ * sign-in they came from has not expired (a client with no refresh grant holds nothing else).
+ * Written with `db` (the caller's transaction, so a rolled-back change sends none). A person's
+ * live families are also unrevoked and started after their cut-off, from a sign-in not ended:
+ * select them before the change that ends them.
  */
 export async function enqueueLogoutTokens(db: Kysely<Database>, selection: LogoutSelection, now: number): Promise<void> {
   if ('familyIds' in selection && selection.familyIds.length === 0) return;
+  // The sign-ins ending now are already marked ended when their own families are selected by id.
+  const signInOpen = 'liveOfUser' in selection;
   let query = db.selectFrom('refresh_families as f').innerJoin('apps as a', 'a.client_id', 'f.client_id')
     .select(['f.family_id', 'f.user_id', 'f.client_id', 'a.backchannel_logout_uri'])
     .where('a.backchannel_logout_uri', '!=', '')
-    // A family whose refresh tokens have all expired holds nothing to log out.
-    .where(({ exists, selectFrom }) => exists(selectFrom('refresh_tokens as t').select('t.token_hash')
-      .whereRef('t.family_id', '=', 'f.family_id').where('t.expires_at', '>', now)));
+    .where((eb) => eb.or([
+      eb.exists(eb.selectFrom('refresh_tokens as t').select('t.token_hash')
+        .whereRef('t.family_id', '=', 'f.family_id').where('t.expires_at', '>', now)),
+      eb.and([
+        eb('f.issues_id_tokens', '=', 1),
+        eb.exists(eb.selectFrom('sessions as s').select('s.id').whereRef('s.id', '=', 'f.session_id').where('s.expires_at', '>', now)
+          .$if(signInOpen, (q) => q.where('s.ended_at', 'is', null))),
+      ]),
+    ]));
   if ('familyIds' in selection) {
     query = query.where('f.family_id', 'in', selection.familyIds);
   } else {

@@ -132,6 +132,8 @@ export interface RefreshFamiliesTable {
   revoked_at: number | null;
   /** The center sign-in (sessions.id) the authorization came from; null for device grants and older rows. */
   session_id: string | null;
+  /** 1 when ID tokens name this family as `sid` (scope openid): the client took part in that sign-in. */
+  issues_id_tokens: Generated<number>;
 }
 
 export interface RefreshTokensTable {

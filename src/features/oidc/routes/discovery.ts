@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { OIDC_SIGNING_ALGS } from '../../../config/index.js';
 import { STANDARD_SCOPES } from '../authorize-rules.js';
 import { CLAIMS_SUPPORTED } from '../claims.js';
+import { ACR_VALUES } from '../requested-claims.js';
 import { DEVICE_GRANT } from '../grants.js';
 import { registerOAuthErrors } from '../http/http-errors.js';
 import type { OidcRouteDeps } from '../http/route-deps.js';
@@ -31,9 +32,11 @@ export function discoveryDocument(issuer: string, signingAlg: string): Record<st
     subject_types_supported: ['public'],
     scopes_supported: [...STANDARD_SCOPES],
     claims_supported: [...CLAIMS_SUPPORTED],
+    // docs/oidc.md "acr and amr": 1 = one factor, 2 = a second factor too.
+    acr_values_supported: [...ACR_VALUES],
     prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
     authorization_response_iss_parameter_supported: true,
-    claims_parameter_supported: false,
+    claims_parameter_supported: true,
     request_parameter_supported: false,
     request_uri_parameter_supported: false,
     // Back-Channel Logout 1.0: logout tokens always carry `sid`, the ID tokens' `sid`.
