@@ -115,7 +115,7 @@ export async function currentUser(): Promise<Me | null> {
   }
 }
 
-/** Where to go after signing in: only paths on this site, never another origin (features/authorization/redirect.ts). */
+/** Where to go after signing in: only paths on this site, never another origin (features/apps/redirect-uris.ts). */
 export function safeNext(raw: string | null, fallback = '/account'): string {
   return safeReturnPath(raw, location.origin, fallback);
 }

@@ -10,6 +10,7 @@ export * from '../features/apps/contract.js';
 export * from '../features/authorization/contract.js';
 export * from '../features/device/contract.js';
 export * from '../features/admin/contract.js';
+export * from '../features/audit/contract.js';
 export * from '../features/system/contract.js';
 export * from '../features/oidc/pages-contract.js';
 export * from '../features/oidc/contract.js';

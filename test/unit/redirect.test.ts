@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   allowedOriginsOf, composeRedirectUrl, isRegisteredRedirect, isValidOrigin, isValidRedirectUri, originOfRedirect,
-} from '../../src/features/authorization/redirect.js';
+} from '../../src/features/apps/redirect-uris.js';
 
 describe('isValidRedirectUri', () => {
   it.each([

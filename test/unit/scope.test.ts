@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { grantScope, isValidScopeName, splitScope } from '../../src/features/authorization/scope.js';
+import { grantScope, isValidScopeName, splitScope } from '../../src/features/apps/scope.js';
 
 describe('scope', () => {
   it('splits on spaces or +, drops duplicates and empties', () => {

@@ -1,7 +1,7 @@
 import { ChangeEmailBody, ChangeEmailCodeBody, ChangeEmailReply, ChangePasswordBody, DeleteAccountBody, DeleteAccountReply, EndOtherSessionsReply, EndSessionBody, EndSessionReply, ProfileBody, ProfileReply, SessionListReply } from './contract.js';
 import { SendCodeReply } from '../accounts/index.js';
 import { TokenEnvelope } from '../sessions/index.js';
-import { AppSuspensionsReply } from '../admin/index.js';
+import { AppSuspensionsReply } from '../apps/index.js';
 import { responses } from '../../platform/http/contract.js';
 import { authOf, callerOf, NO_STORE, type ContractApp } from '../../platform/http/typed-scope.js';
 import type { RouteDeps } from '../services.js';

@@ -1,7 +1,8 @@
 /** The administration console beyond user search: user detail, applications, audit export, dashboard. */
 import { Type, type Static } from '@sinclair/typebox';
-import { DataEnvelope, Str, View } from '../../platform/http/contract.js';
-import { AdminUserView, AuditEntryView, PageParam } from './contract.js';
+import { DataEnvelope, PageParam, Str, View } from '../../platform/http/contract.js';
+import { AdminUserView } from './contract.js';
+import { AuditEntryView } from '../audit/contract.js';
 import { AppView } from '../apps/contract.js';
 import { SessionView } from '../account-settings/contract.js';
 
@@ -37,11 +38,6 @@ export const ClientIdQuery = Type.Object({ client_id: Type.String({ maxLength: 2
 export const AdminAppReply = DataEnvelope(AdminAppView);
 export const AppAdminScopesBody = Type.Object({ client_id: Str(256), scopes: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 20 }) });
 export const AppStatusBody = Type.Object({ client_id: Str(256), enabled: Type.Boolean(), reason: Str(500) });
-
-/** An app of the caller an administrator stopped, with the reason (the console shows it to the owner). */
-export const AppSuspension = View({ client_id: Type.String(), display_name: Type.String(), reason: Type.String(), at: Type.Integer() });
-export type AppSuspension = Static<typeof AppSuspension>;
-export const AppSuspensionsReply = DataEnvelope(View({ suspensions: Type.Array(AppSuspension) }));
 
 const DayCount = View({ day: Type.String(), count: Type.Integer() });
 export const Dashboard = View({

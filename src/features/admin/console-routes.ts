@@ -1,6 +1,6 @@
 import { AdminAppPageReply, AdminAppReply, AppAdminScopesBody, AdminEndSessionBody, AppSearchQuery, AppStatusBody, ClientIdQuery, DashboardReply, UserDetailReply, UsernameBody, UsernameQuery } from './console-contract.js';
 import { EmptyReply, responses } from '../../platform/http/contract.js';
-import { pageNumber } from './contract.js';
+import { pageNumber } from '../../platform/http/contract.js';
 import { authOf, callerOf, type ContractApp } from '../../platform/http/typed-scope.js';
 import type { RouteDeps } from '../services.js';
 

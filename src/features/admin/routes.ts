@@ -1,4 +1,5 @@
-import { AdminUserReply, BanBody, pageNumber, RolesBody, UserPageReply, UserSearchQuery } from './contract.js';
+import { AdminUserReply, BanBody, RolesBody, UserPageReply, UserSearchQuery } from './contract.js';
+import { pageNumber } from '../../platform/http/contract.js';
 import { responses } from '../../platform/http/contract.js';
 import { callerOf, type ContractApp } from '../../platform/http/typed-scope.js';
 import { adminActorOf } from '../sessions/index.js';

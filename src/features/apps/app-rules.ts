@@ -2,8 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { isValidDisplayName } from '../accounts/index.js';
 import { accept, refuse, type Outcome } from '../../errors/outcome.js';
-import { isValidOrigin, isValidRedirectUri } from '../authorization/index.js';
-import { isValidScopeName } from '../authorization/index.js';
+import { isValidOrigin, isValidRedirectUri } from './redirect-uris.js';
+import { isValidScopeName } from './scope.js';
 import { isReservedScopeName } from './admin-scopes.js';
 
 export const CLIENT_TYPES = ['confidential', 'public'] as const;

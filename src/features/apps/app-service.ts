@@ -7,7 +7,7 @@ import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { type App } from './repository.js';
 import { type User } from '../accounts/index.js';
 import type { AppSecret, AppStatusView, AppView, CreatedApp, CreateAppBody, UpdateAppBody } from './contract.js';
-import type { AppSuspension } from '../admin/index.js';
+import type { AppSuspension } from './contract.js';
 import type { Uses } from '../kit.js';
 import { randomToken, sha256Hex } from '../../platform/crypto/random.js';
 

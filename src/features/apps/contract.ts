@@ -53,3 +53,8 @@ export const AppReply = DataEnvelope(AppView);
 export const CreatedAppReply = DataEnvelope(CreatedApp);
 export const AppSecretReply = DataEnvelope(AppSecret);
 export const AppStatusReply = DataEnvelope(AppStatusView);
+
+/** An app of the caller an administrator stopped, with the reason (the console shows it to the owner). */
+export const AppSuspension = View({ client_id: Type.String(), display_name: Type.String(), reason: Type.String(), at: Type.Integer() });
+export type AppSuspension = Static<typeof AppSuspension>;
+export const AppSuspensionsReply = DataEnvelope(View({ suspensions: Type.Array(AppSuspension) }));

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { allowedOriginsOf } from '../authorization/index.js';
+import { allowedOriginsOf } from './redirect-uris.js';
 import type { AppRepo } from './repository.js';
 import type { ChangeBus } from '../../platform/bus/change-bus.js';
 import type { ClientDirectory } from './client-directory.js';

@@ -1,7 +1,7 @@
 /** The RFC 7591 client fields of docs/api.md §12.2 as pure rules: grants, token endpoint auth method, logout callbacks. */
 import { MAX_REDIRECT_URIS } from './app-rules.js';
 import { accept, refuse, type Outcome } from '../../errors/outcome.js';
-import { isValidRedirectUri } from '../authorization/index.js';
+import { isValidRedirectUri } from './redirect-uris.js';
 
 export const DEVICE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
 export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials', DEVICE_GRANT_TYPE] as const;

@@ -1,4 +1,4 @@
-import type { AuditEntryView, AuditPage } from '../admin/index.js';
+import type { AuditEntryView, AuditPage } from './contract.js';
 import type { AuditEntry, AuditRepo } from './repository.js';
 import { csvLine } from '../../platform/csv/csv.js';
 import type { Language } from '../../platform/i18n/language.js';

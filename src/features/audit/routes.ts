@@ -1,4 +1,5 @@
-import { AuditPageReply, AuditQuery, pageNumber } from '../admin/index.js';
+import { AuditPageReply, AuditQuery } from './contract.js';
+import { pageNumber } from '../../platform/http/contract.js';
 import { responses } from '../../platform/http/contract.js';
 import { NO_STORE, type ContractApp } from '../../platform/http/typed-scope.js';
 import type { RouteDeps } from '../services.js';

@@ -1,6 +1,4 @@
 /** What the authorization feature offers the others; everything else in this folder is its own. */
 export { CodeReplays, type FamilyRevoker } from './code-replay.js';
 export { verifyPkce } from './pkce.js';
-export { allowedOriginsOf, isValidOrigin, isValidRedirectUri } from './redirect.js';
 export type { AuthCodeRepo } from './repository.js';
-export { isValidScopeName, splitScope } from './scope.js';

@@ -1,5 +1,5 @@
 import { mayUseAdminScope, type AdminScope, type AppCache } from '../apps/index.js';
-import { splitScope } from '../authorization/index.js';
+import { splitScope } from '../apps/index.js';
 import type { AccessTokenCheck } from './token-checks.js';
 
 const BEARER = /^bearer +([A-Za-z0-9\-_.]+)$/i;

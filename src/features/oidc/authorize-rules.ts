@@ -3,7 +3,7 @@
  * OIDC Core §3.1.2, RFC 7636), as pure functions. Errors that concern the client or its
  * callback are shown on a page; every other error goes back to the validated callback.
  */
-import { isValidScopeName, splitScope } from '../authorization/index.js';
+import { isValidScopeName, splitScope } from '../apps/index.js';
 import { readClaimsRequest } from './requested-claims.js';
 
 /** Scopes every client may ask for, whatever its own list says. */

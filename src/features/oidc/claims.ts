@@ -1,4 +1,4 @@
-import { splitScope } from '../authorization/index.js';
+import { splitScope } from '../apps/index.js';
 import type { User } from '../accounts/index.js';
 
 /**

@@ -1,6 +1,6 @@
 import { couldBeUserSubject, isReservedScopeName } from '../apps/index.js';
 import { verifyPkce } from '../authorization/index.js';
-import { splitScope } from '../authorization/index.js';
+import { splitScope } from '../apps/index.js';
 import type { AuditLog } from '../audit/index.js';
 import type { Caller } from '../kit.js';
 import { newTimedSecret, timedSecretKey } from '../../platform/crypto/random.js';

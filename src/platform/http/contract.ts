@@ -24,3 +24,7 @@ export const View = <P extends Parameters<typeof Type.Object>[0]>(properties: P)
 
 /** `{ ok: true, data: {} }`: a success with nothing to return. */
 export const EmptyReply = DataEnvelope(View({}));
+
+/** `page` of a listing: 1 when absent or empty, else a whole number from 1 to 1 000 000. */
+export const PageParam = Type.Optional(Type.String({ pattern: '^(0*[1-9][0-9]{0,5}|0*1000000|)$' }));
+export const pageNumber = (page: string | undefined): number => (page ? Number(page) : 1);

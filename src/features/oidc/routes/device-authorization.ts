@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { allowedScopes } from '../authorize-rules.js';
-import { splitScope } from '../../authorization/index.js';
+import { splitScope } from '../../apps/index.js';
 import { callerOf } from '../../../platform/http/typed-scope.js';
 import { DEVICE_GRANT } from '../grants.js';
 import { NO_STORE, formBody, registerOAuthErrors } from '../http/http-errors.js';
