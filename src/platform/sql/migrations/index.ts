@@ -13,6 +13,7 @@ import * as m011 from './011-abuse.js';
 import * as m012 from './012-sign-in-history.js';
 import * as m013 from './013-logout-sessions.js';
 import * as m014 from './014-ban-expiry-index.js';
+import * as m015 from './015-minecraft-joins-textures.js';
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '012-sign-in-history': m012,
   '013-logout-sessions': m013,
   '014-ban-expiry-index': m014,
+  '015-minecraft-joins-textures': m015,
 };
 
 export const migrationProvider: MigrationProvider = {
