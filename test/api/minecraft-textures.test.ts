@@ -68,6 +68,22 @@ describe('texture uploads per account', () => {
     expect(urls).toHaveLength(5);
     expect(await Promise.all(urls.map(statusOf))).toEqual(urls.map((url) => (url === current ? 200 : 404)));
   });
+
+  it("are counted for the launcher's PUT too, answered in the protocol's format", async () => {
+    const { u, id } = await playerWithProfile();
+    for (let i = 0; i < 5; i++) expect((await upload(u, id, 'skin', makePng(64, 64))).statusCode).toBe(200);
+    const signedIn = await t.post('/api/yggdrasil/authserver/authenticate', { username: u.username, password: u.password });
+    const form = new FormData();
+    form.set('model', '');
+    form.set('file', new Blob([makePng(64, 64)], { type: 'image/png' }), 'skin.png');
+    const request = new Request('http://x/', { method: 'POST', body: form });
+    const res = await t.app.inject({
+      method: 'PUT', url: `/api/yggdrasil/api/user/profile/${id}/skin`, payload: Buffer.from(await request.arrayBuffer()),
+      headers: { authorization: `Bearer ${signedIn.json().accessToken}`, 'content-type': request.headers.get('content-type')! },
+    });
+    expect([res.statusCode, res.json().error]).toEqual([429, 'ForbiddenOperationException']);
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  });
 });
 
 describe('textures nothing uses', () => {
