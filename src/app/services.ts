@@ -86,7 +86,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   // The v1 exchange and the OpenID Connect code grant handle a replayed code the same way.
   const codeReplays = new CodeReplays(repos.codes, revokedTokens, (familyId, at) => repos.refreshTokens.revokeFamily(familyId, at), kit.audit, now);
   const upstream = createUpstreamServices(kit, limiter, secondFactor, reauth, abuse.registration);
-  const minecraft = createMinecraftServices(kit, limiter, secondFactor);
+  const minecraft = createMinecraftServices(kit, limiter, secondFactor, abuse.captcha);
   const oidc = createOidcServices(config, { ...repos, apps: appCache }, { userCache, revokedTokens, tokens: kit.tokens, audit: kit.audit, limiter, codeReplays, now });
   // The outbox also carries Back-Channel Logout tokens, signed by the provider when sent.
   const moderation = createModerationServices(kit, (d, at) => oidc.logoutTokens.render(d, at));

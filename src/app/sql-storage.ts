@@ -22,7 +22,8 @@ import { SqlUpstreamProviderRepo } from '../features/upstream/sql-providers.js';
 import { SqlUpstreamLinkRepo } from '../features/upstream/sql-links.js';
 import { SqlUpstreamFlowRepo } from '../features/upstream/sql-flows.js';
 import { SqlSignInHistoryRepo } from '../features/sign-in-history/sql-sign-in-history.js';
-import { SqlMinecraftProfileRepo, SqlTextureRepo } from '../features/minecraft/sql-profiles.js';
+import { SqlMinecraftProfileRepo } from '../features/minecraft/sql-profiles.js';
+import { SqlTextureRepo } from '../features/minecraft/sql-textures.js';
 import { SqlMinecraftKeyRepo, SqlServerJoinRepo, SqlYggdrasilTokenRepo } from '../features/minecraft/sql-yggdrasil.js';
 import { SqlCaptchaUseRepo, SqlInviteRepo } from '../features/abuse/sql-abuse.js';
 import { SqlOutboxRepo, SqlWebhookEndpointRepo } from '../features/moderation/sql-outbox.js';
@@ -160,7 +161,7 @@ export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}
     upstreamFlows: new SqlUpstreamFlowRepo(db),
     signInHistory: new SqlSignInHistoryRepo(db),
     minecraft: {
-      profiles: new SqlMinecraftProfileRepo(db, kind), textures: new SqlTextureRepo(db),
+      profiles: new SqlMinecraftProfileRepo(db, kind), textures: new SqlTextureRepo(db, kind),
       tokens: new SqlYggdrasilTokenRepo(db), joins: new SqlServerJoinRepo(db), key: new SqlMinecraftKeyRepo(db),
     },
     captchaUses: new SqlCaptchaUseRepo(db),

@@ -12,6 +12,9 @@ import type { Config } from '../../config/index.js';
 import type { CaptchaUseRepo } from './repository.js';
 import type { CaptchaChallenge } from './contract.js';
 
+/** Failed password sign-ins from an address or on an account after which the CAPTCHA is asked for (docs/api.md §16.1). */
+export const CAPTCHA_AFTER_FAILED_SIGN_INS = 3;
+
 /** How long a challenge may be solved and used (docs/api.md §16.1). */
 export const CAPTCHA_TTL_MS = 10 * 60_000;
 /** A payload is base64 of a small JSON object; anything longer is not one of ours. */
@@ -54,6 +57,16 @@ export class Captcha {
 
   get enabled(): boolean {
     return this.ctx.config.captcha === 'altcha';
+  }
+
+  /**
+   * Whether a password sign-in needs a solved CAPTCHA now: the CAPTCHA is on and the failed
+   * tries from the address or on the account (`failedTries`, the login throttle's count)
+   * reached CAPTCHA_AFTER_FAILED_SIGN_INS. The one rule for every way a password is taken:
+   * /login then asks for a solution, the Yggdrasil API (which cannot show one) refuses.
+   */
+  async signInGateUp(failedTries: () => Promise<number>): Promise<boolean> {
+    return this.enabled && (await failedTries()) >= CAPTCHA_AFTER_FAILED_SIGN_INS;
   }
 
   /** A fresh challenge, valid CAPTCHA_TTL_MS; 404 when CAPTCHA=off (the route then does not exist). */

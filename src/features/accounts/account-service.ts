@@ -18,9 +18,6 @@ import { hasPassword, type ReauthProof, type ReauthService } from '../reauth/ind
 import { signInMethod, type Authenticated, type TokenEnvelope } from '../sessions/index.js';
 import type { AbuseServices } from '../abuse/index.js';
 
-/** Failed password sign-ins from an address or on an account after which the CAPTCHA is asked for (docs/api.md §16.1). */
-const CAPTCHA_AFTER_FAILED_LOGINS = 3;
-
 export type RegisterInput = RegisterBody;
 
 function taken(err: unknown): never {
@@ -93,7 +90,7 @@ export class AccountService {
     const user = await this.ctx.storage.users.findByLogin(login);
     const throttle = new LoginThrottle(this.limiter, asciiLower(login), user?.id, caller.ip);
     const { captcha: gate } = this.abuse;
-    if (gate.enabled && (await throttle.failedTries()) >= CAPTCHA_AFTER_FAILED_LOGINS) await gate.require(captcha);
+    if (await gate.signInGateUp(() => throttle.failedTries())) await gate.require(captcha);
     await throttle.begin();
     const ok = await this.ctx.passwords.verify(user?.passwordHash, password);
     if (!user || !ok) {

@@ -8,6 +8,8 @@ export const HOUSEKEEPING_INTERVAL_MS = 10 * 60_000;
 /** Expired authorization codes stay a day, so a late replay still reads as expired or used, not unknown. */
 const AUTH_CODE_GRACE_MS = 24 * 3600_000;
 const EMAIL_CODE_GRACE_MS = 3600_000;
+/** A skin or cape no profile uses is deleted once stored this long (changes delete theirs at once; this catches leftovers). */
+export const UNUSED_TEXTURE_GRACE_MS = 3600_000;
 /** Delivered and failed webhook deliveries are kept this long: the console shows the recent ones. */
 export const SETTLED_DELIVERY_RETENTION_MS = 30 * 24 * 3600_000;
 
@@ -53,6 +55,7 @@ export class Housekeeping {
     await this.storage.signInHistory.purgeOlderThan(now - SIGN_IN_RETENTION_MS);
     await this.storage.minecraft.tokens.purgeExpired(now);
     await this.storage.minecraft.joins.purgeExpired(now);
+    await this.storage.minecraft.textures.purgeUnused(now - UNUSED_TEXTURE_GRACE_MS);
     await this.storage.captchaUses.purgeExpired(now);
     // A ban ends by itself at its end (isBanned); this writes it down and announces it, once.
     await this.storage.users.endExpiredBans(now, (user) => [userEvent('user.unbanned', user)]);

@@ -57,6 +57,8 @@ export interface LimitPolicy {
    * anyone out of password sign-in (docs/api.md §14.5).
    */
   readonly upstreamIp: LimitRule;
+  /** Skins and capes one account may upload (account page and launchers alike): each is stored until replaced. */
+  readonly textureUpload: LimitRule;
 }
 
 /** Environment variable of each rule: `LIMIT_<NAME>=<max>/<window seconds>`, e.g. `LIMIT_LOGIN_PAIR=10/900`. */
@@ -80,6 +82,7 @@ export const LIMIT_ENV: Record<keyof LimitPolicy, string> = {
   accountPassword: 'LIMIT_ACCOUNT_PASSWORD',
   emailChangeUser: 'LIMIT_EMAIL_CHANGE_USER',
   upstreamIp: 'LIMIT_UPSTREAM_IP',
+  textureUpload: 'LIMIT_TEXTURE_UPLOAD',
 };
 
 export const DEFAULT_LIMITS: LimitPolicy = {
@@ -103,6 +106,7 @@ export const DEFAULT_LIMITS: LimitPolicy = {
   accountPassword: { max: 10, windowS: 15 * 60 },
   emailChangeUser: { max: 5, windowS: 60 * 60 },
   upstreamIp: { max: 100, windowS: 15 * 60 },
+  textureUpload: { max: 20, windowS: 60 * 60 },
 };
 
 /** Rules whose key is only the client address: these are the ones IP_RATE_LIMITS=off turns off. */

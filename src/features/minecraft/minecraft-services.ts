@@ -1,6 +1,7 @@
 import type { ServiceKit } from '../kit.js';
 import type { RateLimiter } from '../limits/index.js';
 import type { SecondFactorService } from '../second-factor/index.js';
+import type { Captcha } from '../abuse/index.js';
 import { ProfileService } from './profile-service.js';
 import { ProfileViews } from './profile-views.js';
 import { PropertySigningKey } from './signing-key.js';
@@ -25,14 +26,16 @@ export interface MinecraftServices {
   start(): Promise<void>;
 }
 
-export function createMinecraftServices(kit: ServiceKit, limiter: RateLimiter, secondFactor: Pick<SecondFactorService, 'required'>): MinecraftServices {
+export function createMinecraftServices(
+  kit: ServiceKit, limiter: RateLimiter, secondFactor: Pick<SecondFactorService, 'required'>, captcha: Pick<Captcha, 'signInGateUp'>,
+): MinecraftServices {
   const { config, storage, now } = kit;
   const key = new PropertySigningKey(storage.minecraft.key, config.jwtSecret, now);
   const views = new ProfileViews(config.baseUrl, key, now);
-  const signIn = new YggdrasilSignIn(kit, limiter, secondFactor);
+  const signIn = new YggdrasilSignIn(kit, limiter, secondFactor, captcha);
   return {
     enabled: config.minecraft,
-    profiles: new ProfileService(kit),
+    profiles: new ProfileService(kit, limiter),
     yggdrasil: new YggdrasilService(kit, signIn, views),
     async metadata() {
       return {

@@ -25,15 +25,31 @@ export interface MinecraftProfileRepo {
   listByUser(userId: number): Promise<MinecraftProfile[]>;
   /** Throws UniqueViolation for a taken name; false when the profile is gone. */
   rename(id: string, name: string, now: number): Promise<boolean>;
-  setTexture(id: string, kind: TextureKind, hash: string | null, model: SkinModel | undefined, now: number): Promise<boolean>;
+  /** Points the profile's skin or cape at `hash` (null: none); answers the hash it replaced, or undefined when the profile is gone. */
+  setTexture(id: string, kind: TextureKind, hash: string | null, model: SkinModel | undefined, now: number): Promise<TextureChange | undefined>;
+  setSkinModel(id: string, model: SkinModel, now: number): Promise<boolean>;
   remove(id: string): Promise<boolean>;
   removeAllOf(userId: number): Promise<void>;
 }
 
+/** What a texture change replaced, for the clean-up of files nothing uses any more. */
+export interface TextureChange {
+  previous: string | null;
+}
+
 export interface TextureRepo {
-  /** Stores a PNG under its hash; storing the same file twice is one row. */
+  /** Stores a PNG under its hash; storing the same picture twice is one row, whose time is renewed. */
   put(hash: string, png: Buffer, now: number): Promise<void>;
+  /**
+   * Stores the PNG and points the profile at it in one transaction, so the file is never
+   * seen without the profile that uses it; undefined (and nothing stored) when the profile is gone.
+   */
+  attach(profileId: string, kind: TextureKind, hash: string, png: Buffer, model: SkinModel | undefined, now: number): Promise<TextureChange | undefined>;
   get(hash: string): Promise<Buffer | undefined>;
+  /** Deletes the texture unless a profile uses it; true when it went. */
+  removeIfUnused(hash: string): Promise<boolean>;
+  /** Deletes textures stored before `before` that no profile uses; answers how many went. */
+  purgeUnused(before: number): Promise<number>;
 }
 
 export interface YggdrasilToken {
@@ -66,9 +82,9 @@ export interface ServerJoin {
 }
 
 export interface ServerJoinRepo {
-  /** Records the join; a second join with the same server id replaces the first. */
+  /** Records the join; a second join of the same profile to the same server id replaces the first. */
   put(join: ServerJoin): Promise<void>;
-  find(serverId: string): Promise<ServerJoin | undefined>;
+  find(serverId: string, profileId: string): Promise<ServerJoin | undefined>;
   purgeExpired(now: number): Promise<void>;
 }
 

@@ -1,8 +1,8 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, MinecraftProfilesTable } from '../../platform/sql/schema.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { asciiLower } from '../accounts/index.js';
-import type { MinecraftProfile, MinecraftProfileRepo, SkinModel, TextureKind, TextureRepo } from './repository.js';
+import type { MinecraftProfile, MinecraftProfileRepo, SkinModel, TextureChange, TextureKind } from './repository.js';
 
 function toProfile(r: Selectable<MinecraftProfilesTable>): MinecraftProfile {
   return {
@@ -56,11 +56,12 @@ export class SqlMinecraftProfileRepo implements MinecraftProfileRepo {
     return Number(res.numUpdatedRows) > 0;
   }
 
-  async setTexture(id: string, kind: TextureKind, hash: string | null, model: SkinModel | undefined, now: number): Promise<boolean> {
-    const change = kind === 'skin'
-      ? { skin_hash: hash, ...(model && { skin_model: model }), updated_at: now }
-      : { cape_hash: hash, updated_at: now };
-    const res = await this.db.updateTable('minecraft_profiles').set(change).where('id', '=', id).executeTakeFirst();
+  async setTexture(id: string, kind: TextureKind, hash: string | null, model: SkinModel | undefined, now: number): Promise<TextureChange | undefined> {
+    return this.db.transaction().execute((trx) => pointProfileAt(trx, this.kind, id, kind, hash, model, now));
+  }
+
+  async setSkinModel(id: string, model: SkinModel, now: number): Promise<boolean> {
+    const res = await this.db.updateTable('minecraft_profiles').set({ skin_model: model, updated_at: now }).where('id', '=', id).executeTakeFirst();
     return Number(res.numUpdatedRows) > 0;
   }
 
@@ -74,16 +75,22 @@ export class SqlMinecraftProfileRepo implements MinecraftProfileRepo {
   }
 }
 
-export class SqlTextureRepo implements TextureRepo {
-  constructor(private readonly db: Kysely<Database>) {}
-
-  async put(hash: string, png: Buffer, now: number): Promise<void> {
-    await this.db.insertInto('minecraft_textures').values({ hash, png: png.toString('base64'), created_at: now })
-      .onConflict((oc) => oc.column('hash').doNothing()).execute();
-  }
-
-  async get(hash: string): Promise<Buffer | undefined> {
-    const r = await this.db.selectFrom('minecraft_textures').select('png').where('hash', '=', hash).executeTakeFirst();
-    return r && Buffer.from(r.png, 'base64');
-  }
+/**
+ * Within a transaction: points the profile's skin or cape at `hash` and answers the hash it
+ * replaced (undefined when the profile is gone). PostgreSQL locks the profile's row first, so
+ * of two changes at once each sees the other's result as the one it replaces; SQLite runs one
+ * write transaction at a time anyway.
+ */
+export async function pointProfileAt(
+  trx: Transaction<Database>, kind: 'sqlite' | 'postgres', id: string, texture: TextureKind, hash: string | null, model: SkinModel | undefined, now: number,
+): Promise<TextureChange | undefined> {
+  let read = trx.selectFrom('minecraft_profiles').select(['skin_hash', 'cape_hash']).where('id', '=', id);
+  if (kind === 'postgres') read = read.forUpdate();
+  const before = await read.executeTakeFirst();
+  if (!before) return undefined;
+  const change = texture === 'skin'
+    ? { skin_hash: hash, ...(model && { skin_model: model }), updated_at: now }
+    : { cape_hash: hash, updated_at: now };
+  await trx.updateTable('minecraft_profiles').set(change).where('id', '=', id).execute();
+  return { previous: texture === 'skin' ? before.skin_hash : before.cape_hash };
 }

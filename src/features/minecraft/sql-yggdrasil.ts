@@ -51,11 +51,11 @@ export class SqlServerJoinRepo implements ServerJoinRepo {
   async put(j: ServerJoin): Promise<void> {
     const row = { server_id: j.serverId, profile_id: j.profileId, user_id: j.userId, ip: j.ip, expires_at: j.expiresAt };
     await this.db.insertInto('minecraft_joins').values(row)
-      .onConflict((oc) => oc.column('server_id').doUpdateSet({ profile_id: j.profileId, user_id: j.userId, ip: j.ip, expires_at: j.expiresAt })).execute();
+      .onConflict((oc) => oc.columns(['server_id', 'profile_id']).doUpdateSet({ user_id: j.userId, ip: j.ip, expires_at: j.expiresAt })).execute();
   }
 
-  async find(serverId: string): Promise<ServerJoin | undefined> {
-    const r = await this.db.selectFrom('minecraft_joins').selectAll().where('server_id', '=', serverId).executeTakeFirst();
+  async find(serverId: string, profileId: string): Promise<ServerJoin | undefined> {
+    const r = await this.db.selectFrom('minecraft_joins').selectAll().where('server_id', '=', serverId).where('profile_id', '=', profileId).executeTakeFirst();
     return r && { serverId: r.server_id, profileId: r.profile_id, userId: Number(r.user_id), ip: r.ip, expiresAt: Number(r.expires_at) };
   }
 

@@ -10,6 +10,9 @@ import { forbidden, illegalArgument, YggdrasilError } from './yggdrasil-errors.j
 const MULTIPART_LIMIT = TEXTURE_MAX_BYTES + 8 * 1024;
 const BEARER = /^bearer +(\S+)$/i;
 
+/** The upload limit in the protocol's format; the route adds Retry-After. */
+const tooManyUploads = (retryAfterS: number | undefined) =>
+  new YggdrasilError(429, 'ForbiddenOperationException', 'Too many uploads. Try again later.', retryAfterS);
 const unauthorized = () => new YggdrasilError(401, 'Unauthorized', 'The request requires user authentication.');
 
 /**
@@ -33,6 +36,7 @@ export async function textureApiRoutes(api: ContractApp, minecraft: MinecraftSer
   const translated = (err: unknown): never => {
     if (err instanceof AppError) {
       if (err.reason === 'unknownMinecraftProfile') throw forbidden('The profile does not belong to you.');
+      if (err.reason === 'rateLimited') throw tooManyUploads(err.retryAfterS);
       throw illegalArgument(err.msg);
     }
     throw err;

@@ -3,7 +3,11 @@
  * specification): `{ error, errorMessage }`, which launchers show to the player.
  */
 export class YggdrasilError extends Error {
-  constructor(readonly status: number, readonly error: string, readonly errorMessage: string) {
+  constructor(
+    readonly status: number, readonly error: string, readonly errorMessage: string,
+    /** For a 429: whole seconds until the limit lets the client in again (`Retry-After`). */
+    readonly retryAfterS?: number,
+  ) {
     super(errorMessage);
   }
 
@@ -16,3 +20,9 @@ export const invalidToken = () => new YggdrasilError(403, 'ForbiddenOperationExc
 export const invalidCredentials = () => new YggdrasilError(403, 'ForbiddenOperationException', 'Invalid credentials. Invalid username or password.');
 export const illegalArgument = (message: string) => new YggdrasilError(400, 'IllegalArgumentException', message);
 export const forbidden = (message: string) => new YggdrasilError(403, 'ForbiddenOperationException', message);
+/**
+ * A password sign-in while /login asks for a CAPTCHA (docs/api.md §16.1), which a launcher
+ * cannot show. Launchers print the message as it is, so it says what to do in both languages.
+ */
+export const captchaGateUp = () => new YggdrasilError(403, 'ForbiddenOperationException',
+  '登录失败次数过多，请稍后再试，或改用游戏令牌登录。Too many failed sign-ins: try again later, or sign in with a game token.');

@@ -10,8 +10,14 @@ import { textureApiRoutes } from './texture-routes.js';
 export const ALI_HEADER = { 'x-authlib-injector-api-location': '/api/yggdrasil/' } as const;
 
 const ROOT = '/api/yggdrasil';
-/** A texture never changes under its hash. */
-const TEXTURE_CACHE = 'public, max-age=31536000, immutable';
+/**
+ * A texture never changes under its hash. It is served as an inert image: never sniffed as
+ * something else, and a policy under which nothing in it could run or load if opened directly.
+ */
+const TEXTURE_HEADERS = {
+  'content-type': 'image/png', 'cache-control': 'public, max-age=31536000, immutable',
+  'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'",
+} as const;
 
 /**
  * The Yggdrasil API of authlib-injector's specification (docs/api.md §18) and the texture
@@ -23,16 +29,19 @@ export async function minecraftRoutes(app: ContractApp, { services }: RouteDeps)
   const { yggdrasil, profiles } = minecraft;
   const tags = ['minecraft'];
 
-  app.get('/textures/:hash', { schema: { tags, summary: 'A skin or cape PNG by its SHA-256' } }, async (request, reply) => {
+  app.get('/textures/:hash', { schema: { tags, summary: 'A skin or cape PNG by its texture hash' } }, async (request, reply) => {
     const file = await profiles.texture((request.params as { hash: string }).hash);
     if (!file) return reply.code(404).send({ ok: false, msg: '材质不存在' });
-    return reply.headers({ 'content-type': 'image/png', 'cache-control': TEXTURE_CACHE }).send(file);
+    return reply.headers(TEXTURE_HEADERS).send(file);
   });
 
   await app.register(async (scope) => {
     const api = scope as unknown as ContractApp;
     api.setErrorHandler((err, request, reply) => {
-      if (err instanceof YggdrasilError) return reply.code(err.status).send(err.body);
+      if (err instanceof YggdrasilError) {
+        if (err.retryAfterS !== undefined) void reply.header('retry-after', String(err.retryAfterS));
+        return reply.code(err.status).send(err.body);
+      }
       const { status } = toFailure(err as FastifyError);
       if (status >= 500) {
         request.log.error({ err }, 'request failed');

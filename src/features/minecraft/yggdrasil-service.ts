@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { safeEqual, sha256Hex } from '../../platform/crypto/random.js';
-import { asciiLower, type User } from '../accounts/index.js';
+import { asciiLower, isBanned, type User } from '../accounts/index.js';
 import type { Caller, Uses } from '../kit.js';
 import type { AuthenticateBody, RefreshBody } from './contract.js';
 import { profileIdOf } from './profile-rules.js';
@@ -43,7 +43,7 @@ export class YggdrasilService {
   }
 
   async authenticate(body: AuthenticateBody, caller: Caller): Promise<SignInReply> {
-    const user = await this.signIn.check(body.username, body.password, caller);
+    const user = await this.signIn.check(body.username, body.password, caller, 'authenticate');
     const profiles = await this.repos.profiles.listByUser(user.id);
     // With one profile the launcher needs no choice; with several it refreshes with the one picked.
     const selected = profiles.length === 1 ? profiles[0] : undefined;
@@ -87,7 +87,7 @@ export class YggdrasilService {
   }
 
   async signout(login: string, password: string, caller: Caller): Promise<void> {
-    const user = await this.signIn.check(login, password, caller);
+    const user = await this.signIn.check(login, password, caller, 'signout');
     await this.repos.tokens.removeAllOf(user.id);
   }
 
@@ -98,15 +98,19 @@ export class YggdrasilService {
     await this.repos.joins.put({ serverId, profileId, userId: held.user.id, ip: caller.ip, expiresAt: this.ctx.now() + JOIN_TTL_MS });
   }
 
-  /** The joined player's profile with signed properties, or undefined (204) for anything else, a banned player included. */
+  /**
+   * The joined player's profile with signed properties, or undefined (204) for anything else,
+   * a banned player included. A join is looked up by the server id and the named profile
+   * together: players joining under one server id never see each other's joins.
+   */
   async hasJoined(username: string, serverId: string, ip: string | undefined): Promise<YggdrasilProfile | undefined> {
-    const join = await this.repos.joins.find(serverId);
-    if (!join || join.expiresAt <= this.ctx.now() || (ip !== undefined && ip !== join.ip)) return undefined;
-    const profile = await this.repos.profiles.find(join.profileId);
-    if (!profile || asciiLower(profile.name) !== asciiLower(username) || profile.userId !== join.userId) return undefined;
+    const profile = await this.repos.profiles.findByName(username);
+    if (!profile) return undefined;
+    const join = await this.repos.joins.find(serverId, profile.id);
+    if (!join || join.expiresAt <= this.ctx.now() || (ip !== undefined && ip !== join.ip) || profile.userId !== join.userId) return undefined;
     // The user cache sees a ban from any instance within the 5 s of docs/api.md §18.3.
     const user = await this.ctx.userCache.findById(join.userId);
-    if (!user || user.banned) return undefined;
+    if (!user || isBanned(user, this.ctx.now())) return undefined;
     return this.views.full(profile, true);
   }
 
@@ -151,7 +155,7 @@ export class YggdrasilService {
     if (!token || token.expiresAt <= this.ctx.now()) return undefined;
     if (clientToken !== undefined && !safeEqual(sha256Hex(clientToken), sha256Hex(token.clientToken))) return undefined;
     const user = await this.ctx.userCache.findById(token.userId);
-    if (!user || user.banned || token.issuedAt <= user.tokensValidAfter || passwordMarkOf(user) !== token.passwordMark) return undefined;
+    if (!user || isBanned(user, this.ctx.now()) || token.issuedAt <= user.tokensValidAfter || passwordMarkOf(user) !== token.passwordMark) return undefined;
     return { token, user };
   }
 }

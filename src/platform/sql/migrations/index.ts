@@ -14,6 +14,7 @@ import * as m012 from './012-sign-in-history.js';
 import * as m013 from './013-logout-sessions.js';
 import * as m014 from './014-ban-expiry-index.js';
 import * as m015 from './015-id-token-families.js';
+import * as m016 from './016-minecraft-joins-textures.js';
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '013-logout-sessions': m013,
   '014-ban-expiry-index': m014,
   '015-id-token-families': m015,
+  '016-minecraft-joins-textures': m016,
 };
 
 export const migrationProvider: MigrationProvider = {
