@@ -16,7 +16,7 @@ import type { FlowStore } from './flow-store.js';
 import { safeReturnPath } from '../../platform/http/return-path.js';
 import { callbackUrl } from './provider-admin.js';
 import type { ProviderDirectory } from './provider-directory.js';
-import { UpstreamError, type ActiveProvider, type UpstreamProfile, type UpstreamProtocol } from './protocols/index.js';
+import { singleValued, UpstreamError, type ActiveProvider, type UpstreamProfile, type UpstreamProtocol } from './protocols/index.js';
 import type { ProviderType, UpstreamFlow } from './repository.js';
 
 /** What a state was made for: a sign-in, a link from /account, or a re-authentication. */
@@ -84,7 +84,14 @@ export class UpstreamFlowService {
     const provider = await this.directory.active(providerId);
     if (!provider) return problemPage('unavailable', providerId);
     const name = provider.record.name;
-    const stateValue = url.searchParams.get('state');
+    // A field given twice (state, code, error, openid.*) could be checked in one value and used
+    // in another: such an answer is refused before anything is looked up or asked.
+    const params = singleValued(url.searchParams);
+    if (!params) {
+      await this.ctx.audit.record('login.failure', { ip: caller.ip, detail: { method: method(providerId), reason: 'duplicate' } });
+      return problemPage('state', name);
+    }
+    const stateValue = params.get('state');
     const state = await this.store.find(stateValue, 'state', cookieHeader, providerId);
     // Used up before the provider is asked anything: a replayed or parallel callback gets nowhere.
     if (!state || !(await this.store.consume(state))) {
