@@ -118,7 +118,7 @@ export class UpstreamFlowService {
     let link = await this.links.find(id, profile.subject);
     if (!link) {
       const outcome = await this.links.signUp(provider.record, profile);
-      if (outcome.kind === 'registrationClosed') return problemPage('registrationClosed', name);
+      if (outcome.kind === 'refused') return problemPage(outcome.problem, name);
       if (outcome.kind === 'emailTaken') {
         const waiting: WaitingSubject = { subject: profile.subject, displayName: profile.displayName ?? profile.username, avatarUrl: profile.avatarUrl };
         const ticket = await this.store.issue('link_existing', id, state.browserHash, { next: state.next, payload: waiting });

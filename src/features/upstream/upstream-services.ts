@@ -30,7 +30,7 @@ export function createUpstreamServices(
   limiter: RateLimiter,
   secondFactor: Pick<SecondFactorService, 'checkSignIn'>,
   reauth: Pick<ReauthService, 'prove'>,
-  registration: Pick<Registration, 'open'>,
+  registration: Pick<Registration, 'open' | 'refusesUpstreamEmail'>,
 ): UpstreamServices {
   const { config, storage, now } = kit;
   const directory = new ProviderDirectory(storage.upstreamProviders, config.jwtSecret, now,

@@ -33,6 +33,7 @@ const PROBLEMS: Record<string, MessageKey> = {
   state: 'upstream.problem.state', unavailable: 'upstream.problem.unavailable', denied: 'upstream.problem.denied',
   provider: 'upstream.problem.provider', network: 'upstream.problem.network', notMember: 'upstream.problem.notMember',
   linkedElsewhere: 'upstream.problem.linkedElsewhere', alreadyLinked: 'upstream.problem.alreadyLinked', notYourLink: 'upstream.problem.notYourLink',
+  emailRequired: 'upstream.problem.emailRequired',
 };
 
 /** Why the sign-in did not happen, in the page's language (the server's message is Chinese). */

@@ -34,6 +34,7 @@ export const signIn: Translation<typeof zh> = {
   'upstream.problem.linkedElsewhere': 'This {provider} account is already linked to another account.',
   'upstream.problem.alreadyLinked': 'Your account is already linked to {provider}; unlink it first.',
   'upstream.problem.notYourLink': 'This {provider} account is not linked to your account, so it cannot confirm it is you.',
+  'upstream.problem.emailRequired': 'Signing up needs an e-mail address, and {provider} gave no verified one. Please sign up with your e-mail address first, then link {provider} on your account page.',
   'upstream.progress': 'Signing in with {provider}…',
   'upstream.linkTitle': 'Link an existing account',
   'upstream.emailExists': 'The e-mail address {email} is already used by an account.',

@@ -32,6 +32,7 @@ export const signIn = {
   'upstream.problem.linkedElsewhere': '该 {provider} 账号已绑定其他账号。',
   'upstream.problem.alreadyLinked': '你的账号已绑定过 {provider}，请先解除绑定。',
   'upstream.problem.notYourLink': '这个 {provider} 账号没有绑定到当前账号，无法用来验证身份。',
+  'upstream.problem.emailRequired': '注册需要邮箱，但 {provider} 没有提供经过验证的邮箱。请先用邮箱注册账号，再在账号页面绑定 {provider}。',
   'upstream.progress': '正在使用 {provider} 登录…',
   'upstream.linkTitle': '绑定已有账号',
   'upstream.emailExists': '邮箱 {email} 已被一个账号使用。',
