@@ -52,7 +52,7 @@ export type LinkDeps = Uses<'now', 'users' | 'passkeys' | 'upstreamLinks'>;
 /** Where an unknown subject goes when nobody is signed in. */
 export type NewSubject =
   | { kind: 'created'; user: User }
-  | { kind: 'emailTaken'; email: string }
+  | { kind: 'emailTaken'; email: string; holderId: number }
   /** Who may register (docs/api.md §16.2) keeps this account from being made. */
   | { kind: 'refused'; problem: 'registrationClosed' | 'emailRequired' | 'emailDomainRefused' };
 
@@ -78,7 +78,8 @@ export class AccountLinks {
    */
   async signUp(provider: ProviderRecord, profile: UpstreamProfile): Promise<NewSubject | { kind: 'linked'; link: UpstreamLink }> {
     const email = vouchedEmail(profile);
-    if (email !== undefined && (await this.ctx.storage.users.findByEmail(email))) return { kind: 'emailTaken', email };
+    const holder = email === undefined ? undefined : await this.ctx.storage.users.findByEmail(email);
+    if (holder && email !== undefined) return { kind: 'emailTaken', email, holderId: holder.id };
     if (!this.registration.open) return { kind: 'refused', problem: 'registrationClosed' };
     const refused = this.registration.refusesUpstreamEmail(email);
     if (refused) return { kind: 'refused', problem: refused };
@@ -99,7 +100,8 @@ export class AccountLinks {
           const link = await this.find(provider.id, profile.subject);
           if (link) return { kind: 'linked', link };
         }
-        if (err.field === 'email' && email !== undefined) return { kind: 'emailTaken', email };
+        const taker = err.field === 'email' && email !== undefined ? await this.ctx.storage.users.findByEmail(email) : undefined;
+        if (taker && email !== undefined) return { kind: 'emailTaken', email, holderId: taker.id };
         if (err.field !== 'username') throw err;
       }
     }

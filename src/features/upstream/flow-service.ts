@@ -24,6 +24,8 @@ type Intent = 'signin' | 'link' | 'reauth';
 /** The upstream account that waits, in a `link_existing` ticket, for proof of the account holding its address. */
 export interface WaitingSubject {
   subject: string;
+  /** The address the provider vouched for; the ticket's user holds it, and only that user may link. */
+  email?: string;
   displayName?: string;
   avatarUrl?: string;
 }
@@ -120,8 +122,8 @@ export class UpstreamFlowService {
       const outcome = await this.links.signUp(provider.record, profile);
       if (outcome.kind === 'refused') return problemPage(outcome.problem, name);
       if (outcome.kind === 'emailTaken') {
-        const waiting: WaitingSubject = { subject: profile.subject, displayName: profile.displayName ?? profile.username, avatarUrl: profile.avatarUrl };
-        const ticket = await this.store.issue('link_existing', id, state.browserHash, { next: state.next, payload: waiting });
+        const waiting: WaitingSubject = { subject: profile.subject, email: outcome.email, displayName: profile.displayName ?? profile.username, avatarUrl: profile.avatarUrl };
+        const ticket = await this.store.issue('link_existing', id, state.browserHash, { userId: outcome.holderId, next: state.next, payload: waiting });
         return { kind: 'email_exists', ticket, next: state.next, provider: name, email: outcome.email };
       }
       if (outcome.kind === 'created') {

@@ -41,7 +41,7 @@ export function createUpstreamServices(
   return {
     providers: new ProviderAdmin(storage.upstreamProviders, directory, kit.audit, config.baseUrl, now),
     flows: new UpstreamFlowService(kit, directory, store, binding, links, protocols(now), limiter),
-    finish: new UpstreamSignInFinish(kit, store, links, directory, secondFactor),
+    finish: new UpstreamSignInFinish(kit, store, links, directory, secondFactor, reauth),
     links: new UpstreamLinkService(kit, links, directory, store, binding, reauth),
   };
 }

@@ -40,6 +40,8 @@ export const signIn: Translation<typeof zh> = {
   'upstream.emailExists': 'The e-mail address {email} is already used by an account.',
   'upstream.linkHint': 'If it is yours, sign in to it first: your {provider} account will then be linked to it, and you can sign in with {provider} from then on. For your safety, nothing is linked by the e-mail address alone.',
   'upstream.notMine': 'Not my account, back to sign-in',
+  'upstream.confirmHint': 'You are signed in. For your safety, confirm it is you once more before {provider} is linked.',
+  'upstream.confirmLink': 'Confirm linking {provider}',
   'register.title': 'Create an account',
   'register.usernameRule': 'A username is 3–32 letters, digits or underscores',
   'register.displayNameMax': 'A display name is at most 64 characters',

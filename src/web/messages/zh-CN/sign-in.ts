@@ -38,6 +38,8 @@ export const signIn = {
   'upstream.emailExists': '邮箱 {email} 已被一个账号使用。',
   'upstream.linkHint': '如果这是你的账号，请先登录它：登录后，你的 {provider} 账号将绑定到该账号，以后可以直接使用 {provider} 登录。为了你的安全，我们不会仅凭邮箱自动绑定。',
   'upstream.notMine': '不是我的账号，返回登录',
+  'upstream.confirmHint': '已登录。为了你的安全，绑定 {provider} 前请再验证一次身份。',
+  'upstream.confirmLink': '确认绑定 {provider}',
   'register.title': '注册账号',
   'register.usernameRule': '用户名需为 3–32 位字母、数字或下划线',
   'register.displayNameMax': '昵称最多 64 个字符',
