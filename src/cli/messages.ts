@@ -75,6 +75,7 @@ export const CLI_REASON_TEXT: { readonly [R in Reason]: string } = {
   upstreamLinkedElsewhere: 'this upstream account is linked to another user',
   upstreamAlreadyLinked: 'the user already has a link to this provider',
   upstreamNotLinked: 'the user has no link to this provider',
+  upstreamNotEmailHolder: 'only the account that holds the e-mail address may be linked',
   lastSignInMethod: 'this is the last way to sign in to the account',
   badMinecraftName: 'invalid Minecraft profile name: 1–16 of A-Z a-z 0-9 _',
   minecraftNameTaken: 'the Minecraft profile name is taken',

@@ -92,6 +92,7 @@ const REASONS = {
   upstreamLinkedElsewhere: [409, '该第三方账号已绑定其他账号'],
   upstreamAlreadyLinked: [409, '已绑定过该登录方式'],
   upstreamNotLinked: [404, '未绑定该登录方式'],
+  upstreamNotEmailHolder: [403, '只能绑定到使用该邮箱的账号'],
   lastSignInMethod: [400, '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式'],
   // Minecraft profiles and textures (docs/api.md §18; not fixed by the spec)
   badMinecraftName: [400, '角色名需为 1 到 16 位字母、数字或下划线'],

@@ -19,8 +19,9 @@ export function finishUpstream(ticket: string, otp?: string): Promise<TokenEnvel
   return postWithCookie<TokenEnvelope>('upstream/finish', { ticket, ...(otp !== undefined && { otp }) });
 }
 
-export async function linkExisting(ticket: string, token: string): Promise<LinkedData> {
-  return (await postWithCookie<{ data: LinkedData }>('upstream/link_existing', { ticket }, token)).data;
+/** Links the waiting provider account to the account of `token`, with that account's proof (docs/api.md §10.1). */
+export async function linkExisting(ticket: string, token: string, proof: Record<string, string>): Promise<LinkedData> {
+  return (await postWithCookie<{ data: LinkedData }>('upstream/link_existing', { ticket, ...proof }, token)).data;
 }
 
 /** Starts a flow from /account (link or re-authentication): the server binds it to this browser, then the browser goes on. */

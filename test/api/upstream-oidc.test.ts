@@ -92,13 +92,15 @@ describe('sign-in', () => {
     expect(page).toMatchObject({ status: 200, result: 'email_exists', email: 'owner@corp.example', provider: 'Corp SSO' });
     expect(await userCount(center, admin)).toBe(before);
     expect((await center.get(`${A}/account/upstream`, owner.token)).json().data.links).toEqual([]);
-    // A token from before the provider's answer is no proof; nor is the ticket in another browser.
+    // A token alone is no proof, old or fresh; nor is the ticket in another browser.
     expect((await postJson(center, `${A}/upstream/link_existing`, { ticket: page.ticket }, jar, owner.token)).body).toEqual({ ok: false, msg: '需要重新验证身份' });
     const fresh = (await center.post(`${A}/login`, { username: owner.username, password: owner.password })).json().access_token;
-    expect((await postJson(center, `${A}/upstream/link_existing`, { ticket: page.ticket }, new CookieJar(), fresh)).body).toEqual({ ok: false, msg: '第三方登录已失效，请重新登录' });
-    const linked = await postJson(center, `${A}/upstream/link_existing`, { ticket: page.ticket }, jar, fresh);
+    expect((await postJson(center, `${A}/upstream/link_existing`, { ticket: page.ticket }, jar, fresh)).body).toEqual({ ok: false, msg: '需要重新验证身份' });
+    const proof = { ticket: page.ticket, current_password: owner.password };
+    expect((await postJson(center, `${A}/upstream/link_existing`, proof, new CookieJar(), fresh)).body).toEqual({ ok: false, msg: '第三方登录已失效，请重新登录' });
+    const linked = await postJson(center, `${A}/upstream/link_existing`, proof, jar, fresh);
     expect(linked.body).toEqual({ ok: true, data: { provider: 'corp', provider_name: 'Corp SSO' } });
-    expect((await postJson(center, `${A}/upstream/link_existing`, { ticket: page.ticket }, jar, fresh)).body).toEqual({ ok: false, msg: '第三方登录已失效，请重新登录' });
+    expect((await postJson(center, `${A}/upstream/link_existing`, proof, jar, fresh)).body).toEqual({ ok: false, msg: '第三方登录已失效，请重新登录' });
     const next = await signInThrough(center, 'corp');
     expect(next.body.user.uid).toBe(owner.uid);
   });

@@ -83,7 +83,7 @@ describe('pages: sign in with other accounts', () => {
     await context.close();
   });
 
-  it('an address already in use is linked only after signing in to its account, second factor and all', async () => {
+  it('an address already in use is linked only after signing in to its account and proving it again', async () => {
     const owner = await center.register({ username: uniqueName('owner'), email: `${uniqueName('mail')}@example.com` });
     discord.signInAs({ id: '90000000000000001', username: 'owner_on_discord', email: owner.email, verified: true });
     const { context, page } = await newPage(browser);
@@ -94,9 +94,41 @@ describe('pages: sign in with other accounts', () => {
     expect(await page.inputValue('#f-username')).toBe(owner.email);
     await page.fill('#f-password', owner.password);
     await page.click('form:not([hidden]) button[type=submit]');
+    // Signing in links nothing yet: the page asks for the account's proof (docs/api.md §10.1).
+    await page.locator('#upstream-confirm-link').waitFor();
+    await page.locator('#f-link_existing_password').waitFor();
+    expect((await center.get(`${A}/account/upstream`, owner.token)).json().data.links).toEqual([]);
+    await screenshot(page, 'upstream-confirm-link');
+    await page.fill('#f-link_existing_password', 'not the password');
+    await page.getByRole('button', { name: '确认绑定 Discord' }).click();
+    await page.getByText('当前密码或两步验证码不正确').waitFor();
+    await page.fill('#f-link_existing_password', owner.password);
+    await page.getByRole('button', { name: '确认绑定 Discord' }).click();
     await page.waitForURL(`${center.baseUrl}/account`);
     await page.locator('#upstream-links [data-provider="discord"]').waitFor();
     await context.close();
+  });
+
+  it('with an e-mail allow list, a provider without an address says in the page language that no account is made', async () => {
+    const listed = await startCenter({ REGISTRATION_EMAIL_DOMAINS: 'example.com' });
+    try {
+      const token = (await listed.admin()).token;
+      expect((await listed.post(`${A}/admin/providers`, { id: 'steam', type: 'steam', name: 'Steam', openid_endpoint: steam.endpoint }, token)).statusCode).toBe(200);
+      steam.signInAs({ id: '76561198000000009', personaname: 'Unlisted' });
+      for (const [locale, text] of [
+        ['zh-CN', '注册需要邮箱，但 Steam 没有提供经过验证的邮箱。请先用邮箱注册账号，再在账号页面绑定 Steam。'],
+        ['en-US', 'Signing up needs an e-mail address, and Steam gave no verified one. Please sign up with your e-mail address first, then link Steam on your account page.'],
+      ] as const) {
+        const { context, page } = await newPage(browser, undefined, locale);
+        await page.goto(`${listed.baseUrl}/login`);
+        await page.getByRole('button', { name: locale === 'en-US' ? 'Sign in with Steam' : '使用 Steam 登录', exact: true }).click();
+        await page.getByText(text).waitFor();
+        await page.locator('#upstream-back').waitFor();
+        await context.close();
+      }
+    } finally {
+      await listed.close();
+    }
   });
 
   it('an account without a password proves itself with its provider, and cannot unlink its last way in', async () => {

@@ -1,6 +1,8 @@
 /**
  * Who may register (docs/api.md §16.2): REGISTRATION=open|invite|closed and the e-mail
- * domain lists. Accounts that administrators make (CLI, console, import) never pass here.
+ * domain lists, for /register and for accounts made by signing in with another provider.
+ * Accounts that administrators make (CLI, console, import) never pass here: the operator
+ * decides those.
  */
 import { createHash } from 'node:crypto';
 import { badParam, fail } from '../../errors/index.js';
@@ -42,12 +44,28 @@ export class Registration {
    * none was given, 400 `该邮箱域名不允许注册` for a domain the lists keep out.
    */
   admit(email: string, inviteCode: string | undefined): void {
-    const { registration, registrationEmailDomains: allowed, registrationBlockedDomains: blocked } = this.ctx.config;
+    const { registration } = this.ctx.config;
     if (registration === 'closed') throw fail('registrationClosed');
     if (registration === 'invite' && !inviteCode) throw fail('badInvite');
+    if (!this.domainAllowed(email)) throw fail('emailDomainRefused');
+  }
+
+  /**
+   * The domain lists for an account made by signing in with another provider, which has no
+   * form to ask for another address: `email` is the address the provider vouches for, if any.
+   * With an allow list, an account without an address would slip past it, so none is made.
+   */
+  refusesUpstreamEmail(email: string | undefined): 'emailRequired' | 'emailDomainRefused' | undefined {
+    if (email === undefined) return this.ctx.config.registrationEmailDomains.length > 0 ? 'emailRequired' : undefined;
+    return this.domainAllowed(email) ? undefined : 'emailDomainRefused';
+  }
+
+  /** The allow list (when set) has the address's domain, and the deny list does not. */
+  private domainAllowed(email: string): boolean {
+    const { registrationEmailDomains: allowed, registrationBlockedDomains: blocked } = this.ctx.config;
     const domain = asciiLower(email.slice(email.lastIndexOf('@') + 1));
-    if (allowed.length > 0 && !allowed.some((d) => within(domain, d))) throw fail('emailDomainRefused');
-    if (blocked.some((d) => within(domain, d))) throw fail('emailDomainRefused');
+    if (allowed.length > 0 && !allowed.some((d) => within(domain, d))) return false;
+    return !blocked.some((d) => within(domain, d));
   }
 
   /**

@@ -23,6 +23,15 @@ export interface ReauthProof {
   emailCode?: string | undefined;
 }
 
+export interface ProveOptions {
+  /**
+   * Only a proof carried by this request counts (password, or a mailed code for an account
+   * without one): not a recent sign-in with a linked provider, which says nothing about
+   * who holds the account's address.
+   */
+  inThisRequest?: boolean;
+}
+
 export type ReauthDeps = Uses<'now' | 'passwords', 'reauthGrants' | 'emailCodes', 'jwtSecret'>;
 
 /**
@@ -43,7 +52,7 @@ export class ReauthService {
    * (docs/api.md §10): missing parts before anything is compared, a wrong password or code
    * after its try was counted, so guesses stay under the same limits as elsewhere.
    */
-  async prove(auth: Authenticated, proof: ReauthProof, caller: Caller): Promise<void> {
+  async prove(auth: Authenticated, proof: ReauthProof, caller: Caller, opts: ProveOptions = {}): Promise<void> {
     const { user } = auth;
     const otpNeeded = await this.secondFactor.required(user.id);
     if (otpNeeded && proof.otp === undefined) throw fail('reauthRequired');
@@ -52,7 +61,7 @@ export class ReauthService {
       await this.checkPassword(user, proof.currentPassword);
     } else if (proof.emailCode !== undefined && user.email !== '') {
       await this.checkEmailCode(user, proof.emailCode);
-    } else if (!(await this.ctx.storage.reauthGrants.live(user.id, sessionKeyOf(auth), 'upstream', this.ctx.now()))) {
+    } else if (opts.inThisRequest || !(await this.ctx.storage.reauthGrants.live(user.id, sessionKeyOf(auth), 'upstream', this.ctx.now()))) {
       // An account without a password proves itself by signing in again, in this session and
       // within minutes, with a provider linked to it (docs/api.md §14.4); the second factor
       // is still asked for, as at every sign-in.

@@ -50,14 +50,21 @@ export const seenOf = (profile: UpstreamProfile) => ({
 export type LinkDeps = Uses<'now', 'users' | 'passkeys' | 'upstreamLinks'>;
 
 /** Where an unknown subject goes when nobody is signed in. */
-export type NewSubject = { kind: 'created'; user: User } | { kind: 'emailTaken'; email: string } | { kind: 'registrationClosed' };
+export type NewSubject =
+  | { kind: 'created'; user: User }
+  | { kind: 'emailTaken'; email: string; holderId: number }
+  /** Who may register (docs/api.md §16.2) keeps this account from being made. */
+  | { kind: 'refused'; problem: 'registrationClosed' | 'emailRequired' | 'emailDomainRefused' };
 
 export class AccountLinks {
   constructor(
     private readonly ctx: LinkDeps,
     private readonly directory: ProviderDirectory,
-    /** REGISTRATION: only when it is open may a sign-in through another account create one (docs/api.md §16.2). */
-    private readonly registration: Pick<Registration, 'open'>,
+    /**
+     * REGISTRATION: only when it is open may a sign-in through another account create one, and
+     * only with an address the domain lists admit (docs/api.md §16.2).
+     */
+    private readonly registration: Pick<Registration, 'open' | 'refusesUpstreamEmail'>,
   ) {}
 
   find(providerId: string, subject: string): Promise<UpstreamLink | undefined> {
@@ -71,8 +78,11 @@ export class AccountLinks {
    */
   async signUp(provider: ProviderRecord, profile: UpstreamProfile): Promise<NewSubject | { kind: 'linked'; link: UpstreamLink }> {
     const email = vouchedEmail(profile);
-    if (email !== undefined && (await this.ctx.storage.users.findByEmail(email))) return { kind: 'emailTaken', email };
-    if (!this.registration.open) return { kind: 'registrationClosed' };
+    const holder = email === undefined ? undefined : await this.ctx.storage.users.findByEmail(email);
+    if (holder && email !== undefined) return { kind: 'emailTaken', email, holderId: holder.id };
+    if (!this.registration.open) return { kind: 'refused', problem: 'registrationClosed' };
+    const refused = this.registration.refusesUpstreamEmail(email);
+    if (refused) return { kind: 'refused', problem: refused };
     const base = usernameBase(profile.username ?? profile.displayName, provider.type);
     const now = this.ctx.now();
     for (const username of usernameCandidates(base)) {
@@ -90,7 +100,8 @@ export class AccountLinks {
           const link = await this.find(provider.id, profile.subject);
           if (link) return { kind: 'linked', link };
         }
-        if (err.field === 'email' && email !== undefined) return { kind: 'emailTaken', email };
+        const taker = err.field === 'email' && email !== undefined ? await this.ctx.storage.users.findByEmail(email) : undefined;
+        if (taker && email !== undefined) return { kind: 'emailTaken', email, holderId: taker.id };
         if (err.field !== 'username') throw err;
       }
     }

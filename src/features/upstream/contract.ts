@@ -1,6 +1,7 @@
 /** Sign-in with other accounts (docs/api.md §14): providers, the finishing steps of a flow, links. */
 import { Type, type Static } from '@sinclair/typebox';
 import { DataEnvelope, Str, View } from '../../platform/http/contract.js';
+import { ReauthFields } from '../reauth/contract.js';
 
 const nullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -48,8 +49,11 @@ export type PublicProviders = Static<typeof PublicProvidersReply>['data'];
 
 /** The page after the provider sent the person back finishes the sign-in with its ticket (and the second factor). */
 export const FinishBody = Type.Object({ ticket: Str(128), otp: Type.Optional(Str(64)) });
-/** After signing in to the account that holds the e-mail address, the page links the waiting subject to it. */
-export const LinkExistingBody = Type.Object({ ticket: Str(128) });
+/**
+ * After signing in to the account that holds the e-mail address, the page links the waiting
+ * subject to it, with that account's proof of docs/api.md §10.1 in the same request.
+ */
+export const LinkExistingBody = Type.Object({ ticket: Str(128), ...ReauthFields });
 export const LinkedData = View({ provider: Type.String(), provider_name: Type.String() });
 export type LinkedData = Static<typeof LinkedData>;
 export const LinkedReply = DataEnvelope(LinkedData);

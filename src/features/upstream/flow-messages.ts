@@ -6,7 +6,9 @@
 import { MSG } from '../../errors/index.js';
 import type { UpstreamFailure } from './protocols/index.js';
 
-export type FlowProblem = UpstreamFailure | 'state' | 'unavailable' | 'banned' | 'rateLimited' | 'linkedElsewhere' | 'alreadyLinked' | 'notYourLink' | 'registrationClosed';
+export type FlowProblem =
+  | UpstreamFailure | 'state' | 'unavailable' | 'banned' | 'rateLimited' | 'linkedElsewhere' | 'alreadyLinked' | 'notYourLink'
+  | 'registrationClosed' | 'emailRequired' | 'emailDomainRefused';
 
 const TEXTS: Record<FlowProblem, (name: string) => string> = {
   state: () => '登录请求已失效，或不是在这个浏览器中发起的。请返回登录页重新开始。',
@@ -22,9 +24,12 @@ const TEXTS: Record<FlowProblem, (name: string) => string> = {
   notYourLink: (name) => `这个 ${name} 账号没有绑定到当前账号，无法用来验证身份。`,
   // docs/api.md §16.2: only an account that already exists, or is linked, can sign in this way.
   registrationClosed: () => MSG.registrationClosed,
+  // The e-mail domain lists (docs/api.md §16.2) hold for these accounts too.
+  emailRequired: (name) => `注册需要邮箱，但 ${name} 没有提供经过验证的邮箱。请先用邮箱注册账号，再在账号页面绑定 ${name}。`,
+  emailDomainRefused: () => MSG.emailDomainRefused,
 };
 
-const STATUS: Partial<Record<FlowProblem, number>> = { unavailable: 404, banned: 403, rateLimited: 429, linkedElsewhere: 409, alreadyLinked: 409, registrationClosed: 403 };
+const STATUS: Partial<Record<FlowProblem, number>> = { unavailable: 404, banned: 403, rateLimited: 429, linkedElsewhere: 409, alreadyLinked: 409, registrationClosed: 403, emailRequired: 403, emailDomainRefused: 400 };
 
 export interface FlowFailurePage {
   kind: 'error';

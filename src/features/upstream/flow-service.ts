@@ -16,7 +16,7 @@ import type { FlowStore } from './flow-store.js';
 import { safeReturnPath } from '../../platform/http/return-path.js';
 import { callbackUrl } from './provider-admin.js';
 import type { ProviderDirectory } from './provider-directory.js';
-import { UpstreamError, type ActiveProvider, type UpstreamProfile, type UpstreamProtocol } from './protocols/index.js';
+import { singleValued, UpstreamError, type ActiveProvider, type UpstreamProfile, type UpstreamProtocol } from './protocols/index.js';
 import type { ProviderType, UpstreamFlow } from './repository.js';
 
 /** What a state was made for: a sign-in, a link from /account, or a re-authentication. */
@@ -24,6 +24,8 @@ type Intent = 'signin' | 'link' | 'reauth';
 /** The upstream account that waits, in a `link_existing` ticket, for proof of the account holding its address. */
 export interface WaitingSubject {
   subject: string;
+  /** The address the provider vouched for; the ticket's user holds it, and only that user may link. */
+  email?: string;
   displayName?: string;
   avatarUrl?: string;
 }
@@ -84,7 +86,14 @@ export class UpstreamFlowService {
     const provider = await this.directory.active(providerId);
     if (!provider) return problemPage('unavailable', providerId);
     const name = provider.record.name;
-    const stateValue = url.searchParams.get('state');
+    // A field given twice (state, code, error, openid.*) could be checked in one value and used
+    // in another: such an answer is refused before anything is looked up or asked.
+    const params = singleValued(url.searchParams);
+    if (!params) {
+      await this.ctx.audit.record('login.failure', { ip: caller.ip, detail: { method: method(providerId), reason: 'duplicate' } });
+      return problemPage('state', name);
+    }
+    const stateValue = params.get('state');
     const state = await this.store.find(stateValue, 'state', cookieHeader, providerId);
     // Used up before the provider is asked anything: a replayed or parallel callback gets nowhere.
     if (!state || !(await this.store.consume(state))) {
@@ -111,10 +120,10 @@ export class UpstreamFlowService {
     let link = await this.links.find(id, profile.subject);
     if (!link) {
       const outcome = await this.links.signUp(provider.record, profile);
-      if (outcome.kind === 'registrationClosed') return problemPage('registrationClosed', name);
+      if (outcome.kind === 'refused') return problemPage(outcome.problem, name);
       if (outcome.kind === 'emailTaken') {
-        const waiting: WaitingSubject = { subject: profile.subject, displayName: profile.displayName ?? profile.username, avatarUrl: profile.avatarUrl };
-        const ticket = await this.store.issue('link_existing', id, state.browserHash, { next: state.next, payload: waiting });
+        const waiting: WaitingSubject = { subject: profile.subject, email: outcome.email, displayName: profile.displayName ?? profile.username, avatarUrl: profile.avatarUrl };
+        const ticket = await this.store.issue('link_existing', id, state.browserHash, { userId: outcome.holderId, next: state.next, payload: waiting });
         return { kind: 'email_exists', ticket, next: state.next, provider: name, email: outcome.email };
       }
       if (outcome.kind === 'created') {

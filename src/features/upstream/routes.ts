@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { responses } from '../../platform/http/contract.js';
 import { authOf, callerOf, NO_STORE, type ContractApp } from '../../platform/http/typed-scope.js';
 import { sendPage } from '../pages/index.js';
+import { proofOf } from '../reauth/index.js';
 import { TokenEnvelope } from '../sessions/index.js';
 import type { RouteDeps } from '../services.js';
 import { FinishBody, LinkedReply, LinkExistingBody, PublicProvidersReply } from './contract.js';
@@ -73,8 +74,11 @@ export async function upstreamRoutes(app: ContractApp, { services, guards }: Rou
   app.post('/api/v1/auth/upstream/link_existing', {
     preHandler: guards.firstParty,
     schema: {
-      tags, summary: 'Link the waiting upstream account to the account just signed in to (proof of the account holding its e-mail address)',
+      tags, summary: 'Link the waiting upstream account to the account holding its e-mail address: that account signed in, with current_password (or email_code without one) and otp when on',
       body: LinkExistingBody, response: responses(LinkedReply),
     },
-  }, async (request) => ({ ok: true as const, data: await finish.linkExisting(request.body.ticket, authOf(request), request.headers.cookie, callerOf(request)) }));
+  }, async (request) => ({
+    ok: true as const,
+    data: await finish.linkExisting(request.body.ticket, authOf(request), proofOf(request.body), request.headers.cookie, callerOf(request)),
+  }));
 }

@@ -2,11 +2,12 @@
  * The steps after the provider's answer, taken by the page the callback showed: finishing a
  * sign-in (with the second factor when the account has one, docs/api.md §14.3: the provider
  * replaces the password, not the second factor), and linking a subject whose address belongs
- * to an account once the person signed in to that account.
+ * to an account to that account, once the person signed in to it and proves it again.
  */
 import { bannedAtSignIn, fail } from '../../errors/index.js';
 import { isBanned } from '../accounts/index.js';
 import type { Caller, Uses } from '../kit.js';
+import type { ReauthProof, ReauthService } from '../reauth/index.js';
 import type { SecondFactorService } from '../second-factor/index.js';
 import { signInMethod, type Authenticated, type TokenEnvelope } from '../sessions/index.js';
 import type { AccountLinks } from './account-links.js';
@@ -17,12 +18,8 @@ import type { ProviderDirectory } from './provider-directory.js';
 
 export type FinishDeps = Uses<'now' | 'tokens' | 'audit' | 'signIns', 'users', 'centerAppId'>;
 
-/** When the person signed in, in ms: the issue time every first-party token carries in its jti. */
-function signedInAt(auth: Authenticated): number {
-  const dot = auth.claims.jti.indexOf('.');
-  const ms = dot > 0 ? parseInt(auth.claims.jti.slice(0, dot), 36) : NaN;
-  return Number.isFinite(ms) ? ms : auth.claims.iat * 1000;
-}
+/** ASCII lower case only, as e-mail addresses are compared everywhere else. */
+const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 export class UpstreamSignInFinish {
   constructor(
@@ -31,6 +28,7 @@ export class UpstreamSignInFinish {
     private readonly links: AccountLinks,
     private readonly directory: ProviderDirectory,
     private readonly secondFactor: Pick<SecondFactorService, 'checkSignIn'>,
+    private readonly reauth: Pick<ReauthService, 'prove'>,
   ) {}
 
   /**
@@ -56,17 +54,20 @@ export class UpstreamSignInFinish {
   }
 
   /**
-   * Links the waiting subject to the account the person has just signed in to (password or
-   * e-mail code, and the second factor): only a sign-in made after the provider's answer, in
-   * the same browser, counts as the proof.
+   * Links the waiting subject to the account holding the address the provider vouched for,
+   * and to no other: the bearer token must be that account's, and the request carries its
+   * proof of docs/api.md §10.1 (the password, or a mailed code without one, and the second
+   * factor when on). A token alone, stolen and refreshed or not, links nothing.
    */
-  async linkExisting(ticket: string, auth: Authenticated, cookieHeader: string | undefined, caller: Caller): Promise<LinkedData> {
+  async linkExisting(ticket: string, auth: Authenticated, proof: ReauthProof, cookieHeader: string | undefined, caller: Caller): Promise<LinkedData> {
     const flow = await this.store.find(ticket, 'link_existing', cookieHeader);
     if (!flow) throw fail('upstreamTicketInvalid');
     const provider = await this.directory.active(flow.providerId);
     if (!provider) throw fail('upstreamTicketInvalid');
-    if (signedInAt(auth) < flow.createdAt) throw fail('reauthRequired');
     const waiting = JSON.parse(flow.payload) as WaitingSubject;
+    const holds = flow.userId === auth.user.id && waiting.email !== undefined && asciiLower(auth.user.email) === asciiLower(waiting.email);
+    if (!holds) throw fail('upstreamNotEmailHolder');
+    await this.reauth.prove(auth, proof, caller, { inThisRequest: true });
     if (!(await this.store.consume(flow))) throw fail('upstreamTicketInvalid');
     await this.links.link(auth.user.id, flow.providerId, { subject: waiting.subject, displayName: waiting.displayName, avatarUrl: waiting.avatarUrl, emailVerified: false });
     await this.ctx.audit.record('identity.linked', { actor: auth.user.username, ip: caller.ip, target: auth.user.username, detail: { provider: flow.providerId } });

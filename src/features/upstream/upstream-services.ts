@@ -30,7 +30,7 @@ export function createUpstreamServices(
   limiter: RateLimiter,
   secondFactor: Pick<SecondFactorService, 'checkSignIn'>,
   reauth: Pick<ReauthService, 'prove'>,
-  registration: Pick<Registration, 'open'>,
+  registration: Pick<Registration, 'open' | 'refusesUpstreamEmail'>,
 ): UpstreamServices {
   const { config, storage, now } = kit;
   const directory = new ProviderDirectory(storage.upstreamProviders, config.jwtSecret, now,
@@ -41,7 +41,7 @@ export function createUpstreamServices(
   return {
     providers: new ProviderAdmin(storage.upstreamProviders, directory, kit.audit, config.baseUrl, now),
     flows: new UpstreamFlowService(kit, directory, store, binding, links, protocols(now), limiter),
-    finish: new UpstreamSignInFinish(kit, store, links, directory, secondFactor),
+    finish: new UpstreamSignInFinish(kit, store, links, directory, secondFactor, reauth),
     links: new UpstreamLinkService(kit, links, directory, store, binding, reauth),
   };
 }

@@ -24,6 +24,21 @@ export async function upstreamFetch(url: URL | string, init: RequestInit = {}): 
   return text;
 }
 
+/**
+ * The query of a provider's answer, one value per name; undefined when any name appears more
+ * than once. A reader of the first value and a reader of the last (URLSearchParams.get and a
+ * copy made with set, a provider's own parser) would otherwise check one value and use
+ * another: every check and every request to the provider takes its value from this one map.
+ */
+export function singleValued(params: URLSearchParams): Map<string, string> | undefined {
+  const values = new Map<string, string>();
+  for (const [name, value] of params) {
+    if (values.has(name)) return undefined;
+    values.set(name, value);
+  }
+  return values;
+}
+
 /** A JSON object from a body (WeChat answers JSON as text/plain; QQ may wrap it as `callback( … );`). */
 export function jsonObject(text: string, what: string): Record<string, unknown> {
   const unwrapped = text.trim().replace(/^callback\(\s*/, '').replace(/\s*\)\s*;?\s*$/, '');

@@ -7,6 +7,7 @@ import { WechatProtocol } from './wechat.js';
 
 export type { ActiveProvider, FlowValues, UpstreamProfile, UpstreamProtocol } from './types.js';
 export { UpstreamError, type UpstreamFailure } from './types.js';
+export { singleValued } from './http.js';
 
 /** One implementation per protocol, behind the same interface. */
 export function protocols(now: () => number): (type: ProviderType) => UpstreamProtocol {

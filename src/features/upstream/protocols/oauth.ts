@@ -2,7 +2,8 @@
  * OpenID Connect (`oidc`, `google`, `microsoft`) and the OAuth 2.0 code flows (`oauth2`,
  * `github`, `discord`) through openid-client: discovery, the authorization URL with state,
  * PKCE S256 and nonce, the code exchange and the ID token's checks (signature by the
- * provider's JWKS, `iss`, `aud`, `exp`, `nonce`) are the library's. What differs per provider
+ * provider's JWKS — asked for with enableNonRepudiationChecks, `iss`, `aud`, `exp`, `nonce`)
+ * are the library's. What differs per provider
  * is only where the profile is read (profiles.ts).
  */
 import type * as Client from 'openid-client';
@@ -110,7 +111,11 @@ export class OAuthProtocol implements UpstreamProtocol {
       const config = await client.discovery(new URL(issuer), record.clientId, undefined, auth, {
         timeout: UPSTREAM_TIMEOUT_MS / 1000, ...(isLoopbackHttp(issuer) && { execute: [client.allowInsecureRequests] }),
       });
-      return overridden(client, config, record, clientSecret);
+      const checked = overridden(client, config, record, clientSecret);
+      // openid-client trusts an ID token from the token endpoint on TLS alone and skips its
+      // signature unless told otherwise; docs/api.md §14.2 wants it checked against the JWKS.
+      client.enableNonRepudiationChecks(checked);
+      return checked;
     }
     return manual(client, record, clientSecret);
   }

@@ -8,10 +8,11 @@
  * The assertion is trusted only when Steam itself confirms it (`is_valid:true`), asked at
  * the configured endpoint, never at an address taken from the answer; `return_to` must be
  * this flow's exact callback (with its state), so an assertion made for another flow or
- * site is refused.
+ * site is refused. Each field must appear once: the values checked here are the values
+ * Steam is asked to confirm.
  */
 import { endpointOf } from '../provider-rules.js';
-import { avatarUrl, getJson, optionalText, upstreamFetch, withParams } from './http.js';
+import { avatarUrl, getJson, optionalText, singleValued, upstreamFetch, withParams } from './http.js';
 import { UpstreamError, type ActiveProvider, type FlowValues, type UpstreamProfile, type UpstreamProtocol } from './types.js';
 
 const NS = 'http://specs.openid.net/auth/2.0';
@@ -37,7 +38,9 @@ export class SteamProtocol implements UpstreamProtocol {
   }
 
   async complete(p: ActiveProvider, callback: URL, flow: FlowValues): Promise<UpstreamProfile> {
-    const q = callback.searchParams;
+    // One value per field, checked and then sent back to Steam as it is (OpenID 2.0 §11.4.2.1).
+    const q = singleValued(callback.searchParams);
+    if (!q) throw new UpstreamError('provider', 'a field of the assertion appears more than once');
     const endpoint = endpointOf(p.record, 'openidEndpoint') as string;
     const mode = q.get('openid.mode');
     if (mode === 'cancel') throw new UpstreamError('denied', 'the person cancelled at Steam');
@@ -54,9 +57,9 @@ export class SteamProtocol implements UpstreamProtocol {
   }
 
   /** `check_authentication`: Steam confirms the assertion it signed (OpenID 2.0 §11.4.2). */
-  private async verify(endpoint: string, q: URLSearchParams): Promise<void> {
+  private async verify(endpoint: string, q: ReadonlyMap<string, string>): Promise<void> {
     const body = new URLSearchParams();
-    for (const [k, v] of q) if (k.startsWith('openid.')) body.set(k, v);
+    for (const [k, v] of q) if (k.startsWith('openid.')) body.append(k, v);
     body.set('openid.mode', 'check_authentication');
     const text = await upstreamFetch(endpoint, {
       method: 'POST', body: body.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/plain' },

@@ -67,6 +67,7 @@ export const API_MESSAGES_EN: Readonly<Record<string, string>> = {
   '该第三方账号已绑定其他账号': 'That account is linked to another user',
   '已绑定过该登录方式': 'This sign-in method is already linked',
   '未绑定该登录方式': 'This sign-in method is not linked',
+  '只能绑定到使用该邮箱的账号': 'It can only be linked to the account that uses this e-mail address',
   '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式': 'This is the only way to sign in to the account: set a password or link another sign-in method first',
   'Webhook 不存在': 'No such webhook',
   '投递记录不存在': 'No such delivery',
