@@ -60,6 +60,14 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/web/', '^src/features/.+/[a-z-]*contract\\.ts$', '^src/platform/http/contract\\.ts$', '^src/platform/http/return-path\\.ts$'] },
     },
     {
+      name: 'no-feature-cycles',
+      comment: 'No two features depend on each other, directly or through others, type imports included: a type two features share belongs to the lower one (or to platform), and a lower feature tells higher ones what happened through domain events (docs/how-it-works.md).',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/features/([^/]+)' },
+      to: { path: '^src/features/[^/]+', pathNot: '^src/features/$1(/|$)', circular: true },
+    },
+    {
       name: 'no-circular',
       comment: 'No import cycle that runs code; a cycle of type-only imports is erased at compile time.',
       severity: 'error',

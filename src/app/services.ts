@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { Storage } from '../features/storage.js';
-import { AccountService } from '../features/accounts/account-service.js';
+import { AccountService } from '../features/sign-in/account-service.js';
 import { AccountSettingsService } from '../features/account-settings/settings-service.js';
 import { AdminService } from '../features/admin/admin-service.js';
 import { AdminConsoleService } from '../features/admin/console-service.js';
@@ -81,7 +81,8 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   const secondFactor = new SecondFactorService(kit, limiter);
   const reauth = new ReauthService(kit, limiter, secondFactor);
   const abuse = { captcha: new Captcha(kit), registration: new Registration(kit), invites: new Invites(kit) };
-  const accounts = new AccountService(kit, limiter, secondFactor, reauth, abuse);
+  const session = new SessionService(kit);
+  const accounts = new AccountService(kit, limiter, secondFactor, reauth, abuse, session);
   const settings = new AccountSettingsService(kit, reauth, signInHistory);
   // The v1 exchange and the OpenID Connect code grant handle a replayed code the same way.
   const codeReplays = new CodeReplays(repos.codes, revokedTokens, (familyId, at) => repos.refreshTokens.revokeFamily(familyId, at), kit.audit, now);
@@ -102,7 +103,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     authorization: new AuthorizationService(kit, limiter, codeReplays),
     device: new DeviceService(kit, limiter),
     transfer: new UserTransferService(repos.users, now),
-    session: new SessionService(kit, accounts),
+    session,
     tokens: kit.tokens,
     audit: kit.audit,
     cors: new CorsWhitelist(clients, repos.apps, bus, config.corsCacheTtl * 1000, now),

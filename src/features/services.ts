@@ -4,7 +4,7 @@
  */
 import type { AuthGuards } from './sessions/bearer-guard.js';
 import type { Metrics } from '../platform/http/metrics.js';
-import type { AccountService } from './accounts/account-service.js';
+import type { AccountService } from './sign-in/account-service.js';
 import type { AccountSettingsService } from './account-settings/settings-service.js';
 import type { AdminService } from './admin/admin-service.js';
 import type { AdminConsoleService } from './admin/console-service.js';

@@ -5,7 +5,7 @@
  */
 export * from '../platform/http/contract.js';
 export * from '../features/sessions/contract.js';
-export * from '../features/accounts/contract.js';
+export * from '../features/sign-in/contract.js';
 export * from '../features/apps/contract.js';
 export * from '../features/authorization/contract.js';
 export * from '../features/device/contract.js';

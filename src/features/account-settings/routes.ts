@@ -1,5 +1,5 @@
 import { ChangeEmailBody, ChangeEmailCodeBody, ChangeEmailReply, ChangePasswordBody, DeleteAccountBody, DeleteAccountReply, EndOtherSessionsReply, EndSessionBody, EndSessionReply, ProfileBody, ProfileReply, SessionListReply } from './contract.js';
-import { SendCodeReply } from '../accounts/index.js';
+import { SendCodeReply } from '../sign-in/index.js';
 import { TokenEnvelope } from '../sessions/index.js';
 import { AppSuspensionsReply } from '../apps/index.js';
 import { responses } from '../../platform/http/contract.js';

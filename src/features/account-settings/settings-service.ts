@@ -6,7 +6,7 @@ import type { TokenEnvelope } from '../sessions/index.js';
 import type { User } from '../accounts/index.js';
 import type { Caller, Uses } from '../kit.js';
 import type { Language } from '../../platform/i18n/language.js';
-import { passwordChangedNotice } from '../accounts/index.js';
+import { passwordChangedNotice } from '../sign-in/index.js';
 import type { ReauthProof, ReauthService } from '../reauth/index.js';
 import type { Authenticated } from '../sessions/index.js';
 import type { SignInHistory } from '../sign-in-history/index.js';

@@ -2,7 +2,7 @@ import { badParam, fail } from '../../errors/index.js';
 import type { AdminAppPage, AdminAppView, Dashboard, UserDetail } from './console-contract.js';
 import type { App } from '../apps/index.js';
 import type { User } from '../accounts/index.js';
-import type { AccountService } from '../accounts/index.js';
+import type { AccountService } from '../sign-in/index.js';
 import type { AccountSettingsService } from '../account-settings/index.js';
 import { adminUserView, banOf } from './admin-service.js';
 import { appEvent } from '../moderation/index.js';

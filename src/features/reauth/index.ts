@@ -2,4 +2,4 @@
 export { ReauthBody, ReauthFields } from './contract.js';
 export { proofOf } from './proof-schema.js';
 export { REAUTH_GRANT_MS, hasPassword, sessionKeyOf } from './reauth-service.js';
-export type { ProveOptions, ReauthProof, ReauthService } from './reauth-service.js';
+export type { ProveOptions, ReauthProof, ReauthService, SecondFactorCheck } from './reauth-service.js';

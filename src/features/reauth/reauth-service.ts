@@ -5,7 +5,6 @@ import type { ReauthPurpose } from './repository.js';
 import type { User } from '../accounts/index.js';
 import type { Caller, Uses } from '../kit.js';
 import type { RateLimiter } from '../limits/index.js';
-import type { SecondFactorService } from '../second-factor/index.js';
 import type { Authenticated } from '../sessions/index.js';
 
 /** How long the first step of a two-step change lets the second follow without asking again. */
@@ -35,6 +34,18 @@ export interface ProveOptions {
 export type ReauthDeps = Uses<'now' | 'passwords', 'reauthGrants' | 'emailCodes', 'jwtSecret'>;
 
 /**
+ * The second factor as a proof needs it. The second-factor feature provides it (the
+ * composition root hands it in); it sits above this one, since adding or removing a factor
+ * asks for a proof.
+ */
+export interface SecondFactorCheck {
+  /** Whether the user turned the authenticator on. */
+  required(userId: number): Promise<boolean>;
+  /** Refuses a wrong code (counted first), else returns. */
+  checkAccountCode(user: User, code: string, caller: Caller): Promise<void>;
+}
+
+/**
  * The one rule for changes to how an account is signed in to (docs/api.md §10): a bearer token
  * alone is never enough. The request proves the owner (current password, plus a code when
  * the authenticator is on); a two-step change leaves a grant that only the same user's same
@@ -44,7 +55,7 @@ export class ReauthService {
   constructor(
     private readonly ctx: ReauthDeps,
     private readonly limiter: RateLimiter,
-    private readonly secondFactor: Pick<SecondFactorService, 'required' | 'checkAccountCode'>,
+    private readonly secondFactor: SecondFactorCheck,
   ) {}
 
   /**

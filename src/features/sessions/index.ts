@@ -6,5 +6,6 @@ export type { Authenticated, TokenService } from './token-service.js';
 export type { UserCache } from './user-cache.js';
 export { VerifiedTokens } from './verified-tokens.js';
 export type { SessionRepo } from './repository.js';
+export type { SessionService } from './session-service.js';
 export { adminActorOf, appActor } from './bearer-guard.js';
 export { PASSKEY_METHOD, amrOfMethod, signInMethod } from './sign-in-method.js';

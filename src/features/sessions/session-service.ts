@@ -1,9 +1,9 @@
 import type { MeData, TokenEnvelope } from './contract.js';
-import type { AccountService } from '../accounts/index.js';
+import { userEvent } from '../moderation/index.js';
 import type { Caller, Uses } from '../kit.js';
 import type { Authenticated } from './token-service.js';
 
-export type SessionDeps = Uses<'tokens' | 'audit' | 'signIns'>;
+export type SessionDeps = Uses<'tokens' | 'audit' | 'signIns' | 'now', 'users'>;
 
 /** Only a body `{ "all": true }` asks for logout-all; any other body is a plain logout (docs/api.md §3). */
 function asksForAll(body: unknown): boolean {
@@ -12,7 +12,7 @@ function asksForAll(body: unknown): boolean {
 
 /** The signed-in session: who it is, a fresh token, and the end of it (docs/api.md §3). */
 export class SessionService {
-  constructor(private readonly ctx: SessionDeps, private readonly accounts: Pick<AccountService, 'revokeAll'>) {}
+  constructor(private readonly ctx: SessionDeps) {}
 
   /** The user as stored now, with the token's app and expiry. */
   me({ user, claims }: Authenticated): MeData {
@@ -49,7 +49,7 @@ export class SessionService {
     const all = asksForAll(body) && (await this.accepted(authorization));
     // Revoking the token ends its session too (TokenService.revoke), so a refreshed sibling dies.
     await tokens.revoke(claims);
-    if (all) await this.accounts.revokeAll(claims.uid);
+    if (all) await this.revokeAll(claims.uid);
     await audit.record(all ? 'logout.all' : 'logout', { actor: claims.sub, ip: caller.ip, target: claims.sub });
   }
 
@@ -61,5 +61,14 @@ export class SessionService {
     } catch {
       return false;
     }
+  }
+
+  /** Ends every token of the user issued until now (logout-all, an administrator's forced reset). */
+  async revokeAll(userId: number): Promise<void> {
+    const { storage, now, signIns } = this.ctx;
+    const user = await storage.users.findById(userId);
+    const events = user ? [userEvent('user.sessions_revoked', user, { cause: 'logout_all' })] : [];
+    await storage.users.update(userId, { tokensValidAfter: now() }, now(), events);
+    await signIns.markAllEnded(userId);
   }
 }

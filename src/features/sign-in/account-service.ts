@@ -4,9 +4,9 @@ import { userEvent } from '../moderation/index.js';
 import {
   DEFAULT_ROLES, EMAIL_CODE_LENGTH, EMAIL_CODE_MAX_TRIES, EMAIL_CODE_TTL_S, EMAIL_RESEND_AFTER_S,
   asciiLower, isBanned, isEmailPurpose, isValidDisplayName, isValidEmail, isValidPassword, isValidUsername,
-} from './account-rules.js';
+} from '../accounts/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
-import type { EmailPurpose, User } from './repository.js';
+import type { EmailPurpose, User } from '../accounts/index.js';
 import type { Caller, Uses } from '../kit.js';
 import { randomDigits, randomToken, safeEqual } from '../../platform/crypto/random.js';
 import type { Language } from '../../platform/i18n/language.js';
@@ -15,7 +15,7 @@ import type { RegisterBody, SendCodeData, VerifyEmailData } from './contract.js'
 import type { SecondFactorService } from '../second-factor/index.js';
 import { emailChangedNotice, emailCodeMessage, passwordChangedNotice } from './account-notices.js';
 import { hasPassword, type ReauthProof, type ReauthService } from '../reauth/index.js';
-import { signInMethod, type Authenticated, type TokenEnvelope } from '../sessions/index.js';
+import { signInMethod, type Authenticated, type SessionService, type TokenEnvelope } from '../sessions/index.js';
 import type { AbuseServices } from '../abuse/index.js';
 
 export type RegisterInput = RegisterBody;
@@ -38,6 +38,8 @@ export class AccountService {
     private readonly reauth: Pick<ReauthService, 'proveFor' | 'require' | 'clear'>,
     /** The CAPTCHA and who may register (docs/api.md §16). */
     private readonly abuse: Pick<AbuseServices, 'captcha' | 'registration'>,
+    /** Cutting every token off (an administrator's forced reset). */
+    private readonly sessions: Pick<SessionService, 'revokeAll'>,
   ) {}
 
   /** REGISTER_REQUIRES_EMAIL_CODE, for the sign-up page to mark the code field required or optional. */
@@ -272,7 +274,7 @@ export class AccountService {
    */
   async forcePasswordReset(user: User, language?: Language): Promise<void> {
     await this.limiter.takeOrRefuse('sendCodeEmail', asciiLower(user.email));
-    await this.revokeAll(user.id);
+    await this.sessions.revokeAll(user.id);
     await this.storeAndMail(user.email, 'reset_password', user.email, language);
   }
 
@@ -283,13 +285,5 @@ export class AccountService {
     await this.storeAndMail(user.email, 'reauth', user.email, caller.language);
     await this.ctx.audit.record('email_code.sent', { actor: user.username, ip: caller.ip, target: asciiLower(user.email), detail: { purpose: 'reauth', delivered: true } });
     return { expires_in: EMAIL_CODE_TTL_S, resend_after: EMAIL_RESEND_AFTER_S };
-  }
-
-  /** Ends every token of the user issued until now (logout-all, an administrator's forced reset). */
-  async revokeAll(userId: number): Promise<void> {
-    const user = await this.ctx.storage.users.findById(userId);
-    const events = user ? [userEvent('user.sessions_revoked', user, { cause: 'logout_all' })] : [];
-    await this.ctx.storage.users.update(userId, { tokensValidAfter: this.ctx.now() }, this.ctx.now(), events);
-    await this.ctx.signIns.markAllEnded(userId);
   }
 }

@@ -1,18 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { ContractApp } from '../../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../../services.js';
-import { registerFormBody } from './form-body.js';
-import { authorizeEndpointRoutes } from '../routes/authorize.js';
-import { pagesSessionRoutes } from '../routes/pages-session.js';
-import { authorizedAppsRoutes } from '../routes/authorized-apps.js';
-import { endSessionRoutes } from '../routes/end-session.js';
-import { oidcRouteDeps, type OidcRouteDeps } from './route-deps.js';
-import { discoveryRoutes } from '../routes/discovery.js';
-import { tokenRoutes } from '../routes/token.js';
-import { resourceRoutes } from '../routes/resources.js';
-import { deviceAuthorizationRoutes } from '../routes/device-authorization.js';
-import { documentOidcRoutes } from './openapi.js';
+import type { ContractApp } from '../../platform/http/typed-scope.js';
+import type { RouteDeps } from '../services.js';
+import { registerFormBody } from './http/form-body.js';
+import { authorizeEndpointRoutes } from './routes/authorize.js';
+import { pagesSessionRoutes } from './routes/pages-session.js';
+import { authorizedAppsRoutes } from './routes/authorized-apps.js';
+import { endSessionRoutes } from './routes/end-session.js';
+import { oidcRouteDeps, type OidcRouteDeps } from './http/route-deps.js';
+import { discoveryRoutes } from './routes/discovery.js';
+import { tokenRoutes } from './routes/token.js';
+import { resourceRoutes } from './routes/resources.js';
+import { deviceAuthorizationRoutes } from './routes/device-authorization.js';
+import { documentOidcRoutes } from './http/openapi.js';
 
 type RouteModule = (app: FastifyInstance, deps: RouteDeps) => Promise<void>;
 

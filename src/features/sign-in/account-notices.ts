@@ -1,5 +1,5 @@
 import type { Passkey } from '../second-factor/index.js';
-import type { EmailPurpose, User } from './repository.js';
+import type { EmailPurpose, User } from '../accounts/index.js';
 import type { MailMessage } from '../../platform/mail/mailer.js';
 import { mailText } from '../../platform/mail/mail-text.js';
 import type { Language } from '../../platform/i18n/language.js';
