@@ -130,7 +130,9 @@ export class DeliveryLoop {
     const at = now();
     const ok = result.status !== null && result.status >= 200 && result.status <= 299;
     const attempts = d.attempts + 1;
-    const retryAt = ok ? null : nextAttemptAt(attempts, d.createdAt, at);
+    // An address refused as internal stays refused (WEBHOOK_ALLOW_PRIVATE is read at start):
+    // no retry for 3 days, and the reason is kept on the row for the delivery lists.
+    const retryAt = ok || result.refused ? null : nextAttemptAt(attempts, d.createdAt, at);
     const outcome: DeliveryOutcome = {
       status: ok ? 'delivered' : retryAt === null ? 'failed' : 'pending', attempts,
       nextAttemptAt: retryAt ?? at, statusCode: result.status, response: result.body,
