@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { createTestApp, failure, refusal, type TestApp, type TestUser } from '../helpers/app.js';
+import { cliWorkspace } from '../helpers/cli.js';
 import { sharedDatabase } from '../helpers/db.js';
 import { createApp, type CreatedApp } from '../helpers/oauth.js';
 import { discover, signInWithCode } from '../helpers/oidc-client.js';
@@ -57,4 +58,33 @@ describe('a delivery to an address refused as internal', () => {
       client_id: forum.client_id, sub: String(person.uid), status: 'failed', tries: 1, next_try_at: null, response: 'refused: an internal address',
     });
   });
+});
+
+describe('registering a back-channel address that delivery would refuse', () => {
+  const REFUSED = [400, refusal('后台退出通知地址不能是内部网络地址')];
+  const internal = ['http://127.0.0.1:9/bcl', 'https://127.0.0.1/bcl', 'http://localhost:8080/bcl', 'https://[::1]/bcl', 'https://10.0.0.5/bcl', 'https://192.168.1.2/bcl', 'https://169.254.169.254/bcl'];
+
+  it('is refused by the apps API on create and update while WEBHOOK_ALLOW_PRIVATE is off', async () => {
+    const owner = await strict.register();
+    const app = await createApp(strict, owner, { redirect_uris: [CB], backchannel_logout_uri: 'https://rp.example.com/bcl' });
+    for (const uri of internal) {
+      expect(failure(await strict.post(`${A}/apps`, { display_name: 'Internal', redirect_uris: [CB], backchannel_logout_uri: uri }, owner.token)), uri).toEqual(REFUSED);
+      expect(failure(await strict.post(`${A}/apps/update`, { client_id: app.client_id, backchannel_logout_uri: uri }, owner.token)), uri).toEqual(REFUSED);
+    }
+    const apps = (await strict.get(`${A}/apps`, owner.token)).json().data.apps as CreatedApp[];
+    expect(apps.map((a) => a.backchannel_logout_uri)).toEqual(['https://rp.example.com/bcl']);
+  });
+
+  it('is refused by the command line, with the reason', async () => {
+    const ws = cliWorkspace('ac-refused-cli-');
+    try {
+      const made = await ws.cli(db.url, ['app', 'create', '--owner', person.username, '--name', 'Internal', '--redirect-uri', CB, '--backchannel-logout-uri', 'http://127.0.0.1:9/bcl']);
+      expect(made.code).toBe(2);
+      expect(made.stderr).toContain('internal address');
+      const allowed = await ws.cli(db.url, ['app', 'create', '--owner', person.username, '--name', 'Internal', '--redirect-uri', CB, '--backchannel-logout-uri', 'http://127.0.0.1:9/bcl'], { WEBHOOK_ALLOW_PRIVATE: 'on' });
+      expect(allowed.code, allowed.stderr).toBe(0);
+    } finally {
+      ws.dispose();
+    }
+  }, 60_000);
 });

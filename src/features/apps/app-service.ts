@@ -47,7 +47,7 @@ export interface AppActor {
 /** 256 bits of randomness, base64url (43 characters). */
 const newSecret = (): string => randomToken(32);
 
-export type AppDeps = Uses<'now' | 'audit', 'apps', 'centerAppId' | 'gameAppId'>;
+export type AppDeps = Uses<'now' | 'audit', 'apps', 'centerAppId' | 'gameAppId' | 'webhookAllowPrivate'>;
 
 /** Application self-management (docs/api.md §4). */
 export class AppService {
@@ -87,7 +87,7 @@ export class AppService {
     if (input.client_id !== undefined && !isValidClientId(input.client_id)) throw badParam('client_id');
     const fields = checkAppFields(input, true);
     if (!fields.ok) throw refused(fields);
-    const client = checkClientFields(input, clientType, true);
+    const client = checkClientFields(input, clientType, true, this.ctx.config.webhookAllowPrivate);
     if (!client.ok) throw refused(client);
     if (input.client_id !== undefined && isReservedClientId(input.client_id, this.reservedIds)) throw fail('clientIdTaken');
     const secret = clientType === 'confidential' ? newSecret() : undefined;
@@ -124,7 +124,7 @@ export class AppService {
     const current = await this.owned(actor, input.client_id);
     const fields = checkAppFields(input, false);
     if (!fields.ok) throw refused(fields);
-    const client = checkClientFields(input, current.clientType, false);
+    const client = checkClientFields(input, current.clientType, false, this.ctx.config.webhookAllowPrivate);
     if (!client.ok) throw refused(client);
     const app = await this.ctx.storage.apps.update(input.client_id, { ...fields.value, ...client.value }, this.ctx.now());
     if (!app) throw fail('unknownApp');
