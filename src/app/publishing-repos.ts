@@ -1,4 +1,4 @@
-import type { App, AppRepo, NewApp } from '../features/apps/repository.js';
+import type { App, AppRepo, BackchannelCap, NewApp } from '../features/apps/repository.js';
 import type { User, UserRepo } from '../features/accounts/repository.js';
 import type { ChangeBus } from '../platform/bus/change-bus.js';
 
@@ -43,8 +43,8 @@ export class PublishingUserRepo implements UserRepo {
 export class PublishingAppRepo implements AppRepo {
   constructor(private readonly repo: AppRepo, private readonly bus: ChangeBus) {}
 
-  async create(app: NewApp, now: number): Promise<App> {
-    const created = await this.repo.create(app, now);
+  async create(app: NewApp, now: number, cap?: BackchannelCap): Promise<App> {
+    const created = await this.repo.create(app, now, cap);
     this.bus.publish({ type: 'app', clientId: created.clientId });
     return created;
   }

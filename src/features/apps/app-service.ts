@@ -1,10 +1,10 @@
 import { badParam, fail, refused } from '../../errors/index.js';
 import { nextStatus, viewStatus } from './app-state.js';
 import { appEvent } from '../moderation/index.js';
-import { checkAppFields, isClientType, isReservedClientId, isValidClientId, newClientId, toUnixSeconds } from './app-rules.js';
+import { checkAppFields, isClientType, isReservedClientId, isValidClientId, MAX_BACKCHANNEL_APPS_PER_OWNER, newClientId, toUnixSeconds } from './app-rules.js';
 import { checkClientFields } from './oidc-client-rules.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
-import { type App } from './repository.js';
+import { BackchannelCapReached, type App, type BackchannelCap } from './repository.js';
 import { type User } from '../accounts/index.js';
 import type { AppSecret, AppStatusView, AppView, CreatedApp, CreateAppBody, UpdateAppBody } from './contract.js';
 import type { AppSuspension } from '../admin/index.js';
@@ -47,7 +47,7 @@ export interface AppActor {
 /** 256 bits of randomness, base64url (43 characters). */
 const newSecret = (): string => randomToken(32);
 
-export type AppDeps = Uses<'now' | 'audit', 'apps', 'centerAppId' | 'gameAppId' | 'webhookAllowPrivate'>;
+export type AppDeps = Uses<'now' | 'audit', 'apps' | 'users', 'centerAppId' | 'gameAppId' | 'webhookAllowPrivate'>;
 
 /** Application self-management (docs/api.md §4). */
 export class AppService {
@@ -67,6 +67,12 @@ export class AppService {
     if (!app) throw fail('unknownApp');
     if (app.ownerId !== actor.user.id && !actor.user.roles.includes('admin')) throw fail('notAppOwner');
     return app;
+  }
+
+  /** The cap on apps with a back-channel address for the owner: none for an administrator. */
+  private async backchannelCap(ownerId: number, actor: AppActor): Promise<BackchannelCap | undefined> {
+    const owner = ownerId === actor.user.id ? actor.user : await this.ctx.storage.users.findById(ownerId);
+    return owner?.roles.includes('admin') ? undefined : { ownerId, max: MAX_BACKCHANNEL_APPS_PER_OWNER };
   }
 
   /** The owner's apps an administrator stopped, with the reason given (shown in the console). */
@@ -103,13 +109,15 @@ export class AppService {
       status: 'active',
       ...client.value,
     };
+    const cap = base.backchannelLogoutUri ? await this.backchannelCap(actor.user.id, actor) : undefined;
     let app: App | undefined;
     // A generated id that collides is simply drawn again; a chosen one is the caller's 409.
     for (let attempt = 0; !app; attempt++) {
       const clientId = input.client_id ?? newClientId();
       try {
-        app = await this.ctx.storage.apps.create({ ...base, clientId }, this.ctx.now());
+        app = await this.ctx.storage.apps.create({ ...base, clientId }, this.ctx.now(), cap);
       } catch (err) {
+        if (err instanceof BackchannelCapReached) throw fail('backchannelAppLimit');
         if (!(err instanceof UniqueViolation) || input.client_id !== undefined || attempt >= 3) {
           if (err instanceof UniqueViolation) throw fail('clientIdTaken');
           throw err;
@@ -126,7 +134,10 @@ export class AppService {
     if (!fields.ok) throw refused(fields);
     const client = checkClientFields(input, current.clientType, false, this.ctx.config.webhookAllowPrivate);
     if (!client.ok) throw refused(client);
-    const app = await this.ctx.storage.apps.update(input.client_id, { ...fields.value, ...client.value }, this.ctx.now());
+    const cap = client.value.backchannelLogoutUri ? await this.backchannelCap(current.ownerId, actor) : undefined;
+    const app = await this.ctx.storage.apps.update(input.client_id, { ...fields.value, ...client.value }, this.ctx.now(), [], cap).catch((err: unknown) => {
+      throw err instanceof BackchannelCapReached ? fail('backchannelAppLimit') : err;
+    });
     if (!app) throw fail('unknownApp');
     await this.audit('app.update', actor, app.clientId, { fields: [...Object.keys(fields.value), ...Object.keys(client.value)] });
     return appView(app);
