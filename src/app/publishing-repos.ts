@@ -29,7 +29,7 @@ export class PublishingUserRepo implements UserRepo {
   findByUsername(username: string) { return this.repo.findByUsername(username); }
   findByEmail(email: string) { return this.repo.findByEmail(email); }
   findByLogin(login: string) { return this.repo.findByLogin(login); }
-  search(query: string, offset: number, limit: number) { return this.repo.search(query, offset, limit); }
+  search(...args: Parameters<UserRepo['search']>) { return this.repo.search(...args); }
   changedSince(since: number) { return this.repo.changedSince(since); }
   count() { return this.repo.count(); }
   createdPerDay(since: number) { return this.repo.createdPerDay(since); }

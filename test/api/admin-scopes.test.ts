@@ -131,6 +131,25 @@ describe('a client_credentials token with admin scopes', () => {
     expect((await t.get(`${A}/admin/users/detail?username=${player.username}`, admin.token)).json().data.user.roles).not.toContain('admin');
   });
 
+  it('never reads an administrator: not in user lists, and no detail, sessions or audit trail', async () => {
+    expect((await grant(['admin:users:read'])).statusCode).toBe(200);
+    const reader = await appToken('admin:users:read');
+    const other = await t.admin();
+    const player = await t.register({ username: `${other.username}_p` });
+    // The same search: an administrator sees both, the application only the player.
+    const byAdmin = (await t.get(`${A}/admin/users?q=${other.username}`, admin.token)).json().data;
+    expect(byAdmin.users.map((u: { username: string }) => u.username)).toEqual([other.username, player.username]);
+    const byApp = (await t.get(`${A}/admin/users?q=${other.username}`, reader)).json().data;
+    expect(byApp).toEqual({ users: [expect.objectContaining({ username: player.username })], total: 1 });
+    const everyone = (await t.get(`${A}/admin/users?q=admin_`, reader)).json().data.users as Array<{ roles: string[] }>;
+    expect(everyone.filter((u) => u.roles.includes('admin'))).toEqual([]);
+
+    const detail = await t.get(`${A}/admin/users/detail?username=${other.username}`, reader);
+    expect(failure(detail)).toEqual([403, refusal('需要管理员权限')]);
+    expect(detail.body).not.toContain(other.email);
+    expect((await t.get(`${A}/admin/users/detail?username=${player.username}`, reader)).statusCode).toBe(200);
+  });
+
   it('stops at once when the scope is revoked or the app is stopped, though the token lives on', async () => {
     expect((await grant(['admin:users:ban'])).statusCode).toBe(200);
     const token = await appToken('admin:users:ban');
