@@ -26,6 +26,7 @@ if (!pgUp) {
  * A file with such an assertion belongs here; whatever else it tests comes along.
  */
 const SERIAL_FILES = [
+  'test/api/delivery-fairness.test.ts',
   'test/api/minecraft-instances.test.ts',
   'test/api/process.test.ts',
   'test/api/sign-in-timing.test.ts',

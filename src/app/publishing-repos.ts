@@ -1,4 +1,4 @@
-import type { App, AppRepo, NewApp } from '../features/apps/repository.js';
+import type { App, AppRepo, BackchannelCap, NewApp } from '../features/apps/repository.js';
 import type { User, UserRepo } from '../features/accounts/repository.js';
 import type { ChangeBus } from '../platform/bus/change-bus.js';
 
@@ -29,7 +29,7 @@ export class PublishingUserRepo implements UserRepo {
   findByUsername(username: string) { return this.repo.findByUsername(username); }
   findByEmail(email: string) { return this.repo.findByEmail(email); }
   findByLogin(login: string) { return this.repo.findByLogin(login); }
-  search(query: string, offset: number, limit: number) { return this.repo.search(query, offset, limit); }
+  search(...args: Parameters<UserRepo['search']>) { return this.repo.search(...args); }
   changedSince(since: number) { return this.repo.changedSince(since); }
   count() { return this.repo.count(); }
   createdPerDay(since: number) { return this.repo.createdPerDay(since); }
@@ -43,8 +43,8 @@ export class PublishingUserRepo implements UserRepo {
 export class PublishingAppRepo implements AppRepo {
   constructor(private readonly repo: AppRepo, private readonly bus: ChangeBus) {}
 
-  async create(app: NewApp, now: number): Promise<App> {
-    const created = await this.repo.create(app, now);
+  async create(app: NewApp, now: number, cap?: BackchannelCap): Promise<App> {
+    const created = await this.repo.create(app, now, cap);
     this.bus.publish({ type: 'app', clientId: created.clientId });
     return created;
   }

@@ -144,7 +144,7 @@ export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}
     kind,
     users: new SqlUserRepo(db, kind),
     revocations: new SqlRevocationRepo(db),
-    apps: new SqlAppRepo(db),
+    apps: new SqlAppRepo(db, kind),
     codes: new SqlAuthCodeRepo(db),
     devices: new SqlDeviceCodeRepo(db),
     emailCodes: new SqlEmailCodeRepo(db),

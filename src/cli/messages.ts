@@ -40,6 +40,8 @@ export const CLI_REASON_TEXT: { readonly [R in Reason]: string } = {
   clientIdTaken: 'client id already taken',
   badRedirectUriFormat: 'invalid redirect URI: an absolute URI without a fragment',
   badBackchannelLogoutUri: 'invalid back-channel logout URI: an absolute https URI (http only on localhost) without a fragment',
+  backchannelAppLimit: 'the owner has as many applications with a back-channel logout URI as allowed',
+  internalBackchannelLogoutUri: 'the back-channel logout URI is an internal address (loopback, private or link-local); allowed only with WEBHOOK_ALLOW_PRIVATE=on',
   badOriginFormat: 'invalid origin',
   publicNoSecret: 'a public client has no secret',
   redirectNotAllowed: 'the redirect URI is not registered',

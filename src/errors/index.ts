@@ -45,6 +45,10 @@ const REASONS = {
   badRedirectUriFormat: [400, '回调地址格式不正确'],
   badOriginFormat: [400, '来源格式不正确'],
   badBackchannelLogoutUri: [400, '后台退出通知地址格式不正确'],
+  // not fixed by the spec: a loopback, private or link-local address while WEBHOOK_ALLOW_PRIVATE is off
+  internalBackchannelLogoutUri: [400, '后台退出通知地址不能是内部网络地址'],
+  // not fixed by the spec: a non-admin owner past MAX_BACKCHANNEL_APPS_PER_OWNER apps with an address
+  backchannelAppLimit: [400, '设置后台退出通知地址的应用数量已达上限'],
   publicNoSecret: [400, '公开客户端没有密钥'],
   // authorization (docs/api.md §1.9, §5)
   redirectNotAllowed: [400, '回调地址不在白名单内'],

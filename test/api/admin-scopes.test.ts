@@ -37,6 +37,10 @@ async function appToken(scope: string): Promise<string> {
 }
 const banBy = (token: string, username: string, banned = true) => t.post(`${A}/admin/users/ban`, { username, banned, reason: 'caught cheating' }, token);
 const TOKEN_REFUSED = [401, refusal('令牌无效或已过期')];
+/** A live application token where its scopes do not reach (CONTRACT §0, RFC 6750 §3.1). */
+const OUT_OF_SCOPE = [403, refusal('该令牌无权访问此接口')];
+const insufficientScope = (res: { headers: Record<string, unknown> }, scope?: string) =>
+  expect(res.headers['www-authenticate']).toBe(`Bearer error="insufficient_scope"${scope === undefined ? '' : `, scope="${scope}"`}`);
 
 describe('granting admin scopes', () => {
   it('is shown on the app, refuses unknown scopes and apps, and is for admins only', async () => {
@@ -74,17 +78,25 @@ describe('a client_credentials token with admin scopes', () => {
     const audit = (await t.get(`${A}/admin/audit?action=user.ban&target=${cheater.username}`, admin.token)).json().data.entries;
     expect(audit[0]).toMatchObject({ actor: `app:${game.client_id}`, detail: { reason: 'caught cheating' } });
 
-    // Everywhere else under /admin it is refused as any other application token is, and as before.
+    // Everywhere else under /admin, and with no admin scope at all, it is a valid token out of its scope.
     const plain = (await tokenRequest()).json().access_token as string;
     for (const bearer of [token, plain]) {
-      expect(failure(await t.post(`${A}/admin/users/roles`, { username: cheater.username, roles: ['player'] }, bearer))).toEqual(TOKEN_REFUSED);
-      expect(failure(await t.get(`${A}/admin/users?q=${cheater.username}`, bearer))).toEqual(TOKEN_REFUSED);
-      expect(failure(await t.get(`${A}/admin/users/detail?username=${cheater.username}`, bearer))).toEqual(TOKEN_REFUSED);
-      expect(failure(await t.get(`${A}/admin/dashboard`, bearer))).toEqual(TOKEN_REFUSED);
-      expect(failure(await t.get(`${A}/admin/webhooks`, bearer))).toEqual(TOKEN_REFUSED);
-      expect(failure(await t.post(SCOPES, { client_id: game.client_id, scopes: ['admin:users:roles'] }, bearer))).toEqual(TOKEN_REFUSED);
+      const roles = await t.post(`${A}/admin/users/roles`, { username: cheater.username, roles: ['player'] }, bearer);
+      expect(failure(roles)).toEqual(OUT_OF_SCOPE);
+      insufficientScope(roles, 'admin:users:roles');
+      expect(failure(await t.get(`${A}/admin/users?q=${cheater.username}`, bearer))).toEqual(OUT_OF_SCOPE);
+      expect(failure(await t.get(`${A}/admin/users/detail?username=${cheater.username}`, bearer))).toEqual(OUT_OF_SCOPE);
+      for (const res of [await t.get(`${A}/admin/dashboard`, bearer), await t.get(`${A}/admin/webhooks`, bearer), await t.get(`${A}/admin/audit`, bearer),
+        await t.post(SCOPES, { client_id: game.client_id, scopes: ['admin:users:roles'] }, bearer)]) {
+        expect(failure(res)).toEqual(OUT_OF_SCOPE);
+        insufficientScope(res);
+      }
     }
-    expect(failure(await banBy(plain, cheater.username, false))).toEqual(TOKEN_REFUSED);
+    const unban = await banBy(plain, cheater.username, false);
+    expect(failure(unban)).toEqual(OUT_OF_SCOPE);
+    insufficientScope(unban, 'admin:users:ban');
+    // A token that is not valid stays a 401.
+    expect(failure(await banBy(`${plain.slice(0, -4)}AAAA`, cheater.username, false))).toEqual(TOKEN_REFUSED);
   });
 
   it('reads users with admin:users:read and changes roles with admin:users:roles, each audited', async () => {
@@ -98,7 +110,7 @@ describe('a client_credentials token with admin scopes', () => {
     expect(detail.json().data.user).toMatchObject({ username: player.username });
     const roles = await t.post(`${A}/admin/users/roles`, { username: player.username, roles: ['player', 'vip'] }, reader);
     expect(roles.json().data.roles).toEqual(['player', 'vip']);
-    expect(failure(await banBy(reader, player.username))).toEqual(TOKEN_REFUSED);
+    expect(failure(await banBy(reader, player.username))).toEqual(OUT_OF_SCOPE);
 
     const byApp = (await t.get(`${A}/admin/audit?actor=app:${game.client_id}`, admin.token)).json().data.entries as Array<{ action: string; target: string }>;
     expect(byApp.filter((e) => e.target === player.username || e.action === 'admin.users_read').map((e) => e.action).slice(0, 3))
@@ -119,13 +131,33 @@ describe('a client_credentials token with admin scopes', () => {
     expect((await t.get(`${A}/admin/users/detail?username=${player.username}`, admin.token)).json().data.user.roles).not.toContain('admin');
   });
 
+  it('never reads an administrator: not in user lists, and no detail, sessions or audit trail', async () => {
+    expect((await grant(['admin:users:read'])).statusCode).toBe(200);
+    const reader = await appToken('admin:users:read');
+    const other = await t.admin();
+    const player = await t.register({ username: `${other.username}_p` });
+    // The same search: an administrator sees both, the application only the player.
+    const byAdmin = (await t.get(`${A}/admin/users?q=${other.username}`, admin.token)).json().data;
+    expect(byAdmin.users.map((u: { username: string }) => u.username)).toEqual([other.username, player.username]);
+    const byApp = (await t.get(`${A}/admin/users?q=${other.username}`, reader)).json().data;
+    expect(byApp).toEqual({ users: [expect.objectContaining({ username: player.username })], total: 1 });
+    const everyone = (await t.get(`${A}/admin/users?q=admin_`, reader)).json().data.users as Array<{ roles: string[] }>;
+    expect(everyone.filter((u) => u.roles.includes('admin'))).toEqual([]);
+
+    const detail = await t.get(`${A}/admin/users/detail?username=${other.username}`, reader);
+    expect(failure(detail)).toEqual([403, refusal('需要管理员权限')]);
+    expect(detail.body).not.toContain(other.email);
+    expect((await t.get(`${A}/admin/users/detail?username=${player.username}`, reader)).statusCode).toBe(200);
+  });
+
   it('stops at once when the scope is revoked or the app is stopped, though the token lives on', async () => {
     expect((await grant(['admin:users:ban'])).statusCode).toBe(200);
     const token = await appToken('admin:users:ban');
     const target = await t.register();
     expect((await banBy(token, target.username)).statusCode).toBe(200);
     expect((await grant([])).json().data.admin_scopes).toEqual([]);
-    expect(failure(await banBy(token, target.username, false))).toEqual(TOKEN_REFUSED);
+    // Still a valid token, no longer granted what it carries.
+    expect(failure(await banBy(token, target.username, false))).toEqual(OUT_OF_SCOPE);
     expect((await tokenRequest('admin:users:ban')).json().error).toBe('invalid_scope');
 
     expect((await grant(['admin:users:ban'])).statusCode).toBe(200);

@@ -74,6 +74,34 @@ describe('registration', () => {
   });
 });
 
+describe('apps with a back-channel address per owner', () => {
+  const CAPPED = [400, refusal('设置后台退出通知地址的应用数量已达上限')];
+  const bcl = (n: number | string) => `https://rp.example.com/bcl/${n}`;
+
+  it('are at most 5 for an owner who is not an administrator, counted atomically', async () => {
+    const owner = await t.register();
+    for (let i = 0; i < 4; i++) await createApp(t, owner, { redirect_uris: [CB], backchannel_logout_uri: bcl(i) });
+    // Three at once for the one place left: one is made, two refused.
+    const racing = await Promise.all([4, 5, 6].map((i) => t.post(`${A}/apps`, { display_name: `Race ${i}`, redirect_uris: [CB], backchannel_logout_uri: bcl(i) }, owner.token)));
+    expect(racing.map((r) => r.statusCode).sort()).toEqual([200, 400, 400]);
+    expect(racing.filter((r) => r.statusCode === 400).map(failure)).toEqual([CAPPED, CAPPED]);
+    const plain = await createApp(t, owner, { redirect_uris: [CB] });
+    expect(failure(await t.post(`${A}/apps/update`, { client_id: plain.client_id, backchannel_logout_uri: bcl('x') }, owner.token))).toEqual(CAPPED);
+    const apps = (await t.get(`${A}/apps`, owner.token)).json().data.apps as CreatedApp[];
+    expect(apps.filter((a) => a.backchannel_logout_uri !== '')).toHaveLength(5);
+    // Changing the address of one that has one, or moving the place to another app, is fine.
+    const first = apps.find((a) => a.backchannel_logout_uri === bcl(0))!;
+    expect((await t.post(`${A}/apps/update`, { client_id: first.client_id, backchannel_logout_uri: bcl('moved') }, owner.token)).statusCode).toBe(200);
+    expect((await t.post(`${A}/apps/update`, { client_id: first.client_id, backchannel_logout_uri: '' }, owner.token)).statusCode).toBe(200);
+    expect((await t.post(`${A}/apps/update`, { client_id: plain.client_id, backchannel_logout_uri: bcl('x') }, owner.token)).statusCode).toBe(200);
+  });
+
+  it('are not capped for an administrator', async () => {
+    const boss = await t.admin();
+    for (let i = 0; i < 6; i++) await createApp(t, boss, { redirect_uris: [CB], backchannel_logout_uri: bcl(`admin-${i}`) });
+  });
+});
+
 describe('logout tokens', () => {
   it('RP-initiated logout: the forum gets a token with the ID token\'s sub and sid, the wiki nothing', async () => {
     const user = await t.register();

@@ -56,7 +56,8 @@ export interface UserRepo {
    * announced, so of several instances running it at once, one announces each user.
    */
   endExpiredBans(now: number, eventsOf: (user: User) => readonly OutboxEvent[]): Promise<User[]>;
-  search(query: string, offset: number, limit: number): Promise<{ users: User[]; total: number }>;
+  /** Users whose username or e-mail contains `query`, by id; `withoutRole` leaves out those holding that role. */
+  search(query: string, offset: number, limit: number, filter?: { withoutRole?: string }): Promise<{ users: User[]; total: number }>;
   /** Ids of users changed at or after `since`, for cross-instance cache invalidation. */
   changedSince(since: number): Promise<number[]>;
   count(): Promise<number>;

@@ -145,8 +145,10 @@ export class SqlUserRepo implements UserRepo {
     }).where('id', '=', id).execute().catch(mapUnique);
   }
 
-  async search(query: string, offset: number, limit: number): Promise<{ users: User[]; total: number }> {
+  async search(query: string, offset: number, limit: number, filter: { withoutRole?: string } = {}): Promise<{ users: User[]; total: number }> {
     let q = this.db.selectFrom('users');
+    // Roles are a JSON array of names without quotes in them: `"admin"` matches that role only.
+    if (filter.withoutRole !== undefined) q = q.where(sql<boolean>`roles not like ${likePattern(JSON.stringify(filter.withoutRole))} escape '\\'`);
     if (query) {
       const pattern = likePattern(query);
       q = q.where(sql<boolean>`(username_lower like ${pattern} escape '\\' or email_lower like ${pattern} escape '\\')`);

@@ -71,8 +71,10 @@ export type AdminDeps = Uses<'now' | 'passwords' | 'audit', 'users'>;
 export class AdminService {
   constructor(private readonly ctx: AdminDeps) {}
 
-  async searchUsers(q: string, page: number): Promise<UserPage> {
-    const { users, total } = await this.ctx.storage.users.search(q.trim(), (page - 1) * PAGE_SIZE, PAGE_SIZE);
+  /** A page of users; for an application (docs/api.md §15.3) without the administrators, as it never acts on them. */
+  async searchUsers(q: string, page: number, forApplication = false): Promise<UserPage> {
+    const filter = forApplication ? { withoutRole: 'admin' } : {};
+    const { users, total } = await this.ctx.storage.users.search(q.trim(), (page - 1) * PAGE_SIZE, PAGE_SIZE, filter);
     const now = this.ctx.now();
     return { users: users.map((u) => adminUserView(u, now)), total };
   }

@@ -41,9 +41,14 @@ export class AdminConsoleService {
     return user;
   }
 
-  /** Profile, roles, ban, live sessions, apps and the newest audit rows naming the user. */
-  async userDetail(username: string): Promise<UserDetail> {
+  /**
+   * Profile, roles, ban, live sessions, apps and the newest audit rows naming the user. An
+   * application (docs/api.md §15.3) reads no administrator's, as it acts on none: 403
+   * `需要管理员权限`, as its bans and role changes of one get.
+   */
+  async userDetail(username: string, forApplication = false): Promise<UserDetail> {
     const user = await this.userNamed(username);
+    if (forApplication && user.roles.includes('admin')) throw fail('adminOnly');
     const now = this.ctx.now();
     const [sessions, apps, asTarget, asActor] = await Promise.all([
       this.settings.sessionsOf(user),

@@ -17,7 +17,7 @@ export async function adminRoutes(app: ContractApp, { services, guards }: RouteD
     schema: { tags, summary: 'Search users by username or e-mail, 20 a page', querystring: UserSearchQuery, response: responses(UserPageReply) },
   }, async (request) => {
     const { q, page } = request.query;
-    const found = await services.admin.searchUsers(q ?? '', pageNumber(page));
+    const found = await services.admin.searchUsers(q ?? '', pageNumber(page), request.adminClient !== undefined);
     await services.admin.recordApplicationRead(request.adminClient, callerOf(request), null, { q: q ?? '', page: pageNumber(page) });
     return { ok: true as const, data: found };
   });

@@ -12,6 +12,12 @@ export const MAX_REDIRECT_URIS = 20;
 export const MAX_CORS_ORIGINS = 20;
 export const MAX_SCOPES = 20;
 export const HOMEPAGE_MAX = 2048;
+/**
+ * Apps with a back-channel logout address one owner who is not an administrator may have:
+ * every such app can be made to receive a logout token per sign-in, so the count bounds how
+ * many slow addresses one account can put before the delivery loop.
+ */
+export const MAX_BACKCHANNEL_APPS_PER_OWNER = 5;
 
 const CLIENT_ID = /^[a-z0-9][a-z0-9_-]{2,63}$/;
 const DIGITS_ONLY = /^[0-9]+$/;

@@ -1,10 +1,10 @@
 import { badParam, fail, refused } from '../../errors/index.js';
 import { nextStatus, viewStatus } from './app-state.js';
 import { appEvent } from '../moderation/index.js';
-import { checkAppFields, isClientType, isReservedClientId, isValidClientId, newClientId, toUnixSeconds } from './app-rules.js';
+import { checkAppFields, isClientType, isReservedClientId, isValidClientId, MAX_BACKCHANNEL_APPS_PER_OWNER, newClientId, toUnixSeconds } from './app-rules.js';
 import { checkClientFields } from './oidc-client-rules.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
-import { type App } from './repository.js';
+import { BackchannelCapReached, type App, type BackchannelCap } from './repository.js';
 import { type User } from '../accounts/index.js';
 import type { AppSecret, AppStatusView, AppView, CreatedApp, CreateAppBody, UpdateAppBody } from './contract.js';
 import type { AppSuspension } from './contract.js';
@@ -47,7 +47,7 @@ export interface AppActor {
 /** 256 bits of randomness, base64url (43 characters). */
 const newSecret = (): string => randomToken(32);
 
-export type AppDeps = Uses<'now' | 'audit', 'apps', 'centerAppId' | 'gameAppId'>;
+export type AppDeps = Uses<'now' | 'audit', 'apps' | 'users', 'centerAppId' | 'gameAppId' | 'webhookAllowPrivate'>;
 
 /** Application self-management (docs/api.md §4). */
 export class AppService {
@@ -69,6 +69,12 @@ export class AppService {
     return app;
   }
 
+  /** The cap on apps with a back-channel address for the owner: none for an administrator. */
+  private async backchannelCap(ownerId: number, actor: AppActor): Promise<BackchannelCap | undefined> {
+    const owner = ownerId === actor.user.id ? actor.user : await this.ctx.storage.users.findById(ownerId);
+    return owner?.roles.includes('admin') ? undefined : { ownerId, max: MAX_BACKCHANNEL_APPS_PER_OWNER };
+  }
+
   /** The owner's apps an administrator stopped, with the reason given (shown in the console). */
   async suspensions(owner: User): Promise<AppSuspension[]> {
     const apps = await this.ctx.storage.apps.listByOwner(owner.id);
@@ -87,7 +93,7 @@ export class AppService {
     if (input.client_id !== undefined && !isValidClientId(input.client_id)) throw badParam('client_id');
     const fields = checkAppFields(input, true);
     if (!fields.ok) throw refused(fields);
-    const client = checkClientFields(input, clientType, true);
+    const client = checkClientFields(input, clientType, true, this.ctx.config.webhookAllowPrivate);
     if (!client.ok) throw refused(client);
     if (input.client_id !== undefined && isReservedClientId(input.client_id, this.reservedIds)) throw fail('clientIdTaken');
     const secret = clientType === 'confidential' ? newSecret() : undefined;
@@ -103,13 +109,15 @@ export class AppService {
       status: 'active',
       ...client.value,
     };
+    const cap = base.backchannelLogoutUri ? await this.backchannelCap(actor.user.id, actor) : undefined;
     let app: App | undefined;
     // A generated id that collides is simply drawn again; a chosen one is the caller's 409.
     for (let attempt = 0; !app; attempt++) {
       const clientId = input.client_id ?? newClientId();
       try {
-        app = await this.ctx.storage.apps.create({ ...base, clientId }, this.ctx.now());
+        app = await this.ctx.storage.apps.create({ ...base, clientId }, this.ctx.now(), cap);
       } catch (err) {
+        if (err instanceof BackchannelCapReached) throw fail('backchannelAppLimit');
         if (!(err instanceof UniqueViolation) || input.client_id !== undefined || attempt >= 3) {
           if (err instanceof UniqueViolation) throw fail('clientIdTaken');
           throw err;
@@ -124,9 +132,12 @@ export class AppService {
     const current = await this.owned(actor, input.client_id);
     const fields = checkAppFields(input, false);
     if (!fields.ok) throw refused(fields);
-    const client = checkClientFields(input, current.clientType, false);
+    const client = checkClientFields(input, current.clientType, false, this.ctx.config.webhookAllowPrivate);
     if (!client.ok) throw refused(client);
-    const app = await this.ctx.storage.apps.update(input.client_id, { ...fields.value, ...client.value }, this.ctx.now());
+    const cap = client.value.backchannelLogoutUri ? await this.backchannelCap(current.ownerId, actor) : undefined;
+    const app = await this.ctx.storage.apps.update(input.client_id, { ...fields.value, ...client.value }, this.ctx.now(), [], cap).catch((err: unknown) => {
+      throw err instanceof BackchannelCapReached ? fail('backchannelAppLimit') : err;
+    });
     if (!app) throw fail('unknownApp');
     await this.audit('app.update', actor, app.clientId, { fields: [...Object.keys(fields.value), ...Object.keys(client.value)] });
     return appView(app);

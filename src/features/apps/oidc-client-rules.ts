@@ -2,6 +2,7 @@
 import { MAX_REDIRECT_URIS } from './app-rules.js';
 import { accept, refuse, type Outcome } from '../../errors/outcome.js';
 import { isValidRedirectUri } from './redirect-uris.js';
+import { refusedTarget } from '../../platform/net/guarded-post.js';
 
 export const DEVICE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
 export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials', DEVICE_GRANT_TYPE] as const;
@@ -40,9 +41,12 @@ export function isBackchannelLogoutUri(uri: string): boolean {
 /**
  * Validates the client fields given (on create, defaults fill the rest): known grants only,
  * `client_credentials` only for confidential clients, the auth method of the client type,
- * logout callbacks under the redirect_uris rules.
+ * logout callbacks under the redirect_uris rules, and a back-channel address the delivery
+ * loop would post to: the same refusedTarget decides both, so no client registers an address
+ * that every logout token would be refused at (internal unless `allowPrivate`,
+ * WEBHOOK_ALLOW_PRIVATE).
  */
-export function checkClientFields(input: ClientFieldsInput, clientType: string, creating: boolean): Outcome<ClientFields> {
+export function checkClientFields(input: ClientFieldsInput, clientType: string, creating: boolean, allowPrivate = false): Outcome<ClientFields> {
   const out: ClientFields = {};
   if (input.grant_types !== undefined || creating) {
     const grants = [...new Set(input.grant_types ?? DEFAULT_GRANT_TYPES)];
@@ -62,7 +66,10 @@ export function checkClientFields(input: ClientFieldsInput, clientType: string, 
     out.postLogoutRedirectUris = [...new Set(uris)];
   }
   if (input.backchannel_logout_uri !== undefined) {
-    if (input.backchannel_logout_uri !== '' && !isBackchannelLogoutUri(input.backchannel_logout_uri)) return refuse('badBackchannelLogoutUri');
+    if (input.backchannel_logout_uri !== '') {
+      if (!isBackchannelLogoutUri(input.backchannel_logout_uri)) return refuse('badBackchannelLogoutUri');
+      if (refusedTarget(new URL(input.backchannel_logout_uri), allowPrivate)) return refuse('internalBackchannelLogoutUri');
+    }
     out.backchannelLogoutUri = input.backchannel_logout_uri;
   }
   if (input.backchannel_logout_session_required !== undefined) out.backchannelLogoutSessionRequired = input.backchannel_logout_session_required;

@@ -40,13 +40,28 @@ export interface App {
 type OptionalClientFields = 'grantTypes' | 'tokenEndpointAuthMethod' | 'postLogoutRedirectUris' | 'backchannelLogoutUri' | 'backchannelLogoutSessionRequired';
 export type NewApp = Omit<App, 'createdAt' | 'updatedAt' | 'statusReason' | 'statusChangedAt' | 'adminScopes' | OptionalClientFields> & Partial<Pick<App, OptionalClientFields>>;
 
+/**
+ * A cap on the apps of one owner that have a back-channel logout address, counted with the
+ * write it allows: the owner, the most allowed, and the app being changed (not counted).
+ */
+export interface BackchannelCap {
+  ownerId: number;
+  max: number;
+}
+
+/** Thrown by create and update when the write would take the owner past their BackchannelCap. */
+export class BackchannelCapReached extends Error {}
+
+export type AppPatch = Partial<Pick<App, 'displayName' | 'homepage' | 'scopes' | 'redirectUris' | 'corsOrigins' | 'secretHash' | 'status' | 'statusReason' | 'statusChangedAt' | 'adminScopes' | OptionalClientFields>>;
+
 export interface AppRepo {
-  /** Throws `UniqueViolation('client_id')` when taken. */
-  create(app: NewApp, now: number): Promise<App>;
+  /** Throws `UniqueViolation('client_id')` when taken, BackchannelCapReached past `cap`. */
+  create(app: NewApp, now: number, cap?: BackchannelCap): Promise<App>;
   findById(clientId: string): Promise<App | undefined>;
   listByOwner(ownerId: number): Promise<App[]>;
   listActive(): Promise<App[]>;
-  update(clientId: string, patch: Partial<Pick<App, 'displayName' | 'homepage' | 'scopes' | 'redirectUris' | 'corsOrigins' | 'secretHash' | 'status' | 'statusReason' | 'statusChangedAt' | 'adminScopes' | OptionalClientFields>>, now: number, events?: readonly OutboxEvent[]): Promise<App | undefined>;
+  /** Throws BackchannelCapReached when `cap` is given and the owner's other apps with an address fill it. */
+  update(clientId: string, patch: AppPatch, now: number, events?: readonly OutboxEvent[], cap?: BackchannelCap): Promise<App | undefined>;
   changedSince(since: number): Promise<string[]>;
   /** Every app whose name, client_id or owner's username contains `query` (ASCII case ignored), newest first. */
   search(query: string, offset: number, limit: number): Promise<{ apps: App[]; total: number }>;

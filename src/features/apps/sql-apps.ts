@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { asciiLower } from '../accounts/index.js';
 import type { AppsTable, Database } from '../../platform/sql/schema.js';
-import type { App, AppRepo, ClientType, NewApp } from './repository.js';
+import { BackchannelCapReached, type App, type AppPatch, type AppRepo, type BackchannelCap, type ClientType, type NewApp } from './repository.js';
 import { compileOnce } from '../../platform/sql/compiled.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { enqueueEvents, type OutboxEvent } from '../../platform/sql/outbox.js';
@@ -36,13 +36,35 @@ function toApp(r: Selectable<AppsTable>): App {
 export class SqlAppRepo implements AppRepo {
   private readonly byId;
 
-  constructor(private readonly db: Kysely<Database>) {
+  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {
     this.byId = compileOnce(db, db.selectFrom('apps').selectAll().where('client_id', '=', ''));
   }
 
-  async create(a: NewApp, now: number): Promise<App> {
+  async create(a: NewApp, now: number, cap?: BackchannelCap): Promise<App> {
+    if (cap && a.backchannelLogoutUri) return this.withinCap(cap, null, (trx) => this.insert(trx, a, now));
+    return this.insert(this.db, a, now);
+  }
+
+  /**
+   * Runs `write` when the owner's apps with a back-channel address, other than `clientId`,
+   * are fewer than the cap; the count and the write must not interleave with another for the
+   * same owner: PostgreSQL locks the owner's row, SQLite runs one write transaction at a time.
+   */
+  private withinCap<T>(cap: BackchannelCap, clientId: string | null, write: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      if (this.kind === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', cap.ownerId).forUpdate().execute();
+      let others = trx.selectFrom('apps').select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('owner_id', '=', cap.ownerId).where('backchannel_logout_uri', '!=', '');
+      if (clientId !== null) others = others.where('client_id', '!=', clientId);
+      const { n } = await others.executeTakeFirstOrThrow();
+      if (Number(n) >= cap.max) throw new BackchannelCapReached();
+      return write(trx);
+    });
+  }
+
+  private async insert(db: Kysely<Database>, a: NewApp, now: number): Promise<App> {
     try {
-      const row = await this.db.insertInto('apps').values({
+      const row = await db.insertInto('apps').values({
         client_id: a.clientId,
         owner_id: a.ownerId,
         display_name: a.displayName,
@@ -82,7 +104,14 @@ export class SqlAppRepo implements AppRepo {
     return rows.map(toApp);
   }
 
-  async update(clientId: string, p: Parameters<AppRepo['update']>[1], now: number, events: readonly OutboxEvent[] = []): Promise<App | undefined> {
+  async update(clientId: string, p: AppPatch, now: number, events: readonly OutboxEvent[] = [], cap?: BackchannelCap): Promise<App | undefined> {
+    if (cap && p.backchannelLogoutUri) {
+      return this.withinCap(cap, clientId, async (trx) => {
+        const app = await this.updateRow(trx, clientId, p, now);
+        if (app) await enqueueEvents(trx, events, now);
+        return app;
+      });
+    }
     if (events.length === 0) return this.updateRow(this.db, clientId, p, now);
     // The event is queued only when the app exists: no row, no change to announce.
     return this.db.transaction().execute(async (trx) => {
@@ -92,7 +121,7 @@ export class SqlAppRepo implements AppRepo {
     });
   }
 
-  private async updateRow(db: Kysely<Database>, clientId: string, p: Parameters<AppRepo['update']>[1], now: number): Promise<App | undefined> {
+  private async updateRow(db: Kysely<Database>, clientId: string, p: AppPatch, now: number): Promise<App | undefined> {
     const row = await db.updateTable('apps').set({
       ...(p.displayName !== undefined && { display_name: p.displayName }),
       ...(p.homepage !== undefined && { homepage: p.homepage }),

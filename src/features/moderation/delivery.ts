@@ -1,8 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import type { Logger } from 'pino';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
-import { guardedPost } from '../../platform/net/guarded-post.js';
-import type { Delivery, DeliveryOutcome, OutboxRepo, WebhookEndpointRepo } from './repository.js';
+import { guardedPost, type PostResult } from '../../platform/net/guarded-post.js';
+import type { Delivery, DeliveryKind, DeliveryOutcome, OutboxRepo, WebhookEndpointRepo } from './repository.js';
 
 /** The waits after the 1st, 2nd, … failed try (docs/api.md §15.2); then every 6 hours. */
 export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000];
@@ -12,7 +12,18 @@ export const GIVE_UP_AFTER_MS = 3 * 24 * 3_600_000;
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** Longer than a try can take, so a lease runs out only when its instance died. */
 const LEASE_MS = 60_000;
-const BATCH = 20;
+
+/**
+ * How many deliveries of each kind one instance sends at once, and how many to one address
+ * all instances together. Webhook endpoints (registered by administrators) and back-channel
+ * addresses (registered by any application owner) have slots of their own, so addresses
+ * that never answer can only ever hold back-channel slots, never a ban's webhook.
+ */
+export const LANES: Readonly<Record<DeliveryKind, { slots: number; perTarget: number }>> = {
+  webhook: { slots: 16, perTarget: 4 },
+  backchannel: { slots: 16, perTarget: 2 },
+};
+const KINDS = Object.keys(LANES) as DeliveryKind[];
 
 /** When to try again after `attempts` failed tries, or null to give up. */
 export function nextAttemptAt(attempts: number, createdAt: number, now: number): number | null {
@@ -36,44 +47,80 @@ export interface DeliveryDeps {
 }
 
 /**
- * Sends what the outbox holds: every instance polls, leases a batch of due deliveries and
- * sends them. A delivery is taken by one instance at a time (the lease), and a later one of
- * the same user to the same address waits until the earlier is settled.
+ * Sends what the outbox holds: every instance polls and leases due deliveries into its free
+ * slots (LANES). Each delivery runs on its own, with its own time limit, and frees its slot
+ * when it ends, which fills the slot again at once: nothing waits for a slow request but the
+ * deliveries behind it to the same address. A delivery is taken by one instance at a time
+ * (the lease), and a later one of the same user to the same address waits until the earlier
+ * is settled.
  */
 export class DeliveryLoop {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<number> | undefined;
+  private readonly busy: Record<DeliveryKind, number> = { webhook: 0, backchannel: 0 };
+  private readonly sending = new Set<Promise<void>>();
+  private filling: Promise<void> | undefined;
+  private fillAgain = false;
 
   constructor(private readonly deps: DeliveryDeps) {}
 
   start(pollMs = 500): void {
     if (this.timer) return;
-    this.timer = setInterval(() => void this.runOnce().catch((err: unknown) => this.deps.log.warn({ err }, 'webhook delivery round failed')), pollMs);
+    this.timer = setInterval(() => this.fill(), pollMs);
     this.timer.unref();
   }
 
+  /** Stops taking deliveries and waits for those under way (each ends within its time limit). */
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    await this.running?.catch(() => undefined);
+    await this.filling;
+    await Promise.all(this.sending);
   }
 
-  /** One round: lease due deliveries and send them; how many were sent. Rounds never overlap. */
-  runOnce(): Promise<number> {
-    if (this.running) return this.running;
-    this.running = this.round().finally(() => { this.running = undefined; });
-    return this.running;
+  /** Leases due deliveries into the free slots. Never runs twice at once: a call meanwhile makes it run again after. */
+  private fill(): void {
+    if (!this.timer) return;
+    if (this.filling) {
+      this.fillAgain = true;
+      return;
+    }
+    this.filling = this.claimIntoFreeSlots()
+      .catch((err: unknown) => this.deps.log.warn({ err }, 'webhook delivery: leasing failed'))
+      .finally(() => {
+        this.filling = undefined;
+        if (this.fillAgain) {
+          this.fillAgain = false;
+          this.fill();
+        }
+      });
   }
 
-  private async round(): Promise<number> {
-    const due = await this.deps.outbox.claimDue(this.deps.now(), LEASE_MS, BATCH);
-    await Promise.all(due.map((d) => this.deliver(d)));
-    return due.length;
+  private async claimIntoFreeSlots(): Promise<void> {
+    for (const kind of KINDS) {
+      const { slots, perTarget } = LANES[kind];
+      const free = slots - this.busy[kind];
+      if (free <= 0) continue;
+      const due = await this.deps.outbox.claimDue(kind, this.deps.now(), LEASE_MS, free, perTarget);
+      for (const d of due) this.send(d);
+    }
+  }
+
+  private send(d: Delivery): void {
+    this.busy[d.kind]++;
+    const sent: Promise<void> = this.deliver(d)
+      // A delivery not settled (storage failed) stays leased until its lease runs out, then goes again.
+      .catch((err: unknown) => this.deps.log.warn({ err, delivery: d.id }, 'webhook delivery not settled'))
+      .finally(() => {
+        this.busy[d.kind]--;
+        this.sending.delete(sent);
+        this.fill();
+      });
+    this.sending.add(sent);
   }
 
   private async deliver(d: Delivery): Promise<void> {
     const { outbox, endpoints, now } = this.deps;
-    let result;
+    let result: PostResult;
     try {
       const { headers, body } = await this.render(d, now());
       result = await guardedPost(d.targetUrl, headers, body, { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivate: this.deps.allowPrivate });
@@ -83,7 +130,9 @@ export class DeliveryLoop {
     const at = now();
     const ok = result.status !== null && result.status >= 200 && result.status <= 299;
     const attempts = d.attempts + 1;
-    const retryAt = ok ? null : nextAttemptAt(attempts, d.createdAt, at);
+    // An address refused as internal stays refused (WEBHOOK_ALLOW_PRIVATE is read at start):
+    // no retry for 3 days, and the reason is kept on the row for the delivery lists.
+    const retryAt = ok || result.refused ? null : nextAttemptAt(attempts, d.createdAt, at);
     const outcome: DeliveryOutcome = {
       status: ok ? 'delivered' : retryAt === null ? 'failed' : 'pending', attempts,
       nextAttemptAt: retryAt ?? at, statusCode: result.status, response: result.body,

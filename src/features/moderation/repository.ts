@@ -19,10 +19,13 @@ export interface WebhookEndpoint {
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
+/** A webhook event to an endpoint, or a logout token to a client's back-channel address. */
+export type DeliveryKind = 'webhook' | 'backchannel';
+
 /** One message to one address: a webhook event to an endpoint, or a logout token to a client. */
 export interface Delivery {
   id: number;
-  kind: 'webhook' | 'backchannel';
+  kind: DeliveryKind;
   endpointId: string | null;
   targetUrl: string;
   messageId: string;
@@ -67,12 +70,14 @@ export interface WebhookEndpointRepo {
 
 export interface OutboxRepo {
   /**
-   * Leases up to `limit` due deliveries until `now + leaseMs`, oldest first, skipping any with
-   * an earlier pending delivery of the same order key to the same address (order per user),
-   * those leased by another instance, and those of a switched-off endpoint. On PostgreSQL the
-   * rows are picked `FOR UPDATE SKIP LOCKED`, so two instances never take the same one.
+   * Leases up to `limit` due deliveries of `kind` until `now + leaseMs`, skipping any with an
+   * earlier pending delivery of the same order key to the same address (order per user),
+   * those leased already, and those of a switched-off endpoint. Fair to every address: the
+   * oldest due delivery of each address comes before the second of any, and an address never
+   * has more than `perTarget` leased at once across instances. On PostgreSQL the rows are
+   * picked `FOR UPDATE SKIP LOCKED`, so two instances never take the same one.
    */
-  claimDue(now: number, leaseMs: number, limit: number): Promise<Delivery[]>;
+  claimDue(kind: DeliveryKind, now: number, leaseMs: number, limit: number, perTarget: number): Promise<Delivery[]>;
   settle(id: number, outcome: DeliveryOutcome, now: number): Promise<void>;
   /** The newest deliveries to an endpoint, newest first. */
   recent(endpointId: string, limit: number): Promise<Delivery[]>;

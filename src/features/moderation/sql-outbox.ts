@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, OutboxTable, WebhookEndpointsTable } from '../../platform/sql/schema.js';
 import { BACKCHANNEL_KIND } from '../../platform/sql/logout-outbox.js';
 import { newMessageId, webhookPayload } from '../../platform/sql/outbox.js';
-import type { Delivery, DeliveryOutcome, OutboxRepo, WebhookEndpoint, WebhookEndpointRepo } from './repository.js';
+import type { Delivery, DeliveryKind, DeliveryOutcome, OutboxRepo, WebhookEndpoint, WebhookEndpointRepo } from './repository.js';
 
 function toEndpoint(r: Selectable<WebhookEndpointsTable>): WebhookEndpoint {
   return {
@@ -86,24 +86,36 @@ export class SqlWebhookEndpointRepo implements WebhookEndpointRepo {
 export class SqlOutboxRepo implements OutboxRepo {
   constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {}
 
-  async claimDue(now: number, leaseMs: number, limit: number): Promise<Delivery[]> {
+  async claimDue(kind: DeliveryKind, now: number, leaseMs: number, limit: number, perTarget: number): Promise<Delivery[]> {
     // Nothing due is the usual case. A read takes no write lock, so an idle loop never holds up
     // the writes of another instance on the same SQLite file (or waits on them).
     const due = await this.db.selectFrom('outbox').select('id')
-      .where('status', '=', 'pending').where('next_attempt_at', '<=', now).where('lease_until', '<=', now)
+      .where('status', '=', 'pending').where('next_attempt_at', '<=', now).where('lease_until', '<=', now).where('kind', '=', kind)
       .limit(1).executeTakeFirst();
     if (!due) return [];
-    // SQLite has one writer at a time, so the UPDATE alone is the lease; PostgreSQL skips rows
-    // another instance is leasing this moment instead of waiting for them.
-    const lock = this.kind === 'postgres' ? sql`for update of o skip locked` : sql``;
+    // Fair to every address: each one's oldest due deliveries first (rank 1 of every address,
+    // then rank 2, …), and no more per address than `perTarget` leased at once by all instances
+    // together, so a few addresses that never answer cannot take every slot. SQLite has one
+    // writer at a time, so the UPDATE alone is the lease; PostgreSQL skips rows another
+    // instance is leasing this moment instead of waiting for them.
+    const lock = this.kind === 'postgres' ? sql`for update skip locked` : sql``;
     const { rows } = await sql<Selectable<OutboxTable>>`
       update outbox set lease_until = ${now + leaseMs}
       where id in (
-        select o.id from outbox o
-        where o.status = 'pending' and o.next_attempt_at <= ${now} and o.lease_until <= ${now}
-          and not exists (select 1 from outbox p where p.target_url = o.target_url and p.order_key = o.order_key and p.status = 'pending' and p.id < o.id)
-          and (o.endpoint_id is null or exists (select 1 from webhook_endpoints e where e.id = o.endpoint_id and e.enabled = 1))
-        order by o.id limit ${limit}
+        select l.id from outbox l
+        where l.id in (
+          select c.id from (
+            select o.id, o.target_url, row_number() over (partition by o.target_url order by o.id) as pos
+            from outbox o
+            where o.kind = ${kind} and o.status = 'pending' and o.next_attempt_at <= ${now} and o.lease_until <= ${now}
+              and not exists (select 1 from outbox p where p.target_url = o.target_url and p.order_key = o.order_key and p.status = 'pending' and p.id < o.id)
+              and (o.endpoint_id is null or exists (select 1 from webhook_endpoints e where e.id = o.endpoint_id and e.enabled = 1))
+          ) c
+          where c.pos <= ${perTarget}
+            and c.pos + (select count(*) from outbox f where f.target_url = c.target_url and f.status = 'pending' and f.lease_until > ${now}) <= ${perTarget}
+          order by c.pos, c.id limit ${limit}
+        )
+        and l.status = 'pending' and l.lease_until <= ${now}
         ${lock}
       )
       returning *`.execute(this.db);

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { fail } from '../../errors/index.js';
+import { AppError, fail } from '../../errors/index.js';
 import { memoryFirstGuard } from '../../platform/http/memory-first-guard.js';
 import type { AdminScope } from '../apps/index.js';
 import type { Authenticated, TokenService } from './token-service.js';
@@ -14,10 +14,20 @@ declare module 'fastify' {
 }
 
 /**
- * The application a Bearer header acts for when it may use `scope` of the admin API right
- * now (a client_credentials token of an active app granted the scope); undefined otherwise.
+ * The application a Bearer header is a live client_credentials token of, and whether it may
+ * use `scope` of the admin API right now (an active app granted the scope, a token that
+ * carries it); undefined for any other header. No scope: a route no application may call.
  */
-export type AdminClientLookup = (authorization: string | undefined, scope: AdminScope) => Promise<string | undefined>;
+export type AdminClientLookup = (authorization: string | undefined, scope: AdminScope | undefined) => Promise<{ clientId: string; granted: boolean } | undefined>;
+
+/**
+ * 403 `该令牌无权访问此接口` for a valid application token where its scopes do not reach
+ * (CONTRACT §0), with RFC 6750 §3.1's `insufficient_scope` and the scope the route needs.
+ */
+function insufficientScope(scope: AdminScope | undefined): AppError {
+  const challenge = `Bearer error="insufficient_scope"${scope === undefined ? '' : `, scope="${scope}"`}`;
+  return new AppError('notFirstParty', undefined, undefined, undefined, { 'www-authenticate': challenge });
+}
 
 /** How the audit log names an application acting through the admin API. */
 export const appActor = (clientId: string) => `app:${clientId}`;
@@ -43,6 +53,21 @@ export function authGuards(tokens: Pick<TokenService, 'acceptedFromMemory' | 'ch
     fromMemory: (request: FastifyRequest) => tokens.acceptedFromMemory(request.headers.authorization),
     fromStorage: (request: FastifyRequest) => tokens.check(request.headers.authorization),
   };
+  /**
+   * The admin routes' check: a token the user-token check refuses may still be a valid
+   * application token, which is out of its scope here (403), not invalid (401).
+   */
+  const adminCheck = {
+    fromMemory: check.fromMemory,
+    fromStorage: async (request: FastifyRequest) => {
+      try {
+        return await check.fromStorage(request);
+      } catch (err) {
+        if (await adminClients(request.headers.authorization, undefined)) throw insufficientScope(undefined);
+        throw err;
+      }
+    },
+  };
   /** Lets the holder of a valid token through at `level`, or throws that level's refusal. */
   const admitAt = (level: AuthLevel) => (request: FastifyRequest, auth: Authenticated): void => {
     if (level !== 'token' && auth.claims.app !== centerAppId) throw fail('notFirstParty');
@@ -52,8 +77,8 @@ export function authGuards(tokens: Pick<TokenService, 'acceptedFromMemory' | 'ch
   const admitAdmin = admitAt('admin');
   /**
    * The one decision for the admin routes applications may call: role admin as on every admin
-   * route, or else an application's token with `scope`. A token that is neither is refused
-   * with the refusal the user-token check gave, exactly as on the other admin routes.
+   * route, or else an application's token with `scope`. Another application token is out of
+   * its scope (403); any other token gets the refusal the user-token check gave.
    */
   const adminOr = (scope: AdminScope) => memoryFirstGuard<AdminCaller>({
     fromMemory: (request) => {
@@ -64,9 +89,10 @@ export function authGuards(tokens: Pick<TokenService, 'acceptedFromMemory' | 'ch
       try {
         return { auth: await check.fromStorage(request) };
       } catch (err) {
-        const clientId = await adminClients(request.headers.authorization, scope);
-        if (clientId === undefined) throw err;
-        return { clientId };
+        const client = await adminClients(request.headers.authorization, scope);
+        if (client === undefined) throw err;
+        if (!client.granted) throw insufficientScope(scope);
+        return { clientId: client.clientId };
       }
     },
   }, (request, caller) => {
@@ -76,7 +102,7 @@ export function authGuards(tokens: Pick<TokenService, 'acceptedFromMemory' | 'ch
   return {
     token: memoryFirstGuard(check, admitAt('token')),
     firstParty: memoryFirstGuard(check, admitAt('first-party')),
-    admin: memoryFirstGuard(check, admitAdmin),
+    admin: memoryFirstGuard(adminCheck, admitAdmin),
     adminOr,
   };
 }

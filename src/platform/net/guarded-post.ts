@@ -18,6 +18,8 @@ export interface PostResult {
   status: number | null;
   /** The answer's first KiB, or why there was none. */
   body: string;
+  /** Set when the address itself was refused (internal, or not http(s)): trying again cannot help. */
+  refused?: true;
 }
 
 /** Addresses nobody outside this network should make the service call. */
@@ -64,7 +66,7 @@ export function refusedTarget(url: URL, allowPrivate: boolean): string | undefin
 export async function guardedPost(target: string, headers: Record<string, string>, body: string, opts: { timeoutMs: number; allowPrivate: boolean }): Promise<PostResult> {
   const url = new URL(target);
   const refused = refusedTarget(url, opts.allowPrivate);
-  if (refused) return { status: null, body: `refused: ${refused}` };
+  if (refused) return { status: null, body: `refused: ${refused}`, refused: true };
   const options: RequestOptions = {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'user-agent': 'account-center-webhooks', 'content-length': String(Buffer.byteLength(body)), ...headers },
@@ -97,7 +99,7 @@ export async function guardedPost(target: string, headers: Record<string, string
       req.destroy();
       finish({ status: null, body: `no answer within ${opts.timeoutMs / 1000} s` });
     }, opts.timeoutMs);
-    req.on('error', (err) => finish({ status: null, body: err instanceof RefusedAddress ? `refused: ${err.message}` : `network error: ${err.message}` }));
+    req.on('error', (err) => finish(err instanceof RefusedAddress ? { status: null, body: `refused: ${err.message}`, refused: true } : { status: null, body: `network error: ${err.message}` }));
     req.end(body);
   });
 }

@@ -34,6 +34,8 @@ export const API_MESSAGES_EN: Readonly<Record<string, string>> = {
   '应用标识已存在': 'This client ID is taken',
   '回调地址格式不正确': 'A redirect URI is an absolute address without a fragment',
   '后台退出通知地址格式不正确': 'The back-channel logout URI must be an absolute https address (http only on localhost) without a fragment',
+  '设置后台退出通知地址的应用数量已达上限': 'The owner has as many applications with a back-channel logout URI as allowed',
+  '后台退出通知地址不能是内部网络地址': 'The back-channel logout URI must not be an internal address (loopback, private or link-local)',
   '来源格式不正确': 'Invalid origin',
   '公开客户端没有密钥': 'A public client has no secret',
   '回调地址不在白名单内': 'The redirect URI is not registered for this application',
