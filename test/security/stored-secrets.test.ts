@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generate } from 'otplib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, TEST_SECRET, type TestApp } from '../helpers/app.js';
 
 /**
  * A copy of the database is worth nothing to a thief: every password, client secret,
@@ -58,6 +58,30 @@ describe('secrets at rest', () => {
       expect(row.password_hash).toMatch(/^\$argon2id\$/);
     } finally {
       db.close();
+    }
+  });
+
+  it('no stored code is keyed with JWT_SECRET itself: each purpose has a key of its own', async () => {
+    const file = join(dir, 'keys.sqlite');
+    const app = await createTestApp({ DATABASE_URL: `sqlite:${file}` });
+    try {
+      const u = await app.register();
+      const codes: string[] = [];
+      expect((await app.post('/api/v1/auth/send_code', { email: u.email, purpose: 'verify' })).statusCode).toBe(200);
+      codes.push(await app.smtp.codeFor(u.email));
+      const db = new Database(file, { readonly: true });
+      try {
+        const stored = (db.prepare('select code_hash from email_codes').all() as Array<{ code_hash: string }>).map((r) => r.code_hash);
+        expect(stored.length).toBeGreaterThan(0);
+        for (const code of codes) {
+          const underTheSecretItself = createHmac('sha256', TEST_SECRET).update(code).digest('hex');
+          expect(stored).not.toContain(underTheSecretItself);
+        }
+      } finally {
+        db.close();
+      }
+    } finally {
+      await app.close();
     }
   });
 });

@@ -4,9 +4,10 @@
  * trying them all (half of CAPTCHA_COST SHA-256 hashes on average) and sends back the
  * `captcha` payload. Nothing leaves the site: altcha-lib makes and checks challenges here.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createChallenge, extractParams } from 'altcha-lib';
 import { safeEqual } from '../../platform/crypto/random.js';
+import { derivedKey } from '../../platform/crypto/derived-key.js';
 import { fail } from '../../errors/index.js';
 import type { Config } from '../../config/index.js';
 import type { CaptchaUseRepo } from './repository.js';
@@ -52,7 +53,7 @@ export class Captcha {
   private readonly hmacKey: string;
 
   constructor(private readonly ctx: CaptchaDeps) {
-    this.hmacKey = createHmac('sha256', ctx.config.jwtSecret).update('altcha-captcha').digest('hex');
+    this.hmacKey = derivedKey(ctx.config.jwtSecret, 'altcha-captcha').toString('hex');
   }
 
   get enabled(): boolean {

@@ -4,4 +4,5 @@ export {
   asciiLower, isBanned, isEmailPurpose, isValidDisplayName, isValidEmail, isValidPassword, isValidRole, isValidUsername,
 } from './account-rules.js';
 export type { EmailPurpose, ImportedUser, NewUser, User, UserPatch, UserRepo } from './repository.js';
+export { emailCodeHasher } from './email-code-hash.js';
 export { insertUser } from './sql-users.js';

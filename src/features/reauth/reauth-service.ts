@@ -1,8 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { AppError, fail } from '../../errors/index.js';
 import { safeEqual } from '../../platform/crypto/random.js';
 import type { ReauthPurpose } from './repository.js';
-import type { User } from '../accounts/index.js';
+import { emailCodeHasher, type User } from '../accounts/index.js';
 import type { Caller, Uses } from '../kit.js';
 import type { RateLimiter } from '../limits/index.js';
 import type { Authenticated } from '../sessions/index.js';
@@ -56,7 +55,12 @@ export class ReauthService {
     private readonly ctx: ReauthDeps,
     private readonly limiter: RateLimiter,
     private readonly secondFactor: SecondFactorCheck,
-  ) {}
+  ) {
+    this.codeHash = emailCodeHasher(ctx.config.jwtSecret);
+  }
+
+  /** The keyed hash every e-mail code is kept as. */
+  private readonly codeHash: (code: string) => string;
 
   /**
    * Checks the proof. Anything short of the owner's proof is 401 `需要重新验证身份`
@@ -110,8 +114,7 @@ export class ReauthService {
   private async checkEmailCode(user: User, code: string): Promise<void> {
     const now = this.ctx.now();
     const counted = await this.ctx.storage.emailCodes.takeTry(user.email, 'reauth', now, EMAIL_CODE_MAX_TRIES);
-    const hash = createHmac('sha256', this.ctx.config.jwtSecret).update(code).digest('hex');
-    if (!counted || !safeEqual(hash, counted.codeHash)) throw fail('reauthRequired');
+    if (!counted || !safeEqual(this.codeHash(code), counted.codeHash)) throw fail('reauthRequired');
     if (!(await this.ctx.storage.emailCodes.markUsed(counted.id, now))) throw fail('reauthRequired');
   }
 

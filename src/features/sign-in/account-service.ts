@@ -1,9 +1,8 @@
-import { createHmac } from 'node:crypto';
 import { badParam, bannedAtSignIn, fail, rateLimited } from '../../errors/index.js';
 import { userEvent } from '../moderation/index.js';
 import {
   DEFAULT_ROLES, EMAIL_CODE_LENGTH, EMAIL_CODE_MAX_TRIES, EMAIL_CODE_TTL_S, EMAIL_RESEND_AFTER_S,
-  asciiLower, isBanned, isEmailPurpose, isValidDisplayName, isValidEmail, isValidPassword, isValidUsername,
+  asciiLower, emailCodeHasher, isBanned, isEmailPurpose, isValidDisplayName, isValidEmail, isValidPassword, isValidUsername,
 } from '../accounts/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import type { EmailPurpose, User } from '../accounts/index.js';
@@ -40,19 +39,18 @@ export class AccountService {
     private readonly abuse: Pick<AbuseServices, 'captcha' | 'registration'>,
     /** Cutting every token off (an administrator's forced reset). */
     private readonly sessions: Pick<SessionService, 'revokeAll'>,
-  ) {}
+  ) {
+    this.codeHash = emailCodeHasher(ctx.config.jwtSecret);
+  }
+
+  /** E-mail codes as stored: a keyed hash (accounts' email-code-hash.ts). */
+  private readonly codeHash: (code: string) => string;
 
   /** REGISTER_REQUIRES_EMAIL_CODE, for the sign-up page to mark the code field required or optional. */
   get emailCodeRequired(): boolean {
     return this.ctx.config.registerRequiresEmailCode;
   }
 
-  /** E-mail codes are kept as a keyed hash, so a database dump does not reveal live codes. */
-  private codeHash(code: string): string {
-    return createHmac('sha256', this.ctx.config.jwtSecret).update(code).digest('hex');
-  }
-
-  /** A first-party token opening a new session, recorded with where it was signed in from. */
   /** A first-party token and its session; `method` as sessions record it (sessions' sign-in-method.ts). */
   private async envelope(user: User, caller: Caller, method = ''): Promise<TokenEnvelope> {
     const issued = this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);

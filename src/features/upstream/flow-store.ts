@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { randomToken, sha256Hex } from '../../platform/crypto/random.js';
+import { derivedKey } from '../../platform/crypto/derived-key.js';
 import type { BrowserBinding } from './browser-binding.js';
 import { FLOW_TTL_MS } from './browser-binding.js';
 import type { FlowKind, UpstreamFlow, UpstreamFlowRepo } from './repository.js';
@@ -22,9 +23,14 @@ export class FlowStore {
   constructor(
     private readonly repo: UpstreamFlowRepo,
     private readonly binding: BrowserBinding,
-    private readonly jwtSecret: string,
+    jwtSecret: string,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.valueKey = derivedKey(jwtSecret, 'upstream-flow-values');
+  }
+
+  /** The key of the PKCE verifier and nonce derived from a state. */
+  private readonly valueKey: Buffer;
 
   /** A new state or ticket of `kind` for the browser whose binding hashes to `browserHash`; answers its value. */
   async issue(kind: FlowKind, providerId: string, browserHash: string, fields: FlowFields): Promise<string> {
@@ -61,6 +67,6 @@ export class FlowStore {
 
   /** 43 characters of [A-Za-z0-9_-]: a valid PKCE verifier (RFC 7636 §4.1) and nonce. */
   private derived(purpose: string, state: string): string {
-    return createHmac('sha256', this.jwtSecret).update(`upstream-${purpose}:${state}`).digest('base64url');
+    return createHmac('sha256', this.valueKey).update(`upstream-${purpose}:${state}`).digest('base64url');
   }
 }

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { derivedKey } from './derived-key.js';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -31,7 +32,7 @@ export class SecretBox {
    * key: a purpose in use keeps its strings for as long as values sealed under it are kept.
    */
   constructor(masterSecret: string, purpose: string, salt = 'account-center') {
-    this.key = Buffer.from(hkdfSync('sha256', masterSecret, salt, purpose, 32));
+    this.key = derivedKey(masterSecret, purpose, salt);
   }
 
   /**
