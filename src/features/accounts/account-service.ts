@@ -56,7 +56,7 @@ export class AccountService {
   /** A first-party token opening a new session, recorded with where it was signed in from. */
   /** A first-party token and its session; `method` as sessions record it (sessions' sign-in-method.ts). */
   private async envelope(user: User, caller: Caller, method = ''): Promise<TokenEnvelope> {
-    const issued = this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);
+    const issued = await this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);
     await this.ctx.signIns.record(issued.claims, user, caller, method);
     return issued.body;
   }

@@ -1,6 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { fail } from '../../errors/index.js';
-import { memoryFirstGuard } from '../../platform/http/memory-first-guard.js';
 import type { AdminScope } from '../apps/index.js';
 import type { Authenticated, TokenService } from './token-service.js';
 
@@ -38,16 +37,15 @@ export type AuthLevel = 'token' | 'first-party' | 'admin';
  * `token` any valid token; `first-party` a token of the center itself; `admin` plus role admin;
  * `adminOr(scope)` that, or an application granted `scope` (docs/api.md §15.3).
  */
-export function authGuards(tokens: Pick<TokenService, 'acceptedFromMemory' | 'check'>, centerAppId: string, adminClients: AdminClientLookup = async () => undefined) {
-  const check = {
-    fromMemory: (request: FastifyRequest) => tokens.acceptedFromMemory(request.headers.authorization),
-    fromStorage: (request: FastifyRequest) => tokens.check(request.headers.authorization),
-  };
+export function authGuards(tokens: Pick<TokenService, 'check'>, centerAppId: string, adminClients: AdminClientLookup = async () => undefined) {
   /** Lets the holder of a valid token through at `level`, or throws that level's refusal. */
   const admitAt = (level: AuthLevel) => (request: FastifyRequest, auth: Authenticated): void => {
     if (level !== 'token' && auth.claims.app !== centerAppId) throw fail('notFirstParty');
     if (level === 'admin' && !auth.user.roles.includes('admin')) throw fail('adminOnly');
     request.auth = auth;
+  };
+  const guard = (level: AuthLevel): preHandlerAsyncHookHandler => async (request) => {
+    admitAt(level)(request, await tokens.check(request.headers.authorization));
   };
   const admitAdmin = admitAt('admin');
   /**
@@ -55,28 +53,22 @@ export function authGuards(tokens: Pick<TokenService, 'acceptedFromMemory' | 'ch
    * route, or else an application's token with `scope`. A token that is neither is refused
    * with the refusal the user-token check gave, exactly as on the other admin routes.
    */
-  const adminOr = (scope: AdminScope) => memoryFirstGuard<AdminCaller>({
-    fromMemory: (request) => {
-      const auth = check.fromMemory(request);
-      return auth && { auth };
-    },
-    fromStorage: async (request) => {
-      try {
-        return { auth: await check.fromStorage(request) };
-      } catch (err) {
-        const clientId = await adminClients(request.headers.authorization, scope);
-        if (clientId === undefined) throw err;
-        return { clientId };
-      }
-    },
-  }, (request, caller) => {
+  const adminOr = (scope: AdminScope): preHandlerAsyncHookHandler => async (request) => {
+    let caller: AdminCaller;
+    try {
+      caller = { auth: await tokens.check(request.headers.authorization) };
+    } catch (err) {
+      const clientId = await adminClients(request.headers.authorization, scope);
+      if (clientId === undefined) throw err;
+      caller = { clientId };
+    }
     if ('clientId' in caller) request.adminClient = caller.clientId;
     else admitAdmin(request, caller.auth);
-  });
+  };
   return {
-    token: memoryFirstGuard(check, admitAt('token')),
-    firstParty: memoryFirstGuard(check, admitAt('first-party')),
-    admin: memoryFirstGuard(check, admitAdmin),
+    token: guard('token'),
+    firstParty: guard('first-party'),
+    admin: guard('admin'),
     adminOr,
   };
 }
