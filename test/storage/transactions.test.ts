@@ -92,6 +92,18 @@ describe(`storage transactions (${isPostgresUrl(pgUrl) ? 'postgres' : 'sqlite'})
     expect(await other.refreshTokens.findByHash('r2')).toMatchObject({ familyId: 'fam-1' });
   });
 
+  it('a change and the outbox rows announcing it commit together: a refused change queues no event', async () => {
+    const endpoint = name();
+    await s.webhooks.create({ id: endpoint, url: 'https://hooks.example/in', description: '', events: [], enabled: true, secretEnc: 'x', failingSince: null, disabledAt: null, createdAt: 1000, updatedAt: 1000 });
+    const holder = await s.users.create(newUser(), 1000);
+    const mover = await s.users.create(newUser(), 1000);
+    const event = (type: string) => ({ type, orderKey: `user:${mover.id}`, data: { uid: mover.id } });
+    await expect(s.users.update(mover.id, { email: holder.email }, 2000, [event('user.updated')])).rejects.toBeInstanceOf(UniqueViolation);
+    expect(await other.outbox.recent(endpoint, 10)).toEqual([]);
+    await s.users.update(mover.id, { displayName: 'moved' }, 3000, [event('user.updated')]);
+    expect((await other.outbox.recent(endpoint, 10)).map((d) => d.eventType)).toEqual(['user.updated']);
+  });
+
   it('atomically: many at once on one code, exactly one uses it up', async () => {
     const code = { clientId: 'c', userId: 1, redirectUri: 'https://a.example/cb', scope: 'openid', codeChallenge: null, codeChallengeMethod: null, expiresAt: 9000, createdAt: 1000, flow: 'oidc' as const };
     await s.codes.create({ ...code, codeHash: 'code-race' });
