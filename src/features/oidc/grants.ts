@@ -103,7 +103,7 @@ export class TokenGrants {
   }
 
   async refreshToken(app: App, body: Params, caller: Caller): Promise<TokenResponse> {
-    const { refreshTokens, now } = this.deps;
+    const { refreshTokens } = this.deps;
     const hash = timedSecretKey(required(body, 'refresh_token'));
     const requestedScope = param(body, 'scope');
     // The first read: what it shows of a rotation of this token decides a race from reuse.
