@@ -53,7 +53,6 @@ async function sharedState(config: Config, logger: Logger, opts: RuntimeOptions)
 export async function createRuntime(config: Config, logger: Logger, opts: RuntimeOptions = {}): Promise<Runtime> {
   const storage = await createSqlStorage(config.databaseUrl, {
     onPoolError: (err) => logger.error({ err }, 'database connection lost'),
-    groupCommit: !isClusterWorker(),
   });
   if (opts.migrate !== false) await storage.migrate();
   const shared = await sharedState(config, logger, opts);

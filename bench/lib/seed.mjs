@@ -1,7 +1,6 @@
 // Bulk seeding straight into the database (not through the API) and token minting.
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { createSigner } from 'fast-jwt';
 import { hash, Algorithm } from '@node-rs/argon2';
 
 const require = createRequire(import.meta.url);
@@ -66,7 +65,12 @@ export async function seedPostgres(url, schema, count) {
 
 /** Looks up the ids of the seeded users (rows are inserted in order, so id = i holds). */
 export function tokenMinter(secret) {
-  const sign = createSigner({ key: secret, algorithm: 'HS256', noTimestamp: true });
+  // The service's format (test/api/tokens.test.ts): {"alg":"HS256","typ":"JWT"}, the claims as JSON.
+  const header = Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url');
+  const sign = (claims) => {
+    const input = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+    return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
+  };
   return (uid, app, ttl = 604800) => {
     const ms = Date.now();
     const iat = Math.floor(ms / 1000);

@@ -48,7 +48,7 @@ export interface BuildAppOptions {
 export async function buildApp({ config, services, logger, requestTimeoutMs = REQUEST_TIMEOUT_MS }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // No logger for Fastify itself: with one, Fastify listens for every response's `finish`
-    // and `error` events to time it (4 µs a request on a bare Fastify; docs/performance.md).
+    // and `error` events to time it (docs/performance.md).
     // Requests log through the service's logger all the same (childLoggerFactory below), and
     // the request line and metrics are taken as the answer is handed over (plugins/request-log.ts).
     logger: false,

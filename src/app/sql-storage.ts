@@ -1,12 +1,10 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { type Dialect, Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { CurrentSchemaPostgresDialect } from '../platform/sql/pg-dialect.js';
 import type { Database } from '../platform/sql/schema.js';
-import type { Storage } from '../features/storage.js';
+import type { Repositories, Storage } from '../features/storage.js';
 import { migrationProvider } from '../platform/sql/migrations/index.js';
-import { cachedPrepare } from '../platform/sql/statement-cache.js';
-import { GroupCommitSqliteDialect } from '../platform/sql/sqlite-group-commit.js';
 import { SqlUserRepo } from '../features/accounts/sql-users.js';
 import { SqlAppRepo } from '../features/apps/sql-apps.js';
 import { SqlAuthCodeRepo } from '../features/authorization/sql-auth-codes.js';
@@ -35,12 +33,6 @@ export interface SqlStorageOptions {
   pgPoolMax?: number;
   /** Reports connection errors of idle pooled clients. */
   onPoolError?: (err: Error) => void;
-  /**
-   * SQLite: commit the writes of one event-loop turn together (default). Off for the workers
-   * of `serve --workers N`: there processes take turns at the write lock, and a lock held for
-   * a whole turn made the others wait in SQLite's sleeping busy handler.
-   */
-  groupCommit?: boolean;
 }
 
 /**
@@ -53,7 +45,7 @@ function createPrivately(file: string): void {
   closeSync(openSync(file, 'a', 0o600));
 }
 
-async function sqliteDialect(url: string, groupCommit: boolean): Promise<Dialect> {
+async function sqliteDialect(url: string): Promise<SqliteDialect> {
   const { default: BetterSqlite3 } = await import('better-sqlite3');
   const path = url.slice('sqlite:'.length);
   if (path !== ':memory:') createPrivately(resolve(path));
@@ -61,18 +53,12 @@ async function sqliteDialect(url: string, groupCommit: boolean): Promise<Dialect
   // WAL lets readers run beside the writer; NORMAL keeps every commit across a process crash.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  // Processes of `serve --workers N` share the file and wait for each other's write lock.
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
-  // Codes, sessions and refresh tokens are keyed by random hashes, so their inserts touch
-  // pages all over their B-trees; with SQLite's default 2 MB page cache those pages were
-  // read back from the file again and again (most of an exchange's time). 16 MB serves the
-  // exchange as fast as 64 MB did, and keeps a busy process's resident memory ~50 MB lower.
-  db.pragma('cache_size = -16384');
-  const prepare = cachedPrepare(db);
-  // The log is copied into the database file by SQLite's own checkpoint, run by the commit
-  // that takes it past `wal_autocheckpoint` pages (1,000 by default).
-  if (!groupCommit) return new SqliteDialect({ database: { close: () => db.close(), prepare: prepare as never } });
-  return new GroupCommitSqliteDialect(db, prepare);
+  // Each statement outside a transaction commits on its own; SQLite's own checkpoint copies
+  // the log into the database file, and closing the connection folds in and removes the log.
+  return new SqliteDialect({ database: db });
 }
 
 /**
@@ -136,12 +122,12 @@ async function migrationSchema(db: Kysely<Database>, kind: Storage['kind']): Pro
   return schema;
 }
 
-export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}): Promise<Storage> {
-  const kind = url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
-  const dialect = kind === 'sqlite' ? await sqliteDialect(url, opts.groupCommit !== false) : await postgresDialect(url, opts, opts.onPoolError ?? (() => undefined));
-  const db = new Kysely<Database>({ dialect });
-  return {
-    kind,
+/**
+ * Every repository over `db`, which may be a transaction. `atomically` runs its work in a
+ * transaction of its own, or in the one `db` already is.
+ */
+function repositoriesOn(db: Kysely<Database>, kind: Storage['kind']): Repositories {
+  const repositories: Repositories = {
     users: new SqlUserRepo(db, kind),
     revocations: new SqlRevocationRepo(db),
     apps: new SqlAppRepo(db, kind),
@@ -168,6 +154,18 @@ export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}
     invites: new SqlInviteRepo(db),
     webhooks: new SqlWebhookEndpointRepo(db),
     outbox: new SqlOutboxRepo(db, kind),
+    atomically: (work) => (db.isTransaction ? work(repositories) : db.transaction().execute((trx) => work(repositoriesOn(trx, kind)))),
+  };
+  return repositories;
+}
+
+export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}): Promise<Storage> {
+  const kind = url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
+  const dialect = kind === 'sqlite' ? await sqliteDialect(url) : await postgresDialect(url, opts, opts.onPoolError ?? (() => undefined));
+  const db = new Kysely<Database>({ dialect });
+  return {
+    kind,
+    ...repositoriesOn(db, kind),
     async migrate() {
       const migrationTableSchema = await migrationSchema(db, kind);
       const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationTableSchema && { migrationTableSchema }) });

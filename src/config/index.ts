@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { limitPolicyFrom, type LimitPolicy } from '../features/limits/policy.js';
-import { DEFAULT_GC_FLAGS } from '../platform/process/gc-tuning.js';
 import { abuseSettings, type AbuseSettings } from './abuse.js';
 
 /** Every setting of docs/api.md §11 plus the lifetimes of §4, read once at start-up. */
@@ -46,7 +45,7 @@ export interface Config extends AbuseSettings {
   readonly minecraft: boolean;
   /** MINECRAFT_MAX_PROFILES: how many Minecraft profiles one account may own. */
   readonly minecraftMaxProfiles: number;
-  /** GC_FLAGS: V8 garbage-collection flags `serve` sets at start; none with `none`. */
+  /** GC_FLAGS: V8 garbage-collection flags `serve` sets at start; none by default or with `none`. */
   readonly gcFlags: readonly string[];
   /** WEBHOOK_ALLOW_PRIVATE=on: deliver to loopback, private and link-local addresses too (docs/api.md §15.2). */
   readonly webhookAllowPrivate: boolean;
@@ -105,8 +104,8 @@ const V8_FLAG = /^--[a-z][a-z0-9_-]*(=[A-Za-z0-9._+-]+)?$/;
 
 function gcFlags(raw: string | undefined): readonly string[] {
   const text = raw?.trim();
-  if (!text) return DEFAULT_GC_FLAGS;
-  if (text.toLowerCase() === 'none') return [];
+  // Unset, V8 keeps Node's own settings; an operator may opt in to flags of their choice.
+  if (!text || text.toLowerCase() === 'none') return Object.freeze([]);
   const flags = text.split(/\s+/);
   if (!flags.every((flag) => V8_FLAG.test(flag))) {
     throw new ConfigError(`GC_FLAGS must be V8 flags separated by spaces (such as --heap-growing-percent=25) or none, got "${raw}"`);

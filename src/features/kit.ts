@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
-import type { Storage } from './storage.js';
+import type { Repositories } from './storage.js';
 import type { AuditLog } from './audit/audit-log.js';
 import type { ClientDirectory } from './apps/client-directory.js';
 import type { Mailer } from '../platform/mail/mailer.js';
@@ -11,7 +11,7 @@ import type { TokenService } from './sessions/token-service.js';
 import type { UserCache } from './sessions/user-cache.js';
 
 /** The repositories of one backend, without its lifecycle (migrate, ping, close). */
-export type Repositories = Omit<Storage, 'kind' | 'migrate' | 'ping' | 'close'>;
+export type { Repositories };
 
 /**
  * Every collaborator the use cases are built from, assembled once in app/services.ts.

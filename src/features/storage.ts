@@ -14,8 +14,16 @@ import type { OutboxRepo, WebhookEndpointRepo } from './moderation/repository.js
 import type { UpstreamFlowRepo, UpstreamLinkRepo, UpstreamProviderRepo } from './upstream/repository.js';
 
 /** All repositories of one backend; `close` releases its connections. */
-export interface Storage {
+export interface Storage extends Repositories {
   readonly kind: 'sqlite' | 'postgres';
+  /** Runs the migrations not yet applied; safe to call from several processes. */
+  migrate(): Promise<void>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** The repositories of one backend, over its connections or over one transaction. */
+export interface Repositories {
   readonly users: UserRepo;
   readonly revocations: RevocationRepo;
   readonly apps: AppRepo;
@@ -41,8 +49,11 @@ export interface Storage {
   readonly webhooks: WebhookEndpointRepo;
   /** Deliveries of webhook events and logout tokens, written with the changes they announce. */
   readonly outbox: OutboxRepo;
-  /** Runs the migrations not yet applied; safe to call from several processes. */
-  migrate(): Promise<void>;
-  ping(): Promise<boolean>;
-  close(): Promise<void>;
+  /**
+   * Runs `work` in one transaction (the caller's, when these repositories are already inside
+   * one): every write it makes through the repositories it is given commits together, or none
+   * does when it throws. `work` uses only those repositories and does nothing slow besides:
+   * SQLite has one connection, and any other query waits until the transaction ends.
+   */
+  atomically<T>(work: (repos: Repositories) => Promise<T>): Promise<T>;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSigner } from 'fast-jwt';
+import { SignJWT } from 'jose';
 import { createTestApp, failure, refusal, TEST_SECRET, uniqueName, type TestApp, type TestUser } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
 import { jwtClaims } from '../helpers/jwt.js';
@@ -86,9 +86,9 @@ describe('sessions', () => {
   it('a token from before sessions (no sid) keeps working; refreshing it starts a session', async () => {
     const u = await t.register();
     const now = Date.now();
-    const legacy = createSigner({ key: TEST_SECRET, algorithm: 'HS256' })({
+    const legacy = await new SignJWT({
       sub: u.username, uid: u.uid, roles: ['player'], app: 'account-center', iat: Math.floor(now / 1000), exp: Math.floor(now / 1000) + 600, jti: `${(now - 1).toString(36)}.legacy`,
-    });
+    }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(Buffer.from(TEST_SECRET));
     expect((await t.get(`${A}/me`, legacy)).statusCode).toBe(200);
     expect((await sessionsOf(legacy)).some((s) => s.current)).toBe(false);
     const refreshed = (await t.post(`${A}/refresh`, {}, legacy)).json().access_token as string;

@@ -135,7 +135,7 @@ describe('first-party rule (docs/api.md §1)', () => {
   it('refuses a third-party token at admin endpoints and accepts it at me', async () => {
     const admin = await t.admin();
     const user = await t.runtime.storage.users.findById(admin.uid);
-    const { token } = t.runtime.services.tokens.issue(user!, 'some-app');
+    const { token } = await t.runtime.services.tokens.issue(user!, 'some-app');
     const denied = { ok: false, msg: '该令牌无权访问此接口' };
     expect(failure(await t.get('/api/v1/auth/admin/users', token))).toEqual([403, denied]);
     expect(failure(await t.post('/api/v1/auth/admin/users/ban', { username: admin.username, banned: true }, token))).toEqual([403, denied]);

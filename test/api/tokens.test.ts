@@ -36,6 +36,20 @@ describe('claims', () => {
   });
 });
 
+describe('wire format', () => {
+  it('is compact HS256 over the header {"alg":"HS256","typ":"JWT"} and the claims as plain JSON, in issue order', async () => {
+    const u = await t.register();
+    const login = (await t.post(`${A}/login`, { username: u.username, password: u.password })).json().access_token as string;
+    const refreshed = (await t.post(`${A}/refresh`, undefined, u.token)).json().access_token as string;
+    for (const token of [u.token, login, refreshed]) {
+      expect(Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8')).toBe('{"alg":"HS256","typ":"JWT"}');
+      expect(Object.keys(jwtClaims(token))).toEqual(['sub', 'uid', 'roles', 'app', 'iat', 'exp', 'jti', 'sid']);
+      // Byte for byte: the claims re-serialised with JSON.stringify and signed by hand give the same token.
+      expect(token).toBe(hmacToken({ alg: 'HS256', typ: 'JWT' }, jwtClaims(token), TEST_SECRET));
+    }
+  });
+});
+
 describe('rejected tokens', () => {
   it('answer 401 for none, tampered, wrong-secret, other-algorithm and garbage tokens', async () => {
     const u = await t.register();
@@ -108,14 +122,14 @@ describe('refresh', () => {
     expect(body.access_token).not.toBe(u.token);
 
     const user = await t.runtime.storage.users.findById(u.uid);
-    const game = t.runtime.services.tokens.issue(user!, 'game').token;
+    const game = (await t.runtime.services.tokens.issue(user!, 'game')).token;
     const g = (await t.post(`${A}/refresh`, undefined, game)).json();
     expect(g.expires_in).toBe(2592000);
     const gp = jwtClaims(g.access_token);
     expect(gp.app).toBe('game');
     expect(gp.exp as number - (gp.iat as number)).toBe(2592000);
 
-    const third = t.runtime.services.tokens.issue(user!, 'some-app').token;
+    const third = (await t.runtime.services.tokens.issue(user!, 'some-app')).token;
     const th = (await t.post(`${A}/refresh`, undefined, third)).json();
     expect([th.expires_in, jwtClaims(th.access_token).app]).toEqual([604800, 'some-app']);
   });
@@ -147,7 +161,7 @@ describe('logout', () => {
     const tokens = [u.token];
     for (let i = 0; i < 2; i++) tokens.push((await t.post(`${A}/login`, { username: u.username, password: u.password })).json().access_token);
     const user = await t.runtime.storage.users.findById(u.uid);
-    tokens.push(t.runtime.services.tokens.issue(user!, 'game').token);
+    tokens.push((await t.runtime.services.tokens.issue(user!, 'game')).token);
     expect(failure(await t.post(`${A}/logout`, { all: true }, tokens[1]))).toEqual([200, { ok: true, data: {} }]);
     for (const token of tokens) {
       expect(failure(await t.get(`${A}/me`, token))).toEqual([401, INVALID]);
@@ -164,7 +178,7 @@ describe('logout', () => {
     try {
       const u = await frozen.register();
       const user = await frozen.runtime.storage.users.findById(u.uid);
-      const sameMs = frozen.runtime.services.tokens.issue(user!, 'account-center').token;
+      const sameMs = (await frozen.runtime.services.tokens.issue(user!, 'account-center')).token;
       expect(failure(await frozen.post(`${A}/logout`, { all: true }, u.token))).toEqual([200, { ok: true, data: {} }]);
       expect(failure(await frozen.get(`${A}/me`, sameMs))).toEqual([401, INVALID]);
       const later = await frozen.post(`${A}/login`, { username: u.username, password: u.password });
@@ -217,7 +231,7 @@ describe('bans', () => {
 describe('me', () => {
   it('reflects the stored record of a deleted-or-unknown uid as 401', async () => {
     const user = { id: 999_999, username: uniqueName(), email: 'x@example.com', displayName: 'x', passwordHash: '', emailVerified: false, roles: [], banned: false, banReason: '', bannedUntil: null, tokensValidAfter: 0, createdAt: 0, updatedAt: 0 };
-    const token = t.runtime.services.tokens.issue(user, 'account-center').token;
+    const token = (await t.runtime.services.tokens.issue(user, 'account-center')).token;
     expect(failure(await t.get(`${A}/me`, token))).toEqual([401, INVALID]);
   });
 });

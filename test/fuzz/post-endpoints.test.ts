@@ -111,7 +111,7 @@ async function bearerFor(who: Who): Promise<string | undefined> {
   const { services, storage, config } = t.runtime;
   const mint = async (u: TestUser, app = config.centerAppId) => {
     const record = await storage.users.findByUsername(u.username);
-    return record ? services.tokens.envelope(record, app).body.access_token : undefined;
+    return record ? (await services.tokens.envelope(record, app)).body.access_token : undefined;
   };
   switch (who) {
     case 'none': return undefined;

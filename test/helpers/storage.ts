@@ -14,7 +14,7 @@ export interface TestStorage {
 /**
  * Repositories on the database of this test project, migrated: a fresh PostgreSQL schema when
  * TEST_DATABASE_URL names one, otherwise a SQLite file of its own (a file, not memory, so the
- * writes go through WAL and group commit as in service).
+ * writes go through WAL as in service).
  */
 export async function openTestStorage(name: string, pgPoolMax = 8): Promise<TestStorage> {
   const pgUrl = process.env.TEST_DATABASE_URL;

@@ -9,7 +9,7 @@ const ALGS = [
   { alg: 'EdDSA', options: { crv: 'Ed25519' } },
 ] as const;
 
-describe('signing with a private key (OIDC tokens signed on the thread pool)', () => {
+describe('signing with a private key (OIDC tokens)', () => {
   for (const { alg, options } of ALGS) {
     it(`${alg}: a compact JWS that jose verifies with the public key, header and claims as given`, async () => {
       const { privateKey } = await generateKeyPair(alg, { ...options, extractable: true });
@@ -22,6 +22,7 @@ describe('signing with a private key (OIDC tokens signed on the thread pool)', (
       for (const [i, token] of tokens.entries()) {
         expect(token.split('.')).toHaveLength(3);
         expect(decodeProtectedHeader(token)).toEqual({ alg, kid: 'kid-1', typ: 'at+jwt' });
+        expect(Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8')).toBe(`{"alg":"${alg}","kid":"kid-1","typ":"at+jwt"}`);
         const { payload } = await jwtVerify(token, createPublicKey(key), { algorithms: [alg], typ: 'at+jwt', issuer: 'https://id.example' });
         expect(payload).toEqual({ ...claims, sub: String(i) });
       }

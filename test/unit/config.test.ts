@@ -40,7 +40,7 @@ describe('defaults (docs/api.md §11)', () => {
       trustProxy: false,
       logLevel: 'info',
       dataDir: resolve(dir),
-      gcFlags: ['--heap-growing-percent=25', '--no-allocation-site-pretenuring'],
+      gcFlags: [],
     });
   });
 

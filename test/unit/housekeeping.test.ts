@@ -17,7 +17,7 @@ describe('housekeeping', () => {
       const keeper = new Housekeeping(storage, state, () => clock, createLogger('silent'));
       const u = await t.register();
       const user = await storage.users.findById(u.uid);
-      const longLived = t.runtime.services.tokens.issue(user!, 'game').token;
+      const longLived = (await t.runtime.services.tokens.issue(user!, 'game')).token;
       expect((await t.post('/api/v1/auth/logout', undefined, u.token)).statusCode).toBe(200);
       expect((await t.post('/api/v1/auth/logout', undefined, longLived)).statusCode).toBe(200);
       await t.post('/api/v1/auth/send_code', { email: u.email, purpose: 'login' });

@@ -28,7 +28,7 @@ describe('JWTs by key', () => {
 
   it('HS256: checked under the same secret only, typ and expiry included', async () => {
     const key = hmacJwtKey(new Uint8Array(32).fill(7));
-    const token = jwtSigner(key, 'ac-authz-ticket')(claims);
+    const token = await jwtSigner(key, 'ac-authz-ticket')(claims);
     expect(jwtKeyId(token)).toBeUndefined();
     expect(await verifyJwt(token, key, { typ: 'ac-authz-ticket', issuer: claims.iss, nowMs: NOW_MS })).toEqual(claims);
     await expect(verifyJwt(token, hmacJwtKey(new Uint8Array(32).fill(8)), { nowMs: NOW_MS })).rejects.toThrow();

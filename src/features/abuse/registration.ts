@@ -9,6 +9,7 @@ import { badParam, fail } from '../../errors/index.js';
 import type { Config } from '../../config/index.js';
 import { randomToken } from '../../platform/crypto/random.js';
 import type { Invite, InviteRepo } from './repository.js';
+import type { Repositories } from '../storage.js';
 import type { InviteView, NewInviteView } from './contract.js';
 
 export const MAX_INVITE_USES = 10_000;
@@ -23,7 +24,7 @@ const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 /** Whether `domain` is `listed` or one of its subdomains. */
 const within = (domain: string, listed: string) => domain === listed || domain.endsWith(`.${listed}`);
 
-export type RegistrationDeps = { readonly config: Config; readonly now: () => number; readonly storage: { readonly invites: InviteRepo } };
+export type RegistrationDeps = { readonly config: Config; readonly now: () => number; readonly storage: Pick<Repositories, 'invites' | 'atomically'> };
 
 export class Registration {
   constructor(private readonly ctx: RegistrationDeps) {}
@@ -69,20 +70,26 @@ export class Registration {
   }
 
   /**
-   * Runs `create` holding one use of the invite code when REGISTRATION=invite. The use is
-   * taken first by one conditional UPDATE (so N parallel registrations on an N-use code
-   * make N accounts, never more) and given back when `create` fails.
+   * Refuses with `邀请码无效或已用完` when REGISTRATION=invite and the code has no use left,
+   * before the checks that come after it (the e-mail code); withInvite() takes the use.
    */
-  async withInvite<T>(inviteCode: string | undefined, create: () => Promise<T>): Promise<T> {
-    if (this.ctx.config.registration !== 'invite') return create();
-    const hash = codeHash(inviteCode ?? '');
-    if (!(await this.ctx.storage.invites.takeUse(hash, this.ctx.now()))) throw fail('badInvite');
-    try {
-      return await create();
-    } catch (err) {
-      await this.ctx.storage.invites.giveBackUse(hash);
-      throw err;
-    }
+  async requireInvite(inviteCode: string | undefined): Promise<void> {
+    if (this.ctx.config.registration !== 'invite') return;
+    if (!(await this.ctx.storage.invites.usable(codeHash(inviteCode ?? ''), this.ctx.now()))) throw fail('badInvite');
+  }
+
+  /**
+   * Runs `create` in one transaction with, when REGISTRATION=invite, one use of the invite
+   * code: the use is taken first by one conditional UPDATE (so N parallel registrations on an
+   * N-use code make N accounts, never more) and is kept only when the writes `create` makes
+   * through the repositories it is given commit with it.
+   */
+  async withInvite<T>(inviteCode: string | undefined, create: (repos: Repositories) => Promise<T>): Promise<T> {
+    const hash = this.ctx.config.registration === 'invite' ? codeHash(inviteCode ?? '') : undefined;
+    return this.ctx.storage.atomically(async (tx) => {
+      if (hash !== undefined && !(await tx.invites.takeUse(hash, this.ctx.now()))) throw fail('badInvite');
+      return create(tx);
+    });
   }
 }
 

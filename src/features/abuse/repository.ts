@@ -21,10 +21,10 @@ export interface Invite {
 
 export interface InviteRepo {
   create(invite: Invite & { codeHash: string }): Promise<void>;
+  /** Whether the code has a use left and has not expired (nothing is taken). */
+  usable(codeHash: string, now: number): Promise<boolean>;
   /** Takes one use of the code when it has one left and has not expired; false otherwise. */
   takeUse(codeHash: string, now: number): Promise<boolean>;
-  /** Returns a use taken for a registration that then failed. */
-  giveBackUse(codeHash: string): Promise<void>;
   list(): Promise<Invite[]>;
   remove(id: string): Promise<boolean>;
 }

@@ -33,6 +33,15 @@ export class SqlInviteRepo implements InviteRepo {
     }).execute();
   }
 
+  async usable(codeHash: string, now: number): Promise<boolean> {
+    const row = await this.db.selectFrom('invites').select('id')
+      .where('code_hash', '=', codeHash)
+      .where(sql<boolean>`used < uses`)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async takeUse(codeHash: string, now: number): Promise<boolean> {
     const res = await this.db.updateTable('invites').set({ used: sql<number>`used + 1` })
       .where('code_hash', '=', codeHash)
@@ -40,11 +49,6 @@ export class SqlInviteRepo implements InviteRepo {
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
       .executeTakeFirst();
     return Number(res.numUpdatedRows) === 1;
-  }
-
-  async giveBackUse(codeHash: string): Promise<void> {
-    await this.db.updateTable('invites').set({ used: sql<number>`used - 1` })
-      .where('code_hash', '=', codeHash).where('used', '>', 0).execute();
   }
 
   async list(): Promise<Invite[]> {

@@ -130,7 +130,7 @@ export class AccountSettingsService {
       userEvent('user.password_changed', user), ...(endOthers ? [userEvent('user.sessions_revoked', user, { cause: 'password_change' })] : []),
     ]);
     const updated = { ...user, passwordHash, tokensValidAfter: endOthers ? now : user.tokensValidAfter };
-    const issued = this.ctx.tokens.envelope(updated, claims.app, undefined, claims.sid);
+    const issued = await this.ctx.tokens.envelope(updated, claims.app, undefined, claims.sid);
     if (endOthers) await this.ctx.signIns.markAllEnded(user.id, claims.sid);
     if (claims.sid === undefined) await this.ctx.signIns.record(issued.claims, updated, caller);
     else await this.ctx.signIns.extend(claims.sid, issued.claims.exp);

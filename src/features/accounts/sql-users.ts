@@ -4,7 +4,6 @@ import type { Database, UsersTable } from '../../platform/sql/schema.js';
 import type { ImportedUser, NewUser, User, UserPatch, UserRepo } from './repository.js';
 import { enqueueEvents, type OutboxEvent } from '../../platform/sql/outbox.js';
 import { enqueueLogoutTokens, SESSION_ENDING_EVENTS } from '../../platform/sql/logout-outbox.js';
-import { compileOnce } from '../../platform/sql/compiled.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { dayOf, perDay } from '../../platform/sql/per-day.js';
 import { randomToken } from '../../platform/crypto/random.js';
@@ -77,18 +76,14 @@ function newUserRow(u: ImportedUser, now: number) {
 }
 
 export class SqlUserRepo implements UserRepo {
-  private readonly byId;
-
-  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {
-    this.byId = compileOnce(db, db.selectFrom('users').selectAll().where('id', '=', 0));
-  }
+  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {}
 
   create(u: NewUser, now: number, events?: (created: User) => readonly OutboxEvent[]): Promise<User> {
     return insertUser(this.db, u, now, events);
   }
 
   async findById(id: number): Promise<User | undefined> {
-    const r = (await this.byId(id)).rows[0];
+    const r = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     return r && toUser(r);
   }
 

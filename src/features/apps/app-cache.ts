@@ -34,14 +34,6 @@ export class AppCache implements AppRepo {
     this.feed.stop();
   }
 
-  /**
-   * The row without waiting, when a recent copy is cached; for the Bearer guard's check from
-   * memory. Undefined when none is, or there is no such app: findById() tells.
-   */
-  inMemory(clientId: string): App | undefined {
-    return this.rows.inMemory(clientId);
-  }
-
   findById(clientId: string): Promise<App | undefined> {
     return this.rows.get(clientId);
   }

@@ -11,17 +11,7 @@ const activeRow = (app: App | undefined) => app === undefined || isActive(app.st
  * which no disable can have touched.
  */
 export class AppStatusCache {
-  constructor(private readonly apps: Pick<AppCache, 'inMemory' | 'findById'>, private readonly builtIn: ReadonlySet<string>) {}
-
-  /**
-   * For the Bearer guard's check from memory: true when the app is built in or its cached row
-   * is active; false when that is not known from memory (active() then tells) or it is not.
-   */
-  activeInMemory(clientId: string): boolean {
-    if (this.builtIn.has(clientId)) return true;
-    const app = this.apps.inMemory(clientId);
-    return app !== undefined && isActive(app.status);
-  }
+  constructor(private readonly apps: Pick<AppCache, 'findById'>, private readonly builtIn: ReadonlySet<string>) {}
 
   async active(clientId: string): Promise<boolean> {
     return this.builtIn.has(clientId) || activeRow(await this.apps.findById(clientId));

@@ -2,7 +2,6 @@ import { sql, type Kysely, type Selectable } from 'kysely';
 import { asciiLower } from '../accounts/index.js';
 import type { AppsTable, Database } from '../../platform/sql/schema.js';
 import { BackchannelCapReached, type App, type AppPatch, type AppRepo, type BackchannelCap, type ClientType, type NewApp } from './repository.js';
-import { compileOnce } from '../../platform/sql/compiled.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { enqueueEvents, type OutboxEvent } from '../../platform/sql/outbox.js';
 
@@ -34,11 +33,7 @@ function toApp(r: Selectable<AppsTable>): App {
 }
 
 export class SqlAppRepo implements AppRepo {
-  private readonly byId;
-
-  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {
-    this.byId = compileOnce(db, db.selectFrom('apps').selectAll().where('client_id', '=', ''));
-  }
+  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {}
 
   async create(a: NewApp, now: number, cap?: BackchannelCap): Promise<App> {
     if (cap && a.backchannelLogoutUri) return this.withinCap(cap, null, (trx) => this.insert(trx, a, now));
@@ -90,7 +85,7 @@ export class SqlAppRepo implements AppRepo {
   }
 
   async findById(clientId: string): Promise<App | undefined> {
-    const r = (await this.byId(clientId)).rows[0];
+    const r = await this.db.selectFrom('apps').selectAll().where('client_id', '=', clientId).executeTakeFirst();
     return r && toApp(r);
   }
 

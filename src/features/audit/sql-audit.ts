@@ -1,19 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/sql/schema.js';
 import type { AuditEntry, AuditListFilter, AuditRepo } from './repository.js';
-import { compileOnce } from '../../platform/sql/compiled.js';
 import { dayOf, perDay } from '../../platform/sql/per-day.js';
 
 export class SqlAuditRepo implements AuditRepo {
-  /** Every sign-in appends a row: compiled once, parameters in column order. */
-  private readonly insertEntry;
-
-  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {
-    this.insertEntry = compileOnce(db, db.insertInto('audit_log').values({ at: 0, actor: '', ip: '', action: '', target: '', detail: '' }));
-  }
+  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {}
 
   async append(e: Omit<AuditEntry, 'id'>): Promise<void> {
-    await this.insertEntry(e.at, e.actor, e.ip, e.action, e.target, JSON.stringify(e.detail));
+    await this.db.insertInto('audit_log')
+      .values({ at: e.at, actor: e.actor, ip: e.ip, action: e.action, target: e.target, detail: JSON.stringify(e.detail) }).execute();
   }
 
   async list(f: AuditListFilter, offset: number, limit: number) {

@@ -125,7 +125,7 @@ export class AuthorizationService {
     // The token is minted first so the one conditional UPDATE that uses up the code also
     // records its jti: exactly one concurrent caller wins, and every replay, however it
     // interleaves, finds the jti to revoke.
-    const { body, claims } = this.ctx.tokens.envelope(user, app.clientId);
+    const { body, claims } = await this.ctx.tokens.envelope(user, app.clientId);
     if (!(await this.ctx.storage.codes.consume(codeHash, this.ctx.now(), { jti: claims.jti, exp: claims.exp }))) {
       const after = await this.ctx.storage.codes.findByHash(codeHash);
       if (after?.usedAt != null) return this.replayed(codeHash, caller);

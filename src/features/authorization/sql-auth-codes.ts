@@ -1,7 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AuthCodesTable, Database } from '../../platform/sql/schema.js';
 import type { AuthCode, AuthCodeRepo, CodeFlow } from './repository.js';
-import { compileOnce } from '../../platform/sql/compiled.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { num } from '../../platform/sql/columns.js';
 
@@ -39,48 +38,35 @@ function storedFlow(flow: CodeFlow | undefined): string {
 }
 
 export class SqlAuthCodeRepo implements AuthCodeRepo {
-  private readonly byHash;
-  private readonly consumeUpdate;
-  private readonly consumeOidcUpdate;
-  private readonly insert;
-
-  constructor(private readonly db: Kysely<Database>) {
-    // Parameters in the order of this object's keys.
-    this.insert = compileOnce(db, db.insertInto('auth_codes').values({
-      code_hash: '', client_id: '', user_id: 0, redirect_uri: '', scope: '', code_challenge: '', code_challenge_method: '',
-      expires_at: 0, created_at: 0, flow: 'seed', nonce: '', auth_time: 0, redirect_uri_given: 1, amr: '',
-      session_id: '',
-    }));
-    this.byHash = compileOnce(db, db.selectFrom('auth_codes').selectAll().where('code_hash', '=', ''));
-    // Parameters in builder order: used_at, token_jti, token_exp, code_hash, expires_at, flow.
-    this.consumeUpdate = compileOnce(db, db.updateTable('auth_codes').set({ used_at: 0, token_jti: '', token_exp: 0 })
-      .where('code_hash', '=', '').where('used_at', 'is', null).where('expires_at', '>', 0).where('flow', '=', 'seed'));
-    // Parameters: used_at, token_jti, token_exp, refresh_family, code_hash, expires_at, flow.
-    this.consumeOidcUpdate = compileOnce(db, db.updateTable('auth_codes').set({ used_at: 0, token_jti: '', token_exp: 0, refresh_family: '' })
-      .where('code_hash', '=', '').where('used_at', 'is', null).where('expires_at', '>', 0).where('flow', '=', 'oidc'));
-  }
+  constructor(private readonly db: Kysely<Database>) {}
 
   async create(c: Parameters<AuthCodeRepo['create']>[0]): Promise<void> {
-    await this.insert(
-      c.codeHash, c.clientId, c.userId, c.redirectUri, c.scope, c.codeChallenge, c.codeChallengeMethod, c.expiresAt, c.createdAt,
-      storedFlow(c.flow), c.nonce ?? null, c.authTime ?? null, c.redirectUriGiven === false ? 0 : 1, c.amr ?? null,
-      c.sessionId ?? null,
-    );
+    await this.db.insertInto('auth_codes').values({
+      code_hash: c.codeHash, client_id: c.clientId, user_id: c.userId, redirect_uri: c.redirectUri, scope: c.scope,
+      code_challenge: c.codeChallenge, code_challenge_method: c.codeChallengeMethod, expires_at: c.expiresAt, created_at: c.createdAt,
+      flow: storedFlow(c.flow), nonce: c.nonce ?? null, auth_time: c.authTime ?? null, redirect_uri_given: c.redirectUriGiven === false ? 0 : 1,
+      amr: c.amr ?? null, session_id: c.sessionId ?? null,
+    }).execute();
   }
 
   async findByHash(codeHash: string): Promise<AuthCode | undefined> {
-    const r = (await this.byHash(codeHash)).rows[0];
+    const r = await this.db.selectFrom('auth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
     return r && toAuthCode(r);
   }
 
+  /** One conditional UPDATE: of concurrent callers exactly one uses the code up. */
   async consume(codeHash: string, now: number, token: { jti: string; exp: number }): Promise<boolean> {
-    const res = await this.consumeUpdate(now, token.jti, token.exp, codeHash, now, 'seed');
-    return Number(res.numAffectedRows) === 1;
+    const res = await this.db.updateTable('auth_codes').set({ used_at: now, token_jti: token.jti, token_exp: token.exp })
+      .where('code_hash', '=', codeHash).where('used_at', 'is', null).where('expires_at', '>', now).where('flow', '=', storedFlow('v1'))
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
   }
 
   async consumeOidc(codeHash: string, now: number, issued: { jti: string; exp: number; refreshFamily: string | null }): Promise<boolean> {
-    const res = await this.consumeOidcUpdate(now, issued.jti, issued.exp, issued.refreshFamily, codeHash, now, 'oidc');
-    return Number(res.numAffectedRows) === 1;
+    const res = await this.db.updateTable('auth_codes').set({ used_at: now, token_jti: issued.jti, token_exp: issued.exp, refresh_family: issued.refreshFamily })
+      .where('code_hash', '=', codeHash).where('used_at', 'is', null).where('expires_at', '>', now).where('flow', '=', storedFlow('oidc'))
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
   }
 
   async markReplayed(codeHash: string, now: number): Promise<AuthCode | undefined> {

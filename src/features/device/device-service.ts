@@ -148,7 +148,7 @@ export class DeviceService {
     // Single use: of concurrent polls only the one that moves approved → used gets a token.
     if (!(await storage.devices.transition(hash, 'approved', 'used'))) throw pollFailure('expired_token');
     await this.ctx.audit.signedIn(user, caller, 'device', { action: 'device.token', target: code.clientId });
-    const issued = this.ctx.tokens.envelope(user, code.clientId);
+    const issued = await this.ctx.tokens.envelope(user, code.clientId);
     await this.ctx.signIns.record(issued.claims, user, caller);
     return issued.body;
   }
@@ -157,7 +157,7 @@ export class DeviceService {
   async gameToken(user: User, caller: Caller): Promise<TokenEnvelope> {
     const { config } = this.ctx;
     await this.ctx.audit.record('game_token.issue', { actor: user.username, ip: caller.ip, target: config.gameAppId });
-    const issued = this.ctx.tokens.envelope(user, config.gameAppId, config.gameTokenTtl);
+    const issued = await this.ctx.tokens.envelope(user, config.gameAppId, config.gameTokenTtl);
     await this.ctx.signIns.record(issued.claims, user, caller);
     return issued.body;
   }

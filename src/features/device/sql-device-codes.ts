@@ -1,7 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, DeviceCodesTable } from '../../platform/sql/schema.js';
 import type { DeviceCode, DeviceCodeRepo, DeviceStatus } from './repository.js';
-import { compileOnce } from '../../platform/sql/compiled.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { num } from '../../platform/sql/columns.js';
 

@@ -1,6 +1,6 @@
 import { decidePoll } from '../device/index.js';
 import type { AuditLog } from '../audit/index.js';
-import type { Caller } from '../kit.js';
+import type { Caller, Repositories } from '../kit.js';
 import { isBanned } from '../accounts/index.js';
 import { sha256Hex } from '../../platform/crypto/random.js';
 import type { UserCache } from '../sessions/index.js';
@@ -21,6 +21,7 @@ export class DeviceGrant {
     private readonly users: Pick<UserCache, 'findById'>,
     private readonly issuer: TokenIssuer,
     private readonly audit: AuditLog,
+    private readonly atomically: Repositories['atomically'],
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -37,13 +38,20 @@ export class DeviceGrant {
     }
     const user = await this.users.findById(decision.userId);
     if (!user || isBanned(user, now) || code.createdAt <= user.tokensValidAfter) throw new OAuthError('access_denied', 'The user can no longer sign in');
-    // Single use: of concurrent polls only the one that moves approved → used gets tokens.
-    if (!(await this.devices.transition(hash, 'approved', 'used'))) throw new OAuthError('expired_token', 'The device code has expired');
-    const grant = { app, user, scope: code.scope, authTimeMs: now };
-    const familyId = await this.issuer.startFamily(app, user);
-    const access = await this.issuer.accessFor({ ...grant, familyId });
-    const out = await this.issuer.complete({ ...grant, familyId }, access);
+    const family = this.issuer.newFamily(app, user);
+    const grant = { app, user, scope: code.scope, authTimeMs: now, familyId: family.familyId };
+    const access = await this.issuer.accessFor(grant);
+    const signed = await this.issuer.sign(grant, access);
+    // Single use: of concurrent polls only the one that moves approved → used stores its
+    // family and refresh token, in the same transaction; the others store nothing.
+    const redeemed = await this.atomically(async (tx) => {
+      if (!(await tx.devices.transition(hash, 'approved', 'used'))) return false;
+      await tx.refreshTokens.createFamily(family);
+      await this.issuer.store(signed, tx.refreshTokens);
+      return true;
+    });
+    if (!redeemed) throw new OAuthError('expired_token', 'The device code has expired');
     await this.audit.signedIn(user, caller, 'oidc', { target: app.clientId, detail: { grant: 'device_code' } });
-    return out;
+    return signed.response;
   }
 }

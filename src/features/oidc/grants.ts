@@ -2,7 +2,7 @@ import { couldBeUserSubject, isReservedScopeName } from '../apps/index.js';
 import { verifyPkce } from '../authorization/index.js';
 import { splitScope } from '../apps/index.js';
 import type { AuditLog } from '../audit/index.js';
-import type { Caller } from '../kit.js';
+import type { Caller, Repositories } from '../kit.js';
 import { newTimedSecret, timedSecretKey } from '../../platform/crypto/random.js';
 import type { RevokedTokens, UserCache } from '../sessions/index.js';
 import type { App } from '../apps/index.js';
@@ -26,6 +26,8 @@ export interface GrantDeps {
   issuer: TokenIssuer;
   minter: TokenMinter;
   audit: AuditLog;
+  /** Writes that must hold together (storage.ts). */
+  atomically: Repositories['atomically'];
   now: () => number;
 }
 
@@ -71,20 +73,27 @@ export class TokenGrants {
     const user = await usableUser(this.deps.users, code.userId, code.createdAt, now());
     if (!user) throw invalidGrant('The authorization code is invalid');
 
-    const grant = { app, user, scope: code.scope, authTimeMs: code.authTime ?? code.createdAt, nonce: code.nonce, amr: code.amr };
-    const familyId = await this.deps.issuer.startFamily(app, user, code.sessionId, code.scope);
-    const access = await this.deps.issuer.accessFor({ ...grant, familyId });
+    const { issuer } = this.deps;
+    const familyId = await issuer.startFamily(app, user, code.sessionId, code.scope);
+    const grant = { app, user, scope: code.scope, authTimeMs: code.authTime ?? code.createdAt, nonce: code.nonce, amr: code.amr, familyId };
+    const access = await issuer.accessFor(grant);
+    const signed = await issuer.sign(grant, access);
     // One conditional UPDATE uses the code up and records what it issued: exactly one
-    // concurrent caller wins, and a replay however interleaved finds the jti and family to revoke.
-    if (!(await codes.consumeOidc(codeHash, now(), { jti: access.claims.jti, exp: access.claims.exp, refreshFamily: familyId }))) {
+    // concurrent caller wins, and a replay however interleaved finds the jti and family to
+    // revoke. The refresh token is stored in the same transaction: both or neither.
+    const consumed = await this.deps.atomically(async (tx) => {
+      if (!(await tx.codes.consumeOidc(codeHash, now(), { jti: access.claims.jti, exp: access.claims.exp, refreshFamily: familyId }))) return false;
+      await issuer.store(signed, tx.refreshTokens);
+      return true;
+    });
+    if (!consumed) {
       await this.deps.refreshTokens.revokeFamily(familyId, now());
       const again = await codes.findByHash(codeHash);
       if (again?.usedAt != null) return this.replayed(codeHash, caller);
       throw invalidGrant('The authorization code has expired');
     }
-    const out = await this.deps.issuer.complete({ ...grant, familyId }, access);
     await this.deps.audit.signedIn(user, caller, 'oidc', { target: app.clientId, detail: { grant: 'authorization_code' } });
-    return out;
+    return signed.response;
   }
 
   /** A reused code revokes the tokens issued from it, access token and refresh family (authorization's code-replay.ts). */
@@ -94,7 +103,7 @@ export class TokenGrants {
   }
 
   async refreshToken(app: App, body: Params, caller: Caller): Promise<TokenResponse> {
-    const { refreshTokens, now } = this.deps;
+    const { refreshTokens } = this.deps;
     const hash = timedSecretKey(required(body, 'refresh_token'));
     const requestedScope = param(body, 'scope');
     // The first read: what it shows of a rotation of this token decides a race from reuse.
@@ -107,28 +116,37 @@ export class TokenGrants {
     const successorHash = timedSecretKey(successor);
     this.rotations.begin(successorHash);
     try {
-      const used = await refreshTokens.use(hash, now(), successorHash);
-      if (!used) return await this.refreshRefused(presented, rotationAnswered, caller);
-
-      const family = await refreshTokens.findFamily(used.familyId);
-      const user = family && (await usableUser(this.deps.users, used.userId, family.createdAt, now()));
-      if (!family || !user) {
-        await refreshTokens.revokeFamily(used.familyId, now());
-        throw invalidGrant('The refresh token is invalid');
-      }
-      const grant = { app, user, scope: used.scope, authTimeMs: used.authTime, amr: used.amr, familyId: used.familyId };
-      const access = await this.deps.issuer.accessFor(grant, scope);
-      // The family may have been revoked while this rotation ran; then the new tokens die with it.
-      return await this.deps.issuer.complete(grant, access, {
-        refreshToken: successor,
-        scope: used.scope,
-        stillValid: async () => {
-          if ((await refreshTokens.findFamily(used.familyId))?.revokedAt != null) throw invalidGrant('The refresh token is invalid');
-        },
-      });
+      return (await this.rotate(app, presented, scope, successor)) ?? (await this.refreshRefused(presented, rotationAnswered, caller));
     } finally {
       this.rotations.answered(successorHash);
     }
+  }
+
+  /**
+   * The response of a rotation of `presented` to `successor`, or undefined when the token was
+   * not usable (used, revoked, expired, its family revoked), also when that happened meanwhile.
+   * The tokens are signed first; then one transaction uses the presented token up, re-checking
+   * it and its family, and stores its successor: both or neither.
+   */
+  private async rotate(app: App, presented: PresentedRefreshToken, scope: string, successor: string): Promise<TokenResponse | undefined> {
+    const { refreshTokens, issuer, now } = this.deps;
+    if (presented.usedAt !== null || presented.revokedAt !== null || presented.expiresAt <= now()) return undefined;
+    const family = await refreshTokens.findFamily(presented.familyId);
+    if (family?.revokedAt != null) return undefined;
+    const user = family && (await usableUser(this.deps.users, presented.userId, family.createdAt, now()));
+    if (!family || !user) {
+      await refreshTokens.revokeFamily(presented.familyId, now());
+      throw invalidGrant('The refresh token is invalid');
+    }
+    const grant = { app, user, scope: presented.scope, authTimeMs: presented.authTime, amr: presented.amr, familyId: presented.familyId };
+    const access = await issuer.accessFor(grant, scope);
+    const signed = await issuer.sign(grant, access, { refreshToken: successor, scope: presented.scope });
+    const rotated = await this.deps.atomically(async (tx) => {
+      if (!(await tx.refreshTokens.use(presented.tokenHash, now(), timedSecretKey(successor)))) return false;
+      await issuer.store(signed, tx.refreshTokens);
+      return true;
+    });
+    return rotated ? signed.response : undefined;
   }
 
   /**

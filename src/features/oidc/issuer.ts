@@ -1,7 +1,7 @@
 import { newTimedSecret, timedSecretKey } from '../../platform/crypto/random.js';
 import { newSid } from '../../platform/jwt/token-ids.js';
 import type { App } from '../apps/index.js';
-import type { RefreshTokenRepo } from './repository.js';
+import type { RefreshFamily, RefreshTokenRepo } from './repository.js';
 import type { User } from '../accounts/index.js';
 import { scopeList } from './claims.js';
 import type { MintedAccess, TokenMinter } from './token-minter.js';
@@ -23,18 +23,24 @@ export interface UserGrant {
   familyId?: string;
 }
 
-/** The family's id, its access tokens' `sid`: time first, so its rows are appended to their indexes, not scattered. */
+/** The family's id, its access tokens' `sid`. */
 export const newFamilyId = newSid;
 
 /**
  * A rotation's part in its response: the refresh token it chose before using up the one
- * presented (the use names it as the successor), that token's scope, and a last check that
- * the family is still live.
+ * presented (the use names it as the successor) and that token's scope.
  */
 export interface Rotation {
   refreshToken: string;
   scope: string;
-  stillValid: () => Promise<void>;
+}
+
+type NewRefreshToken = Parameters<RefreshTokenRepo['create']>[0];
+
+/** A response's tokens, signed, and the refresh token's row to store before it is answered. */
+export interface SignedTokens {
+  response: TokenResponse;
+  refreshRow: NewRefreshToken | undefined;
 }
 
 /**
@@ -49,15 +55,20 @@ export class TokenIssuer {
     private readonly now: () => number,
   ) {}
 
+  /** A new family's row, not stored yet: its id is the access and ID tokens' `sid`. */
+  newFamily(app: App, user: User, sessionId: string | null = null, scope = ''): Omit<RefreshFamily, 'revokedAt'> {
+    const issuesIdTokens = scopeList(scope).includes('openid');
+    return { familyId: newFamilyId(), userId: user.id, clientId: app.clientId, createdAt: this.now(), sessionId, issuesIdTokens };
+  }
+
   /**
-   * A new family row; created before any token names it, so a revocation can never miss it,
-   * and so the client's part in the sign-in `sessionId` is on record before its first ID token.
+   * A new family row, stored at once, before any token names it: a revocation can never miss
+   * it, and the client's part in the sign-in `sessionId` is on record before its first ID token.
    */
   async startFamily(app: App, user: User, sessionId: string | null = null, scope = ''): Promise<string> {
-    const familyId = newFamilyId();
-    const issuesIdTokens = scopeList(scope).includes('openid');
-    await this.refreshTokens.createFamily({ familyId, userId: user.id, clientId: app.clientId, createdAt: this.now(), sessionId, issuesIdTokens });
-    return familyId;
+    const family = this.newFamily(app, user, sessionId, scope);
+    await this.refreshTokens.createFamily(family);
+    return family.familyId;
   }
 
   accessFor(g: UserGrant & { familyId: string }, scope = g.scope): Promise<MintedAccess> {
@@ -65,35 +76,38 @@ export class TokenIssuer {
   }
 
   /**
-   * The rest of the response once the access token is settled: the ID token, then the refresh
-   * token (stored hashed, with the granted scope), a new one or the rotation's.
-   *
-   * The refresh token is stored last, with nothing left to wait for between its row and the
-   * answer: a request that finds a rotation's successor stored came after that rotation's
-   * answer, which is how a reused token is told from a racing one (grants.ts). Each step waits
-   * for the one before; signing the ID token while the refresh row commits, and the access
-   * token while the family row does, was measured twice and cost CPU (see docs/performance.md,
-   * "OIDC token endpoints").
+   * The rest of the response once the access token is settled: the ID token, signed, and the
+   * refresh token, a new one or the rotation's, with the row that stores it (hashed, with the
+   * granted scope). Nothing is stored here: the caller stores the row with store(), in the
+   * transaction that also uses up what the tokens were granted for.
    */
-  async complete(g: UserGrant & { familyId: string }, access: MintedAccess, rotation?: Rotation): Promise<TokenResponse> {
+  async sign(g: UserGrant & { familyId: string }, access: MintedAccess, rotation?: Rotation): Promise<SignedTokens> {
     const scopes = scopeList(access.claims.scope);
     const idToken = scopes.includes('openid')
       ? await this.minter.id({ user: g.user, clientId: g.app.clientId, scopes, authTimeMs: g.authTimeMs, nonce: g.nonce, amr: g.amr, accessToken: access.token, sid: g.familyId })
       : undefined;
-    if (rotation) await rotation.stillValid();
     // Opaque: the time, then 256 random bits; stored only under `timedSecretKey`.
     const refresh = rotation?.refreshToken ?? (g.app.grantTypes.includes('refresh_token') ? newTimedSecret() : undefined);
-    if (refresh !== undefined) {
-      const now = this.now();
-      await this.refreshTokens.create({
-        tokenHash: timedSecretKey(refresh), familyId: g.familyId, clientId: g.app.clientId, userId: g.user.id, scope: rotation?.scope ?? g.scope,
-        authTime: g.authTimeMs, amr: g.amr ?? null, createdAt: now, expiresAt: now + this.settings.refreshTokenTtl * 1000,
-      });
-    }
-    return {
+    const now = this.now();
+    const refreshRow = refresh === undefined ? undefined : {
+      tokenHash: timedSecretKey(refresh), familyId: g.familyId, clientId: g.app.clientId, userId: g.user.id, scope: rotation?.scope ?? g.scope,
+      authTime: g.authTimeMs, amr: g.amr ?? null, createdAt: now, expiresAt: now + this.settings.refreshTokenTtl * 1000,
+    };
+    const response: TokenResponse = {
       access_token: access.token, token_type: 'Bearer', expires_in: this.settings.accessTokenTtl, scope: access.claims.scope,
       ...(refresh !== undefined && { refresh_token: refresh }),
       ...(idToken !== undefined && { id_token: idToken }),
     };
+    return { response, refreshRow };
+  }
+
+  /**
+   * Stores the refresh token of `signed` through `refreshTokens` (a transaction's), the last
+   * write before the answer: a request that finds a rotation's successor stored came after that
+   * rotation's answer was ready, which is how a reused token is told from a racing one (grants.ts).
+   */
+  async store(signed: SignedTokens, refreshTokens: Pick<RefreshTokenRepo, 'create'>): Promise<TokenResponse> {
+    if (signed.refreshRow !== undefined) await refreshTokens.create(signed.refreshRow);
+    return signed.response;
   }
 }

@@ -51,7 +51,7 @@ export interface OidcServices {
 }
 
 /** Apps come through the per-instance cache (features/apps/app-cache.ts). */
-type OidcRepos = Pick<Repositories, 'codes' | 'consents' | 'devices' | 'refreshTokens' | 'signingKeys' | 'sessions'> & { apps: AppCache };
+type OidcRepos = Pick<Repositories, 'codes' | 'consents' | 'devices' | 'refreshTokens' | 'signingKeys' | 'sessions' | 'atomically'> & { apps: AppCache };
 
 /** The signing keys of a configuration; the `keys rotate` command uses them too. */
 export function signingKeysFor(config: Pick<Config, 'oidcSigningAlg' | 'jwtSecret' | 'accessTokenTtl' | 'idTokenTtl'>, keys: Repositories['signingKeys'], now: () => number): SigningKeys {
@@ -80,8 +80,8 @@ export function createOidcServices(
   const sessions = new BrowserSessions(tokens, config.centerAppId, config.baseUrl, now);
   const tickets = new Tickets(config.jwtSecret, config.baseUrl, now);
   const clients = new ClientAuthenticator(storage.apps, [config.centerAppId, config.gameAppId], issuer);
-  const grants = new TokenGrants({ codes: storage.codes, replays: codeReplays, refreshTokens: storage.refreshTokens, users: userCache, revokedTokens, issuer: tokenIssuer, minter, audit, now });
-  const deviceGrant = new DeviceGrant(storage.devices, userCache, tokenIssuer, audit, now);
+  const grants = new TokenGrants({ codes: storage.codes, replays: codeReplays, refreshTokens: storage.refreshTokens, users: userCache, revokedTokens, issuer: tokenIssuer, minter, audit, atomically: storage.atomically, now });
+  const deviceGrant = new DeviceGrant(storage.devices, userCache, tokenIssuer, audit, storage.atomically, now);
   return {
     issuer,
     signingAlg: config.oidcSigningAlg,

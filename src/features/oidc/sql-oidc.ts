@@ -3,7 +3,6 @@ import type { ConsentsTable, Database, RefreshFamiliesTable, RefreshTokensTable,
 import type {
   Consent, ConsentRepo, LiveRefreshFamily, PresentedRefreshToken, RefreshFamily, RefreshToken, RefreshTokenRepo, SigningKey, SigningKeyRepo,
 } from './repository.js';
-import { compileOnce } from '../../platform/sql/compiled.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 
@@ -66,44 +65,17 @@ function toRefresh(r: Selectable<RefreshTokensTable>): RefreshToken {
 const FAMILY_KEEP_MS = 7 * 24 * 3600_000;
 
 export class SqlRefreshTokenRepo implements RefreshTokenRepo {
-  private readonly familyById;
-  private readonly tokenByHash;
-  private readonly presentedByHash;
-  private readonly insertFamily;
-  private readonly insertToken;
-  private readonly useToken;
-
-  /** The statements of every code exchange and rotation, compiled once; parameters in builder order. */
-  constructor(private readonly db: Kysely<Database>) {
-    this.familyById = compileOnce(db, db.selectFrom('refresh_families').selectAll().where('family_id', '=', ''));
-    this.tokenByHash = compileOnce(db, db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', ''));
-    this.presentedByHash = compileOnce(db, db.selectFrom('refresh_tokens').selectAll()
-      .select(sql<number>`case when refresh_tokens.used_at is null then 0 when refresh_tokens.successor_hash is null then 1
-        when exists (select 1 from refresh_tokens successor where successor.token_hash = refresh_tokens.successor_hash) then 1
-        else 0 end`.as('successor_stored'))
-      .where('token_hash', '=', ''));
-    this.insertFamily = compileOnce(db, db.insertInto('refresh_families').values({
-      family_id: '', user_id: 0, client_id: '', created_at: 0, revoked_at: 0, session_id: '', issues_id_tokens: 0,
-    }));
-    this.insertToken = compileOnce(db, db.insertInto('refresh_tokens').values({
-      token_hash: '', family_id: '', client_id: '', user_id: 0, scope: '', auth_time: 0, created_at: 0, expires_at: 0, used_at: 0, revoked_at: 0, amr: '',
-    }));
-    // Parameters: used_at, successor_hash, token_hash, expires_at.
-    this.useToken = compileOnce(db, db.updateTable('refresh_tokens').set({ used_at: 0, successor_hash: '' })
-      .where('token_hash', '=', '').where('used_at', 'is', null).where('revoked_at', 'is', null)
-      .where('expires_at', '>', 0)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('refresh_families').select('family_id')
-        .whereRef('refresh_families.family_id', '=', 'refresh_tokens.family_id')
-        .where('refresh_families.revoked_at', 'is not', null))))
-      .returningAll());
-  }
+  constructor(private readonly db: Kysely<Database>) {}
 
   async createFamily(f: Omit<RefreshFamily, 'revokedAt'>): Promise<void> {
-    await this.insertFamily(f.familyId, f.userId, f.clientId, f.createdAt, null, f.sessionId ?? null, f.issuesIdTokens === true ? 1 : 0);
+    await this.db.insertInto('refresh_families').values({
+      family_id: f.familyId, user_id: f.userId, client_id: f.clientId, created_at: f.createdAt, revoked_at: null,
+      session_id: f.sessionId ?? null, issues_id_tokens: f.issuesIdTokens === true ? 1 : 0,
+    }).execute();
   }
 
   async findFamily(familyId: string): Promise<RefreshFamily | undefined> {
-    const r = (await this.familyById(familyId)).rows[0];
+    const r = await this.db.selectFrom('refresh_families').selectAll().where('family_id', '=', familyId).executeTakeFirst();
     return r && toFamily(r);
   }
 
@@ -168,21 +140,34 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
   }
 
   async create(t: Parameters<RefreshTokenRepo['create']>[0]): Promise<void> {
-    await this.insertToken(t.tokenHash, t.familyId, t.clientId, t.userId, t.scope, t.authTime, t.createdAt, t.expiresAt, null, null, t.amr ?? null);
+    await this.db.insertInto('refresh_tokens').values({
+      token_hash: t.tokenHash, family_id: t.familyId, client_id: t.clientId, user_id: t.userId, scope: t.scope, auth_time: t.authTime,
+      created_at: t.createdAt, expires_at: t.expiresAt, used_at: null, revoked_at: null, amr: t.amr ?? null,
+    }).execute();
   }
 
   async findByHash(tokenHash: string): Promise<RefreshToken | undefined> {
-    const r = (await this.tokenByHash(tokenHash)).rows[0];
+    const r = await this.db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
     return r && toRefresh(r);
   }
 
   async findPresented(tokenHash: string): Promise<PresentedRefreshToken | undefined> {
-    const r = (await this.presentedByHash(tokenHash)).rows[0];
+    const r = await this.db.selectFrom('refresh_tokens').selectAll()
+      .select(sql<number>`case when refresh_tokens.used_at is null then 0 when refresh_tokens.successor_hash is null then 1
+        when exists (select 1 from refresh_tokens successor where successor.token_hash = refresh_tokens.successor_hash) then 1
+        else 0 end`.as('successor_stored'))
+      .where('token_hash', '=', tokenHash).executeTakeFirst();
     return r && { ...toRefresh(r), successorHash: r.successor_hash, successorStored: Number(r.successor_stored) === 1 };
   }
 
   async use(tokenHash: string, now: number, successorHash: string): Promise<RefreshToken | undefined> {
-    const r = (await this.useToken(now, successorHash, tokenHash, now)).rows[0];
+    const r = await this.db.updateTable('refresh_tokens').set({ used_at: now, successor_hash: successorHash })
+      .where('token_hash', '=', tokenHash).where('used_at', 'is', null).where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('refresh_families').select('family_id')
+        .whereRef('refresh_families.family_id', '=', 'refresh_tokens.family_id')
+        .where('refresh_families.revoked_at', 'is not', null))))
+      .returningAll().executeTakeFirst();
     return r && toRefresh(r);
   }
 

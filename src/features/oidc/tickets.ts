@@ -21,7 +21,7 @@ export interface Ticket {
  */
 export class Tickets {
   private readonly key: HmacJwtKey;
-  private readonly sign: (claims: object) => string;
+  private readonly sign: (claims: object) => Promise<string>;
 
   constructor(jwtSecret: string, private readonly issuer: string, private readonly now: () => number) {
     this.key = hmacJwtKey(new Uint8Array(hkdfSync('sha256', jwtSecret, '', 'account-center oidc authorization ticket', 32)));

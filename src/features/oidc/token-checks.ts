@@ -21,31 +21,12 @@ export interface LiveAccess {
  */
 export class AccessTokenCheck {
   constructor(
-    private readonly minter: Pick<TokenMinter, 'verifiedInMemory' | 'verifyAccess'>,
-    private readonly users: Pick<UserCache, 'inMemory' | 'findById'>,
+    private readonly minter: Pick<TokenMinter, 'verifyAccess'>,
+    private readonly users: Pick<UserCache, 'findById'>,
     private readonly revoked: Pick<RevokedTokens, 'isRevoked'>,
-    private readonly apps: Pick<AppCache, 'inMemory' | 'findById'>,
+    private readonly apps: Pick<AppCache, 'findById'>,
     private readonly now: () => number = Date.now,
   ) {}
-
-  /**
-   * live() from memory alone, for the UserInfo guard (platform/http/memory-first-guard.ts): the
-   * live access of a token verified before whose app and person are cached, which is nearly
-   * always. Undefined whenever memory cannot vouch for the token, refusals included: live()
-   * then decides.
-   */
-  liveInMemory(token: string): LiveAccess | undefined {
-    const claims = this.minter.verifiedInMemory(token);
-    if (claims === undefined) return undefined;
-    const app = this.apps.inMemory(claims.client_id);
-    if (app === undefined) return undefined;
-    let user: User | undefined;
-    if (claims.sid !== undefined) {
-      user = this.users.inMemory(Number(claims.sub));
-      if (user === undefined) return undefined;
-    }
-    return judge(this.revoked, claims, app, user, this.now());
-  }
 
   /** The live access of a token, or undefined. */
   async live(token: string): Promise<LiveAccess | undefined> {

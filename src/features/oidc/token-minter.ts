@@ -81,12 +81,6 @@ export class TokenMinter {
     return key.signId(payload);
   }
 
-  /** verifyAccess() without waiting, for a token verified before; undefined for any other (or expired) token. */
-  verifiedInMemory(token: string): AccessClaims | undefined {
-    const hit = this.verified.get(token);
-    return hit !== undefined && hit.exp * 1000 > this.now() ? hit : undefined;
-  }
-
   /** The claims of one of our access tokens with a valid signature, issuer and expiry, or undefined. */
   async verifyAccess(token: string): Promise<AccessClaims | undefined> {
     const hit = this.verified.get(token);

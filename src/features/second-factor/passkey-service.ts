@@ -143,7 +143,7 @@ export class PasskeyService {
     if (isBanned(user, this.ctx.now())) throw bannedAtSignIn(user);
     await this.ctx.audit.signedIn(user, caller, 'passkey');
     // A session like any other sign-in's, so the session list shows it and can end it.
-    const issued = this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);
+    const issued = await this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);
     await this.ctx.signIns.record(issued.claims, user, caller, PASSKEY_METHOD);
     return issued.body;
   }

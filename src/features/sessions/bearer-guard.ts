@@ -1,6 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { AppError, fail } from '../../errors/index.js';
-import { memoryFirstGuard } from '../../platform/http/memory-first-guard.js';
 import type { AdminScope } from '../apps/index.js';
 import type { Authenticated, TokenService } from './token-service.js';
 
@@ -48,61 +47,53 @@ export type AuthLevel = 'token' | 'first-party' | 'admin';
  * `token` any valid token; `first-party` a token of the center itself; `admin` plus role admin;
  * `adminOr(scope)` that, or an application granted `scope` (docs/api.md §15.3).
  */
-export function authGuards(tokens: Pick<TokenService, 'acceptedFromMemory' | 'check'>, centerAppId: string, adminClients: AdminClientLookup = async () => undefined) {
-  const check = {
-    fromMemory: (request: FastifyRequest) => tokens.acceptedFromMemory(request.headers.authorization),
-    fromStorage: (request: FastifyRequest) => tokens.check(request.headers.authorization),
-  };
-  /**
-   * The admin routes' check: a token the user-token check refuses may still be a valid
-   * application token, which is out of its scope here (403), not invalid (401).
-   */
-  const adminCheck = {
-    fromMemory: check.fromMemory,
-    fromStorage: async (request: FastifyRequest) => {
-      try {
-        return await check.fromStorage(request);
-      } catch (err) {
-        if (await adminClients(request.headers.authorization, undefined)) throw insufficientScope(undefined);
-        throw err;
-      }
-    },
-  };
+export function authGuards(tokens: Pick<TokenService, 'check'>, centerAppId: string, adminClients: AdminClientLookup = async () => undefined) {
   /** Lets the holder of a valid token through at `level`, or throws that level's refusal. */
   const admitAt = (level: AuthLevel) => (request: FastifyRequest, auth: Authenticated): void => {
     if (level !== 'token' && auth.claims.app !== centerAppId) throw fail('notFirstParty');
     if (level === 'admin' && !auth.user.roles.includes('admin')) throw fail('adminOnly');
     request.auth = auth;
   };
+  const guard = (level: AuthLevel): preHandlerAsyncHookHandler => async (request) => {
+    admitAt(level)(request, await tokens.check(request.headers.authorization));
+  };
   const admitAdmin = admitAt('admin');
+  /**
+   * The admin routes' check: a token the user-token check refuses may still be a valid
+   * application token, which is out of its scope here (403), not invalid (401).
+   */
+  const admin: preHandlerAsyncHookHandler = async (request) => {
+    let auth: Authenticated;
+    try {
+      auth = await tokens.check(request.headers.authorization);
+    } catch (err) {
+      if (await adminClients(request.headers.authorization, undefined)) throw insufficientScope(undefined);
+      throw err;
+    }
+    admitAdmin(request, auth);
+  };
   /**
    * The one decision for the admin routes applications may call: role admin as on every admin
    * route, or else an application's token with `scope`. Another application token is out of
    * its scope (403); any other token gets the refusal the user-token check gave.
    */
-  const adminOr = (scope: AdminScope) => memoryFirstGuard<AdminCaller>({
-    fromMemory: (request) => {
-      const auth = check.fromMemory(request);
-      return auth && { auth };
-    },
-    fromStorage: async (request) => {
-      try {
-        return { auth: await check.fromStorage(request) };
-      } catch (err) {
-        const client = await adminClients(request.headers.authorization, scope);
-        if (client === undefined) throw err;
-        if (!client.granted) throw insufficientScope(scope);
-        return { clientId: client.clientId };
-      }
-    },
-  }, (request, caller) => {
+  const adminOr = (scope: AdminScope): preHandlerAsyncHookHandler => async (request) => {
+    let caller: AdminCaller;
+    try {
+      caller = { auth: await tokens.check(request.headers.authorization) };
+    } catch (err) {
+      const client = await adminClients(request.headers.authorization, scope);
+      if (client === undefined) throw err;
+      if (!client.granted) throw insufficientScope(scope);
+      caller = { clientId: client.clientId };
+    }
     if ('clientId' in caller) request.adminClient = caller.clientId;
     else admitAdmin(request, caller.auth);
-  });
+  };
   return {
-    token: memoryFirstGuard(check, admitAt('token')),
-    firstParty: memoryFirstGuard(check, admitAt('first-party')),
-    admin: memoryFirstGuard(adminCheck, admitAdmin),
+    token: guard('token'),
+    firstParty: guard('first-party'),
+    admin,
     adminOr,
   };
 }

@@ -13,7 +13,6 @@ export async function sessionRoutes(app: ContractApp, { services, guards }: Rout
     preHandler: guards.token,
     schema: { tags, summary: 'Who the Bearer token belongs to, as stored now', response: responses(MeReply) },
   }, (request) => ({ ok: true as const, data: session.me(authOf(request)) }));
-  // A plain function, not async: the answer is ready at once, so no promise is made for it.
 
   app.post('/api/v1/auth/refresh', {
     preHandler: guards.token,

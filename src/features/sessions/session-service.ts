@@ -28,7 +28,7 @@ export class SessionService {
    * sessions existed starts one.
    */
   async refresh({ user, claims }: Authenticated, caller: Caller): Promise<TokenEnvelope> {
-    const issued = this.ctx.tokens.envelope(user, claims.app, undefined, claims.sid);
+    const issued = await this.ctx.tokens.envelope(user, claims.app, undefined, claims.sid);
     if (claims.sid === undefined) await this.ctx.signIns.record(issued.claims, user, caller);
     else await this.ctx.signIns.extend(claims.sid, issued.claims.exp);
     return issued.body;
@@ -44,7 +44,7 @@ export class SessionService {
    */
   async logout(authorization: string | undefined, body: unknown, caller: Caller): Promise<void> {
     const { tokens, audit } = this.ctx;
-    const claims = tokens.decode(authorization);
+    const claims = await tokens.decode(authorization);
     if (!claims) return;
     const all = asksForAll(body) && (await this.accepted(authorization));
     // Revoking the token ends its session too (TokenService.revoke), so a refreshed sibling dies.

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../platform/sql/schema.js';
 import type { RevocationRepo } from './repository.js';
-import { compileOnce } from '../../platform/sql/compiled.js';
 
 export class SqlRevocationRepo implements RevocationRepo {
   constructor(private readonly db: Kysely<Database>) {}

@@ -1,5 +1,4 @@
 import type { Kysely, Selectable } from 'kysely';
-import { compileOnce } from '../../platform/sql/compiled.js';
 import { dayOf, perDay } from '../../platform/sql/per-day.js';
 import type { Database, SessionsTable } from '../../platform/sql/schema.js';
 import type { SessionRepo, SignInSession } from './repository.js';
@@ -13,18 +12,13 @@ function toSession(r: Selectable<SessionsTable>): SignInSession {
 }
 
 export class SqlSessionRepo implements SessionRepo {
-  /** Every sign-in writes one; compiled once (see compiled.ts). */
-  private readonly insert;
-
-  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {
-    // Parameters in this order: id, user_id, app, created_at, last_used_at, expires_at, ip, user_agent, method.
-    this.insert = compileOnce(db, db.insertInto('sessions').values({
-      id: '', user_id: 0, app: '', created_at: 0, last_used_at: 0, expires_at: 0, ip: '', user_agent: '', method: '',
-    }));
-  }
+  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {}
 
   async create(s: Omit<SignInSession, 'endedAt' | 'method'> & { method?: string }): Promise<void> {
-    await this.insert(s.id, s.userId, s.app, s.createdAt, s.lastUsedAt, s.expiresAt, s.ip, s.userAgent, s.method ?? '');
+    await this.db.insertInto('sessions').values({
+      id: s.id, user_id: s.userId, app: s.app, created_at: s.createdAt, last_used_at: s.lastUsedAt, expires_at: s.expiresAt,
+      ip: s.ip, user_agent: s.userAgent, method: s.method ?? '',
+    }).execute();
   }
 
   async findById(id: string): Promise<SignInSession | undefined> {

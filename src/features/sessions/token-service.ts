@@ -4,7 +4,7 @@ import { fail, unauthorized, type Reason } from '../../errors/index.js';
 import { isBanned, type User } from '../accounts/index.js';
 import type { AppStatusCache } from '../apps/index.js';
 import { jtiIssuedMs, newJti } from '../../platform/jwt/token-ids.js';
-import { hmacJwtKey, hs256Verifier, jwtSigner, type JwtClaims } from '../../platform/jwt/jwt.js';
+import { hmacJwtKey, jwtSigner, verifyJwt, type HmacJwtKey } from '../../platform/jwt/jwt.js';
 import type { RevokedTokens } from './revoked-tokens.js';
 import type { UserCache } from './user-cache.js';
 import { newSessionId, revokedSessionKey } from './sign-ins.js';
@@ -50,30 +50,27 @@ function refusalOf(claims: TokenClaims, user: User, appActive: boolean, now: num
 const BEARER = /^bearer +([A-Za-z0-9\-_.]+)$/i;
 
 export class TokenService {
-  private readonly sign: (claims: object) => string;
-  private readonly verify: (token: string) => JwtClaims;
+  private readonly key: HmacJwtKey;
+  private readonly sign: (claims: object) => Promise<string>;
   /**
    * Claims of Authorization headers whose signature was checked already: only the very same
-   * bytes hit, and expiry is still checked on every use. This replaces fast-jwt's own cache,
-   * which hashes each token with SHA-256 to make its key.
+   * header hits, and expiry is still checked on every use.
    */
   private readonly verified = new VerifiedTokens<TokenClaims>();
 
   constructor(
     private readonly config: Pick<Config, 'jwtSecret' | 'tokenTtl' | 'gameAppId' | 'gameTokenTtl'>,
-    private readonly users: Pick<UserCache, 'inMemory' | 'findById'>,
+    private readonly users: Pick<UserCache, 'findById'>,
     private readonly revoked: Pick<RevokedTokens, 'isRevoked' | 'revoke'>,
-    private readonly appStatus: Pick<AppStatusCache, 'activeInMemory' | 'active'>,
+    private readonly appStatus: Pick<AppStatusCache, 'active'>,
     private readonly now: () => number = Date.now,
     /** Told, without waiting, of every accepted token of a session (its `last used`). */
     private readonly sessionSeen: (sid: string) => void = () => undefined,
     /** Told of every sign-out with a token (see revoke): its session ends with it. */
     private readonly signedOut: (claims: TokenClaims) => Promise<void> = async () => undefined,
   ) {
-    const key = hmacJwtKey(config.jwtSecret);
-    this.sign = jwtSigner(key);
-    // Only HS256 is accepted: `alg: none` and every other algorithm fail verification.
-    this.verify = hs256Verifier(key);
+    this.key = hmacJwtKey(config.jwtSecret);
+    this.sign = jwtSigner(this.key);
   }
 
   /** Lifetime of tokens issued for `app`: the game application gets game tokens. */
@@ -82,16 +79,16 @@ export class TokenService {
   }
 
   /** A token of session `sid`; without one, the first token of a new session (the caller records it). */
-  issue(user: User, app: string, ttl = this.ttlFor(app), sid = newSessionId()): { token: string; claims: TokenClaims } {
+  async issue(user: User, app: string, ttl = this.ttlFor(app), sid = newSessionId()): Promise<{ token: string; claims: TokenClaims }> {
     // A token issued in the very millisecond of a cut-off, after it, must still count as later.
     const ms = Math.max(this.now(), user.tokensValidAfter + 1);
     const iat = Math.floor(ms / 1000);
     const claims: TokenClaims = { sub: user.username, uid: user.id, roles: user.roles, app, iat, exp: iat + ttl, jti: newJti(ms), sid };
-    return { token: this.sign(claims), claims };
+    return { token: await this.sign(claims), claims };
   }
 
-  envelope(user: User, app: string, ttl = this.ttlFor(app), sid?: string): { body: TokenEnvelope; claims: TokenClaims } {
-    const { token, claims } = this.issue(user, app, ttl, sid);
+  async envelope(user: User, app: string, ttl = this.ttlFor(app), sid?: string): Promise<{ body: TokenEnvelope; claims: TokenClaims }> {
+    const { token, claims } = await this.issue(user, app, ttl, sid);
     return {
       body: { ok: true, access_token: token, token_type: 'Bearer', expires_in: ttl, user: publicUser(user) },
       claims,
@@ -99,22 +96,23 @@ export class TokenService {
   }
 
   /** The claims of a well-formed, correctly signed, unexpired token, or undefined. */
-  decode(authorization: string | undefined): TokenClaims | undefined {
+  async decode(authorization: string | undefined): Promise<TokenClaims | undefined> {
     if (authorization === undefined) return undefined;
     let c = this.verified.get(authorization);
     if (c === undefined) {
-      c = this.verifySignature(authorization);
+      c = await this.verifySignature(authorization);
       if (c === undefined) return undefined;
       this.verified.set(authorization, c);
     }
     return c.exp * 1000 <= this.now() ? undefined : c;
   }
 
-  private verifySignature(authorization: string): TokenClaims | undefined {
+  private async verifySignature(authorization: string): Promise<TokenClaims | undefined> {
     const m = BEARER.exec(authorization);
     if (!m) return undefined;
     try {
-      const c = this.verify(m[1]!);
+      // Only HS256 under the secret is accepted: `alg: none` and every other algorithm fail.
+      const c = await verifyJwt(m[1]!, this.key, { nowMs: this.now() });
       if (typeof c.uid !== 'number' || typeof c.jti !== 'string' || typeof c.app !== 'string' || typeof c.exp !== 'number') return undefined;
       if (c.sid !== undefined && typeof c.sid !== 'string') return undefined;
       return c as unknown as TokenClaims;
@@ -127,30 +125,17 @@ export class TokenService {
    * The claims of a Bearer header whose token is well formed, correctly signed, unexpired and
    * not revoked, its session not ended; undefined otherwise.
    */
-  private unrevokedClaims(authorization: string | undefined): TokenClaims | undefined {
-    const claims = this.decode(authorization);
+  private async unrevokedClaims(authorization: string | undefined): Promise<TokenClaims | undefined> {
+    const claims = await this.decode(authorization);
     if (!claims || this.revoked.isRevoked(claims.jti)) return undefined;
     // An ended session is one more id in the same revoked set: no extra I/O per request.
     if (claims.sid !== undefined && this.revoked.isRevoked(revokedSessionKey(claims.sid))) return undefined;
     return claims;
   }
 
-  /**
-   * check() from memory alone, for the Bearer guard (platform/http/memory-first-guard.ts): the
-   * holder when the token passes and its user and app are cached, which is nearly always.
-   * Undefined whenever memory cannot vouch for it, refusals included: check() then decides.
-   */
-  acceptedFromMemory(authorization: string | undefined): Authenticated | undefined {
-    const claims = this.unrevokedClaims(authorization);
-    if (claims === undefined) return undefined;
-    const user = this.users.inMemory(claims.uid);
-    if (user === undefined || !this.appStatus.activeInMemory(claims.app) || refusalOf(claims, user, true, this.now()) !== undefined) return undefined;
-    return this.accepted({ claims, user });
-  }
-
   /** Verifies a Bearer header against signature, expiry, revocation, cut-off, ban and app status. */
   async check(authorization: string | undefined): Promise<Authenticated> {
-    const claims = this.unrevokedClaims(authorization);
+    const claims = await this.unrevokedClaims(authorization);
     if (claims === undefined) throw unauthorized();
     const [user, appActive] = await Promise.all([this.users.findById(claims.uid), this.appStatus.active(claims.app)]);
     if (user === undefined) throw unauthorized();

@@ -37,8 +37,8 @@ export class UserCache {
   }
 
   /**
-   * The user without waiting, when a recent enough copy is cached (an older one also starts a
-   * background reload). Undefined when none is, or there is no such user: findById() tells.
+   * What the cache holds for the user right now, without reading storage (an older copy also
+   * starts a background reload). Undefined when none is, or there is no such user.
    */
   inMemory(id: number): User | undefined {
     return this.users.inMemory(id);

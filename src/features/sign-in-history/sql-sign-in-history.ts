@@ -1,18 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import { compileOnce } from '../../platform/sql/compiled.js';
 import type { Database } from '../../platform/sql/schema.js';
 import type { Familiarity, SignInHistoryRepo, SignInRecord } from './repository.js';
 
 export class SqlSignInHistoryRepo implements SignInHistoryRepo {
-  /** Every sign-in appends a row: compiled once, parameters in column order. */
-  private readonly insert;
-
-  constructor(private readonly db: Kysely<Database>) {
-    this.insert = compileOnce(db, db.insertInto('sign_ins').values({ user_id: 0, at: 0, ip: '', user_agent: '', method: '' }));
-  }
+  constructor(private readonly db: Kysely<Database>) {}
 
   async append(r: SignInRecord): Promise<void> {
-    await this.insert(r.userId, r.at, r.ip, r.userAgent, r.method);
+    await this.db.insertInto('sign_ins').values({ user_id: r.userId, at: r.at, ip: r.ip, user_agent: r.userAgent, method: r.method }).execute();
   }
 
   async listRecent(userId: number, since: number, limit: number): Promise<SignInRecord[]> {

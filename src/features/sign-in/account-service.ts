@@ -5,7 +5,7 @@ import {
   asciiLower, emailCodeHasher, isBanned, isEmailPurpose, isValidDisplayName, isValidEmail, isValidPassword, isValidUsername,
 } from '../accounts/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
-import type { EmailPurpose, User } from '../accounts/index.js';
+import type { EmailCodeRepo, EmailPurpose, User } from '../accounts/index.js';
 import type { Caller, Uses } from '../kit.js';
 import { randomDigits, randomToken, safeEqual } from '../../platform/crypto/random.js';
 import type { Language } from '../../platform/i18n/language.js';
@@ -53,7 +53,7 @@ export class AccountService {
 
   /** A first-party token and its session; `method` as sessions record it (sessions' sign-in-method.ts). */
   private async envelope(user: User, caller: Caller, method = ''): Promise<TokenEnvelope> {
-    const issued = this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);
+    const issued = await this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);
     await this.ctx.signIns.record(issued.claims, user, caller, method);
     return issued.body;
   }
@@ -70,12 +70,14 @@ export class AccountService {
     await this.limiter.takeOrRefuse('registerIp', caller.ip);
     if (await storage.users.findByUsername(input.username)) throw fail('usernameTaken');
     if (await storage.users.findByEmail(input.email)) throw fail('emailTaken');
-    const user = await this.abuse.registration.withInvite(input.invite_code, async () => {
-      if (input.email_code !== undefined) await this.consumeCode(input.email, 'register', input.email_code);
-      return storage.users.create({
-        username: input.username, email: input.email, displayName: input.display_name?.trim() || input.username,
-        passwordHash: await this.ctx.passwords.hash(input.password), emailVerified: input.email_code !== undefined, roles: [...DEFAULT_ROLES],
-      }, now(), (created) => [userEvent('user.created', created, { display_name: created.displayName, email: created.email })]).catch(taken);
+    await this.abuse.registration.requireInvite(input.invite_code);
+    // Outside the transaction: a try rolled back with it would not count, and SQLite would wait on argon2.
+    const emailCodeId = input.email_code === undefined ? undefined : await this.checkCode(input.email, 'register', input.email_code);
+    const passwordHash = await this.ctx.passwords.hash(input.password);
+    const user = await this.abuse.registration.withInvite(input.invite_code, async (tx) => {
+      if (emailCodeId !== undefined) await this.useCode(emailCodeId, tx.emailCodes);
+      const displayName = input.display_name?.trim() || input.username;
+      return tx.users.create({ username: input.username, email: input.email, displayName, passwordHash, emailVerified: emailCodeId !== undefined, roles: [...DEFAULT_ROLES] }, now(), (created) => [userEvent('user.created', created, { display_name: created.displayName, email: created.email })]).catch(taken);
     });
     await this.ctx.audit.record('user.register', { actor: user.username, ip: caller.ip, target: user.username });
     return this.envelope(user, caller);
@@ -217,8 +219,8 @@ export class AccountService {
     return counted.id;
   }
 
-  private async useCode(id: number): Promise<void> {
-    if (!(await this.ctx.storage.emailCodes.markUsed(id, this.ctx.now()))) throw fail('badEmailCode');
+  private async useCode(id: number, emailCodes: Pick<EmailCodeRepo, 'markUsed'> = this.ctx.storage.emailCodes): Promise<void> {
+    if (!(await emailCodes.markUsed(id, this.ctx.now()))) throw fail('badEmailCode');
   }
 
   /**

@@ -47,7 +47,7 @@ export class UpstreamSignInFinish {
     const method = `upstream:${flow.providerId}`;
     const secondFactor = await this.secondFactor.checkSignIn(user, otp, caller, method);
     if (!(await this.store.consume(flow))) throw fail('upstreamTicketInvalid');
-    const issued = this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);
+    const issued = await this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);
     await this.ctx.signIns.record(issued.claims, user, caller, signInMethod(method, secondFactor));
     await this.ctx.audit.signedIn(user, caller, method);
     return issued.body;

@@ -1,23 +1,8 @@
-import { hash, randomFillSync, randomInt, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
-/**
- * Random bytes are drawn from the CSPRNG a pool at a time: one call per token cost more
- * than signing the token. Every byte is handed out once, then the pool is refilled.
- */
-const POOL_SIZE = 4096;
-const pool = Buffer.alloc(POOL_SIZE);
-let poolOffset = POOL_SIZE;
-
-/** base64url of `bytes` random bytes: 32 → 43 characters (secrets), 16 → 22 (codes). */
+/** base64url of `bytes` random bytes from the CSPRNG: 32 → 43 characters (secrets), 16 → 22 (codes). */
 export function randomToken(bytes: number): string {
-  if (bytes > POOL_SIZE) return randomFillSync(Buffer.alloc(bytes)).toString('base64url');
-  if (poolOffset + bytes > POOL_SIZE) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  const token = pool.toString('base64url', poolOffset, poolOffset + bytes);
-  poolOffset += bytes;
-  return token;
+  return randomBytes(bytes).toString('base64url');
 }
 
 /** A string of `length` random decimal digits (e-mail and device user codes). */
@@ -35,19 +20,17 @@ const TIME_PREFIX_LENGTH = 7;
 
 /**
  * A base64url id that starts with the time in milliseconds (7 sortable characters, good
- * until 2109) and ends with `randomBytes` random bytes: by default 22 characters, 88 random
- * bits. Rows keyed by it are inserted near the end of their index instead of on a random
- * page: the ids made in one group commit share their index pages, so the commit writes a
- * few pages instead of one per row.
+ * until 2109) and ends with `randomByteCount` random bytes: by default 22 characters, 88
+ * random bits. Rows keyed by it are inserted near the end of their index, in the order made.
  */
-export function timeOrderedId(nowMs: number, randomBytes = 11): string {
+export function timeOrderedId(nowMs: number, randomByteCount = 11): string {
   let prefix = '';
   let t = Math.max(0, Math.floor(nowMs));
   for (let i = 0; i < TIME_PREFIX_LENGTH; i++) {
     prefix = SORTABLE[t % 64]! + prefix;
     t = Math.floor(t / 64);
   }
-  return prefix + randomToken(randomBytes);
+  return prefix + randomToken(randomByteCount);
 }
 
 const TIMED_SECRET_BYTES = 32;
@@ -60,9 +43,8 @@ const TIMED_SECRET_LENGTH = TIME_PREFIX_LENGTH + Math.ceil((TIMED_SECRET_BYTES *
 
 /**
  * How a code or refresh token is stored and looked up: the time it starts with (no secret),
- * then its SHA-256. New rows land at the end of the key's index, and looking up a recent one
- * reads the pages recent writes left in the cache, where a plain hash put each row on a
- * random page. Values issued before they carried the time (43 characters) keep their plain hash.
+ * then its SHA-256, so new rows land at the end of the key's index. Values issued before
+ * they carried the time (43 characters) keep their plain hash.
  */
 export function timedSecretKey(secret: string): string {
   const digest = sha256Hex(secret);
@@ -71,7 +53,6 @@ export function timedSecretKey(secret: string): string {
 
 /** How secrets, codes and device codes are stored: never the value itself. */
 export function sha256Hex(value: string): string {
-  // The one-shot hash: a Hash object per call cost five times as much (1.3 µs against 0.26).
   return hash('sha256', value, 'hex');
 }
 

@@ -1,13 +1,10 @@
-import { createHmac, createSecretKey, sign, type KeyObject } from 'node:crypto';
-import { createVerifier } from 'fast-jwt';
-import { compactVerify, decodeProtectedHeader, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
+import type { KeyObject } from 'node:crypto';
+import { SignJWT, compactVerify, decodeProtectedHeader, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
 
 /**
  * Every JWT the service signs or checks goes through this module, by key: a shared secret
  * (HS256: the first-party tokens, the authorization tickets) or an asymmetric key pair (the
- * OpenID Connect access and ID tokens). Which library does the work is decided here alone:
- * node:crypto signs, fast-jwt checks the first-party tokens synchronously on every request,
- * jose checks the rest.
+ * OpenID Connect access and ID tokens). jose signs and checks every one of them.
  */
 export type JwtClaims = JWTPayload;
 
@@ -36,7 +33,7 @@ export const hmacJwtKey = (secret: string | Uint8Array): HmacJwtKey =>
 
 /** What a check demands beyond the signature and the algorithm of the key. */
 export interface JwtExpectations {
-  /** The header's `typ`. */
+  /** The header's `typ`; any when left out. */
   typ?: string;
   issuer?: string;
   /** The clock (ms) expiry is judged by. */
@@ -44,57 +41,14 @@ export interface JwtExpectations {
 }
 
 /**
- * A signer for `typ` tokens. HS256 signs in place and returns the token: an HMAC costs less
- * than a hop to another thread, and the first-party tokens are issued synchronously. A private
- * key signs on libuv's thread pool (`sign` with a callback), so a signature never holds the
- * event loop and a second core signs while the first serves. Either way the header is fixed
- * per key and encoded once; the claims are serialised as given, so the caller sets `iat` and
- * `exp`.
+ * A signer of `typ` tokens under `key`. The header is `{ alg, typ }` for a shared secret and
+ * `{ alg, kid, typ }` for a private key; the claims are serialised as given, so the caller
+ * sets `iat` and `exp`.
  */
-export function jwtSigner(key: HmacJwtKey, typ?: string): (claims: object) => string;
-export function jwtSigner(key: PrivateJwtKey, typ: string): (claims: object) => Promise<string>;
-export function jwtSigner(key: HmacJwtKey | PrivateJwtKey, typ = 'JWT'): (claims: object) => string | Promise<string> {
-  return 'secret' in key ? hmacSigner(key, typ) : privateKeySigner(key, typ);
-}
-
-const encoded = (value: object): string => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
-
-/**
- * Byte for byte what fast-jwt's and jose's signers give for the same header and claims
- * (test/unit/hs256-signer.test.ts), without re-encoding the header and copying the claims on
- * every call as they do.
- */
-function hmacSigner(key: HmacJwtKey, typ: string): (claims: object) => string {
-  const secret = createSecretKey(key.secret);
-  const header = `${encoded({ alg: 'HS256', typ })}.`;
-  return (claims) => {
-    const input = header + encoded(claims);
-    return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
-  };
-}
-
-/** jose's SignJWT would go through WebCrypto, and fast-jwt's signer runs on the event loop. */
-function privateKeySigner(key: PrivateJwtKey, typ: string): (claims: object) => Promise<string> {
-  const { alg, kid, privateKey } = key;
-  const signingKey = alg === 'ES256' ? { key: privateKey, dsaEncoding: 'ieee-p1363' as const } : privateKey;
-  const digest = alg === 'EdDSA' ? null : 'sha256';
-  const header = `${encoded({ alg, kid, typ })}.`;
-  return (claims) => new Promise<string>((resolve, reject) => {
-    const input = header + encoded(claims);
-    sign(digest, Buffer.from(input), signingKey, (err, signature) => {
-      if (err) reject(err);
-      else resolve(`${input}.${signature.toString('base64url')}`);
-    });
-  });
-}
-
-/**
- * A synchronous check of HS256 tokens under `key` (the first-party tokens, on every request):
- * the claims of a correctly signed, unexpired token; throws otherwise. Every other algorithm,
- * `none` above all, fails.
- */
-export function hs256Verifier(key: HmacJwtKey): (token: string) => JwtClaims {
-  return createVerifier({ key: Buffer.from(key.secret), algorithms: ['HS256'] });
+export function jwtSigner(key: HmacJwtKey | PrivateJwtKey, typ = 'JWT'): (claims: object) => Promise<string> {
+  const header = 'secret' in key ? { alg: key.alg, typ } : { alg: key.alg, kid: key.kid, typ };
+  const signingKey = 'secret' in key ? key.secret : key.privateKey;
+  return (claims) => new SignJWT(claims as JwtClaims).setProtectedHeader(header).sign(signingKey);
 }
 
 /** The claims of a token signed with `key` that meets `expect`; throws otherwise. */

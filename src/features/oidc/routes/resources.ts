@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { scopeList, userInfoOf } from '../claims.js';
 import type { LiveAccess } from '../token-checks.js';
 import { NO_STORE, formBody, registerOAuthErrors } from '../http/http-errors.js';
@@ -7,7 +7,6 @@ import { param, required } from '../params.js';
 import { fieldsOf } from '../http/form-body.js';
 import type { OidcRouteDeps } from '../http/route-deps.js';
 import { IntrospectionResponse, UserInfoResponse } from '../contract.js';
-import { memoryFirstGuard } from '../../../platform/http/memory-first-guard.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,8 +16,6 @@ declare module 'fastify' {
 }
 
 const BEARER = /^bearer +([A-Za-z0-9\-_.~+/]+=*)$/i;
-/** The header as clients send it: the fast path of UserInfo below takes only this spelling. */
-const BEARER_PREFIX = 'Bearer ';
 
 /** RFC 6750 §2.1 header, or §2.2 form field on POST; never both. */
 function bearerToken(request: FastifyRequest): string {
@@ -49,25 +46,12 @@ export async function resourceRoutes(app: FastifyInstance, { provider }: OidcRou
     return userInfoOf(live.user, live.claims.scope) as UserInfoResponse;
   };
   app.decorateRequest('liveAccess', undefined);
-  // Guarded as `me` is (platform/http/memory-first-guard.ts): a token verified before whose app
-  // and person are in memory needs no promise.
-  const userinfoGuard = memoryFirstGuard<LiveAccess>({
-    // A GET with the header as clients send it skips bearerToken()'s syntax check: only
-    // well-formed tokens were ever verified, and the check is a regular expression over an
-    // 800-character RS256 token. Any other request takes the full path.
-    fromMemory: (request) => {
-      const header = request.headers.authorization;
-      return request.method === 'GET' && header !== undefined && header.startsWith(BEARER_PREFIX)
-        ? provider.accessCheck.liveInMemory(header.slice(BEARER_PREFIX.length)) : undefined;
-    },
-    fromStorage: async (request) => {
-      const live = await provider.accessCheck.live(bearerToken(request));
-      if (!live) throw invalidToken();
-      return live;
-    },
-  }, (request, live) => {
+  // Every request's header or form field is checked in full, then its token.
+  const userinfoGuard: preHandlerAsyncHookHandler = async (request) => {
+    const live = await provider.accessCheck.live(bearerToken(request));
+    if (!live) throw invalidToken();
     request.liveAccess = live;
-  });
+  };
   // The answer is returned rather than passed to reply.send(): a returned `reply` is a thenable
   // that Fastify waits on, with an end-of-stream listener on each response.
   const userinfo = (request: FastifyRequest, reply: FastifyReply) => {
