@@ -8,6 +8,7 @@ import { MSG, fail, unauthorized } from '../../errors/index.js';
 import { newTimedSecret, timedSecretKey } from '../../platform/crypto/random.js';
 import type { AuditLog } from '../audit/index.js';
 import type { Authenticated } from '../sessions/index.js';
+import type { Caller } from '../kit.js';
 import type { App, AppRepo } from '../apps/index.js';
 import type { AuthCodeRepo } from '../authorization/index.js';
 import type { ConsentRepo } from './repository.js';
@@ -52,7 +53,11 @@ export class AuthorizeFlow {
   ) {}
 
   /** A new request from the relying party (GET or form POST to /oauth/authorize). */
-  async start(params: RawParams, session: Authenticated | undefined): Promise<Step> {
+  /**
+   * `browser`: the person's browser making this request. A code issued to it is their sign-in
+   * at the application, recorded with this browser (the back end's exchange is not one).
+   */
+  async start(params: RawParams, session: Authenticated | undefined, browser: Caller): Promise<Step> {
     const clientId = single(params, 'client_id');
     if (typeof clientId === 'object') return { page: PAGE_MSG.repeated + 'client_id' };
     if (clientId === undefined) return { page: PAGE_MSG.missingClient };
@@ -71,14 +76,14 @@ export class AuthorizeFlow {
     const request = checked.request;
     const requestedAt = this.now();
     const stale = session !== undefined && request.maxAge !== undefined && signedInAt(session) + request.maxAge * 1000 < requestedAt;
-    return this.proceed({ request, requestedAt, freshLogin: request.prompt.includes('login') || stale }, session);
+    return this.proceed({ request, requestedAt, freshLogin: request.prompt.includes('login') || stale }, session, browser);
   }
 
   /** Back from the sign-in page with the ticket. */
-  async resume(rawTicket: unknown, session: Authenticated | undefined): Promise<Step> {
+  async resume(rawTicket: unknown, session: Authenticated | undefined, browser: Caller): Promise<Step> {
     const ticket = await this.tickets.open(rawTicket);
     if (!ticket) return { page: PAGE_MSG.badTicket };
-    return this.proceed(ticket, session);
+    return this.proceed(ticket, session, browser);
   }
 
   /** What the consent page shows; 401 without a session so the page sends the person to sign in. */
@@ -96,10 +101,10 @@ export class AuthorizeFlow {
   }
 
   /** The person's answer on the consent page: where the browser goes next. */
-  async decide(rawTicket: unknown, allow: boolean, session: Authenticated | undefined, ip: string): Promise<string> {
+  async decide(rawTicket: unknown, allow: boolean, session: Authenticated | undefined, browser: Caller): Promise<string> {
     const { ticket } = await this.openForPage(rawTicket);
     const { request } = ticket;
-    const record = (action: string) => this.audit.record(action, { actor: session?.user.username ?? null, ip, target: request.clientId, detail: { scope: request.scopes.join(' ') } });
+    const record = (action: string) => this.audit.record(action, { actor: session?.user.username ?? null, ip: browser.ip, target: request.clientId, detail: { scope: request.scopes.join(' ') } });
     if (!allow) {
       await record('oidc.consent.deny');
       return this.errorUrl(request.redirectUri, { error: 'access_denied', description: 'the person refused the request' }, request.state);
@@ -109,10 +114,10 @@ export class AuthorizeFlow {
     const granted = (await this.repos.consents.find(session.user.id, request.clientId))?.scopes ?? [];
     await this.repos.consents.upsert(session.user.id, request.clientId, [...new Set([...granted, ...request.scopes])], this.now());
     await record('oidc.consent');
-    return this.issueCode(request, session);
+    return this.issueCode(request, session, browser);
   }
 
-  private async proceed(ticket: Ticket, session: Authenticated | undefined): Promise<Step> {
+  private async proceed(ticket: Ticket, session: Authenticated | undefined, browser: Caller): Promise<Step> {
     const { request } = ticket;
     const app = await this.client(request.clientId);
     if (typeof app === 'string') return { page: app };
@@ -134,7 +139,7 @@ export class AuthorizeFlow {
       return { redirect: this.loginUrl(again, await this.tickets.issue(again), true) };
     }
     const consent = await this.repos.consents.find(session.user.id, app.clientId);
-    if (consentCovers(consent?.scopes, request)) return { redirect: await this.issueCode(request, session) };
+    if (consentCovers(consent?.scopes, request)) return { redirect: await this.issueCode(request, session, browser) };
     if (none) return fail('consent_required', 'the person has not consented to this request');
     return { redirect: `/authorize?ticket=${encodeURIComponent(await this.tickets.issue(ticket))}` };
   }
@@ -172,7 +177,7 @@ export class AuthorizeFlow {
   }
 
   /** A single-use code, stored only as its hash, bound to the request's callback, PKCE and nonce. */
-  private async issueCode(request: AuthorizationRequest, session: Authenticated): Promise<string> {
+  private async issueCode(request: AuthorizationRequest, session: Authenticated, browser: Caller): Promise<string> {
     const now = this.now();
     const code = newTimedSecret();
     await this.repos.codes.create({
@@ -192,6 +197,7 @@ export class AuthorizeFlow {
       amr: await this.amrOf(session),
       sessionId: session.claims.sid ?? null,
     });
+    await this.audit.signedIn(session.user, browser, 'oidc', { target: request.clientId, detail: { grant: 'authorization_code' } });
     return withQuery(request.redirectUri, { code, state: request.state, iss: this.settings.issuer });
   }
 

@@ -92,7 +92,8 @@ export class TokenGrants {
       if (again?.usedAt != null) return this.replayed(codeHash, caller);
       throw invalidGrant('The authorization code has expired');
     }
-    await this.deps.audit.signedIn(user, caller, 'oidc', { target: app.clientId, detail: { grant: 'authorization_code' } });
+    // The person's sign-in at the application was recorded when their browser got the code.
+    await this.deps.audit.record('oidc.token', { actor: user.username, ip: caller.ip, target: app.clientId, detail: { grant: 'authorization_code' } });
     return signed.response;
   }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { RouteDeps } from '../../services.js';
+import { callerOf } from '../../../platform/http/typed-scope.js';
 import { fieldsOf } from '../http/form-body.js';
 import type { Step } from '../authorize-flow.js';
 import { pageErrors, sendAuthorizeErrorPage } from '../http/html-page.js';
@@ -18,16 +19,16 @@ export async function authorizeEndpointRoutes(app: FastifyInstance, { services }
 
   app.get('/oauth/authorize', { schema }, async (request, reply) => {
     const session = await sessions.current(request.headers.cookie);
-    return answer(reply, await authorize.start(fieldsOf(request.query), session));
+    return answer(reply, await authorize.start(fieldsOf(request.query), session, callerOf(request)));
   });
 
   app.post('/oauth/authorize', { schema }, async (request, reply) => {
     const session = await sessions.current(request.headers.cookie);
-    return answer(reply, await authorize.start(fieldsOf(request.body), session));
+    return answer(reply, await authorize.start(fieldsOf(request.body), session, callerOf(request)));
   });
 
   app.get('/oauth/authorize/resume', { schema }, async (request, reply) => {
     const session = await sessions.current(request.headers.cookie);
-    return answer(reply, await authorize.resume(fieldsOf(request.query).ticket, session));
+    return answer(reply, await authorize.resume(fieldsOf(request.query).ticket, session, callerOf(request)));
   });
 }

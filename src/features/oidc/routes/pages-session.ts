@@ -38,6 +38,6 @@ export async function pagesSessionRoutes(app: ContractApp, { services, guards }:
   }, async (request, reply) => {
     const session = await sessions.current(request.headers.cookie);
     const { ticket, decision } = request.body;
-    return reply.headers(NO_STORE).send({ ok: true as const, data: { redirect_to: await authorize.decide(ticket, decision === 'allow', session, callerOf(request).ip) } });
+    return reply.headers(NO_STORE).send({ ok: true as const, data: { redirect_to: await authorize.decide(ticket, decision === 'allow', session, callerOf(request)) } });
   });
 }

@@ -49,6 +49,7 @@ export const audit: Translation<typeof zh> = {
   'audit.oidc.consent': 'Access allowed',
   'audit.oidc.consent.deny': 'Access denied',
   'audit.oidc.consent.revoke': 'Access revoked',
+  'audit.oidc.token': 'Tokens issued to an app',
   'audit.oidc.end_session': 'Signed out from an app',
   'audit.keys.rotate': 'Signing key rotated',
   'audit.provider.add': 'Sign-in method added',

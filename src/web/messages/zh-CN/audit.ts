@@ -47,6 +47,7 @@ export const audit = {
   'audit.oidc.consent': '同意授权',
   'audit.oidc.consent.deny': '拒绝授权',
   'audit.oidc.consent.revoke': '撤销授权',
+  'audit.oidc.token': '向应用签发令牌',
   'audit.oidc.end_session': '从应用退出登录',
   'audit.keys.rotate': '轮换签名密钥',
   'audit.provider.add': '添加登录方式',
