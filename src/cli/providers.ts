@@ -4,6 +4,7 @@
  */
 import { ProviderOptionError } from '../features/upstream/index.js';
 import { ArgumentError, strictArgs, withServices } from './common.js';
+import { loadConfig } from '../config/index.js';
 import { say } from './messages.js';
 
 const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
@@ -44,6 +45,15 @@ function asArgumentError(command: string) {
   };
 }
 
+/**
+ * Callback addresses are built on BASE_URL. The server may have it in its own environment while
+ * this shell does not: then the address printed is this machine's default, and the line says so.
+ */
+function noteWithoutBaseUrl(): void {
+  if (process.env.BASE_URL) return;
+  process.stderr.write(`account-center: ${say('baseUrlNotSet', { url: loadConfig().config.baseUrl })}\n`);
+}
+
 export async function providerCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === undefined || !SUBCOMMANDS.includes(sub)) {
@@ -56,6 +66,7 @@ export async function providerCommand(args: string[]): Promise<void> {
   if (sub === 'list') {
     strictArgs(command, rest, {}, 0);
     await withServices(async (s) => print(await s.upstream.providers.list()));
+    noteWithoutBaseUrl();
     return;
   }
   if (sub === 'add') {
@@ -66,6 +77,7 @@ export async function providerCommand(args: string[]): Promise<void> {
     if (!(values as Record<string, unknown>).name) throw new ArgumentError(say('optionRequired', { command, option: 'name' }));
     const input = inputOf(command, values as Record<string, string | boolean | undefined>);
     await withServices(async (s) => print(await s.upstream.providers.add(id, type, input, actor).catch(asArgumentError(command))));
+    noteWithoutBaseUrl();
     return;
   }
   const { values, positionals } = strictArgs(command, rest, sub === 'update' ? SETTING_OPTIONS : {}, 1);
@@ -77,6 +89,7 @@ export async function providerCommand(args: string[]): Promise<void> {
       const input = inputOf(command, values as Record<string, string | boolean | undefined>);
       if (Object.keys(input).length === 0) throw new ArgumentError(say('nothingToChange', { command }));
       print(await providers.update(id, input, actor).catch(asArgumentError(command)));
+      noteWithoutBaseUrl();
     } else if (sub === 'remove') {
       await providers.remove(id, actor);
       print({ removed: id });

@@ -95,4 +95,30 @@ describe('account-center provider', () => {
     const unknown = await ws.cli(db, ['user', 'links', 'nobody_at_all']);
     expect(unknown.code).toBe(2);
   }, 120_000);
+
+  it('prints callback addresses on BASE_URL, and says so when this shell lacks it', async () => {
+    const fresh = await ws.freshDatabase('upstream_base');
+    const withBase = await ws.cli(fresh, ['provider', 'add', '--id', 'steam', '--type', 'steam', '--name', 'Steam'], { BASE_URL: 'https://accounts.example.org' });
+    expect(withBase.code, withBase.stderr).toBe(0);
+    expect(JSON.parse(withBase.stdout).callback_url).toBe('https://accounts.example.org/login/steam/callback');
+    expect(withBase.stderr).toBe('');
+    const without = await ws.cli(fresh, ['provider', 'list']);
+    expect(without.code, without.stderr).toBe(0);
+    expect(JSON.parse(without.stdout)[0].callback_url).toBe('http://127.0.0.1:3000/login/steam/callback');
+    expect(without.stderr).toMatch(/BASE_URL is not set for this command, so callback_url is built on http:\/\/127\.0\.0\.1:3000/);
+  }, 120_000);
+});
+
+describe('account-center webhook add', () => {
+  it('names WEBHOOK_ALLOW_PRIVATE when it refuses an internal address', async () => {
+    const fresh = await ws.freshDatabase('webhook_private');
+    const refused = await ws.cli(fresh, ['webhook', 'add', '--url', 'http://127.0.0.1:9/hook']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      'account-center: webhook add: http://127.0.0.1:9/hook is a loopback, private or link-local address; the server posts there only with WEBHOOK_ALLOW_PRIVATE=on, which must be set for the server and for this command',
+    ]);
+    const allowed = await ws.cli(fresh, ['webhook', 'add', '--url', 'http://127.0.0.1:9/hook'], { WEBHOOK_ALLOW_PRIVATE: 'on' });
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(JSON.parse(allowed.stdout).url).toBe('http://127.0.0.1:9/hook');
+  }, 120_000);
 });

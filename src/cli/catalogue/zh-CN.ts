@@ -75,6 +75,8 @@ export const CLI_ZH_CN: { readonly [K in CliKey]: string } = {
   noUsersTable: '没有 users 表',
   inviteUses: 'invite create：--uses 须为正整数，收到“{value}”',
   banUntil: 'user ban：--until 须为 3d、12h 或 30m 这样的时长，或晚于现在、带时区的 ISO-8601 时间（2030-01-31T00:00:00Z），收到“{value}”',
+  baseUrlNotSet: '此命令未设置 BASE_URL，callback_url 按 {url} 生成；请用服务器的 BASE_URL 运行，以得到要在登录方式提供方处填写的地址',
+  webhookPrivate: 'webhook add：{url} 是回环、内网或链路本地地址；只有设置 WEBHOOK_ALLOW_PRIVATE=on 时服务器才会向其发送，服务器和此命令都须设置',
   inviteExpires: 'invite create：--expires 须为 7d、12h 或 30m 这样的时长，收到“{value}”',
   inviteIdRequired: 'invite remove：需要邀请码 ID',
   trustEmailBoth: '{command}：--trust-email 与 --no-trust-email 不能同时使用',
