@@ -27,6 +27,7 @@ import { SqlTextureRepo } from '../features/minecraft/sql-textures.js';
 import { SqlMinecraftKeyRepo, SqlServerJoinRepo, SqlYggdrasilTokenRepo } from '../features/minecraft/sql-yggdrasil.js';
 import { SqlCaptchaUseRepo, SqlInviteRepo } from '../features/abuse/sql-abuse.js';
 import { SqlOutboxRepo, SqlWebhookEndpointRepo } from '../features/moderation/sql-outbox.js';
+import { SqlMailOutboxRepo } from '../platform/mail/sql-mail-outbox.js';
 
 export interface SqlStorageOptions {
   /** PostgreSQL schema to use (created when missing); tests give each run its own. */
@@ -168,6 +169,7 @@ export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}
     invites: new SqlInviteRepo(db),
     webhooks: new SqlWebhookEndpointRepo(db),
     outbox: new SqlOutboxRepo(db, kind),
+    mail: new SqlMailOutboxRepo(db, kind),
     async migrate() {
       const migrationTableSchema = await migrationSchema(db, kind);
       const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationTableSchema && { migrationTableSchema }) });
