@@ -27,6 +27,7 @@ if (!pgUp) {
  */
 const SERIAL_FILES = [
   'test/api/delivery-fairness.test.ts',
+  'test/api/mail-outbox.test.ts',
   'test/api/minecraft-instances.test.ts',
   'test/api/process.test.ts',
   'test/api/sign-in-timing.test.ts',

@@ -21,7 +21,8 @@ import { DeviceService } from '../features/device/device-service.js';
 import { Housekeeping } from '../features/housekeeping/housekeeping.js';
 import { RateLimiter } from '../features/limits/rate-limiter.js';
 import { ReauthService } from '../features/reauth/reauth-service.js';
-import { createMailer, signedBy, type Mailer } from '../platform/mail/mailer.js';
+import { logMailer, signedBy, smtpTransport, type Mailer } from '../platform/mail/mailer.js';
+import { MailOutbox } from '../platform/mail/mail-outbox.js';
 import { Passwords } from '../platform/crypto/passwords.js';
 import { PasskeyService } from '../features/second-factor/passkey-service.js';
 import { PublishingAppRepo, PublishingUserRepo } from './publishing-repos.js';
@@ -45,6 +46,7 @@ export interface ServiceOptions {
   bus?: ChangeBus;
   /** Rate-limit counters shared with other instances (Redis, cluster primary); memory otherwise. */
   rateCounters?: RateCounters;
+  /** Sends e-mail instead of the mail outbox (SMTP_URL) or the log. */
   mailer?: Mailer;
 }
 
@@ -64,11 +66,15 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   // A sign-in that ends takes the OpenID Connect authorizations made from it along (Back-Channel Logout).
   const endOidcSession = async (sid: string, userId: number) => { await repos.refreshTokens.revokeFamiliesOfSession(sid, userId, now()); };
   const signIns = new SignIns(repos.sessions, revokedTokens, config, now, (err) => log.warn({ err }, 'could not record session use'), endOidcSession);
+  // With SMTP_URL every e-mail goes through the mail outbox; without it, to the log.
+  const mailOutbox = config.smtpUrl && !opts.mailer
+    ? new MailOutbox({ repo: storage.mail, transport: smtpTransport(config.smtpUrl, config.mailFrom), jwtSecret: config.jwtSecret, now, log })
+    : undefined;
   const kit: ServiceKit = {
     config, storage: repos, now, log, userCache, revokedTokens, clients, signIns,
     tokens: new TokenService(config, userCache, revokedTokens, appStatus, now, (sid) => signIns.seen(sid), (claims) => signIns.signedOut(claims)),
     passwords: new Passwords(),
-    mailer: signedBy(config.siteName, opts.mailer ?? createMailer(config.smtpUrl, config.mailFrom, log, config.nodeEnv !== 'production')),
+    mailer: signedBy(config.siteName, opts.mailer ?? mailOutbox ?? logMailer(log, config.nodeEnv !== 'production')),
     audit: new AuditLog(repos.audit, now, (err) => log.error({ err }, 'audit write failed')),
   };
   // Every way of signing in reports to the audit log; the history listens there.
@@ -120,6 +126,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
       appCache.start();
       housekeeping.start();
       moderation.delivery.start();
+      mailOutbox?.start();
       await kit.passwords.warmUp();
       // The first start creates the signing key; from then on the keys poll for rotations.
       await oidc.keys.current().catch((err: unknown) => log.error({ err }, 'signing key not ready; retried on first use'));
@@ -128,12 +135,13 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     async stop() {
       oidc.keys.stop();
       await moderation.delivery.stop();
+      // What is still queued stays in the table for the next start.
+      await mailOutbox?.stop();
       revokedTokens.stop();
       userCache.stop();
       appCache.stop();
       await signIns.flush();
       housekeeping.stop();
-      kit.mailer.close();
       await rateCounters.close();
       await bus.close();
     },

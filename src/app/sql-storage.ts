@@ -25,6 +25,7 @@ import { SqlTextureRepo } from '../features/minecraft/sql-textures.js';
 import { SqlMinecraftKeyRepo, SqlServerJoinRepo, SqlYggdrasilTokenRepo } from '../features/minecraft/sql-yggdrasil.js';
 import { SqlCaptchaUseRepo, SqlInviteRepo } from '../features/abuse/sql-abuse.js';
 import { SqlOutboxRepo, SqlWebhookEndpointRepo } from '../features/moderation/sql-outbox.js';
+import { SqlMailOutboxRepo } from '../platform/mail/sql-mail-outbox.js';
 
 export interface SqlStorageOptions {
   /** PostgreSQL schema to use (created when missing); tests give each run its own. */
@@ -154,6 +155,7 @@ function repositoriesOn(db: Kysely<Database>, kind: Storage['kind']): Repositori
     invites: new SqlInviteRepo(db),
     webhooks: new SqlWebhookEndpointRepo(db),
     outbox: new SqlOutboxRepo(db, kind),
+    mail: new SqlMailOutboxRepo(db, kind),
     atomically: (work) => (db.isTransaction ? work(repositories) : db.transaction().execute((trx) => work(repositoriesOn(trx, kind)))),
   };
   return repositories;

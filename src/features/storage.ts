@@ -11,6 +11,7 @@ import type { SignInHistoryRepo } from './sign-in-history/index.js';
 import type { MinecraftRepos } from './minecraft/repository.js';
 import type { CaptchaUseRepo, InviteRepo } from './abuse/repository.js';
 import type { OutboxRepo, WebhookEndpointRepo } from './moderation/repository.js';
+import type { MailOutboxRepo } from '../platform/mail/mail-outbox.js';
 import type { UpstreamFlowRepo, UpstreamLinkRepo, UpstreamProviderRepo } from './upstream/repository.js';
 
 /** All repositories of one backend; `close` releases its connections. */
@@ -49,6 +50,8 @@ export interface Repositories {
   readonly webhooks: WebhookEndpointRepo;
   /** Deliveries of webhook events and logout tokens, written with the changes they announce. */
   readonly outbox: OutboxRepo;
+  /** E-mails not yet sent (sealed), and a record of those given up. */
+  readonly mail: MailOutboxRepo;
   /**
    * Runs `work` in one transaction (the caller's, when these repositories are already inside
    * one): every write it makes through the repositories it is given commits together, or none

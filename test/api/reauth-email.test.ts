@@ -27,12 +27,14 @@ describe('e-mail change', () => {
     const thief = `${uniqueName('thief')}@example.org`;
     expect(failure(await t.post(`${ACC}/email/send_code`, { email: thief }, victim.token))).toEqual([401, REAUTH]);
     expect(failure(await t.post(`${ACC}/email/send_code`, { email: thief, current_password: 'a guess' }, victim.token))).toEqual([401, refusal('需要重新验证身份')]);
+    await t.mailSent();
     expect(t.smtp.countTo(thief)).toBe(0);
     expect(failure(await t.post(`${ACC}/email`, { email: thief, code: '123456' }, victim.token))).toEqual([401, REAUTH]);
     // Password reset still mails the owner only.
     await t.post(`${A}/send_code`, { email: thief, purpose: 'reset_password' });
     expect(failure(await t.post(`${A}/reset_password`, { email: thief, code: '123456', new_password: 'taken over 123' }))).toEqual([400, refusal('验证码错误或已过期')]);
     expect((await t.get(`${A}/me`, victim.token)).json().data.email).toBe(victim.email);
+    await t.mailSent();
     expect(t.smtp.countTo(thief)).toBe(0);
   });
 

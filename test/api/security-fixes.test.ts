@@ -158,6 +158,7 @@ describe('e-mail addresses compare on ASCII case only (docs/api.md §2)', () => 
     clock += 61_000;
     const sent = await t.post(`${AUTH}/send_code`, { email: lookAlike, purpose: 'reset_password' });
     expect(sent.statusCode).toBe(200);
+    await t.mailSent();
     expect(t.smtp.countTo(lookAlike)).toBe(0);
     expect(t.smtp.countTo(kate.email)).toBe(0);
     const reset = await t.post(`${AUTH}/reset_password`, { email: lookAlike, code: '123456', new_password: 'attacker password!' });

@@ -29,6 +29,7 @@ describe('sign-in through another account', () => {
     expect(list.map((s) => s.method)).toEqual(['upstream:github', 'upstream:github']);
     expect(list[0]!.ip).toBe('127.0.0.1');
     // Same browser and address both times, and the first sign-in of a new account: no notice.
+    await center.mailSent();
     expect(center.smtp.subjectsTo('history@github.example').filter((s) => s.includes('新设备登录提醒'))).toEqual([]);
   });
 });

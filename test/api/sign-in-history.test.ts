@@ -50,7 +50,11 @@ async function history(token: string): Promise<Seen[]> {
   return res.json().data.sign_ins;
 }
 
-const notices = (u: TestUser) => t.smtp.subjectsTo(u.email).filter((s) => s.includes(NOTICE)).length;
+/** The notices `u` received, counted once everything queued so far was sent. */
+async function notices(u: TestUser): Promise<number> {
+  await t.mailSent();
+  return t.smtp.subjectsTo(u.email).filter((s) => s.includes(NOTICE)).length;
+}
 
 describe('GET account/sign_ins', () => {
   it('lists each sign-in with time, address, browser and method, newest first; registering is not one', async () => {
@@ -180,14 +184,14 @@ describe('the notice of a sign-in from a new browser or address', () => {
     const u = await t.register();
     await signedIn(u);
     await signedIn(u);
-    expect(notices(u)).toBe(0);
+    expect(await notices(u)).toBe(0);
   });
 
   it('is sent once for a new address, with the time, address, browser and a link to /account', async () => {
     const u = await t.register();
     await signedIn(u);
     await signedIn(u, '198.51.100.99', FIREFOX);
-    expect(notices(u)).toBe(1);
+    expect(await notices(u)).toBe(1);
     const text = t.smtp.textsTo(u.email).at(-1)!;
     expect(text).toContain('198.51.100.99');
     expect(text).toContain(FIREFOX);
@@ -195,14 +199,14 @@ describe('the notice of a sign-in from a new browser or address', () => {
     expect(text).toContain(`${BASE}/account`);
     // Known from now on.
     await signedIn(u, '198.51.100.99', FIREFOX);
-    expect(notices(u)).toBe(1);
+    expect(await notices(u)).toBe(1);
   });
 
   it('is sent for a new browser at a known address', async () => {
     const u = await t.register();
     await signedIn(u, HOME, FIREFOX);
     await signedIn(u, HOME, PHONE);
-    expect(notices(u)).toBe(1);
+    expect(await notices(u)).toBe(1);
     expect(t.smtp.textsTo(u.email).at(-1)).toContain(PHONE);
   });
 
@@ -213,10 +217,10 @@ describe('the notice of a sign-in from a new browser or address', () => {
     expect((await t.get(`${A}/account/sign_in_notice`, u.token)).json()).toEqual({ ok: true, data: { enabled: false } });
     await signedIn(u);
     await signedIn(u, '198.51.100.1', PHONE);
-    expect(notices(u)).toBe(0);
+    expect(await notices(u)).toBe(0);
     await t.post(`${A}/account/sign_in_notice`, { enabled: true }, u.token);
     await signedIn(u, '198.51.100.2', PHONE);
-    expect(notices(u)).toBe(1);
+    expect(await notices(u)).toBe(1);
   });
 
   it('refuses a setting that is not a boolean, and asks for a token', async () => {
@@ -233,20 +237,20 @@ describe('retention', () => {
     await signedIn(u, HOME, FIREFOX);
     clock.now += 89 * DAY;
     await signedIn(u, HOME, FIREFOX);
-    expect(notices(u)).toBe(0);
+    expect(await notices(u)).toBe(0);
     clock.now += 2 * DAY;
     const token = await signedIn(u, '198.51.100.50', PHONE);
     expect((await history(token)).map((s) => s.ip)).toEqual(['198.51.100.50', HOME]);
-    expect(notices(u)).toBe(1);
+    expect(await notices(u)).toBe(1);
     clock.now += 89 * DAY;
     // The one sign-in seen in the last 90 days is of another address and browser.
     const back = await signedIn(u, HOME, FIREFOX);
     expect((await history(back)).map((s) => s.ip)).toEqual([HOME, '198.51.100.50']);
-    expect(notices(u)).toBe(2);
+    expect(await notices(u)).toBe(2);
     // An account back after more than 90 days without a sign-in is told too.
     clock.now += 91 * DAY;
     await signedIn(u, HOME, FIREFOX);
-    expect(notices(u)).toBe(3);
+    expect(await notices(u)).toBe(3);
   });
 
   it('housekeeping deletes the rows older than 90 days from the database', async () => {

@@ -87,6 +87,7 @@ describe('account page: self-service (phone)', () => {
     // The code is sent only with the current password.
     await page.click('#send-change-code');
     await page.waitForSelector('#change-email .notice.error:has-text("当前密码或两步验证码不正确")');
+    await env.center.mailSent();
     expect(env.center.smtp.countTo(next)).toBe(0);
     await page.fill('#f-change_email_password', u.password);
     await page.click('#send-change-code');
@@ -97,6 +98,7 @@ describe('account page: self-service (phone)', () => {
     await page.waitForSelector('#change-email .notice.success:has-text("邮箱已更换")');
     await expect(page.textContent('#profile-email')).resolves.toBe(next);
     await expect(page.textContent('#email-status')).resolves.toBe('已验证');
+    await env.center.mailSent();
     expect(env.center.smtp.countTo(u.email)).toBeGreaterThan(before);
     await context.close();
   });

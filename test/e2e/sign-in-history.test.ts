@@ -22,6 +22,7 @@ describe('sign-in history pages', () => {
     expect(newest[3]).toContain('Chrome');
     expect(older[3]).toBe('Firefox · Windows');
     // Chromium is a new browser for the account: its sign-in was mailed.
+    await env.center.mailSent();
     expect(env.center.smtp.subjectsTo(u.email).some((s) => s.includes('新设备登录提醒'))).toBe(true);
     expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
     await screenshot(page, 'account-sign-in-history-phone');

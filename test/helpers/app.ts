@@ -5,6 +5,7 @@ import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/main
 import { testDatabaseUrl } from './db.js';
 import { LogSink } from './log.js';
 import { SmtpSink } from './smtp.js';
+import { waitFor } from './wait.js';
 
 export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123456789';
 
@@ -30,6 +31,11 @@ export interface TestApp {
   register(overrides?: Partial<{ username: string; password: string; email: string }>): Promise<TestUser>;
   /** A fresh user holding role admin, with a token issued after the role change. */
   admin(): Promise<TestUser>;
+  /**
+   * Waits until the mail outbox has sent everything queued so far: after it, what the sink
+   * holds is final (a message not there was never queued).
+   */
+  mailSent(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -86,6 +92,9 @@ export async function createTestApp(env: Record<string, string> = {}, opts: Runt
       await runtime.services.admin.setRoles(u.username, ['player', 'admin'], 'test');
       const res = await t.post('/api/v1/auth/login', { username: u.username, password: u.password });
       return { ...u, token: res.json().access_token };
+    },
+    async mailSent(timeoutMs = 5000) {
+      await waitFor('the mail outbox to be sent', timeoutMs, async () => (await runtime.storage.mail.pending()) === 0, 20);
     },
     async close() {
       await runtime.close();

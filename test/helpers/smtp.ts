@@ -1,5 +1,6 @@
 import { SMTPServer } from 'smtp-server';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { freePort } from './net.js';
 import { waitFor } from './wait.js';
 
 export interface ReceivedMail {
@@ -7,14 +8,33 @@ export interface ReceivedMail {
   raw: string;
 }
 
-/** A real SMTP server on loopback that keeps every message, for reading e-mailed codes. */
+/**
+ * A real SMTP server on loopback that keeps every message, for reading e-mailed codes. It can
+ * also stand for a mail server that is down: `reserve()` names its address before anything
+ * listens there, `hang()` takes connections and never answers, and `start()` (again after
+ * `stop()`) serves on the same port.
+ */
 export class SmtpSink {
   readonly messages: ReceivedMail[] = [];
-  private server: SMTPServer;
+  /** Connections taken by `hang()`. */
+  hungConnections = 0;
+  private server: SMTPServer | undefined;
+  private silent: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  private port = 0;
 
-  constructor() {
-    this.server = new SMTPServer({
+  /** Picks the port the sink will serve on and returns its URL; nothing listens there yet. */
+  async reserve(): Promise<string> {
+    this.port = await freePort();
+    return this.url();
+  }
+
+  /** Serves on the reserved port (or, with none, on a fresh one) and returns its URL. */
+  async start(): Promise<string> {
+    const server = this.server = new SMTPServer({
       authOptional: true,
+      // Pooled clients keep their connection open: stopping waits this long for them, not 30 s.
+      closeTimeout: 100,
       disabledCommands: ['STARTTLS'],
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
@@ -25,12 +45,34 @@ export class SmtpSink {
         });
       },
     });
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    this.port = (server.server.address() as AddressInfo).port;
+    return this.url();
   }
 
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    const { port } = this.server.server.address() as AddressInfo;
-    return `smtp://127.0.0.1:${port}`;
+  /** A server that accepts connections on the reserved port and never says a word. */
+  async hang(): Promise<void> {
+    const silent = this.silent = createServer((socket) => {
+      this.hungConnections++;
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => silent.listen(this.port, '127.0.0.1', resolve));
+  }
+
+  /**
+   * A server that hung comes back: it stops taking connections (those it took stay hung, as
+   * after a restart the old ones are dead) and serves on the same port.
+   */
+  async answer(): Promise<string> {
+    // close() frees the port at once; its callback would wait for the hung connections.
+    this.silent?.close();
+    this.silent = undefined;
+    return this.start();
+  }
+
+  url(): string {
+    return `smtp://127.0.0.1:${this.port}`;
   }
 
   /** The 6-digit code of the newest message to `email`, waiting briefly for delivery. */
@@ -61,8 +103,14 @@ export class SmtpSink {
     return this.messages.filter((m) => m.to.includes(email.toLowerCase())).length;
   }
 
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
+  /** Stops whichever server runs (dropping hung connections); `start()` may follow on the same port. */
+  async stop(): Promise<void> {
+    const { server, silent } = this;
+    this.server = undefined;
+    this.silent = undefined;
+    for (const socket of this.sockets) socket.destroy();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (silent?.listening) await new Promise<void>((resolve) => silent.close(() => resolve()));
   }
 }
 

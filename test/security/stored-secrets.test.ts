@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { generate } from 'otplib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_SECRET, type TestApp } from '../helpers/app.js';
+import { SmtpSink } from '../helpers/smtp.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * A copy of the database is worth nothing to a thief: every password, client secret,
@@ -82,6 +84,47 @@ describe('secrets at rest', () => {
       }
     } finally {
       await app.close();
+    }
+  });
+
+  it('an e-mail waiting for the mail server holds its code only sealed, and its row is gone once sent', async () => {
+    const file = join(dir, 'mail.sqlite');
+    const sink = new SmtpSink();
+    let later = 0;
+    const app = await createTestApp({ DATABASE_URL: `sqlite:${file}`, SMTP_URL: await sink.reserve(), LOG_LEVEL: 'warn' }, { now: () => Date.now() + later });
+    try {
+      const u = await app.register();
+      expect((await app.post('/api/v1/auth/send_code', { email: u.email, purpose: 'verify' })).statusCode).toBe(200);
+      await waitFor('a failed try', 10_000, () => app.log.text().includes('e-mail not sent'));
+      const db = new Database(file, { readonly: true });
+      let queued: string;
+      try {
+        const rows = db.prepare('select * from mail_outbox').all() as Array<{ recipient_domain: string; message_enc: string }>;
+        expect(rows.map((r) => r.recipient_domain)).toEqual(['example.com']);
+        expect(rows[0]!.message_enc).toMatch(/^v1\./);
+        // Neither the address nor the subject: only the domain is in clear.
+        expect(JSON.stringify(rows)).not.toContain(u.username);
+        expect(JSON.stringify(rows)).not.toContain('验证码');
+        queued = JSON.stringify(rows);
+        const tables = db.prepare("select name from sqlite_master where type = 'table'").all() as Array<{ name: string }>;
+        queued += tables.map(({ name }) => JSON.stringify(db.prepare(`select * from "${name}"`).all())).join('\n');
+      } finally {
+        db.close();
+      }
+      await sink.start();
+      later = 60_000;
+      const code = await sink.codeFor(u.email, 10_000);
+      expect(queued.includes(code), 'the queued code stored in clear').toBe(false);
+      await app.mailSent();
+      const after = new Database(file, { readonly: true });
+      try {
+        expect(after.prepare('select count(*) as n from mail_outbox').get()).toEqual({ n: 0 });
+      } finally {
+        after.close();
+      }
+    } finally {
+      await app.close();
+      await sink.stop();
     }
   });
 });

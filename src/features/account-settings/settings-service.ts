@@ -144,7 +144,7 @@ export class AccountSettingsService {
     try {
       await this.ctx.mailer.send(passwordChangedNotice(user, await this.ctx.storage.passkeys.listByUser(user.id), at, language));
     } catch (err) {
-      this.ctx.log.warn({ err, uid: user.id }, 'could not send the password change notice');
+      this.ctx.log.warn({ err, uid: user.id }, 'could not queue the password change notice');
     }
   }
 

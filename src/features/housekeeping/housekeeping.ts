@@ -12,6 +12,8 @@ const EMAIL_CODE_GRACE_MS = 3600_000;
 export const UNUSED_TEXTURE_GRACE_MS = 3600_000;
 /** Delivered and failed webhook deliveries are kept this long: the console shows the recent ones. */
 export const SETTLED_DELIVERY_RETENTION_MS = 30 * 24 * 3600_000;
+/** The record of an e-mail given up (domain, tries, last error) is kept this long for operators. */
+export const FAILED_MAIL_RETENTION_MS = 30 * 24 * 3600_000;
 
 /**
  * Deletes rows nobody can use any more (revocations of expired tokens, old one-time codes,
@@ -23,7 +25,7 @@ export class Housekeeping {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants' | 'upstreamFlows' | 'signInHistory' | 'minecraft' | 'captchaUses' | 'users' | 'outbox'>,
+    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants' | 'upstreamFlows' | 'signInHistory' | 'minecraft' | 'captchaUses' | 'users' | 'outbox' | 'mail'>,
     private readonly revokedTokens: Pick<RevokedTokens, 'reload'>,
     private readonly now: () => number,
     private readonly log: Logger,
@@ -60,6 +62,7 @@ export class Housekeeping {
     // A ban ends by itself at its end (isBanned); this writes it down and announces it, once.
     await this.storage.users.endExpiredBans(now, (user) => [userEvent('user.unbanned', user)]);
     await this.storage.outbox.purgeSettled(now - SETTLED_DELIVERY_RETENTION_MS);
+    await this.storage.mail.purgeFailures(now - FAILED_MAIL_RETENTION_MS);
     await this.revokedTokens.reload();
   }
 }

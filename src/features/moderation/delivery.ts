@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import type { Logger } from 'pino';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
+import { LeaseLoop, retryAt, type RetrySchedule } from '../../platform/outbox/lease-loop.js';
 import { guardedPost, type PostResult } from '../../platform/net/guarded-post.js';
 import type { Delivery, DeliveryKind, DeliveryOutcome, OutboxRepo, WebhookEndpointRepo } from './repository.js';
 
@@ -25,10 +26,12 @@ export const LANES: Readonly<Record<DeliveryKind, { slots: number; perTarget: nu
 };
 const KINDS = Object.keys(LANES) as DeliveryKind[];
 
+/** The webhook and back-channel retry schedule (docs/api.md §15.2). */
+export const DELIVERY_RETRIES: RetrySchedule = { delaysMs: RETRY_DELAYS_MS, everyMs: RETRY_EVERY_MS, giveUpAfterMs: GIVE_UP_AFTER_MS };
+
 /** When to try again after `attempts` failed tries, or null to give up. */
 export function nextAttemptAt(attempts: number, createdAt: number, now: number): number | null {
-  const next = now + (RETRY_DELAYS_MS[attempts - 1] ?? RETRY_EVERY_MS);
-  return next - createdAt > GIVE_UP_AFTER_MS ? null : next;
+  return retryAt(DELIVERY_RETRIES, attempts, createdAt, now);
 }
 
 /** The request one delivery makes: headers and body. */
@@ -47,75 +50,31 @@ export interface DeliveryDeps {
 }
 
 /**
- * Sends what the outbox holds: every instance polls and leases due deliveries into its free
- * slots (LANES). Each delivery runs on its own, with its own time limit, and frees its slot
+ * Sends what the outbox holds, through the generic LeaseLoop: every instance polls and leases
+ * due deliveries into its free slots (LANES). Each delivery runs on its own, with its own time limit, and frees its slot
  * when it ends, which fills the slot again at once: nothing waits for a slow request but the
  * deliveries behind it to the same address. A delivery is taken by one instance at a time
  * (the lease), and a later one of the same user to the same address waits until the earlier
  * is settled.
  */
 export class DeliveryLoop {
-  private timer: NodeJS.Timeout | undefined;
-  private readonly busy: Record<DeliveryKind, number> = { webhook: 0, backchannel: 0 };
-  private readonly sending = new Set<Promise<void>>();
-  private filling: Promise<void> | undefined;
-  private fillAgain = false;
+  private readonly loop: LeaseLoop<Delivery>;
 
-  constructor(private readonly deps: DeliveryDeps) {}
+  constructor(private readonly deps: DeliveryDeps) {
+    this.loop = new LeaseLoop(KINDS.map((kind) => ({
+      slots: LANES[kind].slots,
+      claim: (free) => deps.outbox.claimDue(kind, deps.now(), LEASE_MS, free, LANES[kind].perTarget),
+      deliver: (d) => this.deliver(d).catch((err: unknown) => deps.log.warn({ err, delivery: d.id }, 'webhook delivery not settled')),
+    })), deps.log, 'webhook delivery');
+  }
 
   start(pollMs = 500): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => this.fill(), pollMs);
-    this.timer.unref();
+    this.loop.start(pollMs);
   }
 
   /** Stops taking deliveries and waits for those under way (each ends within its time limit). */
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.filling;
-    await Promise.all(this.sending);
-  }
-
-  /** Leases due deliveries into the free slots. Never runs twice at once: a call meanwhile makes it run again after. */
-  private fill(): void {
-    if (!this.timer) return;
-    if (this.filling) {
-      this.fillAgain = true;
-      return;
-    }
-    this.filling = this.claimIntoFreeSlots()
-      .catch((err: unknown) => this.deps.log.warn({ err }, 'webhook delivery: leasing failed'))
-      .finally(() => {
-        this.filling = undefined;
-        if (this.fillAgain) {
-          this.fillAgain = false;
-          this.fill();
-        }
-      });
-  }
-
-  private async claimIntoFreeSlots(): Promise<void> {
-    for (const kind of KINDS) {
-      const { slots, perTarget } = LANES[kind];
-      const free = slots - this.busy[kind];
-      if (free <= 0) continue;
-      const due = await this.deps.outbox.claimDue(kind, this.deps.now(), LEASE_MS, free, perTarget);
-      for (const d of due) this.send(d);
-    }
-  }
-
-  private send(d: Delivery): void {
-    this.busy[d.kind]++;
-    const sent: Promise<void> = this.deliver(d)
-      // A delivery not settled (storage failed) stays leased until its lease runs out, then goes again.
-      .catch((err: unknown) => this.deps.log.warn({ err, delivery: d.id }, 'webhook delivery not settled'))
-      .finally(() => {
-        this.busy[d.kind]--;
-        this.sending.delete(sent);
-        this.fill();
-      });
-    this.sending.add(sent);
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   private async deliver(d: Delivery): Promise<void> {
@@ -132,10 +91,10 @@ export class DeliveryLoop {
     const attempts = d.attempts + 1;
     // An address refused as internal stays refused (WEBHOOK_ALLOW_PRIVATE is read at start):
     // no retry for 3 days, and the reason is kept on the row for the delivery lists.
-    const retryAt = ok || result.refused ? null : nextAttemptAt(attempts, d.createdAt, at);
+    const again = ok || result.refused ? null : nextAttemptAt(attempts, d.createdAt, at);
     const outcome: DeliveryOutcome = {
-      status: ok ? 'delivered' : retryAt === null ? 'failed' : 'pending', attempts,
-      nextAttemptAt: retryAt ?? at, statusCode: result.status, response: result.body,
+      status: ok ? 'delivered' : again === null ? 'failed' : 'pending', attempts,
+      nextAttemptAt: again ?? at, statusCode: result.status, response: result.body,
     };
     await outbox.settle(d.id, outcome, at);
     if (d.endpointId !== null && (await endpoints.recordResult(d.endpointId, ok, at, GIVE_UP_AFTER_MS))) {

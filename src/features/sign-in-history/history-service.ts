@@ -28,7 +28,8 @@ function view(r: SignInRecord): SignInView {
 
 /**
  * Every completed sign-in, kept 90 days, and the e-mail to the owner when one comes from a
- * browser or an address the account had not used in that time. The account's first sign-in
+ * browser or an address the account had not used in that time (queued in the mail outbox:
+ * the sign-in never waits for the mail server). The account's first sign-in
  * sends none: with nothing seen before, every browser would be new.
  */
 export class SignInHistory {
@@ -59,7 +60,7 @@ export class SignInHistory {
     try {
       await this.ctx.mailer.send(newSignInNotice({ username: user.username, email: user.email, at, ip: event.ip, userAgent, accountUrl }, event.language));
     } catch (err) {
-      this.ctx.log.warn({ err, uid: user.id }, 'could not send the new sign-in notice');
+      this.ctx.log.warn({ err, uid: user.id }, 'could not queue the new sign-in notice');
     }
   }
 

@@ -37,8 +37,12 @@ export function passwordChangedNotice(user: Pick<User, 'username' | 'email'>, pa
   };
 }
 
-/** The message carrying an e-mail code, titled by what the code is for. */
-export function emailCodeMessage(to: string, purpose: EmailPurpose, code: string, minutes: number, language?: Language): MailMessage {
+/**
+ * The message carrying an e-mail code, titled by what the code is for. It expires with the
+ * code: a mail server down longer than that gets no useless code later.
+ */
+export function emailCodeMessage(to: string, purpose: EmailPurpose, code: string, validUntil: { at: number; minutes: number }, language?: Language): MailMessage {
   const subject = mailText(language, `mail.code.${purpose}`);
-  return { to, language, subject, text: mailText(language, 'mail.code.text', { purpose: subject, code, minutes }) };
+  const text = mailText(language, 'mail.code.text', { purpose: subject, code, minutes: validUntil.minutes });
+  return { to, language, subject, text, expiresAt: validUntil.at };
 }

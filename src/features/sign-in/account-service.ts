@@ -152,12 +152,13 @@ export class AccountService {
   private async storeAndMail(email: string, purpose: EmailPurpose, to: string | undefined, language: Language | undefined): Promise<void> {
     const { now } = this.ctx;
     const code = randomDigits(EMAIL_CODE_LENGTH);
+    const expiresAt = now() + EMAIL_CODE_TTL_S * 1000;
     await this.ctx.storage.emailCodes.create({
-      email, purpose, codeHash: this.codeHash(to !== undefined ? code : randomToken(32)),
-      expiresAt: now() + EMAIL_CODE_TTL_S * 1000, createdAt: now(),
+      email, purpose, codeHash: this.codeHash(to !== undefined ? code : randomToken(32)), expiresAt, createdAt: now(),
     });
     if (to === undefined) return;
-    await this.ctx.mailer.send(emailCodeMessage(to, purpose, code, EMAIL_CODE_TTL_S / 60, language));
+    // Queued, not sent: the answer never waits for the mail server (src/platform/mail/mail-outbox.ts).
+    await this.ctx.mailer.send(emailCodeMessage(to, purpose, code, { at: expiresAt, minutes: EMAIL_CODE_TTL_S / 60 }, language));
   }
 
   /** New address must be neither the current one nor another account's. */
@@ -198,7 +199,7 @@ export class AccountService {
     await this.ctx.storage.users.update(user.id, { email, emailVerified: true }, now, [userEvent('user.updated', user, { email })]).catch(taken);
     await this.reauth.clear(auth, 'email');
     await this.ctx.mailer.send(emailChangedNotice(user, email, now, caller.language))
-      .catch((err: unknown) => this.ctx.log.warn({ err, uid: user.id }, 'could not send the e-mail change notice'));
+      .catch((err: unknown) => this.ctx.log.warn({ err, uid: user.id }, 'could not queue the e-mail change notice'));
     await this.ctx.audit.record('user.email_change', { actor: user.username, ip: caller.ip, target: user.username });
     return { email, email_verified: true };
   }
@@ -264,7 +265,7 @@ export class AccountService {
     await this.ctx.audit.record('user.password_reset', { actor: user.username, ip: caller.ip, target: user.username });
     // Passkeys outlive the reset: the owner learns which ones still sign in.
     await this.ctx.mailer.send(passwordChangedNotice(user, await storage.passkeys.listByUser(user.id), now(), caller.language))
-      .catch((err: unknown) => this.ctx.log.warn({ err, uid: user.id }, 'could not send the password reset notice'));
+      .catch((err: unknown) => this.ctx.log.warn({ err, uid: user.id }, 'could not queue the password reset notice'));
   }
 
   /**

@@ -9,38 +9,85 @@ export interface MailMessage {
   text: string;
   /** The language of the request that caused the message; without one, Chinese. */
   language?: Language | undefined;
+  /**
+   * When the message is worth nothing any more (an e-mail code that expired): not sent after
+   * this time, however long the mail server was down. Unix milliseconds.
+   */
+  expiresAt?: number | undefined;
 }
 
+/**
+ * How features send e-mail. `send` only queues the message (a fast local write, see
+ * mail-outbox.ts): it never waits for the mail server, and it fails only when the message
+ * could not be kept.
+ */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+}
+
+/** What the outbox hands to the mail server: the envelope and text, nothing else. */
+export type OutgoingMail = Pick<MailMessage, 'to' | 'subject' | 'text'>;
+
+export interface MailTransport {
+  /** Rejects when the server refused the message or did not answer in time. */
+  deliver(mail: OutgoingMail): Promise<void>;
   close(): void;
 }
 
 /**
- * Delivers through SMTP_URL. Without it the message is written to the log so a developer can
- * read the code; in production (`revealText` false) only the envelope is logged, never the code.
+ * Time limits of one SMTP conversation, so a server that takes the connection and never
+ * answers holds a sending slot for seconds, not minutes; and one pool of reused connections.
+ * SMTP_URL query parameters of the same names win (nodemailer reads them).
  */
-export function createMailer(smtpUrl: string | undefined, from: string, log: Logger, revealText = true): Mailer {
-  if (!smtpUrl) {
-    return {
-      async send(m) {
-        if (!revealText) {
-          log.warn({ mail: { to: m.to, subject: m.subject } }, 'e-mail dropped: SMTP_URL is not set (text withheld in production)');
-          return;
-        }
-        // Development only: the code is shown on purpose; `mail` is not a redacted path.
-        log.info({ mail: { to: m.to, subject: m.subject, text: m.text } }, 'e-mail (SMTP_URL not set, not sent)');
-      },
-      close() {},
-    };
-  }
-  const transport: Transporter = nodemailer.createTransport(smtpUrl);
+export const SMTP_DEFAULTS: Readonly<Record<string, string>> = {
+  pool: 'true',
+  maxConnections: '5',
+  connectionTimeout: '5000',
+  greetingTimeout: '5000',
+  socketTimeout: '10000',
+};
+
+/** `smtpUrl` with every SMTP_DEFAULTS entry it does not set itself added to its query. */
+export function withSmtpDefaults(smtpUrl: string): string {
+  const mark = smtpUrl.indexOf('?');
+  const query = mark < 0 ? '' : smtpUrl.slice(mark + 1);
+  const given = new URLSearchParams(query);
+  const added = new URLSearchParams(Object.entries(SMTP_DEFAULTS).filter(([key]) => !given.has(key))).toString();
+  if (added === '') return smtpUrl;
+  const separator = mark < 0 ? '?' : query === '' ? '' : '&';
+  return `${smtpUrl}${separator}${added}`;
+}
+
+/** Delivers through SMTP_URL over a pool of connections with time limits (SMTP_DEFAULTS). */
+export function smtpTransport(smtpUrl: string, from: string): MailTransport {
+  const transport: Transporter = nodemailer.createTransport(withSmtpDefaults(smtpUrl));
   return {
-    async send(m) {
+    async deliver(m) {
       await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text });
     },
     close() {
       transport.close();
+    },
+  };
+}
+
+/**
+ * Without SMTP_URL the message is written to the log so a developer can read the code; in
+ * production (`revealText` false) only the envelope is logged, never the code. Written on the
+ * next turn of the event loop, so the request that sent it does not wait for the log either.
+ */
+export function logMailer(log: Logger, revealText: boolean): Mailer {
+  const write = (m: MailMessage) => {
+    if (!revealText) {
+      log.warn({ mail: { to: m.to, subject: m.subject } }, 'e-mail dropped: SMTP_URL is not set (text withheld in production)');
+      return;
+    }
+    // Development only: the code is shown on purpose; `mail` is not a redacted path.
+    log.info({ mail: { to: m.to, subject: m.subject, text: m.text } }, 'e-mail (SMTP_URL not set, not sent)');
+  };
+  return {
+    async send(m) {
+      setImmediate(write, m);
     },
   };
 }
@@ -55,6 +102,5 @@ export function signedBy(siteName: string, mailer: Mailer): Mailer {
     send: async (m) => (m.to === '' ? undefined : mailer.send({
       ...m, subject: `${mailText(m.language, 'mail.subjectPrefix', { site: siteName })}${m.subject}`, text: `${m.text}\n\n${siteName}`,
     })),
-    close: () => mailer.close(),
   };
 }

@@ -214,6 +214,20 @@ export interface SessionsTable {
   method: Generated<string>;
 }
 
+/** E-mails not yet sent, sealed, and a record of those given up (src/platform/mail/mail-outbox.ts). */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  message_enc: string;
+  recipient_domain: string;
+  status: string;
+  attempts: Generated<number>;
+  next_attempt_at: number;
+  lease_until: Generated<number>;
+  give_up_at: number;
+  last_error: Generated<string>;
+  last_attempt_at: number | null;
+  created_at: number;
+}
 
 export interface Database {
   users: UsersTable;
@@ -247,4 +261,5 @@ export interface Database {
   invites: InvitesTable;
   webhook_endpoints: WebhookEndpointsTable;
   outbox: OutboxTable;
+  mail_outbox: MailOutboxTable;
 }

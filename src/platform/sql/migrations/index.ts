@@ -15,6 +15,7 @@ import * as m013 from './013-logout-sessions.js';
 import * as m014 from './014-ban-expiry-index.js';
 import * as m015 from './015-id-token-families.js';
 import * as m016 from './016-minecraft-joins-textures.js';
+import * as m017 from './017-mail-outbox.js';
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '014-ban-expiry-index': m014,
   '015-id-token-families': m015,
   '016-minecraft-joins-textures': m016,
+  '017-mail-outbox': m017,
 };
 
 export const migrationProvider: MigrationProvider = {
