@@ -153,7 +153,7 @@ describe('GET account/sign_ins', () => {
     });
     expect(exchanged.statusCode, exchanged.body).toBe(200);
     expect((await history(token)).map((s) => [s.method, s.ip, s.user_agent])).toEqual([['oidc', HOME, FIREFOX], ['password', HOME, FIREFOX]]);
-    expect(notices(u)).toBe(0);
+    expect(await notices(u)).toBe(0);
   });
 
   it('keeps the newest 50', async () => {
