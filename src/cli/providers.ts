@@ -13,7 +13,7 @@ const print = (value: unknown) => process.stdout.write(JSON.stringify(value, nul
 const TEXT_OPTIONS = [
   'name', 'client-id', 'client-secret', 'api-key', 'issuer', 'scopes', 'require-guild',
   'authorization-endpoint', 'token-endpoint', 'userinfo-endpoint', 'openid-endpoint', 'api-base',
-  'subject-field', 'username-field', 'email-field',
+  'subject-field', 'username-field', 'email-field', 'token-endpoint-auth-method',
 ] as const;
 
 const SETTING_OPTIONS = {

@@ -15,6 +15,8 @@ export const ProviderView = View({
   authorization_endpoint: nullableString, token_endpoint: nullableString, userinfo_endpoint: nullableString,
   openid_endpoint: nullableString, api_base: nullableString,
   subject_field: nullableString, username_field: nullableString, email_field: nullableString,
+  /** client_secret_basic or client_secret_post as set; null: chosen from the provider's discovery (Basic first). */
+  token_endpoint_auth_method: nullableString,
   enabled: Type.Boolean(),
   /** What to register at the provider: `{BASE_URL}/login/{id}/callback`. */
   callback_url: Type.String(),
@@ -32,6 +34,7 @@ const ProviderFields = {
   authorization_endpoint: Type.Optional(Str(2048)), token_endpoint: Type.Optional(Str(2048)), userinfo_endpoint: Type.Optional(Str(2048)),
   openid_endpoint: Type.Optional(Str(2048)), api_base: Type.Optional(Str(2048)),
   subject_field: Type.Optional(Str(256)), username_field: Type.Optional(Str(256)), email_field: Type.Optional(Str(256)),
+  token_endpoint_auth_method: Type.Optional(Str(64)),
 };
 export const ProviderAddBody = Type.Object({ id: Str(64), type: Str(32), ...ProviderFields, enabled: Type.Optional(Type.Boolean()) });
 export type ProviderAddBody = Static<typeof ProviderAddBody>;

@@ -180,7 +180,9 @@ export class UpstreamFlowService {
     const kind = err instanceof UpstreamError ? err.kind : 'provider';
     if (err instanceof UpstreamError) this.ctx.log.info({ provider: provider.record.id, kind, reason: err.message }, 'upstream sign-in refused');
     else this.ctx.log.error({ err, provider: provider.record.id }, 'upstream sign-in failed');
-    if (caller) await this.ctx.audit.record('login.failure', { ip: caller.ip, detail: { method: method(provider.record.id), reason: kind } });
+    // What the provider said goes into the audit trail, where an administrator looks for why.
+    const error = err instanceof UpstreamError ? err.message.slice(0, 300) : 'unexpected failure';
+    if (caller) await this.ctx.audit.record('login.failure', { ip: caller.ip, detail: { method: method(provider.record.id), reason: kind, error } });
     return problemPage(kind, provider.record.name);
   }
 

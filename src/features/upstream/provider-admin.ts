@@ -20,7 +20,7 @@ export function providerView(p: ProviderRecord, baseUrl: string): ProviderView {
     authorization_endpoint: s.authorizationEndpoint ?? null, token_endpoint: s.tokenEndpoint ?? null,
     userinfo_endpoint: s.userinfoEndpoint ?? null, openid_endpoint: s.openidEndpoint ?? null, api_base: s.apiBase ?? null,
     subject_field: s.subjectField ?? null, username_field: s.usernameField ?? null, email_field: s.emailField ?? null,
-    enabled: p.enabled, callback_url: callbackUrl(baseUrl, p.id), created_at: seconds(p.createdAt), updated_at: seconds(p.updatedAt),
+    token_endpoint_auth_method: s.tokenEndpointAuthMethod ?? null, enabled: p.enabled, callback_url: callbackUrl(baseUrl, p.id), created_at: seconds(p.createdAt), updated_at: seconds(p.updatedAt),
   };
 }
 

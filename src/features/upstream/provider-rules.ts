@@ -3,7 +3,7 @@
  * and the rules an administrator's settings must follow. Pure: no I/O.
  */
 import { AppError } from '../../errors/index.js';
-import { PROVIDER_TYPES, type ProviderRecord, type ProviderSettings, type ProviderType } from './repository.js';
+import { PROVIDER_TYPES, TOKEN_ENDPOINT_AUTH_METHODS, type ProviderRecord, type ProviderSettings, type ProviderType, type TokenEndpointAuthMethod } from './repository.js';
 
 /** An option that breaks its rule: the API answers `参数错误：<field>`, the CLI names `--<field>` and why. */
 export class ProviderOptionError extends AppError {
@@ -77,6 +77,7 @@ export interface ProviderInput {
   subject_field?: string;
   username_field?: string;
   email_field?: string;
+  token_endpoint_auth_method?: string;
 }
 
 /** Input fields that are endpoint overrides, with the setting each fills. */
@@ -181,6 +182,13 @@ export function applyProviderInput(base: Pick<ProviderRecord, 'type'> & Partial<
     else if (type !== 'discord') throw new ProviderOptionError('require_guild', 'is only for type discord');
     else if (/^\d{1,20}$/.test(input.require_guild)) settings.requireGuild = input.require_guild;
     else throw new ProviderOptionError('require_guild', 'must be a Discord server id (digits)');
+  }
+  if (input.token_endpoint_auth_method !== undefined) {
+    const method = input.token_endpoint_auth_method;
+    if (method === '') delete settings.tokenEndpointAuthMethod;
+    else if (type === 'steam') throw new ProviderOptionError('token_endpoint_auth_method', 'is not used by type steam');
+    else if ((TOKEN_ENDPOINT_AUTH_METHODS as readonly string[]).includes(method)) settings.tokenEndpointAuthMethod = method as TokenEndpointAuthMethod;
+    else throw new ProviderOptionError('token_endpoint_auth_method', `must be ${TOKEN_ENDPOINT_AUTH_METHODS.join(' or ')}`);
   }
   if (input.trust_email !== undefined) {
     if (input.trust_email) settings.trustEmail = true;

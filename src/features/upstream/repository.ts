@@ -21,7 +21,12 @@ export interface ProviderSettings {
   requireGuild?: string;
   /** The provider checked its e-mail addresses: take them as verified. */
   trustEmail?: boolean;
+  /** How the center authenticates at the token endpoint; absent: chosen from the provider's discovery (token-auth.ts). */
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
 }
+
+export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
 
 /** A provider as stored: secrets sealed, never in clear. */
 export interface ProviderRecord {

@@ -1,7 +1,7 @@
 /**
  * A small OpenID provider whose ID tokens can be made wrong on purpose, to show what the center
  * refuses (OpenID Connect Core §3.1.3.7): discovery, a JWKS with one RS256 key (`kid` "k1"),
- * code + PKCE at /authorize, and a token endpoint (client_secret_post) whose `id_token` is
+ * code + PKCE at /authorize, and a token endpoint (client_secret_post unless told otherwise) whose `id_token` is
  * signed as `idToken` says — genuinely, with a foreign key under the same `kid`, unsigned
  * (`alg: none`), or carrying a wrong `nonce`, `aud` or `iss`, or already expired.
  */
@@ -22,9 +22,23 @@ export interface OidcForger extends StandIn {
   clientSecret: string;
   /** How the next ID token is made. */
   idToken: IdTokenMode;
+  /**
+   * The one client authentication the token endpoint takes, as discovery says; `unsaid`: discovery
+   * names none (which means client_secret_basic) and the endpoint takes Basic.
+   */
+  tokenAuth: 'client_secret_post' | 'client_secret_basic' | 'unsaid';
 }
 
 const KID = 'k1';
+
+/** `id:secret` of a Basic header, each part form-decoded as RFC 6749 §2.3.1 has them encoded. */
+function basicCredentials(header: string | undefined): string | undefined {
+  const m = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header ?? '');
+  if (!m) return undefined;
+  const [id = '', secret = ''] = Buffer.from(m[1]!, 'base64').toString('utf8').split(':');
+  const decode = (v: string) => decodeURIComponent(v.replace(/\+/g, ' '));
+  return `${decode(id)}:${decode(secret)}`;
+}
 
 export async function startOidcForger(): Promise<OidcForger> {
   const genuine = await generateKeyPair('RS256', { extractable: true });
@@ -60,7 +74,7 @@ export async function startOidcForger(): Promise<OidcForger> {
       issuer: forger.issuer, authorization_endpoint: `${forger.issuer}/authorize`, token_endpoint: `${forger.issuer}/token`,
       jwks_uri: `${forger.issuer}/jwks`, response_types_supported: ['code'], subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['RS256'], code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['client_secret_post'],
+      ...(forger.tokenAuth !== 'unsaid' && { token_endpoint_auth_methods_supported: [forger.tokenAuth] }),
     }),
     'GET /jwks': async (_req, res) => json(res, 200, { keys: [{ ...(await exportJWK(genuine.publicKey)), kid: KID, alg: 'RS256', use: 'sig' }] }),
     'GET /authorize': (req, res) => {
@@ -73,7 +87,10 @@ export async function startOidcForger(): Promise<OidcForger> {
     },
     'POST /token': async (req, res) => {
       const f = req.form;
-      if (f.get('client_id') !== clientId || f.get('client_secret') !== clientSecret) return json(res, 401, { error: 'invalid_client' });
+      const authenticated = forger.tokenAuth === 'client_secret_post'
+        ? f.get('client_id') === clientId && f.get('client_secret') === clientSecret && req.headers.authorization === undefined
+        : basicCredentials(req.headers.authorization) === `${clientId}:${clientSecret}` && !f.has('client_secret');
+      if (!authenticated) return json(res, 401, { error: 'invalid_client', error_description: `client authentication must be ${forger.tokenAuth === 'client_secret_post' ? 'client_secret_post' : 'client_secret_basic'}` });
       const code = f.get('code') ?? '';
       const nonce = nonces.get(code) ?? '';
       const issued = s.takeCode(code);
@@ -85,7 +102,7 @@ export async function startOidcForger(): Promise<OidcForger> {
       });
     },
   });
-  const forger = Object.assign(s, { issuer: '', clientId, clientSecret, idToken: 'genuine' as IdTokenMode }) as OidcForger;
+  const forger = Object.assign(s, { issuer: '', clientId, clientSecret, idToken: 'genuine' as IdTokenMode, tokenAuth: 'client_secret_post' }) as OidcForger;
   await s.start();
   forger.issuer = s.base;
   return forger;

@@ -8,7 +8,8 @@
  */
 import type * as Client from 'openid-client';
 import { endpointOf, ISSUER_TYPES, issuerOf, scopesOf } from '../provider-rules.js';
-import type { ProviderRecord } from '../repository.js';
+import type { ProviderRecord, TokenEndpointAuthMethod } from '../repository.js';
+import { tokenAuthMethodFor } from './token-auth.js';
 import { UPSTREAM_TIMEOUT_MS } from './http.js';
 import { profileOf } from './profiles.js';
 import { UpstreamError, type ActiveProvider, type FlowValues, type UpstreamProfile, type UpstreamProtocol } from './types.js';
@@ -105,13 +106,12 @@ export class OAuthProtocol implements UpstreamProtocol {
   }
 
   private async build({ record, clientSecret }: ActiveProvider, client: typeof Client): Promise<Client.Configuration> {
-    const auth = client.ClientSecretPost(clientSecret);
     if (ISSUER_TYPES.has(record.type)) {
       const issuer = issuerOf(record) as string;
-      const config = await client.discovery(new URL(issuer), record.clientId, undefined, auth, {
+      const discovered = await client.discovery(new URL(issuer), record.clientId, undefined, undefined, {
         timeout: UPSTREAM_TIMEOUT_MS / 1000, ...(isLoopbackHttp(issuer) && { execute: [client.allowInsecureRequests] }),
       });
-      const checked = overridden(client, config, record, clientSecret);
+      const checked = withEndpoints(client, discovered.serverMetadata(), record, clientSecret);
       // openid-client trusts an ID token from the token endpoint on TLS alone and skips its
       // signature unless told otherwise; docs/api.md §14.2 wants it checked against the JWKS.
       client.enableNonRepudiationChecks(checked);
@@ -121,23 +121,28 @@ export class OAuthProtocol implements UpstreamProtocol {
   }
 }
 
-/** A discovered configuration with any endpoint the administrator overrode replaced. */
-function overridden(client: typeof Client, config: Client.Configuration, record: ProviderRecord, clientSecret: string | undefined): Client.Configuration {
+/**
+ * A discovered configuration with any endpoint the administrator overrode replaced, and the
+ * client authentication the provider takes (token-auth.ts).
+ */
+function withEndpoints(client: typeof Client, metadata: Client.ServerMetadata, record: ProviderRecord, clientSecret: string | undefined): Client.Configuration {
   const s = record.settings;
-  if (!s.authorizationEndpoint && !s.tokenEndpoint && !s.userinfoEndpoint) return config;
   // The metadata as discovered, without the helper method openid-client adds to it.
-  const { supportsPKCE: _helper, ...discovered } = config.serverMetadata();
+  const { supportsPKCE: _helper, ...discovered } = metadata as Client.ServerMetadata & { supportsPKCE?: unknown };
   const meta: Client.ServerMetadata = {
     ...discovered,
     ...(s.authorizationEndpoint && { authorization_endpoint: s.authorizationEndpoint }),
     ...(s.tokenEndpoint && { token_endpoint: s.tokenEndpoint }),
     ...(s.userinfoEndpoint && { userinfo_endpoint: s.userinfoEndpoint }),
   };
-  const out = new client.Configuration(meta, record.clientId, undefined, client.ClientSecretPost(clientSecret));
+  const out = new client.Configuration(meta, record.clientId, undefined, clientAuth(client, tokenAuthMethodFor(s.tokenEndpointAuthMethod, discovered), clientSecret));
   out.timeout = UPSTREAM_TIMEOUT_MS / 1000;
   if ([meta.issuer, meta.token_endpoint, meta.jwks_uri].some((u) => isLoopbackHttp(u))) client.allowInsecureRequests(out);
   return out;
 }
+
+const clientAuth = (client: typeof Client, method: TokenEndpointAuthMethod, secret: string | undefined) =>
+  (method === 'client_secret_basic' ? client.ClientSecretBasic(secret) : client.ClientSecretPost(secret));
 
 /** A plain OAuth 2.0 server: the configured (or documented) endpoints, no discovery. */
 function manual(client: typeof Client, record: ProviderRecord, clientSecret: string | undefined): Client.Configuration {
@@ -145,7 +150,7 @@ function manual(client: typeof Client, record: ProviderRecord, clientSecret: str
   const token = endpointOf(record, 'tokenEndpoint') as string;
   // No issuer is announced by these servers; the authorization endpoint's origin stands for it.
   const meta = { issuer: new URL(authorization).origin, authorization_endpoint: authorization, token_endpoint: token };
-  const config = new client.Configuration(meta, record.clientId, undefined, client.ClientSecretPost(clientSecret));
+  const config = new client.Configuration(meta, record.clientId, undefined, clientAuth(client, tokenAuthMethodFor(record.settings.tokenEndpointAuthMethod, undefined), clientSecret));
   config.timeout = UPSTREAM_TIMEOUT_MS / 1000;
   if (isLoopbackHttp(authorization) || isLoopbackHttp(token)) client.allowInsecureRequests(config);
   return config;
