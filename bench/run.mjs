@@ -18,6 +18,7 @@ import { checks, printTable, summarise } from './lib/report.mjs';
 import { spreadIds, tokenMinter } from './lib/seed.mjs';
 import { clusterSupported, createBenchApp, ensureBuilt, prepareDatabase, serviceEnv } from './lib/setup.mjs';
 import { NEEDS_APP, TARGETS } from './lib/targets.mjs';
+import { measureStartUp, printStartUp, startUpChecks } from './start-up.mjs';
 
 const { values: opt } = parseArgs({
   options: {
@@ -94,6 +95,12 @@ async function main() {
     printOidc(result);
     oidc.push(result);
     out.list.push(...oidcChecks(result));
+  }
+  if (!opt['oidc-only']) {
+    const startUp = await measureStartUp(quick ? 3 : 5);
+    printStartUp(startUp);
+    out.list.push(...startUpChecks(startUp));
+    out.json.startUp = startUp;
   }
   console.log('\nChecks');
   console.table(out.list);

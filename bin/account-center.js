@@ -15,8 +15,9 @@ const { pathToFileURL } = require('node:url');
 
 process.env.UV_THREADPOOL_SIZE ??= String(Math.max(2, availableParallelism()));
 
-// dist/entry.js checks the configuration before it loads the rest (src/entry.ts).
-const entry = join(__dirname, '..', 'dist', 'entry.js');
+// The bundled service (scripts/build-server.mjs); its entry checks the configuration before it
+// loads the rest (src/entry.ts).
+const entry = join(__dirname, '..', 'dist', 'server', 'account-center.mjs');
 if (!existsSync(entry)) {
   process.stderr.write('account-center: not built yet; run `npm run build` in the project folder\n');
   process.exit(1);

@@ -14,9 +14,9 @@ import { fileURLToPath } from 'node:url';
 const root = join(fileURLToPath(import.meta.url), '..', '..');
 const STAMP = join(root, 'dist', '.build-stamp');
 /** Everything the build reads besides src/: its scripts, settings and the locked dependencies. */
-const BUILD_INPUTS = ['scripts/build-web.mjs', 'scripts/build-if-changed.mjs', 'tsconfig.json', 'package.json', 'package-lock.json'];
+const BUILD_INPUTS = ['scripts/build-web.mjs', 'scripts/build-server.mjs', 'scripts/build-if-changed.mjs', 'tsconfig.json', 'package.json', 'package-lock.json'];
 /** What a finished build leaves behind; either missing means building whatever the stamp says. */
-const OUTPUTS = ['dist/main.js', 'dist/web/manifest.json'];
+const OUTPUTS = ['dist/main.js', 'dist/server/account-center.mjs', 'dist/web/manifest.json'];
 
 function filesUnder(dir) {
   const out = [];
@@ -48,8 +48,9 @@ export async function buildIfChanged({ always = false } = {}) {
   const built = OUTPUTS.every((f) => existsSync(join(root, f)));
   if (!always && built && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === hash) return false;
   execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', root], { stdio: 'inherit' });
-  const { buildWeb } = await import('./build-web.mjs');
+  const [{ buildWeb }, { buildServer }] = await Promise.all([import('./build-web.mjs'), import('./build-server.mjs')]);
   await buildWeb();
+  await buildServer();
   writeFileSync(STAMP, `${hash}\n`);
   return true;
 }

@@ -20,7 +20,7 @@ function newestMtime(dir) {
 
 /** Rebuilds dist/ when any source is newer than the compiled CLI. */
 export function ensureBuilt(log) {
-  const cli = join(ROOT, 'dist/cli/index.js');
+  const cli = join(ROOT, 'dist/server/account-center.mjs');
   if (existsSync(cli) && statSync(cli).mtimeMs >= newestMtime(join(ROOT, 'src'))) return;
   log('dist/ is stale: npm run build');
   const r = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });

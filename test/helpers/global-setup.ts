@@ -16,6 +16,8 @@ export default function setup(): void {
     if (process.env.CI) throw err;
     console.warn('tsc failed; tests that spawn the service use the previous build');
   }
-  // The browser pages are served from dist/web; every run gets bundles of today's sources.
+  // The browser pages are served from dist/web and the CLI runs dist/server; every run gets
+  // bundles of today's sources.
   execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
 }

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { failureOf } from '../../errors/index.js';
 import { escapeHtml } from './site-name.js';
@@ -8,9 +7,9 @@ import type { RouteDeps } from '../services.js';
 import { faviconRoutes } from './favicon.js';
 import { languageOf, type Language } from '../../platform/i18n/language.js';
 import { SHELL_TEXT } from './page-text.js';
+import { projectRoot } from '../../platform/process/project-root.js';
 
-/** src/features/pages and dist/features/pages are both three levels under the project root. */
-const WEB_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'dist', 'web');
+const WEB_DIR = join(projectRoot(), 'dist', 'web');
 
 /** Browser pages: path → body data-page. The bundle renders each by its name; titles in page-text.ts. */
 const PAGES: Record<string, string> = {

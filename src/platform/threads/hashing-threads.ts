@@ -1,3 +1,7 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { projectRoot } from '../process/project-root.js';
 import { Piscina } from 'piscina';
 
 /**
@@ -8,6 +12,16 @@ import { Piscina } from 'piscina';
  * as an equal, and a login burst put `me` requests behind it (docs/performance.md).
  */
 const HASHING_NICE = 19;
+
+/**
+ * The worker's file: beside this module when it runs from the sources or from tsc's dist/;
+ * the bundle under dist/server/ runs tsc's copy.
+ */
+function workerFile(): string {
+  const beside = new URL('./hashing-worker.cjs', import.meta.url);
+  if (existsSync(beside)) return beside.href;
+  return pathToFileURL(join(projectRoot(), 'dist', 'platform', 'threads', 'hashing-worker.cjs')).href;
+}
 
 /**
  * argon2id on a pool of worker threads of their own, each at a lower CPU priority than the
@@ -30,7 +44,7 @@ export class HashingThreads {
   private started(): Piscina {
     const threads = Math.max(1, this.count);
     this.pool ??= new Piscina({
-      filename: new URL('./hashing-worker.cjs', import.meta.url).href,
+      filename: workerFile(),
       minThreads: threads,
       maxThreads: threads,
       niceIncrement: HASHING_NICE,
