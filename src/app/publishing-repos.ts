@@ -19,6 +19,12 @@ export class PublishingUserRepo implements UserRepo {
     this.bus.publish({ type: 'user', id });
   }
 
+  async setRolesKeepingOne(id: number, ...rest: Parameters<UserRepo['setRolesKeepingOne']> extends [number, ...infer R] ? R : never): Promise<boolean> {
+    const changed = await this.repo.setRolesKeepingOne(id, ...rest);
+    if (changed) this.bus.publish({ type: 'user', id });
+    return changed;
+  }
+
   async endExpiredBans(...args: Parameters<UserRepo['endExpiredBans']>): Promise<User[]> {
     const lifted = await this.repo.endExpiredBans(...args);
     for (const user of lifted) this.bus.publish({ type: 'user', id: user.id });

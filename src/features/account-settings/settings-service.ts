@@ -156,6 +156,8 @@ export class AccountSettingsService {
    */
   async deleteAccount(auth: Authenticated, proof: ReauthProof, caller: Caller): Promise<void> {
     const { user } = auth;
+    // The center keeps the people who run it: an administrator leaves once another has taken admin away.
+    if (user.roles.includes('admin')) throw fail('adminSelfDelete');
     await this.reauth.prove(auth, proof, caller);
     const now = this.ctx.now();
     await this.ctx.storage.users.update(user.id, {

@@ -117,6 +117,22 @@ export class SqlUserRepo implements UserRepo {
     });
   }
 
+  async setRolesKeepingOne(id: number, roles: string[], kept: string, now: number, events: readonly OutboxEvent[]): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      if (!roles.includes(kept)) {
+        // PostgreSQL locks every holder's row, in id order so two such changes never deadlock,
+        // and re-reads a row another one changed meanwhile; SQLite runs one write transaction at a time.
+        let holders = trx.selectFrom('users').select('id').where(sql<boolean>`roles like ${likePattern(JSON.stringify(kept))} escape '\\'`).orderBy('id');
+        if (this.kind === 'postgres') holders = holders.forUpdate();
+        const ids = (await holders.execute()).map((r) => Number(r.id));
+        if (ids.length === 1 && ids[0] === id) return false;
+      }
+      await this.updateRow(trx, id, { roles }, now);
+      await enqueueEvents(trx, events, now);
+      return true;
+    });
+  }
+
   async endExpiredBans(now: number, eventsOf: (user: User) => readonly OutboxEvent[]): Promise<User[]> {
     return this.db.transaction().execute(async (trx) => {
       // The conditions are re-read under the row lock: an instance that lost the race changes nothing.

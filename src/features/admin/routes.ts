@@ -27,7 +27,7 @@ export async function adminRoutes(app: ContractApp, { services, guards }: RouteD
     schema: { tags, summary: 'Ban or unban a user', body: BanBody, response: responses(AdminUserReply) },
   }, async (request) => {
     const { username, banned, reason, until } = request.body;
-    return { ok: true as const, data: await services.admin.setBanned(username, banned, adminActorOf(request), callerOf(request), { reason, until }) };
+    return { ok: true as const, data: await services.admin.setBanned(username, banned, adminActorOf(request), callerOf(request), { reason, until }, request.auth?.user.id) };
   });
 
   app.post('/api/v1/auth/admin/users/roles', {
@@ -35,6 +35,6 @@ export async function adminRoutes(app: ContractApp, { services, guards }: RouteD
     schema: { tags, summary: "Replace a user's roles", body: RolesBody, response: responses(AdminUserReply) },
   }, async (request) => {
     const { username, roles } = request.body;
-    return { ok: true as const, data: await services.admin.setRoles(username, roles, adminActorOf(request), callerOf(request)) };
+    return { ok: true as const, data: await services.admin.setRoles(username, roles, adminActorOf(request), callerOf(request), request.auth?.user.id) };
   });
 }
