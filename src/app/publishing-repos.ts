@@ -38,6 +38,7 @@ export class PublishingUserRepo implements UserRepo {
   search(...args: Parameters<UserRepo['search']>) { return this.repo.search(...args); }
   changedSince(since: number) { return this.repo.changedSince(since); }
   count() { return this.repo.count(); }
+  roleCounts() { return this.repo.roleCounts(); }
   createdPerDay(since: number) { return this.repo.createdPerDay(since); }
   listAfter(...args: Parameters<UserRepo['listAfter']>) { return this.repo.listAfter(...args); }
   takenKeys(...args: Parameters<UserRepo['takenKeys']>) { return this.repo.takenKeys(...args); }

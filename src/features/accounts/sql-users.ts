@@ -186,6 +186,15 @@ export class SqlUserRepo implements UserRepo {
     return Number(r.n);
   }
 
+  async roleCounts(): Promise<Array<{ role: string; users: number }>> {
+    // Roles are stored as a JSON array of names: each dialect unnests it its own way.
+    const query = this.kind === 'postgres'
+      ? sql<{ role: string; n: number | string }>`select r.role, count(*) as n from users cross join lateral jsonb_array_elements_text(users.roles::jsonb) as r(role) group by r.role order by r.role`
+      : sql<{ role: string; n: number | string }>`select j.value as role, count(*) as n from users, json_each(users.roles) as j group by j.value order by j.value`;
+    const { rows } = await query.execute(this.db);
+    return rows.map((r) => ({ role: r.role, users: Number(r.n) }));
+  }
+
   async createdPerDay(since: number): Promise<Array<{ day: string; count: number }>> {
     const rows = await this.db.selectFrom('users').select([dayOf('created_at', this.kind).as('d'), (eb) => eb.fn.countAll<number>().as('n')])
       .where('created_at', '>=', since).groupBy('d').orderBy('d').execute();

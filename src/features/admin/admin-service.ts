@@ -4,7 +4,7 @@ import { isoOrNull, userEvent } from '../moderation/index.js';
 import { appActor } from '../sessions/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { type User } from '../accounts/index.js';
-import type { AdminUserView, UserPage } from './contract.js';
+import type { AdminUserView, RoleView, UserPage } from './contract.js';
 import type { Caller, Uses } from '../kit.js';
 
 const PAGE_SIZE = 20;
@@ -66,6 +66,12 @@ export function banEnd(until: string | undefined, now: number): number | null {
   return ms;
 }
 
+/** The roles that always exist, with their names on the pages. */
+const BUILT_IN_ROLES = [
+  { name: 'player', display_name: '玩家', display_name_en: 'Player' },
+  { name: ADMIN_ROLE, display_name: '管理员', display_name_en: 'Administrator' },
+] as const;
+
 export type AdminDeps = Uses<'now' | 'passwords' | 'audit', 'users'>;
 
 /** User administration shared by the admin API and the CLI. */
@@ -119,6 +125,15 @@ export class AdminService {
     const detail = banned ? { reason, until: isoOrNull(bannedUntil) } : undefined;
     await this.ctx.audit.record(banned ? 'user.ban' : 'user.unban', { actor, ip: caller?.ip ?? null, target: user.username, ...(detail && { detail }) });
     return adminUserView({ ...user, banned, banReason: reason, bannedUntil }, now);
+  }
+
+  /** The built-in roles, then every other role some user holds, by name; each with its holders' count. */
+  async roles(): Promise<RoleView[]> {
+    const counts = new Map((await this.ctx.storage.users.roleCounts()).map((r) => [r.role, r.users]));
+    const builtIn = BUILT_IN_ROLES.map((r) => ({ ...r, description: '', members: counts.get(r.name) ?? 0, builtin: true }));
+    const others = [...counts].filter(([name]) => !BUILT_IN_ROLES.some((r) => r.name === name)).sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, members]) => ({ name, display_name: name, display_name_en: name, description: '', members, builtin: false }));
+    return [...builtIn, ...others];
   }
 
   /**

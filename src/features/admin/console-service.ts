@@ -10,7 +10,7 @@ import { ADMIN_SCOPES, appView, isAdminScope, SUSPENDED } from '../apps/index.js
 import { auditView } from '../audit/index.js';
 import type { Caller, Uses } from '../kit.js';
 
-export type AdminConsoleDeps = Uses<'now' | 'audit' | 'signIns', 'users' | 'apps' | 'audit' | 'sessions' | 'webhooks'>;
+export type AdminConsoleDeps = Uses<'now' | 'audit' | 'signIns', 'users' | 'apps' | 'audit' | 'sessions' | 'webhooks' | 'secondFactors' | 'passkeys'>;
 
 const APP_PAGE_SIZE = 20;
 const DETAIL_AUDIT_ROWS = 50;
@@ -50,17 +50,22 @@ export class AdminConsoleService {
     const user = await this.userNamed(username);
     if (forApplication && user.roles.includes('admin')) throw fail('adminOnly');
     const now = this.ctx.now();
-    const [sessions, apps, asTarget, asActor] = await Promise.all([
+    const [sessions, apps, asTarget, asActor, totp, passkeys] = await Promise.all([
       this.settings.sessionsOf(user),
       this.ctx.storage.apps.listByOwner(user.id),
       this.ctx.storage.audit.list({ target: user.username }, 0, DETAIL_AUDIT_ROWS),
       this.ctx.storage.audit.list({ actor: user.username }, 0, DETAIL_AUDIT_ROWS),
+      this.ctx.storage.secondFactors.findTotp(user.id),
+      this.ctx.storage.passkeys.listByUser(user.id),
     ]);
     const seen = new Set<number>();
     const audit = [...asTarget.entries, ...asActor.entries].filter((e) => !seen.has(e.id) && seen.add(e.id))
       .sort((a, b) => b.id - a.id).slice(0, DETAIL_AUDIT_ROWS);
     return {
-      user: { ...adminUserView(user, now), created_at: Math.floor(user.createdAt / 1000), ...banOf(user, now) },
+      user: {
+        ...adminUserView(user, now), created_at: Math.floor(user.createdAt / 1000), ...banOf(user, now),
+        second_factor: { totp: totp?.enabled === true, passkeys: passkeys.length },
+      },
       sessions, apps: apps.map(appView), audit: audit.map(auditView),
     };
   }
