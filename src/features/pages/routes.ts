@@ -142,7 +142,7 @@ export async function pagesRoutes(app: FastifyInstance, { services }: RouteDeps)
   // The sign-up page marks its e-mail code field 选填 unless the server requires the code.
   const pageData: Record<string, PageData> = {
     register: { 'email-code': services.accounts.emailCodeRequired ? 'required' : 'optional', registration: services.abuse.registration.mode },
-    account: { minecraft: services.minecraft.enabled ? 'on' : 'off' },
+    account: services.minecraft.enabled ? { minecraft: 'on', 'minecraft-api': services.minecraft.apiRoot } : { minecraft: 'off' },
   };
   // The pages whose requests may need a CAPTCHA learn where the widget is (docs/abuse.md).
   const captchaPages = new Set(['register', 'login', 'reset_password', 'authorize', 'account']);
