@@ -9,6 +9,7 @@ import { appEvent } from '../moderation/index.js';
 import { ADMIN_SCOPES, appView, isAdminScope, SUSPENDED } from '../apps/index.js';
 import { auditView } from '../audit/index.js';
 import type { Caller, Uses } from '../kit.js';
+import type { Language } from '../../platform/i18n/language.js';
 
 export type AdminConsoleDeps = Uses<'now' | 'audit' | 'signIns', 'users' | 'apps' | 'audit' | 'sessions' | 'webhooks' | 'secondFactors' | 'passkeys'>;
 
@@ -46,12 +47,12 @@ export class AdminConsoleService {
    * application (docs/api.md §15.3) reads no administrator's, as it acts on none: 403
    * `需要管理员权限`, as its bans and role changes of one get.
    */
-  async userDetail(username: string, forApplication = false): Promise<UserDetail> {
+  async userDetail(username: string, forApplication = false, language?: Language): Promise<UserDetail> {
     const user = await this.userNamed(username);
     if (forApplication && user.roles.includes('admin')) throw fail('adminOnly');
     const now = this.ctx.now();
     const [sessions, apps, asTarget, asActor, totp, passkeys] = await Promise.all([
-      this.settings.sessionsOf(user),
+      this.settings.sessionsOf(user, undefined, language),
       this.ctx.storage.apps.listByOwner(user.id),
       this.ctx.storage.audit.list({ target: user.username }, 0, DETAIL_AUDIT_ROWS),
       this.ctx.storage.audit.list({ actor: user.username }, 0, DETAIL_AUDIT_ROWS),
