@@ -203,6 +203,25 @@ describe('e2e: the other console views', () => {
     await context.close();
   });
 
+  it('lists invite codes with their ids set as codes, entries apart', async () => {
+    const admin = await env.center.admin();
+    for (let i = 0; i < 2; i++) expect((await env.center.post(`${A}/admin/invites`, { uses: 2 }, admin.token)).statusCode).toBe(200);
+    for (const [locale, viewport] of [['zh-CN', { width: 1280, height: 860 }], ['en-US', PHONE]] as const) {
+      const { context, page } = await newPage(env.browser, viewport, locale);
+      await signIn(page, env.center.baseUrl, admin.username, admin.password);
+      await page.goto(`${env.center.baseUrl}/admin?view=invites`);
+      await expect.poll(async () => (await page.$$('#invites li.invite')).length).toBeGreaterThanOrEqual(2);
+      const font = await page.$eval('#invites li.invite code', (c) => getComputedStyle(c).fontFamily);
+      expect(font).toMatch(/monospace/);
+      const gap = await page.$$eval('#invites li.invite', (items) => items[1]!.getBoundingClientRect().top - items[0]!.getBoundingClientRect().bottom);
+      const padding = await page.$eval('#invites li.invite', (li) => parseFloat(getComputedStyle(li).paddingTop));
+      expect(gap + padding).toBeGreaterThanOrEqual(10);
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      await screenshot(page, `admin-invites-${locale}-${viewport.width}`);
+      await context.close();
+    }
+  });
+
   it('says why a delivery failed: the HTTP answer, or the network error', async () => {
     const receiver = new WebhookReceiver();
     const answering = await receiver.start();
