@@ -77,7 +77,7 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
   drainConnectionsOnClose(app, requestTimeoutMs);
   app.decorateRequest('auth', undefined);
   app.decorateRequest('adminClient', undefined);
-  app.decorate('siteName', config.siteName);
+  app.decorate('siteNames', config.siteNames);
 
   const metrics = createMetrics();
   registerRequestLog(app, logger, metrics.http);

@@ -19,6 +19,12 @@ export class PublishingUserRepo implements UserRepo {
     this.bus.publish({ type: 'user', id });
   }
 
+  async setRolesKeepingOne(id: number, ...rest: Parameters<UserRepo['setRolesKeepingOne']> extends [number, ...infer R] ? R : never): Promise<boolean> {
+    const changed = await this.repo.setRolesKeepingOne(id, ...rest);
+    if (changed) this.bus.publish({ type: 'user', id });
+    return changed;
+  }
+
   async endExpiredBans(...args: Parameters<UserRepo['endExpiredBans']>): Promise<User[]> {
     const lifted = await this.repo.endExpiredBans(...args);
     for (const user of lifted) this.bus.publish({ type: 'user', id: user.id });
@@ -32,6 +38,7 @@ export class PublishingUserRepo implements UserRepo {
   search(...args: Parameters<UserRepo['search']>) { return this.repo.search(...args); }
   changedSince(since: number) { return this.repo.changedSince(since); }
   count() { return this.repo.count(); }
+  roleCounts() { return this.repo.roleCounts(); }
   createdPerDay(since: number) { return this.repo.createdPerDay(since); }
   listAfter(...args: Parameters<UserRepo['listAfter']>) { return this.repo.listAfter(...args); }
   takenKeys(...args: Parameters<UserRepo['takenKeys']>) { return this.repo.takenKeys(...args); }

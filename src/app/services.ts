@@ -74,7 +74,7 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     config, storage: repos, now, log, userCache, revokedTokens, clients, signIns,
     tokens: new TokenService(config, userCache, revokedTokens, appStatus, now, (sid) => signIns.seen(sid), (claims) => signIns.signedOut(claims)),
     passwords: new Passwords(),
-    mailer: signedBy(config.siteName, opts.mailer ?? mailOutbox ?? logMailer(log, config.nodeEnv !== 'production')),
+    mailer: signedBy(config.siteNames, opts.mailer ?? mailOutbox ?? logMailer(log, config.nodeEnv !== 'production')),
     audit: new AuditLog(repos.audit, now, (err) => log.error({ err }, 'audit write failed')),
   };
   // Every way of signing in reports to the audit log; the history listens there.

@@ -45,9 +45,11 @@ async function create(args: string[]): Promise<void> {
     },
   });
   const { owner, name } = values;
-  const redirectUris = values['redirect-uri'];
-  if (!owner || !name || !redirectUris?.length) throw new UsageError(say('appRequired'));
   const fields = clientFields(values);
+  // An app holding client_credentials alone sends no browser anywhere: no redirect URI to ask for.
+  const machineOnly = fields.grant_types !== undefined && fields.grant_types.length > 0 && fields.grant_types.every((g) => g === 'client_credentials');
+  const redirectUris = values['redirect-uri'] ?? (machineOnly ? [] : undefined);
+  if (!owner || !name || redirectUris === undefined) throw new UsageError(say('appRequired'));
   await withServices(async (s) => {
     const user = await s.admin.userNamed(owner);
     print(await s.apps.create({ user, ip: null }, {

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { limitPolicyFrom, type LimitPolicy } from '../features/limits/policy.js';
 import { abuseSettings, type AbuseSettings } from './abuse.js';
+import type { Language } from '../platform/i18n/language.js';
 
 /** Every setting of docs/api.md §11 plus the lifetimes of §4, read once at start-up. */
 export interface Config extends AbuseSettings {
@@ -23,6 +24,11 @@ export interface Config extends AbuseSettings {
   readonly mailFrom: string;
   /** SITE_NAME: what pages, e-mails and the device/consent pages call the center itself. */
   readonly siteName: string;
+  /**
+   * The center's name in each language of the pages, e-mails and session lists: SITE_NAME as
+   * set in all of them, else 账号中心 in Chinese and Account Center in English.
+   */
+  readonly siteNames: Readonly<Record<Language, string>>;
   readonly centerAppId: string;
   readonly gameAppId: string;
   readonly authCodeTtl: number;
@@ -118,6 +124,11 @@ function siteName(raw: string | undefined): string {
   const name = raw?.trim() || '账号中心';
   if (name.length > 64 || /[\u0000-\u001f\u007f]/.test(name)) throw new ConfigError(`SITE_NAME must be one line of at most 64 characters, got "${raw}"`);
   return name;
+}
+
+function siteNames(raw: string | undefined): Readonly<Record<Language, string>> {
+  const name = siteName(raw);
+  return Object.freeze(raw?.trim() ? { 'zh-CN': name, en: name } : { 'zh-CN': name, en: 'Account Center' });
 }
 
 /**
@@ -257,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: mailFrom(env.MAIL_FROM, siteName(env.SITE_NAME)),
     siteName: siteName(env.SITE_NAME),
+    siteNames: siteNames(env.SITE_NAME),
     centerAppId: env.CENTER_APP_ID || 'account-center',
     gameAppId: env.GAME_APP_ID || 'game',
     authCodeTtl: int(env, 'AUTH_CODE_TTL', 120),

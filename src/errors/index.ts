@@ -79,6 +79,12 @@ const REASONS = {
   adminOnly: [403, '需要管理员权限'],
   // not fixed by the spec: admin actions on a username that does not exist
   unknownUser: [404, '用户不存在'],
+  // not fixed by the spec (docs/api.md §8.1): an administrator banning or demoting themselves,
+  // or deleting their own account; and a change that would leave no account with role admin
+  selfBan: [403, '不能封禁自己的账号'],
+  selfDemote: [403, '不能移除自己的管理员角色'],
+  adminSelfDelete: [403, '管理员不能注销自己的账号，请先由其他管理员移除管理员角色'],
+  lastAdmin: [409, '至少需要保留一名管理员'],
   // not fixed by the spec: admin disabling or enabling an app needs a reason for its owner
   reasonRequired: [400, '请填写原因'],
   // not fixed by the spec: an owner trying to restart an app an administrator stopped

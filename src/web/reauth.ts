@@ -19,7 +19,7 @@ let address: Promise<string> | undefined;
  * Whether the account has a password: one made by signing in with another account has none,
  * and proves itself by signing in again with a linked provider instead (docs/api.md §14.4).
  */
-function hasPassword(): Promise<boolean> {
+export function hasPassword(): Promise<boolean> {
   passwordSet ??= data<AccountLinksData>('GET', 'account/upstream').then((a) => a.has_password, () => true);
   return passwordSet;
 }

@@ -115,7 +115,7 @@ describe('device/poll', () => {
     expect([jwtClaims(tok.access_token).app, tok.expires_in]).toEqual([clientId, 604800]);
 
     const game = await start('game');
-    expect((await approve(game.user_code)).json().data).toEqual({ client_id: 'game', display_name: 'Game' });
+    expect((await approve(game.user_code)).json().data).toEqual({ client_id: 'game', display_name: '游戏' });
     const gameTok = (await poll(game.device_code)).json();
     const claims = jwtClaims(gameTok.access_token);
     expect([claims.app, claims.exp - claims.iat, gameTok.expires_in]).toEqual(['game', 2592000, 2592000]);

@@ -15,7 +15,7 @@ describe('the language of the pages', () => {
     expect(plain.headers.vary).toContain('Accept-Language');
     const english = await page('/login', { 'accept-language': 'en-GB,en;q=0.9' });
     expect(english.body).toContain('<html lang="en">');
-    expect(english.body).toContain('<title>Sign in - 账号中心</title>');
+    expect(english.body).toContain('<title>Sign in - Account Center</title>');
   });
 
   it('follows the q values, reads any Chinese as Simplified and ignores what it does not have', async () => {
@@ -33,7 +33,7 @@ describe('the language of the pages', () => {
     expect(chosen.body).toContain('<html lang="zh-CN">');
     expect(chosen.body).toContain('<title>我的账号 - 账号中心</title>');
     const english = await page('/device', { cookie: 'lang=en' });
-    expect(english.body).toContain('<title>Device sign-in - 账号中心</title>');
+    expect(english.body).toContain('<title>Device sign-in - Account Center</title>');
     // An unknown or malformed choice falls back to the browser's language.
     expect((await page('/device', { cookie: 'lang=fr', 'accept-language': 'en' })).body).toContain('<html lang="en">');
     expect((await page('/device', { cookie: 'lang=%E0%A4%A', 'accept-language': 'en' })).statusCode).toBe(200);
@@ -42,7 +42,7 @@ describe('the language of the pages', () => {
   it('covers the not-found page; the API still answers in Chinese', async () => {
     const missing = await page('/no-such-page', { 'accept-language': 'en' });
     expect(missing.statusCode).toBe(404);
-    expect(missing.body).toContain('<title>Page not found - 账号中心</title>');
+    expect(missing.body).toContain('<title>Page not found - Account Center</title>');
     const api = await t.post('/api/v1/auth/login', { username: 'nobody_here', password: 'wrong password' }, undefined, { 'accept-language': 'en', cookie: 'lang=en' });
     expect(api.json().msg).toBe('用户名或密码错误');
   });

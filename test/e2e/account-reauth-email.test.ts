@@ -74,7 +74,7 @@ describe('e2e: proving it is you with a mailed code on /account', () => {
     await removal.getByRole('button', { name: 'Send code' }).click();
     await removal.getByText('Code sent').waitFor();
     const code = await center.smtp.nextCodeFor(email, before);
-    expect(center.smtp.subjectsTo(email).at(-1)).toBe('[账号中心] Identity confirmation code');
+    expect(center.smtp.subjectsTo(email).at(-1)).toBe('[Account Center] Identity confirmation code');
     await page.fill('#f-delete_email_code', code);
     page.once('dialog', (dialog) => void dialog.accept());
     await page.click('#delete-account');

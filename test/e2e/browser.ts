@@ -71,10 +71,10 @@ export function storedKeys(page: Page): Promise<string[]> {
 }
 
 /** One service and one browser shared by a test file's tests, closed after them. */
-export function centerAndBrowser(): { center: Center; browser: Browser } {
+export function centerAndBrowser(settings: Record<string, string> = {}): { center: Center; browser: Browser } {
   const env = {} as { center: Center; browser: Browser };
   beforeAll(async () => {
-    [env.center, env.browser] = await Promise.all([startCenter(), launchBrowser()]);
+    [env.center, env.browser] = await Promise.all([startCenter(settings), launchBrowser()]);
   });
   afterAll(async () => {
     await env.browser?.close();

@@ -95,6 +95,7 @@ describe('e2e: user administration', () => {
     await page.waitForSelector(row);
 
     await page.click(`${row} [data-action=ban]`);
+    await page.click('#ban-dialog [data-action=confirm]');
     await page.waitForSelector(`${row} [data-status=banned]`);
     expect((await env.center.get('/api/v1/auth/me', target.token)).statusCode).toBe(403);
     await screenshot(page, 'admin-banned');
@@ -103,8 +104,10 @@ describe('e2e: user administration', () => {
     await page.waitForSelector(`${row} [data-status=active]`);
     expect((await env.center.get('/api/v1/auth/me', target.token)).statusCode).toBe(200);
 
-    await page.fill(`${row} [name=roles]`, 'player, builder');
     await page.click(`${row} [data-action=roles]`);
+    await page.fill('#roles-dialog [name=new_role]', 'builder');
+    await page.click('#roles-dialog [data-action=add-role]');
+    await page.click('#roles-dialog [data-action=confirm]');
     await page.waitForSelector('.notice.success:has-text("角色")');
     expect((await env.center.get('/api/v1/auth/me', target.token)).json().data.roles).toEqual(['player', 'builder']);
     await context.close();

@@ -16,7 +16,7 @@ function fixture(ttlMs: number) {
   const rows = new Map<string, App>([['a', app('a', 'https://a.example')]]);
   let reads = 0;
   const apps = { async findById(id: string) { reads += 1; return rows.get(id); } };
-  const clients = new ClientDirectory(apps, { centerAppId: 'account-center', gameAppId: 'game', siteName: 'Center' });
+  const clients = new ClientDirectory(apps, { centerAppId: 'account-center', gameAppId: 'game', siteNames: { 'zh-CN': 'Center', en: 'Center' } });
   const bus = new LocalChangeBus();
   const whitelist = new CorsWhitelist(clients, { listActive: async () => [...rows.values()] }, bus, ttlMs, () => clock.now);
   return { clock, rows, bus, whitelist, reads: () => reads };

@@ -54,7 +54,7 @@ export const CLI_ZH_CN: { readonly [K in CliKey]: string } = {
   usernameTaken: '用户名已被占用',
   emailTaken: '邮箱已被注册',
   roleListRequired: 'user roles U a,b：需要以逗号分隔的角色列表',
-  appRequired: 'app create：--owner、--name 和 --redirect-uri 均为必填',
+  appRequired: 'app create：--owner、--name 和 --redirect-uri 均为必填（只用 --grant-types client_credentials 时可省略 --redirect-uri）',
   appUpdateIdRequired: 'app update：需要且只能有一个 client_id',
   appIdRequired: '{command}：需要应用 ID',
   adminScopeRequired: 'app grant-admin：至少指定一个权限（{scopes}）',

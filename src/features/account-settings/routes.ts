@@ -57,7 +57,7 @@ export async function accountSettingsRoutes(app: ContractApp, { services, guards
 
   app.get(`${P}/sessions`, {
     preHandler, schema: { tags, summary: 'Live sign-ins of the user, newest first; `current` marks this one', response: responses(SessionListReply) },
-  }, async (request) => ({ ok: true as const, data: { sessions: await settings.sessions(authOf(request)) } }));
+  }, async (request) => ({ ok: true as const, data: { sessions: await settings.sessions(authOf(request), callerOf(request).language) } }));
 
   app.post(`${P}/sessions/end`, {
     preHandler, schema: { tags, summary: 'End one session: every token of it is refused from now on', body: EndSessionBody, response: responses(EndSessionReply) },

@@ -11,11 +11,10 @@ import type { ReauthProof, ReauthService } from '../reauth/index.js';
 import type { Authenticated } from '../sessions/index.js';
 import type { SignInHistory } from '../sign-in-history/index.js';
 import { publicUser } from '../sessions/index.js';
+import { builtInAppName } from '../apps/index.js';
 
-export type AccountSettingsDeps = Uses<'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns', 'users' | 'apps' | 'refreshTokens' | 'passkeys' | 'upstreamLinks' | 'minecraft', 'centerAppId' | 'gameAppId' | 'siteName'>;
+export type AccountSettingsDeps = Uses<'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns', 'users' | 'apps' | 'refreshTokens' | 'passkeys' | 'upstreamLinks' | 'minecraft', 'centerAppId' | 'gameAppId' | 'siteNames'>;
 
-/** The built-in game has no row, hence no name of its own; the center's is SITE_NAME. */
-const GAME_NAME = '游戏';
 const seconds = (ms: number): number => Math.floor(ms / 1000);
 /** Ids of OAuth refresh families in the session list, apart from the account center's own sessions. */
 const OAUTH_PREFIX = 'oauth:';
@@ -39,20 +38,20 @@ export class AccountSettingsService {
   ) {}
 
   /** The user's live sessions, the caller's own marked `current`. */
-  async sessions({ user, claims }: Authenticated): Promise<SessionView[]> {
-    return this.sessionsOf(user, claims.sid);
+  async sessions({ user, claims }: Authenticated, language?: Language): Promise<SessionView[]> {
+    return this.sessionsOf(user, claims.sid, language);
   }
 
   /**
    * Live sessions of any user (also the admin's user detail): the account center's own
    * sign-ins, then the OAuth refresh families (`kind: "oauth"`), which record no address.
    */
-  async sessionsOf(user: Pick<User, 'id' | 'tokensValidAfter'>, currentSid?: string): Promise<SessionView[]> {
+  async sessionsOf(user: Pick<User, 'id' | 'tokensValidAfter'>, currentSid?: string, language?: Language): Promise<SessionView[]> {
     const [list, families] = await Promise.all([
       this.ctx.signIns.live(user.id, LIST_LIMIT),
       this.ctx.storage.refreshTokens.listLiveFamilies(user.id, this.ctx.now(), user.tokensValidAfter, LIST_LIMIT),
     ]);
-    const names = await this.appNames([...list.map((s) => s.app), ...families.map((f) => f.clientId)]);
+    const names = await this.appNames([...list.map((s) => s.app), ...families.map((f) => f.clientId)], language);
     const own = list.map((s): SessionView => ({
       id: s.id, kind: 'token', app: s.app, app_name: names.get(s.app) ?? s.app, created_at: seconds(s.createdAt),
       last_used_at: seconds(s.lastUsedAt), ip: s.ip, user_agent: s.userAgent, current: s.id === currentSid,
@@ -64,10 +63,12 @@ export class AccountSettingsService {
     return [...own, ...oauth];
   }
 
-  private async appNames(ids: string[]): Promise<Map<string, string>> {
-    const { centerAppId, gameAppId, siteName } = this.ctx.config;
-    const names = new Map([[centerAppId, siteName], [gameAppId, GAME_NAME]]);
+  /** The built-in center and game named in the reader's language, registered apps by their own names. */
+  private async appNames(ids: string[], language?: Language): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
     for (const id of new Set(ids)) {
+      const builtIn = builtInAppName(this.ctx.config, id, language);
+      if (builtIn !== undefined) names.set(id, builtIn);
       if (names.has(id)) continue;
       const app = await this.ctx.storage.apps.findById(id);
       if (app) names.set(id, app.displayName);
@@ -156,6 +157,8 @@ export class AccountSettingsService {
    */
   async deleteAccount(auth: Authenticated, proof: ReauthProof, caller: Caller): Promise<void> {
     const { user } = auth;
+    // The center keeps the people who run it: an administrator leaves once another has taken admin away.
+    if (user.roles.includes('admin')) throw fail('adminSelfDelete');
     await this.reauth.prove(auth, proof, caller);
     const now = this.ctx.now();
     await this.ctx.storage.users.update(user.id, {

@@ -51,6 +51,13 @@ export interface UserRepo {
    */
   update(id: number, patch: UserPatch, now: number, events?: readonly OutboxEvent[]): Promise<void>;
   /**
+   * Replaces the roles of user `id`, with `events` in the same transaction, unless it holds
+   * `kept` and would be the last user left holding it: false then, and nothing changes. The
+   * count and the write do not interleave with another such change, so two of them at once
+   * never take the role from the last two holders.
+   */
+  setRolesKeepingOne(id: number, roles: string[], kept: string, now: number, events: readonly OutboxEvent[]): Promise<boolean>;
+  /**
    * Lifts every timed ban whose end is at or before `now`, with the events `eventsOf` gives for
    * each lifted user in the same transaction. Only rows this call changed are returned and
    * announced, so of several instances running it at once, one announces each user.
@@ -61,6 +68,8 @@ export interface UserRepo {
   /** Ids of users changed at or after `since`, for cross-instance cache invalidation. */
   changedSince(since: number): Promise<number[]>;
   count(): Promise<number>;
+  /** Each role held by at least one user, with how many hold it. */
+  roleCounts(): Promise<Array<{ role: string; users: number }>>;
   /** Accounts created per UTC day (`YYYY-MM-DD`) since `since`, for the dashboard. */
   createdPerDay(since: number): Promise<Array<{ day: string; count: number }>>;
   /** Up to `limit` users with ids above `afterId`, in id order (export, page by page). */

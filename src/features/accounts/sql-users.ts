@@ -112,6 +112,22 @@ export class SqlUserRepo implements UserRepo {
     });
   }
 
+  async setRolesKeepingOne(id: number, roles: string[], kept: string, now: number, events: readonly OutboxEvent[]): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      if (!roles.includes(kept)) {
+        // PostgreSQL locks every holder's row, in id order so two such changes never deadlock,
+        // and re-reads a row another one changed meanwhile; SQLite runs one write transaction at a time.
+        let holders = trx.selectFrom('users').select('id').where(sql<boolean>`roles like ${likePattern(JSON.stringify(kept))} escape '\\'`).orderBy('id');
+        if (this.kind === 'postgres') holders = holders.forUpdate();
+        const ids = (await holders.execute()).map((r) => Number(r.id));
+        if (ids.length === 1 && ids[0] === id) return false;
+      }
+      await this.updateRow(trx, id, { roles }, now);
+      await enqueueEvents(trx, events, now);
+      return true;
+    });
+  }
+
   async endExpiredBans(now: number, eventsOf: (user: User) => readonly OutboxEvent[]): Promise<User[]> {
     return this.db.transaction().execute(async (trx) => {
       // The conditions are re-read under the row lock: an instance that lost the race changes nothing.
@@ -163,6 +179,15 @@ export class SqlUserRepo implements UserRepo {
   async count(): Promise<number> {
     const r = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(r.n);
+  }
+
+  async roleCounts(): Promise<Array<{ role: string; users: number }>> {
+    // Roles are stored as a JSON array of names: each dialect unnests it its own way.
+    const query = this.kind === 'postgres'
+      ? sql<{ role: string; n: number | string }>`select r.role, count(*) as n from users cross join lateral jsonb_array_elements_text(users.roles::jsonb) as r(role) group by r.role order by r.role`
+      : sql<{ role: string; n: number | string }>`select j.value as role, count(*) as n from users, json_each(users.roles) as j group by j.value order by j.value`;
+    const { rows } = await query.execute(this.db);
+    return rows.map((r) => ({ role: r.role, users: Number(r.n) }));
   }
 
   async createdPerDay(since: number): Promise<Array<{ day: string; count: number }>> {

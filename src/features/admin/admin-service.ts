@@ -4,10 +4,11 @@ import { isoOrNull, userEvent } from '../moderation/index.js';
 import { appActor } from '../sessions/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { type User } from '../accounts/index.js';
-import type { AdminUserView, UserPage } from './contract.js';
+import type { AdminUserView, RoleView, UserPage } from './contract.js';
 import type { Caller, Uses } from '../kit.js';
 
 const PAGE_SIZE = 20;
+const ADMIN_ROLE = 'admin';
 
 /**
  * An application acting with admin scopes (docs/api.md §15.3) moderates players: it may not
@@ -65,6 +66,12 @@ export function banEnd(until: string | undefined, now: number): number | null {
   return ms;
 }
 
+/** The roles that always exist, with their names on the pages. */
+const BUILT_IN_ROLES = [
+  { name: 'player', display_name: '玩家', display_name_en: 'Player' },
+  { name: ADMIN_ROLE, display_name: '管理员', display_name_en: 'Administrator' },
+] as const;
+
 export type AdminDeps = Uses<'now' | 'passwords' | 'audit', 'users'>;
 
 /** User administration shared by the admin API and the CLI. */
@@ -103,13 +110,14 @@ export class AdminService {
    * Bans (with an optional reason and end) or lifts a ban; the webhook event is written with
    * the change. A ban ends by itself at `until` (isBanned), without another write.
    */
-  async setBanned(username: string, banned: boolean, actor: string | null, caller?: Caller, terms: BanTerms = {}) {
+  async setBanned(username: string, banned: boolean, actor: string | null, caller?: Caller, terms: BanTerms = {}, actorUid?: number) {
     const now = this.ctx.now();
     const reason = banned ? (terms.reason ?? '').trim() : '';
     if ([...reason].length > BAN_REASON_MAX) throw badParam('reason');
     const bannedUntil = banned ? banEnd(terms.until, now) : null;
     const user = await this.userNamed(username);
     refuseAppOverAdmins(actor, user);
+    if (banned && actorUid === user.id) throw fail('selfBan');
     const event = banned
       ? userEvent('user.banned', user, { reason, until: isoOrNull(bannedUntil) })
       : userEvent('user.unbanned', user);
@@ -117,6 +125,15 @@ export class AdminService {
     const detail = banned ? { reason, until: isoOrNull(bannedUntil) } : undefined;
     await this.ctx.audit.record(banned ? 'user.ban' : 'user.unban', { actor, ip: caller?.ip ?? null, target: user.username, ...(detail && { detail }) });
     return adminUserView({ ...user, banned, banReason: reason, bannedUntil }, now);
+  }
+
+  /** The built-in roles, then every other role some user holds, by name; each with its holders' count. */
+  async roles(): Promise<RoleView[]> {
+    const counts = new Map((await this.ctx.storage.users.roleCounts()).map((r) => [r.role, r.users]));
+    const builtIn = BUILT_IN_ROLES.map((r) => ({ ...r, description: '', members: counts.get(r.name) ?? 0, builtin: true }));
+    const others = [...counts].filter(([name]) => !BUILT_IN_ROLES.some((r) => r.name === name)).sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, members]) => ({ name, display_name: name, display_name_en: name, description: '', members, builtin: false }));
+    return [...builtIn, ...others];
   }
 
   /**
@@ -128,13 +145,19 @@ export class AdminService {
     await this.ctx.audit.record('admin.users_read', { actor: appActor(clientId), ip: caller.ip, target, ...(detail && { detail }) });
   }
 
-  async setRoles(username: string, roles: string[], actor: string | null, caller?: Caller) {
+  /**
+   * Replaces the roles. `actorUid` is the administrator acting through the API: they may not
+   * take `admin` from themselves; nobody (the CLI included) takes it from the last holder.
+   */
+  async setRoles(username: string, roles: string[], actor: string | null, caller?: Caller, actorUid?: number) {
     if (roles.length > 20 || !roles.every(isValidRole)) throw badParam('roles');
     const unique = [...new Set(roles)];
     const user = await this.userNamed(username);
     refuseAppOverAdmins(actor, user, unique);
+    if (actorUid === user.id && user.roles.includes(ADMIN_ROLE) && !unique.includes(ADMIN_ROLE)) throw fail('selfDemote');
     const now = this.ctx.now();
-    await this.ctx.storage.users.update(user.id, { roles: unique }, now, [userEvent('user.roles_changed', user, { roles: unique, previous_roles: user.roles })]);
+    const event = userEvent('user.roles_changed', user, { roles: unique, previous_roles: user.roles });
+    if (!(await this.ctx.storage.users.setRolesKeepingOne(user.id, unique, ADMIN_ROLE, now, [event]))) throw fail('lastAdmin');
     await this.ctx.audit.record('user.roles', { actor, ip: caller?.ip ?? null, target: user.username, detail: { from: user.roles, to: unique } });
     return adminUserView({ ...user, roles: unique }, now);
   }

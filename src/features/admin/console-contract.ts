@@ -12,6 +12,8 @@ export const UserDetail = View({
     ...AdminUserView.properties, created_at: Type.Integer(),
     /** The ban's reason ('' when none or not banned) and end (unix seconds; null: permanent or not banned). */
     ban_reason: Type.String(), banned_until: Type.Union([Type.Integer(), Type.Null()]),
+    /** Whether the authenticator is on and how many passkeys there are: what `second_factor/remove` would remove. */
+    second_factor: View({ totp: Type.Boolean(), passkeys: Type.Integer() }),
   }),
   sessions: Type.Array(SessionView), apps: Type.Array(AppView), audit: Type.Array(AuditEntryView),
 });

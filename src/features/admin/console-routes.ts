@@ -17,7 +17,7 @@ export async function adminConsoleRoutes(app: ContractApp, { services, guards, m
     preHandler: guards.adminOr('admin:users:read'),
     schema: { tags, summary: "A user's profile, roles, ban, live sessions, apps and audit trail", querystring: UsernameQuery, response: responses(UserDetailReply) },
   }, async (request) => {
-    const detail = await adminConsole.userDetail(request.query.username, request.adminClient !== undefined);
+    const detail = await adminConsole.userDetail(request.query.username, request.adminClient !== undefined, callerOf(request).language);
     await services.admin.recordApplicationRead(request.adminClient, callerOf(request), detail.user.username);
     return { ok: true as const, data: detail };
   });

@@ -9,8 +9,9 @@ import { appEvent } from '../moderation/index.js';
 import { ADMIN_SCOPES, appView, isAdminScope, SUSPENDED } from '../apps/index.js';
 import { auditView } from '../audit/index.js';
 import type { Caller, Uses } from '../kit.js';
+import type { Language } from '../../platform/i18n/language.js';
 
-export type AdminConsoleDeps = Uses<'now' | 'audit' | 'signIns', 'users' | 'apps' | 'audit' | 'sessions' | 'webhooks'>;
+export type AdminConsoleDeps = Uses<'now' | 'audit' | 'signIns', 'users' | 'apps' | 'audit' | 'sessions' | 'webhooks' | 'secondFactors' | 'passkeys'>;
 
 const APP_PAGE_SIZE = 20;
 const DETAIL_AUDIT_ROWS = 50;
@@ -46,21 +47,26 @@ export class AdminConsoleService {
    * application (docs/api.md §15.3) reads no administrator's, as it acts on none: 403
    * `需要管理员权限`, as its bans and role changes of one get.
    */
-  async userDetail(username: string, forApplication = false): Promise<UserDetail> {
+  async userDetail(username: string, forApplication = false, language?: Language): Promise<UserDetail> {
     const user = await this.userNamed(username);
     if (forApplication && user.roles.includes('admin')) throw fail('adminOnly');
     const now = this.ctx.now();
-    const [sessions, apps, asTarget, asActor] = await Promise.all([
-      this.settings.sessionsOf(user),
+    const [sessions, apps, asTarget, asActor, totp, passkeys] = await Promise.all([
+      this.settings.sessionsOf(user, undefined, language),
       this.ctx.storage.apps.listByOwner(user.id),
       this.ctx.storage.audit.list({ target: user.username }, 0, DETAIL_AUDIT_ROWS),
       this.ctx.storage.audit.list({ actor: user.username }, 0, DETAIL_AUDIT_ROWS),
+      this.ctx.storage.secondFactors.findTotp(user.id),
+      this.ctx.storage.passkeys.listByUser(user.id),
     ]);
     const seen = new Set<number>();
     const audit = [...asTarget.entries, ...asActor.entries].filter((e) => !seen.has(e.id) && seen.add(e.id))
       .sort((a, b) => b.id - a.id).slice(0, DETAIL_AUDIT_ROWS);
     return {
-      user: { ...adminUserView(user, now), created_at: Math.floor(user.createdAt / 1000), ...banOf(user, now) },
+      user: {
+        ...adminUserView(user, now), created_at: Math.floor(user.createdAt / 1000), ...banOf(user, now),
+        second_factor: { totp: totp?.enabled === true, passkeys: passkeys.length },
+      },
       sessions, apps: apps.map(appView), audit: audit.map(auditView),
     };
   }

@@ -19,3 +19,14 @@ export const UserPageReply = DataEnvelope(UserPage);
 export const BanBody = Type.Object({ username: Str(256), banned: Type.Boolean(), reason: Type.Optional(Str(2048)), until: Type.Optional(Str(64)) });
 export const RolesBody = Type.Object({ username: Str(256), roles: StrList(20, 64) });
 export const AdminUserReply = DataEnvelope(AdminUserView);
+
+/**
+ * A role as ROLES.md §1 lists it: every role some user holds, and `player` and `admin` always.
+ * Display names are the name itself for a role without a catalogue entry.
+ */
+export const RoleView = View({
+  name: Type.String(), display_name: Type.String(), display_name_en: Type.String(), description: Type.String(),
+  members: Type.Integer(), builtin: Type.Boolean(),
+});
+export type RoleView = Static<typeof RoleView>;
+export const RoleListReply = DataEnvelope(View({ roles: Type.Array(RoleView) }));

@@ -1,4 +1,4 @@
-import { AdminUserReply, BanBody, RolesBody, UserPageReply, UserSearchQuery } from './contract.js';
+import { AdminUserReply, BanBody, RoleListReply, RolesBody, UserPageReply, UserSearchQuery } from './contract.js';
 import { pageNumber } from '../../platform/http/contract.js';
 import { responses } from '../../platform/http/contract.js';
 import { callerOf, type ContractApp } from '../../platform/http/typed-scope.js';
@@ -27,14 +27,19 @@ export async function adminRoutes(app: ContractApp, { services, guards }: RouteD
     schema: { tags, summary: 'Ban or unban a user', body: BanBody, response: responses(AdminUserReply) },
   }, async (request) => {
     const { username, banned, reason, until } = request.body;
-    return { ok: true as const, data: await services.admin.setBanned(username, banned, adminActorOf(request), callerOf(request), { reason, until }) };
+    return { ok: true as const, data: await services.admin.setBanned(username, banned, adminActorOf(request), callerOf(request), { reason, until }, request.auth?.user.id) };
   });
+
+  app.get('/api/v1/auth/admin/roles', {
+    preHandler: guards.admin,
+    schema: { tags, summary: 'The roles: player and admin, and every role some user holds, with member counts', response: responses(RoleListReply) },
+  }, async () => ({ ok: true as const, data: { roles: await services.admin.roles() } }));
 
   app.post('/api/v1/auth/admin/users/roles', {
     preHandler: guards.adminOr('admin:users:roles'),
     schema: { tags, summary: "Replace a user's roles", body: RolesBody, response: responses(AdminUserReply) },
   }, async (request) => {
     const { username, roles } = request.body;
-    return { ok: true as const, data: await services.admin.setRoles(username, roles, adminActorOf(request), callerOf(request)) };
+    return { ok: true as const, data: await services.admin.setRoles(username, roles, adminActorOf(request), callerOf(request), request.auth?.user.id) };
   });
 }

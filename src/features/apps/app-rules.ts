@@ -92,8 +92,10 @@ export interface AppFields {
 /**
  * Validates the editable fields of an app; on create, display_name and redirect_uris are
  * required. Lists are de-duplicated keeping their order; display names are trimmed.
+ * `machineOnly`: the app will hold the client_credentials grant alone, sends no browser
+ * anywhere, and may have an empty redirect_uris list.
  */
-export function checkAppFields(input: AppFieldsInput, creating: boolean): Outcome<AppFields> {
+export function checkAppFields(input: AppFieldsInput, creating: boolean, machineOnly = false): Outcome<AppFields> {
   const out: AppFields = {};
   if (input.display_name !== undefined || creating) {
     if (input.display_name === undefined || !isValidDisplayName(input.display_name)) return refuse('badParam', 'display_name');
@@ -105,7 +107,7 @@ export function checkAppFields(input: AppFieldsInput, creating: boolean): Outcom
   }
   if (input.redirect_uris !== undefined || creating) {
     const uris = input.redirect_uris;
-    if (!uris || uris.length < 1 || uris.length > MAX_REDIRECT_URIS) return refuse('badParam', 'redirect_uris');
+    if (!uris || uris.length < (machineOnly ? 0 : 1) || uris.length > MAX_REDIRECT_URIS) return refuse('badParam', 'redirect_uris');
     if (!uris.every(isValidRedirectUri)) return refuse('badRedirectUriFormat');
     out.redirectUris = dedupe(uris);
   }
@@ -123,3 +125,6 @@ export function checkAppFields(input: AppFieldsInput, creating: boolean): Outcom
 
 /** Unix seconds from the milliseconds storage keeps. */
 export const toUnixSeconds = (ms: number): number => Math.floor(ms / 1000);
+
+/** Whether these grants are `client_credentials` alone: an app that needs no redirect URI. */
+export const isMachineOnly = (grants: readonly string[]): boolean => grants.length > 0 && grants.every((g) => g === 'client_credentials');

@@ -1,8 +1,8 @@
 import { badParam, fail, refused } from '../../errors/index.js';
 import { nextStatus, viewStatus } from './app-state.js';
 import { appEvent } from '../moderation/index.js';
-import { checkAppFields, isClientType, isReservedClientId, isValidClientId, MAX_BACKCHANNEL_APPS_PER_OWNER, newClientId, toUnixSeconds } from './app-rules.js';
-import { checkClientFields } from './oidc-client-rules.js';
+import { checkAppFields, isClientType, isMachineOnly, isReservedClientId, isValidClientId, MAX_BACKCHANNEL_APPS_PER_OWNER, newClientId, toUnixSeconds } from './app-rules.js';
+import { checkClientFields, DEFAULT_GRANT_TYPES } from './oidc-client-rules.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { BackchannelCapReached, type App, type BackchannelCap } from './repository.js';
 import { type User } from '../accounts/index.js';
@@ -91,7 +91,7 @@ export class AppService {
     const clientType = input.client_type ?? 'confidential';
     if (!isClientType(clientType)) throw badParam('client_type');
     if (input.client_id !== undefined && !isValidClientId(input.client_id)) throw badParam('client_id');
-    const fields = checkAppFields(input, true);
+    const fields = checkAppFields(input, true, isMachineOnly(input.grant_types ?? DEFAULT_GRANT_TYPES));
     if (!fields.ok) throw refused(fields);
     const client = checkClientFields(input, clientType, true, this.ctx.config.webhookAllowPrivate);
     if (!client.ok) throw refused(client);
@@ -130,8 +130,11 @@ export class AppService {
 
   async update(actor: AppActor, input: UpdateAppInput): Promise<AppView> {
     const current = await this.owned(actor, input.client_id);
-    const fields = checkAppFields(input, false);
+    // An app without redirect URIs keeps them optional only while it holds client_credentials alone.
+    const machineOnly = isMachineOnly(input.grant_types ?? current.grantTypes);
+    const fields = checkAppFields(input, false, machineOnly);
     if (!fields.ok) throw refused(fields);
+    if (!machineOnly && (fields.value.redirectUris ?? current.redirectUris).length === 0) throw badParam('redirect_uris');
     const client = checkClientFields(input, current.clientType, false, this.ctx.config.webhookAllowPrivate);
     if (!client.ok) throw refused(client);
     const cap = client.value.backchannelLogoutUri ? await this.backchannelCap(current.ownerId, actor) : undefined;

@@ -2,6 +2,23 @@ import type { Reason } from '../../errors/index.js';
 import { isActive } from './app-state.js';
 import type { App } from './repository.js';
 import type { AppCache } from './app-cache.js';
+import { DEFAULT_LANGUAGE, type Language } from '../../platform/i18n/language.js';
+
+/** The built-in game's name in each language; the center's own is SITE_NAME (config.siteNames). */
+export const GAME_APP_NAMES: Readonly<Record<Language, string>> = { 'zh-CN': '游戏', en: 'Game' };
+
+export interface BuiltInIds {
+  centerAppId: string;
+  gameAppId: string;
+  siteNames: Readonly<Record<Language, string>>;
+}
+
+/** The name of a built-in client (the center, the game) in `language`; undefined for any other id. */
+export function builtInAppName(ids: BuiltInIds, clientId: string, language: Language = DEFAULT_LANGUAGE): string | undefined {
+  if (clientId === ids.centerAppId) return ids.siteNames[language];
+  if (clientId === ids.gameAppId) return GAME_APP_NAMES[language];
+  return undefined;
+}
 
 /**
  * What a client is being used for. The authorization-code flow (and CORS for it) takes only
@@ -21,14 +38,15 @@ export type ClientResolution = { ok: true; client: ResolvedClient } | { ok: fals
 
 /** The one answer to "is this client usable for X?", over the app cache (features/apps/app-cache.ts). */
 export class ClientDirectory {
-  private readonly builtIn: ReadonlyMap<string, string>;
+  constructor(private readonly apps: Pick<AppCache, 'findById'>, private readonly ids: BuiltInIds) {}
 
-  constructor(private readonly apps: Pick<AppCache, 'findById'>, ids: { centerAppId: string; gameAppId: string; siteName: string }) {
-    this.builtIn = new Map([[ids.centerAppId, ids.siteName], [ids.gameAppId, 'Game']]);
+  /** How a page in `language` names the client: a built-in one in that language, an app by its own name. */
+  nameIn(client: ResolvedClient, language: Language): string {
+    return builtInAppName(this.ids, client.clientId, language) ?? client.displayName;
   }
 
   async resolveClient(clientId: string, purpose: ClientPurpose): Promise<ClientResolution> {
-    const builtInName = this.builtIn.get(clientId);
+    const builtInName = builtInAppName(this.ids, clientId);
     if (builtInName !== undefined) {
       return purpose === 'device' ? { ok: true, client: { clientId, displayName: builtInName } } : { ok: false, reason: 'unknownApp' };
     }

@@ -7,6 +7,7 @@ export { SUSPENDED, appView } from './app-service.js';
 export { isActive } from './app-state.js';
 export type { AppStatusCache } from './app-status.js';
 export type { ClientResolution, ResolvedClient } from './client-directory.js';
+export { builtInAppName } from './client-directory.js';
 export { AppSuspensionsReply, AppView } from './contract.js';
 export { allowedOriginsOf, composeRedirectUrl, isRegisteredRedirect, isValidOrigin, isValidRedirectUri } from './redirect-uris.js';
 export { grantScope, isValidScopeName, splitScope } from './scope.js';

@@ -10,6 +10,7 @@ import type { ResolvedClient } from '../apps/index.js';
 import type { Caller, Uses } from '../kit.js';
 import { randomDigits, randomToken, sha256Hex } from '../../platform/crypto/random.js';
 import type { RateLimiter } from '../limits/index.js';
+import { DEFAULT_LANGUAGE, type Language } from '../../platform/i18n/language.js';
 import type { DeviceApproved, DeviceRequest, DeviceStart } from './contract.js';
 import type { TokenEnvelope } from '../sessions/index.js';
 
@@ -103,11 +104,11 @@ export class DeviceService {
   }
 
   /** Who asks, for the approval page to show before the user decides (RFC 8628 §5.4). */
-  async inspect(user: User, userCode: string): Promise<DeviceRequest> {
+  async inspect(user: User, userCode: string, language?: Language): Promise<DeviceRequest> {
     const { code, client } = await this.pendingCode(user, userCode);
     return {
       client_id: client.clientId,
-      display_name: client.displayName,
+      display_name: this.ctx.clients.nameIn(client, language ?? DEFAULT_LANGUAGE),
       first_party: client.clientId === this.ctx.config.centerAppId,
       created_at: Math.floor(code.createdAt / 1000),
     };
@@ -120,7 +121,7 @@ export class DeviceService {
     // Someone else decided it between the read and the write.
     if (!decided) throw fail('deviceInvalid');
     await this.ctx.audit.record(deny ? 'device.deny' : 'device.approve', { actor: user.username, ip: caller.ip, target: client.clientId });
-    return { client_id: client.clientId, display_name: client.displayName };
+    return { client_id: client.clientId, display_name: this.ctx.clients.nameIn(client, caller.language ?? DEFAULT_LANGUAGE) };
   }
 
   /** One poll by the device; the token envelope once approved, else an RFC 8628 error. */

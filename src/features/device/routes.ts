@@ -27,7 +27,7 @@ export async function deviceRoutes(app: ContractApp, { services, guards }: Route
       security: [{ bearer: [] }],
       body: DeviceInspectBody, response: responses(DeviceInspectReply),
     },
-  }, async (request) => ({ ok: true as const, data: await device.inspect(authOf(request).user, request.body.user_code) }));
+  }, async (request) => ({ ok: true as const, data: await device.inspect(authOf(request).user, request.body.user_code, callerOf(request).language) }));
 
   app.post('/api/v1/auth/device/approve', {
     preHandler: guards.firstParty,

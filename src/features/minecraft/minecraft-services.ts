@@ -19,6 +19,8 @@ export interface YggdrasilMetadata {
 export interface MinecraftServices {
   /** MINECRAFT=on; off, nothing of this feature answers. */
   readonly enabled: boolean;
+  /** What a player pastes into a launcher's authlib-injector login: `{BASE_URL}/api/yggdrasil/`. */
+  readonly apiRoot: string;
   readonly profiles: ProfileService;
   readonly yggdrasil: YggdrasilService;
   metadata(): Promise<YggdrasilMetadata>;
@@ -35,6 +37,7 @@ export function createMinecraftServices(
   const signIn = new YggdrasilSignIn(kit, limiter, secondFactor, captcha);
   return {
     enabled: config.minecraft,
+    apiRoot: `${config.baseUrl}/api/yggdrasil/`,
     profiles: new ProfileService(kit, limiter),
     yggdrasil: new YggdrasilService(kit, signIn, views),
     async metadata() {

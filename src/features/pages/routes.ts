@@ -74,7 +74,8 @@ export function loadBundle(): Bundle | undefined {
 /** Settings a page needs before its first request, as `data-*` attributes of <body>. */
 type PageData = Record<string, string>;
 
-function shell(page: string, language: Language, siteName: string, bundle: Bundle | undefined, pageData: PageData = {}): string {
+function shell(page: string, language: Language, siteNames: Readonly<Record<Language, string>>, bundle: Bundle | undefined, pageData: PageData = {}): string {
+  const siteName = siteNames[language];
   const text = SHELL_TEXT[language];
   const head = bundle
     ? `<link rel="stylesheet" href="/assets/${bundle.css}">\n<script type="module" src="/assets/${bundle.js}"></script>`
@@ -115,7 +116,7 @@ const HTML_HEADERS = { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-
  * another feature answers itself, such as the return from an upstream provider (§14.2).
  */
 export function sendPage(reply: FastifyReply, page: string, pageData: PageData = {}, status = 200, headers: Record<string, string> = {}): FastifyReply {
-  const html = shell(page, languageOf(reply.request.headers), reply.server.siteName, currentBundle(), pageData);
+  const html = shell(page, languageOf(reply.request.headers), reply.server.siteNames, currentBundle(), pageData);
   return reply.code(status).headers({ ...HTML_HEADERS, ...headers }).send(html);
 }
 
@@ -132,7 +133,7 @@ export function sendNotFoundPage(request: FastifyRequest, reply: FastifyReply): 
   if (!(request.headers.accept ?? '').includes('text/html')) return false;
   const path = request.url.split('?', 1)[0]!;
   if (JSON_PREFIXES.some((prefix) => path.startsWith(prefix))) return false;
-  void reply.code(404).headers(HTML_HEADERS).send(shell('not_found', languageOf(request.headers), reply.server.siteName, currentBundle()));
+  void reply.code(404).headers(HTML_HEADERS).send(shell('not_found', languageOf(request.headers), reply.server.siteNames, currentBundle()));
   return true;
 }
 
@@ -141,7 +142,7 @@ export async function pagesRoutes(app: FastifyInstance, { services }: RouteDeps)
   // The sign-up page marks its e-mail code field 选填 unless the server requires the code.
   const pageData: Record<string, PageData> = {
     register: { 'email-code': services.accounts.emailCodeRequired ? 'required' : 'optional', registration: services.abuse.registration.mode },
-    account: { minecraft: services.minecraft.enabled ? 'on' : 'off' },
+    account: services.minecraft.enabled ? { minecraft: 'on', 'minecraft-api': services.minecraft.apiRoot } : { minecraft: 'off' },
   };
   // The pages whose requests may need a CAPTCHA learn where the widget is (docs/abuse.md).
   const captchaPages = new Set(['register', 'login', 'reset_password', 'authorize', 'account']);

@@ -1,7 +1,9 @@
+import type { Language } from '../../platform/i18n/language.js';
+
 declare module 'fastify' {
   interface FastifyInstance {
-    /** SITE_NAME (src/config): how every page rendered by the server names the center. */
-    siteName: string;
+    /** SITE_NAME (src/config) in each page language: how every page rendered by the server names the center. */
+    siteNames: Readonly<Record<Language, string>>;
   }
 }
 

@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
-import type { Language } from '../i18n/language.js';
+import { DEFAULT_LANGUAGE, type Language } from '../i18n/language.js';
 import { mailText } from './mail-text.js';
 
 export interface MailMessage {
@@ -96,11 +96,13 @@ export function logMailer(log: Logger, revealText: boolean): Mailer {
  * Every message names the center the same way (SITE_NAME): in the subject, where the reader
  * sees it first, and as the signature.
  */
-export function signedBy(siteName: string, mailer: Mailer): Mailer {
+export function signedBy(siteNames: Readonly<Record<Language, string>>, mailer: Mailer): Mailer {
   return {
     // An account may have no address (one made by signing in with another account): its notices go nowhere.
-    send: async (m) => (m.to === '' ? undefined : mailer.send({
-      ...m, subject: `${mailText(m.language, 'mail.subjectPrefix', { site: siteName })}${m.subject}`, text: `${m.text}\n\n${siteName}`,
-    })),
+    send: async (m) => {
+      if (m.to === '') return;
+      const site = siteNames[m.language ?? DEFAULT_LANGUAGE];
+      await mailer.send({ ...m, subject: `${mailText(m.language, 'mail.subjectPrefix', { site })}${m.subject}`, text: `${m.text}\n\n${site}` });
+    },
   };
 }

@@ -6,7 +6,7 @@
  */
 import { ApiError, data, getToken, loginUrl, request } from '../api.js';
 import type { ProfileDetail, ProfileSummary } from '../contracts.js';
-import { busy, field, form, h, input, notice } from '../dom.js';
+import { busy, copyLine, field, form, h, input, notice } from '../dom.js';
 import { messageOf, needsLogin } from '../layout.js';
 import { t } from '../i18n.js';
 
@@ -101,8 +101,11 @@ export function minecraftSection(): HTMLElement {
     msg.ok(t('mc.created'));
     await refresh();
   }, fail(msg));
+  // The address a launcher's authlib-injector login takes (docs/minecraft.md), with a copy button.
+  const apiRoot = document.body.dataset.minecraftApi ?? '';
   const section = h('section', { id: 'minecraft', hidden: true }, h('h2', {}, t('mc.title')),
     h('p', { class: 'muted small' }, t('mc.hint')),
+    apiRoot ? h('div', { class: 'field', id: 'minecraft-api' }, h('label', {}, t('mc.apiRoot')), copyLine(apiRoot, t('mc.apiRoot'))) : null,
     msg.el, list, createForm);
   async function refresh(): Promise<void> {
     const { profiles } = await data<{ profiles: ProfileSummary[] }>('GET', P);

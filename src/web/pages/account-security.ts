@@ -6,6 +6,7 @@ import { messageOf } from '../layout.js';
 import { authenticatorChanged, reauthFields } from '../reauth.js';
 import type { PasskeyView, RecoveryCodesData, SecondFactorStatus, TotpSetupData } from '../contracts.js';
 import { t } from '../i18n.js';
+import { atIpAddress, passkeysUnavailable } from '../passkey-host.js';
 
 /** Recovery codes, shown once, right under the section heading. */
 function showRecoveryCodes(box: HTMLElement, codes: string[]): void {
@@ -113,7 +114,8 @@ function passkeys(status: SecondFactorStatus, refresh: () => Promise<void>): HTM
   const list = status.passkeys.length
     ? h('ul', { class: 'passkeys', id: 'passkey-list' }, ...status.passkeys.map((p) => passkeyRow(p, refresh, msg)))
     : h('p', { class: 'muted small', id: 'passkey-list' }, t('account.noPasskeys'));
-  return [h('p', { class: 'muted small' }, t('account.passkeyIntro')), msg.el, list, addForm];
+  // At an IP address the browser cannot make a passkey: the form gives way to why.
+  return [h('p', { class: 'muted small' }, t('account.passkeyIntro')), msg.el, list, atIpAddress() ? passkeysUnavailable() : addForm];
 }
 
 /** The two sections, reloaded after every change. */

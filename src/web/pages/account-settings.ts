@@ -3,7 +3,7 @@ import { call, clearToken, data, setToken, type Me, type TokenEnvelope } from '.
 import type { SecondFactorStatus, SessionList, SessionView } from '../contracts.js';
 import { busy, cooldown, field, form, formatTime, h, input, notice } from '../dom.js';
 import { messageOf } from '../layout.js';
-import { reauthFields } from '../reauth.js';
+import { hasPassword, reauthFields } from '../reauth.js';
 import { t } from '../i18n.js';
 
 type Notice = ReturnType<typeof notice>;
@@ -32,6 +32,16 @@ export function changePassword(): HTMLElement {
   const next = input('new_password', { type: 'password', autocomplete: 'new-password', placeholder: t('account.passwordPlaceholder') });
   const endOthers = h('input', { type: 'checkbox', id: 'f-end_other_sessions', name: 'end_other_sessions', checked: true });
   const submit = h('button', { type: 'submit', class: 'primary' }, t('account.changePassword'));
+  const heading = h('h2', {}, t('account.changePassword'));
+  // An account made by signing in with another account has no password yet: it sets one, not changes it.
+  let setting = false;
+  void hasPassword().then((set) => {
+    setting = !set;
+    if (set) return;
+    heading.textContent = t('account.setPassword');
+    submit.textContent = t('account.setPassword');
+    next.setAttribute('aria-label', t('account.newPasswordToSet'));
+  });
   const f = form([
     proof.el, field(t('label.new_password'), next),
     h('label', { class: 'check' }, endOthers, t('account.endOthersToo')),
@@ -45,12 +55,12 @@ export function changePassword(): HTMLElement {
     setToken(env.access_token);
     proof.reset();
     next.value = '';
-    msg.ok(endOthers.checked ? t('account.passwordChangedEnded') : t('account.passwordChanged'));
+    msg.ok(setting ? t('account.passwordSet') : endOthers.checked ? t('account.passwordChangedEnded') : t('account.passwordChanged'));
     document.dispatchEvent(new Event('sessions-changed'));
     await showRemainingPasskeys(left);
   }, (e) => msg.error(messageOf(e)));
   const left = h('div', { id: 'password-passkeys' });
-  return section(t('account.changePassword'), 'change-password', msg.el, left, f);
+  return h('section', { id: 'change-password' }, heading, msg.el, left, f);
 }
 
 /** Passkeys sign in whatever the password is: after a change, the owner sees which ones are left. */
@@ -94,8 +104,14 @@ export function changeEmail(me: Me): HTMLElement {
     email.value = '';
     code.value = '';
   }, (e) => msg.error(messageOf(e)));
-  return section(t('account.changeEmail'), 'change-email', h('p', { class: 'muted small' }, t('account.currentEmail'), h('span', { class: 'current-email', id: 'change-email-current' }, me.email),
-    t('account.changeEmailHint')), msg.el, f);
+  // The hint names the proof this account gives: its password, or (without one) what reauth.ts offers instead.
+  const hint = h('span', {}, t('account.changeEmailHint'));
+  void hasPassword().then((set) => { if (!set) hint.textContent = t('account.changeEmailHintNoPassword'); });
+  const current = me.email === ''
+    ? h('span', { class: 'current-email', id: 'change-email-current' }, t('account.notSet'))
+    : h('span', { class: 'current-email', id: 'change-email-current' }, me.email);
+  return section(me.email === '' ? t('account.addEmail') : t('account.changeEmail'), 'change-email',
+    h('p', { class: 'muted small' }, t('account.currentEmail'), current, hint), msg.el, f);
 }
 
 /** A short description of a user agent: enough to tell a phone from a desktop. */
@@ -169,7 +185,13 @@ export function sessions(): HTMLElement {
     msg.el, list, h('div', { class: 'actions' }, endOthers));
 }
 
-export function deleteAccount(): HTMLElement {
+export function deleteAccount(me: Me): HTMLElement {
+  // The server refuses an administrator's own deletion; the page says why instead of asking.
+  if (me.roles.includes('admin')) {
+    const why = h('details', { id: 'delete-section' }, h('summary', {}, t('account.deleteAccount')),
+      h('p', { class: 'notice warning small', id: 'delete-admin' }, t('account.adminCannotDelete')));
+    return h('section', { id: 'danger' }, h('h2', {}, t('account.danger')), why);
+  }
   const msg: Notice = notice();
   const proof = reauthFields('delete');
   const submit = h('button', { type: 'submit', class: 'danger', id: 'delete-account' }, t('account.deleteForever'));

@@ -151,5 +151,5 @@ export async function accountPage(): Promise<void> {
     location.replace(loginUrl());
     return;
   }
-  render(t('account.title'), [pageNav(), profile(me), verifyEmail(me), editName(me), changePassword(), changeEmail(me), ...securitySections(), upstreamSection(), sessions(), signInHistorySection(), authorizedApps(), gameToken(), minecraftSection(), signOutSection(), deleteAccount()].filter((n): n is HTMLElement => n !== null), { me });
+  render(t('account.title'), [pageNav(), profile(me), verifyEmail(me), editName(me), changePassword(), changeEmail(me), ...securitySections(), upstreamSection(), sessions(), signInHistorySection(), authorizedApps(), gameToken(), minecraftSection(), signOutSection(), deleteAccount(me)].filter((n): n is HTMLElement => n !== null), { me });
 }

@@ -21,7 +21,7 @@ function banTerms(u: { ban_reason?: string | null; banned_until?: number | null 
   const until = u.banned_until === null || u.banned_until === undefined ? t('admin.banForever') : t('admin.banUntil', { time: formatTime(u.banned_until) });
   return t('admin.bannedTerms', { reason, until });
 }
-const VIEWS: Array<[string, string]> = [['dashboard', t('admin.overview')], ['', t('admin.user')], ['apps', t('admin.apps')], ['providers', t('admin.providers')], ['invites', t('admin.invites')], ['webhooks', t('admin.webhooks')], ['audit', t('admin.audit')]];
+const VIEWS: Array<[string, string]> = [['dashboard', t('admin.overview')], ['', t('admin.usersTab')], ['apps', t('admin.apps')], ['providers', t('admin.providers')], ['invites', t('admin.invites')], ['webhooks', t('admin.webhooks')], ['audit', t('admin.audit')]];
 
 export function adminTabs(current: string): HTMLElement {
   return h('nav', { class: 'tabs', 'aria-label': t('admin.admin') }, ...VIEWS.map(([view, label]) =>
@@ -96,6 +96,15 @@ export async function userDetailView(username: string, msg: Notice): Promise<HTM
         if (!confirm(t('admin.forceResetConfirm', { username: u.username }))) return;
         await data('POST', 'admin/users/force_reset', { username: u.username }).then(() => { msg.ok(t('admin.forceResetDone')); return load(); }, (e: unknown) => msg.error(messageOf(e)));
       }));
+      // Offered only when there is something to remove: the authenticator on, or a passkey.
+      const factor = u.second_factor;
+      const has = [factor.totp ? t('admin.secondFactorTotp') : '', factor.passkeys ? t('admin.secondFactorPasskeys', { n: factor.passkeys }) : ''].filter(Boolean);
+      const unlock = h('button', { type: 'button', class: 'secondary', id: 'remove-second-factor', 'data-action': 'remove-second-factor' }, t('admin.removeSecondFactor'));
+      unlock.addEventListener('click', () => void busy(unlock, async () => {
+        if (!confirm(t('admin.removeSecondFactorConfirm', { username: u.username }))) return;
+        await data('POST', 'admin/users/second_factor/remove', { username: u.username })
+          .then(() => { msg.ok(t('admin.secondFactorRemoved', { username: u.username })); return load(); }, (e: unknown) => msg.error(messageOf(e)));
+      }));
       const end = (s: SessionView, b: HTMLButtonElement) => void busy(b, async () => {
         await data('POST', 'admin/users/sessions/end', { username: u.username, id: s.id })
           .then(() => { msg.ok(t('admin.sessionEnded')); return load(); }, (e: unknown) => msg.error(messageOf(e)));
@@ -103,8 +112,9 @@ export async function userDetailView(username: string, msg: Notice): Promise<HTM
       const row = (k: string, v: Node | string) => h('div', { class: 'row' }, h('dt', {}, k), h('dd', {}, v));
       box.replaceChildren(
         h('dl', { class: 'profile' }, row(t('label.username'), u.username), row(t('label.display_name'), u.display_name), row(t('label.email'), `${u.email}${u.email_verified ? t('admin.verifiedAside') : t('admin.unverifiedAside')}`),
-          row(t('label.roles'), u.roles.map(roleLabel).join(t('account.listSeparator')) || t('account.none')), row(t('admin.status'), u.banned ? banTerms(u) : t('admin.active')), row(t('admin.registered'), formatTime(u.created_at))),
-        h('div', { class: 'actions' }, reset),
+          row(t('label.roles'), u.roles.map(roleLabel).join(t('account.listSeparator')) || t('account.none')), row(t('admin.status'), u.banned ? banTerms(u) : t('admin.active')), row(t('admin.registered'), formatTime(u.created_at)),
+          row(t('second.title'), h('span', { id: 'user-second-factor' }, has.length ? has.join(t('account.listSeparator')) : t('account.none')))),
+        h('div', { class: 'actions' }, reset, has.length ? unlock : null),
         h('h2', {}, t('admin.sessionsCount', { n: d.sessions.length })), sessionRows(d.sessions, end),
         await adminSignInsView(u.username),
         await userLinksView(u.username, msg),
@@ -139,7 +149,10 @@ function appRow(a: AdminAppView, msg: Notice): HTMLElement {
     h('td', { 'data-label': t('console.type') }, a.client_type === 'public' ? t('admin.public') : t('admin.confidential')),
     h('td', { 'data-label': t('admin.status') }, h('span', { class: active ? 'badge ok' : 'badge warn', 'data-status': a.status }, active ? t('console.enabled') : t('console.disabled')),
       a.status_reason ? h('div', { class: 'muted small' }, a.status_reason) : null),
-    h('td', { 'data-label': t('admin.adminScopes') }, adminScopesCell(a, msg, (updated) => tr.replaceWith(appRow(updated, msg)))),
+    // Only a client_credentials token can carry admin scopes; one granted before the grant was dropped can still be revoked.
+    h('td', { 'data-label': t('admin.adminScopes') }, a.grant_types.includes('client_credentials') || a.admin_scopes.length
+      ? adminScopesCell(a, msg, (updated) => tr.replaceWith(appRow(updated, msg)))
+      : h('span', { class: 'muted small', 'data-admin-scopes-off': '' }, t('admin.adminScopesNeedGrant'))),
     h('td', { 'data-label': t('admin.actions') }, h('div', { class: 'inline tight' }, reason, toggle)));
   return tr;
 }

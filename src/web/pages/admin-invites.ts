@@ -22,7 +22,7 @@ function inviteRow(i: InviteView, msg: Notice, reload: () => Promise<void>): HTM
   const expired = i.expires_at !== null && i.expires_at <= Date.now();
   const left = i.uses - i.used;
   return h('li', { class: 'invite', 'data-invite': i.id },
-    h('div', { class: 'inline tight' }, h('code', {}, i.id),
+    h('div', { class: 'inline tight' }, h('code', { class: 'invite-id' }, i.id),
       h('span', { class: left > 0 && !expired ? 'badge ok' : 'badge warn' }, expired ? t('invites.expired') : left > 0 ? t('invites.left', { n: left }) : t('invites.usedUp'))),
     h('div', { class: 'muted small' }, t('invites.usage', {
       used: i.used, uses: i.uses, by: i.created_by, at: when(i.created_at),

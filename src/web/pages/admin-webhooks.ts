@@ -13,22 +13,53 @@ type Notice = ReturnType<typeof notice>;
 const STATUS: Record<string, MessageKey> = { pending: 'webhooks.status.pending', delivered: 'webhooks.status.delivered', failed: 'webhooks.status.failed' };
 const statusText = (status: string) => (Object.prototype.hasOwnProperty.call(STATUS, status) ? t(STATUS[status]!) : status);
 
-/** Deliveries with their status and a redeliver button; `first` names what each went to or carried. */
+/**
+ * Why a delivery is where it is, in the page's language: the HTTP answer, or the reason the
+ * sender recorded when none came (an address refused as internal, a timeout, a network error).
+ */
+function outcome(d: DeliveryView): HTMLElement {
+  const raw = d.response.trim();
+  if (d.http_status !== null) {
+    return h('div', { class: 'delivery-outcome' }, h('strong', {}, `HTTP ${d.http_status}`), raw ? h('div', { class: 'muted small clip', title: raw }, raw) : null);
+  }
+  const known: Array<[RegExp, (m: RegExpExecArray) => string]> = [
+    [/^refused: (.+) resolves to an internal address$/, (m) => t('webhooks.reason.resolvesInternal', { host: m[1]! })],
+    [/^refused: an internal address$/, () => t('webhooks.reason.internal')],
+    [/^refused: only http and https addresses$/, () => t('webhooks.reason.scheme')],
+    [/^no answer within (\d+) s$/, (m) => t('webhooks.reason.timeout', { s: m[1]! })],
+    [/^network error: (.*)$/, (m) => t('webhooks.reason.network', { error: m[1]! })],
+    [/^not sent: (.*)$/, (m) => t('webhooks.reason.notSent', { error: m[1]! })],
+  ];
+  for (const [pattern, text] of known) {
+    const m = pattern.exec(raw);
+    if (m) return h('div', { class: 'delivery-outcome', title: raw }, text(m));
+  }
+  return h('div', { class: 'delivery-outcome muted' }, raw || (d.tries === 0 ? t('webhooks.reason.notTried') : '—'));
+}
+
+/** Deliveries with their status, outcome and a redeliver button; `first` names what each went to or carried. */
 function deliveryTable<D extends DeliveryView>(
   attrs: Record<string, string>, deliveries: D[], first: [string, (d: D) => HTMLElement], empty: string, msg: Notice, reload: () => Promise<void>,
 ): HTMLElement {
   if (deliveries.length === 0) return h('p', { class: 'muted small', ...attrs }, empty);
-  return h('table', { class: 'deliveries', ...attrs },
-    h('thead', {}, h('tr', {}, ...[first[0], t('webhooks.col.status'), 'HTTP', t('webhooks.col.tries'), t('webhooks.col.time'), ''].map((c) => h('th', {}, c)))),
+  const columns = [first[0], t('webhooks.col.status'), t('webhooks.col.outcome'), t('webhooks.col.tries'), t('webhooks.col.time'), ''];
+  return h('div', { class: 'table-wrap' }, h('table', { class: 'users deliveries', ...attrs },
+    h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', {}, c)))),
     h('tbody', {}, ...deliveries.map((d) => {
       const again = h('button', { type: 'button', class: 'secondary small-button', 'data-action': 'redeliver' }, t('webhooks.redeliver'));
       again.addEventListener('click', () => void busy(again, async () => {
         await data('POST', 'admin/webhooks/redeliver', { id: d.id }).then(() => { msg.ok(t('webhooks.requeued')); return reload(); }, (e: unknown) => msg.error(messageOf(e)));
       }));
+      const next = d.status === 'pending' && d.next_try_at !== null ? h('div', { class: 'muted small' }, t('webhooks.nextTry', { time: formatTime(d.next_try_at) })) : null;
+      const cell = (label: string, ...children: Array<Node | string | null>) => h('td', { 'data-label': label }, ...children);
+      const firstCell = first[1](d);
+      firstCell.dataset.label = first[0];
       return h('tr', { 'data-status': d.status },
-        first[1](d), h('td', { title: d.response }, statusText(d.status)), h('td', {}, d.http_status === null ? '—' : String(d.http_status)),
-        h('td', {}, String(d.tries)), h('td', {}, formatTime(d.last_try_at ?? d.created_at)), h('td', {}, again));
-    })));
+        firstCell,
+        cell(columns[1]!, h('span', { class: d.status === 'delivered' ? 'badge ok' : 'badge warn' }, statusText(d.status)), next),
+        cell(columns[2]!, outcome(d)),
+        cell(columns[3]!, String(d.tries)), cell(columns[4]!, formatTime(d.last_try_at ?? d.created_at)), h('td', { class: 'row-action' }, again));
+    }))));
 }
 
 async function endpointItem(w: WebhookView, msg: Notice, reload: () => Promise<void>): Promise<HTMLElement> {
@@ -51,7 +82,7 @@ async function endpointItem(w: WebhookView, msg: Notice, reload: () => Promise<v
     ? (w.failing_since === null ? t('webhooks.healthy') : t('webhooks.failingSince', { at: formatTime(w.failing_since) }))
     : w.disabled_at === null ? t('webhooks.disabled') : t('webhooks.disabledAfterFailures', { at: formatTime(w.disabled_at) });
   return h('li', { class: 'webhook', 'data-webhook': w.id },
-    h('div', { class: 'inline tight' }, h('strong', {}, w.url), h('span', { class: w.enabled && w.failing_since === null ? 'badge ok' : 'badge warn' }, state)),
+    h('div', { class: 'inline tight wrap' }, h('strong', { class: 'break' }, w.url), h('span', { class: w.enabled && w.failing_since === null ? 'badge ok' : 'badge warn' }, state)),
     h('div', { class: 'muted small' }, t('webhooks.eventsLine', {
       description: w.description || t('webhooks.noDescription'),
       events: w.events.length ? w.events.join(t('webhooks.eventSeparator')) : t('webhooks.allEvents'),
@@ -76,7 +107,7 @@ function addForm(msg: Notice, reload: () => Promise<void>, shown: HTMLElement): 
 /** Logout tokens sent to clients' back-channel addresses (OpenID Connect Back-Channel Logout). */
 async function logoutDeliveries(msg: Notice, reload: () => Promise<void>): Promise<HTMLElement> {
   const { deliveries } = await data<{ deliveries: LogoutDeliveryView[] }>('GET', 'admin/webhooks/logout_deliveries');
-  const client = (d: LogoutDeliveryView) => h('td', { title: d.url }, d.client_id, h('span', { class: 'muted small' }, ` · ${t('webhooks.logoutSub', { sub: d.sub })}`));
+  const client = (d: LogoutDeliveryView) => h('td', { title: d.url }, h('div', {}, d.client_id), h('div', { class: 'muted small' }, t('webhooks.logoutSub', { sub: d.sub })));
   return deliveryTable({ id: 'logout-deliveries' }, deliveries, [t('webhooks.col.client'), client], t('webhooks.noLogoutDeliveries'), msg, reload);
 }
 

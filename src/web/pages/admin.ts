@@ -1,5 +1,6 @@
 import { currentUser, data, loginUrl } from '../api.js';
 import { busy, form, h, input, notice } from '../dom.js';
+import { askBanTerms, askRoles } from './admin-user-dialogs.js';
 import { messageOf, needsLogin, render } from '../layout.js';
 import { roleLabel } from '../audit-labels.js';
 import type { AdminUserView as UserRow, UserPage } from '../contracts.js';
@@ -35,43 +36,33 @@ export async function adminPage(): Promise<void> {
     msg.error(messageOf(err));
   };
 
-  /** A ban's reason and length, asked for at the click; a dismissed question means none (permanent). */
-  const banTerms = (): { reason?: string; until?: string } => {
-    const reason = prompt(t('admin.banReasonPrompt'))?.trim();
-    const days = Number(prompt(t('admin.banDaysPrompt'))?.trim() || NaN);
-    return {
-      ...(reason && { reason }),
-      ...(Number.isFinite(days) && days > 0 && { until: new Date(Date.now() + days * 86_400_000).toISOString() }),
-    };
-  };
-
   const rowOf = (u: UserRow): HTMLElement => {
+    // No administrator bans or demotes themselves (the API refuses it too): their own row says so.
+    const self = u.uid === me.uid;
     const ban = h('button', { type: 'button', class: u.banned ? 'secondary' : 'danger', 'data-action': 'ban' }, u.banned ? t('admin.unban') : t('admin.ban'));
     ban.addEventListener('click', () => void busy(ban, async () => {
-      await data<UserRow>('POST', 'admin/users/ban', u.banned ? { username: u.username, banned: false } : { username: u.username, banned: true, ...banTerms() })
-        .then((updated) => tr.replaceWith(rowOf(updated)), fail);
+      const terms = u.banned ? {} : await askBanTerms(u.username);
+      if (terms === null) return;
+      await data<UserRow>('POST', 'admin/users/ban', { username: u.username, banned: !u.banned, ...terms })
+        .then((updated) => { tr.replaceWith(rowOf(updated)); msg.ok(t(updated.banned ? 'admin.bannedDone' : 'admin.unbannedDone', { username: u.username })); }, fail);
     }));
-    const roles = input('roles', { value: u.roles.join(','), 'aria-label': t('admin.rolesOf', { username: u.username }) });
-    const save = h('button', { type: 'button', class: 'secondary', 'data-action': 'roles' }, t('admin.saveRoles'));
-    save.addEventListener('click', () => void busy(save, async () => {
-      const list = roles.value.split(/[\s,，]+/).filter(Boolean);
-      await data<UserRow>('POST', 'admin/users/roles', { username: u.username, roles: list })
+    const edit = h('button', { type: 'button', class: 'secondary small-button', 'data-action': 'roles', 'aria-label': t('admin.rolesOf', { username: u.username }) }, t('admin.editRoles'));
+    edit.addEventListener('click', () => void busy(edit, async () => {
+      const roles = await askRoles(u, self).catch((err: unknown) => { fail(err); return null; });
+      if (roles === null) return;
+      await data<UserRow>('POST', 'admin/users/roles', { username: u.username, roles })
         .then((updated) => { tr.replaceWith(rowOf(updated)); msg.ok(t('admin.rolesSaved', { username: u.username })); }, fail);
     }));
-    const unlock = h('button', { type: 'button', class: 'secondary', 'data-action': 'remove-second-factor' }, t('admin.removeSecondFactor'));
-    unlock.addEventListener('click', () => void busy(unlock, async () => {
-      if (!confirm(t('admin.removeSecondFactorConfirm', { username: u.username }))) return;
-      await data('POST', 'admin/users/second_factor/remove', { username: u.username })
-        .then(() => msg.ok(t('admin.secondFactorRemoved', { username: u.username })), fail);
-    }));
     const tr = h('tr', { 'data-username': u.username },
-      h('td', { 'data-label': t('admin.user') }, h('a', { href: `/admin?view=user&username=${encodeURIComponent(u.username)}` }, h('strong', {}, u.username)), h('div', { class: 'muted small' }, u.display_name)),
-      h('td', { 'data-label': t('label.email') }, u.email, ' ', h('span', { class: u.email_verified ? 'badge ok' : 'badge' }, u.email_verified ? t('account.verified') : t('account.unverified'))),
+      h('td', { 'data-label': t('admin.user') },
+        h('a', { href: `/admin?view=user&username=${encodeURIComponent(u.username)}` }, h('strong', {}, u.username)),
+        self ? h('span', { class: 'badge self', id: 'admin-self' }, t('admin.you')) : null,
+        h('div', { class: 'muted small' }, u.display_name)),
+      h('td', { 'data-label': t('label.email') }, h('span', { class: 'break' }, u.email), ' ', h('span', { class: u.email_verified ? 'badge ok' : 'badge' }, u.email_verified ? t('account.verified') : t('account.unverified'))),
       h('td', { 'data-label': t('admin.status') }, h('span', { class: u.banned ? 'badge warn' : 'badge ok', 'data-status': u.banned ? 'banned' : 'active' }, u.banned ? t('admin.banned') : t('admin.active'))),
       h('td', { 'data-label': t('label.roles') },
-        h('div', { class: 'role-names' }, ...u.roles.map((r) => h('span', { class: 'badge', title: r, 'data-role': r }, roleLabel(r)))),
-        h('div', { class: 'inline tight' }, roles, save)),
-      h('td', { 'data-label': t('admin.actions') }, h('div', { class: 'inline tight' }, ban, unlock)),
+        h('div', { class: 'role-names' }, ...u.roles.map((r) => h('span', { class: 'badge', title: r, 'data-role': r }, roleLabel(r))), edit)),
+      h('td', { 'data-label': t('admin.actions') }, self ? h('span', { class: 'muted small', id: 'admin-self-note' }, t('admin.notYourself')) : h('div', { class: 'inline tight' }, ban)),
     );
     return tr;
   };

@@ -4,6 +4,7 @@ import { ApiError, call, data, type TokenEnvelope } from '../api.js';
 import { busy, field, form, h, input, notice } from '../dom.js';
 import { messageOf, render } from '../layout.js';
 import { t } from '../i18n.js';
+import { atIpAddress, passkeysUnavailable } from '../passkey-host.js';
 
 /** The answer of login / login_by_code when the password (or e-mail code) was right and a code is needed. */
 const SECOND_FACTOR_REQUIRED = '需要两步验证';
@@ -45,6 +46,7 @@ function backToFirstStep(): HTMLElement {
 
 /** Sign-in with a passkey of this site, without a user name (discoverable credentials). */
 export function passkeySignIn(done: (envelope: TokenEnvelope) => Promise<void>, msg: ReturnType<typeof notice>): HTMLElement {
+  if (atIpAddress()) return h('div', { class: 'passkey-login' }, passkeysUnavailable());
   const button = h('button', { type: 'button', class: 'secondary', id: 'passkey-login' }, t('passkey.signIn'));
   button.addEventListener('click', () => void busy(button, async () => {
     msg.hide();

@@ -23,8 +23,8 @@ export function sendHtmlPage(reply: FastifyReply, status: number, title: string,
 /** A page around `bodyHtml` (already escaped); `headers` may replace the pages' own, e.g. the CSP. */
 export function sendPageHtml(reply: FastifyReply, status: number, title: string, bodyHtml: string, headers: Record<string, string> = {}): FastifyReply {
   const css = (stylesheetName ??= loadBundle()?.css);
-  const site = escapeHtml(reply.server.siteName);
   const lang = pageLanguage(reply.request);
+  const site = escapeHtml(reply.server.siteNames[lang]);
   const stylesheet = css ? `<link rel="stylesheet" href="/assets/${escapeHtml(css)}">\n` : '';
   const html = `<!doctype html>
 <html lang="${lang}">

@@ -26,8 +26,9 @@ const hidden = (name: string, value: string | undefined): string =>
  * form, no script (the pages' strict CSP); both buttons post, `取消` ends nothing.
  */
 export function sendLogoutConfirmation(reply: FastifyReply, c: LogoutConfirmation): FastifyReply {
-  const text = pageText(pageLanguage(reply.request));
-  const question = text.confirmQuestion.replace('{username}', escapeHtml(c.username)).replace('{site}', escapeHtml(reply.server.siteName));
+  const lang = pageLanguage(reply.request);
+  const text = pageText(lang);
+  const question = text.confirmQuestion.replace('{username}', escapeHtml(c.username)).replace('{site}', escapeHtml(reply.server.siteNames[lang]));
   const body = `<p>${question}</p>
 <form method="post" action="${CONFIRM_PATH}">
 ${hidden('csrf_token', c.csrfToken)}${hidden('client_id', c.clientId)}${hidden('post_logout_redirect_uri', c.postLogoutRedirectUri)}${hidden('state', c.state)}<div class="actions">

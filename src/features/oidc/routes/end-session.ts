@@ -20,7 +20,7 @@ export async function endSessionRoutes(app: FastifyInstance, { services }: Route
     // Signed out, or nothing to end: a stale cookie goes either way.
     if (!('sessionKept' in answer)) void reply.header('set-cookie', sessions.clearCookie());
     if ('redirect' in answer) return reply.code(302).headers({ location: answer.redirect, 'cache-control': 'no-store' }).send();
-    return sendHtmlPage(reply, 200, text.signedOut, [text.signedOutLine.replace('{site}', reply.server.siteName), ...(answer.note ? [refusalIn(lang, answer.note)] : [])], { href: '/login', text: text.signInAgain });
+    return sendHtmlPage(reply, 200, text.signedOut, [text.signedOutLine.replace('{site}', reply.server.siteNames[lang]), ...(answer.note ? [refusalIn(lang, answer.note)] : [])], { href: '/login', text: text.signInAgain });
   };
   const handle = async (request: FastifyRequest, reply: FastifyReply, params: Record<string, string | string[]>) =>
     send(reply, await endSession.handle(params, request.headers.cookie, callerOf(request).ip));

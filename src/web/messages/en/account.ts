@@ -107,4 +107,10 @@ export const account: Translation<typeof zh> = {
   'account.currentPasswordRequired': 'Current password is required',
   'account.noPasswordEmailHint': 'Your account has no password: have a code mailed to {email} and type it below, or confirm it is you under “Other accounts” through a linked account first; that holds for 10 minutes.',
   'account.reauthEmailCode': 'E-mail code',
+  'account.setPassword': 'Set a password',
+  'account.newPasswordToSet': 'The password to set',
+  'account.passwordSet': 'Password set: you can also sign in with your username and password now',
+  'account.changeEmailHintNoPassword': '. Your account has no password: confirm it is you below before sending the code; the code goes to the new address, to be confirmed on this device within 10 minutes.',
+  'account.addEmail': 'Add an e-mail address',
+  'account.adminCannotDelete': 'An administrator cannot delete their own account: ask another administrator to remove your administrator role first, then delete it here.',
 };

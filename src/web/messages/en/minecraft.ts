@@ -3,7 +3,8 @@ import type { Translation } from '../messages.js';
 
 export const minecraft: Translation<typeof zh> = {
   'mc.title': 'Minecraft profiles',
-  'mc.hint': 'In your launcher’s external login (authlib-injector), enter this site’s address. Accounts with two-step verification use the game token instead of the password.',
+  'mc.hint': 'In your launcher, add an external login (authlib-injector) account with the server address below. Accounts with two-step verification use the game token instead of the password.',
+  'mc.apiRoot': 'Authentication server address',
   'mc.none': 'No profiles yet.',
   'mc.skin': 'skin',
   'mc.cape': 'cape',

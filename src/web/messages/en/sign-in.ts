@@ -68,4 +68,7 @@ export const signIn: Translation<typeof zh> = {
   'reset.passwordHint': '8–128 characters; sign-ins on your other devices end when it is reset',
   'reset.done': 'Your password was reset. Sign in with the new one. Passkeys do not depend on the password and still sign in; the notice e-mail lists the account’s passkeys: remove any you do not recognise under My account',
   'reset.back': 'Back to sign-in',
+  'passkey.ipHost': 'Passkeys are not available at an IP address ({host}): a passkey belongs to a domain name, and browsers neither make nor use one for an IP address.',
+  'passkey.ipHostLocal': 'On this computer, open {address} (the server’s BASE_URL must name it too).',
+  'passkey.ipHostDomain': 'Open this site by its domain name (the server’s BASE_URL must name it too).',
 };

@@ -105,4 +105,10 @@ export const account = {
   'account.currentPasswordRequired': '请填写当前密码',
   'account.noPasswordEmailHint': '你的账号没有密码：可以把验证码发到你的邮箱 {email} 并填在下面，或在“第三方账号”中通过已绑定的账号验证身份，10 分钟内有效。',
   'account.reauthEmailCode': '邮箱验证码',
+  'account.setPassword': '设置密码',
+  'account.newPasswordToSet': '要设置的密码',
+  'account.passwordSet': '密码已设置，以后也可以用用户名和密码登录',
+  'account.changeEmailHintNoPassword': '。发送验证码前，请先在下方证明是你本人（你的账号没有密码）；验证码将发送到新邮箱，10 分钟内在本设备确认。',
+  'account.addEmail': '添加邮箱',
+  'account.adminCannotDelete': '管理员不能注销自己的账号：请先由其他管理员移除你的管理员角色，再来这里注销。',
 } as const;

@@ -66,4 +66,7 @@ export const signIn = {
   'reset.passwordHint': '8–128 个字符；重置后其他设备上的登录都会失效',
   'reset.done': '密码已重置，请使用新密码登录。通行密钥不受密码影响，仍可直接登录；通知邮件列出了账号的通行密钥，不认识的请登录后在“我的账号”中删除',
   'reset.back': '返回登录',
+  'passkey.ipHost': '通行密钥不能在 IP 地址（{host}）上使用：它属于域名，浏览器不会为 IP 地址创建或使用通行密钥。',
+  'passkey.ipHostLocal': '在本机请打开 {address}（服务器的 BASE_URL 也需要是这个地址）。',
+  'passkey.ipHostDomain': '请用本站的域名访问（服务器的 BASE_URL 也需要是该域名）。',
 } as const;
