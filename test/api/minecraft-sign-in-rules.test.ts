@@ -57,7 +57,13 @@ describe('a timed ban that has ended', () => {
     const profile = await withProfile(t, u);
     const until = new Date(clock + HOUR).toISOString();
     expect((await t.post('/api/v1/auth/admin/users/ban', { username: u.username, banned: true, until }, admin.token)).statusCode).toBe(200);
-    expect((await authenticate(t, u.username, u.password)).statusCode).toBe(403);
+    const refused = await authenticate(t, u.username, u.password);
+    expect(refused.statusCode).toBe(403);
+    // Launchers print the message as it is: both languages, and when the ban ends.
+    const end = until.replace(/\.\d{3}Z$/, 'Z');
+    expect(refused.json()).toEqual({
+      error: 'ForbiddenOperationException', errorMessage: `账号已被封禁，${end} 解封。This account is banned until ${end}.`,
+    });
 
     clock += 2 * HOUR;
     expect((await t.post('/api/v1/auth/login', { username: u.username, password: u.password })).statusCode).toBe(200);

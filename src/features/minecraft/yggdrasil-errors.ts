@@ -26,3 +26,13 @@ export const forbidden = (message: string) => new YggdrasilError(403, 'Forbidden
  */
 export const captchaGateUp = () => new YggdrasilError(403, 'ForbiddenOperationException',
   '登录失败次数过多，请稍后再试，或改用游戏令牌登录。Too many failed sign-ins: try again later, or sign in with a game token.');
+
+/**
+ * A banned account's sign-in. Launchers print the message as it is: both languages, and the
+ * end of a timed ban (UTC, to the second) so the player knows when to come back.
+ */
+export function bannedAccount(bannedUntil: number | null): YggdrasilError {
+  if (bannedUntil === null) return forbidden('账号已被封禁。This account is banned.');
+  const end = new Date(bannedUntil).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return forbidden(`账号已被封禁，${end} 解封。This account is banned until ${end}.`);
+}

@@ -5,7 +5,7 @@ import type { Captcha } from '../abuse/index.js';
 import type { Caller, Uses } from '../kit.js';
 import { LoginThrottle, type RateLimiter } from '../limits/index.js';
 import type { SecondFactorService } from '../second-factor/index.js';
-import { captchaGateUp, forbidden, invalidCredentials } from './yggdrasil-errors.js';
+import { bannedAccount, captchaGateUp, invalidCredentials } from './yggdrasil-errors.js';
 
 export type SignInDeps = Uses<'now' | 'passwords' | 'tokens' | 'audit', 'users' | 'minecraft', 'gameAppId'>;
 
@@ -49,7 +49,7 @@ export class YggdrasilSignIn {
       throw invalidCredentials();
     }
     await throttle.succeeded();
-    if (isBanned(user, this.ctx.now())) throw forbidden('账号已被封禁');
+    if (isBanned(user, this.ctx.now())) throw bannedAccount(user.bannedUntil);
     if (purpose === 'authenticate' && method === 'password') {
       await this.ctx.audit.signedIn(user, caller, 'password', { action: 'minecraft.authenticate', detail: { method } });
     } else {
