@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { SignJWT, compactVerify, decodeProtectedHeader, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
+import { SignJWT, compactVerify, decodeProtectedHeader, importJWK, jwtVerify, type CryptoKey, type JWTPayload } from 'jose';
 
 /**
  * Every JWT the service signs or checks goes through this module, by key: a shared secret
@@ -31,6 +31,22 @@ export interface PublicJwtKey {
 export const hmacJwtKey = (secret: string | Uint8Array): HmacJwtKey =>
   ({ alg: 'HS256', secret: typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret });
 
+/**
+ * The key as a WebCrypto CryptoKey, made once per key. jose signs and checks with WebCrypto and
+ * takes a CryptoKey as it is; a secret's bytes or a KeyObject it imports anew for every token.
+ */
+const cryptoKeys = new WeakMap<HmacJwtKey | PrivateJwtKey, Promise<CryptoKey>>();
+function cryptoKeyOf(key: HmacJwtKey | PrivateJwtKey): Promise<CryptoKey> {
+  let made = cryptoKeys.get(key);
+  if (made === undefined) {
+    made = 'secret' in key
+      ? globalThis.crypto.subtle.importKey('raw', key.secret, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
+      : (importJWK(key.privateKey.export({ format: 'jwk' }), key.alg) as Promise<CryptoKey>);
+    cryptoKeys.set(key, made);
+  }
+  return made;
+}
+
 /** What a check demands beyond the signature and the algorithm of the key. */
 export interface JwtExpectations {
   /** The header's `typ`; any when left out. */
@@ -47,13 +63,12 @@ export interface JwtExpectations {
  */
 export function jwtSigner(key: HmacJwtKey | PrivateJwtKey, typ = 'JWT'): (claims: object) => Promise<string> {
   const header = 'secret' in key ? { alg: key.alg, typ } : { alg: key.alg, kid: key.kid, typ };
-  const signingKey = 'secret' in key ? key.secret : key.privateKey;
-  return (claims) => new SignJWT(claims as JwtClaims).setProtectedHeader(header).sign(signingKey);
+  return async (claims) => new SignJWT(claims as JwtClaims).setProtectedHeader(header).sign(await cryptoKeyOf(key));
 }
 
 /** The claims of a token signed with `key` that meets `expect`; throws otherwise. */
 export async function verifyJwt(token: string, key: HmacJwtKey | PublicJwtKey, expect: JwtExpectations): Promise<JwtClaims> {
-  const { payload } = await jwtVerify(token, 'secret' in key ? key.secret : key.publicKey, {
+  const { payload } = await jwtVerify(token, 'secret' in key ? await cryptoKeyOf(key) : key.publicKey, {
     algorithms: [key.alg], typ: expect.typ, issuer: expect.issuer, currentDate: new Date(expect.nowMs),
   });
   return payload;
