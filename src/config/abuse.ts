@@ -18,7 +18,7 @@ export interface AbuseSettings {
   readonly registrationBlockedDomains: readonly string[];
 }
 
-export const DEFAULT_CAPTCHA_COST = 50_000;
+export const DEFAULT_CAPTCHA_COST = 100_000;
 const MIN_CAPTCHA_COST = 1_000;
 const MAX_CAPTCHA_COST = 10_000_000;
 

@@ -78,6 +78,13 @@ describe('defaults (docs/api.md §11)', () => {
   });
 });
 
+describe('the CAPTCHA cost (docs/abuse.md)', () => {
+  it('defaults to 100000: about half a second on average for one phone-class core, a second at worst', () => {
+    const { config } = loadConfig({ JWT_SECRET: SECRET, DATA_DIR: tempDir() });
+    expect(config.captchaCost).toBe(100_000);
+  });
+});
+
 describe('SITE_NAME', () => {
   it('defaults to 账号中心 and is read trimmed', () => {
     expect(loadConfig({ JWT_SECRET: SECRET, DATABASE_URL: 'sqlite::memory:' }).config.siteName).toBe('账号中心');
