@@ -34,7 +34,7 @@ describe('我的世界角色 on /account', () => {
     await row.locator('button:has-text("上传披风")').click();
     await page.waitForSelector('#minecraft .notice.success:has-text("已更新披风")');
     const previews = row.locator('.texture-preview img');
-    await expect(previews.count()).resolves.toBe(2);
+    await expect.poll(() => previews.count()).toBe(2);
     // The preview images load from {BASE_URL}/textures/{hash}.
     await page.waitForFunction("[...document.querySelectorAll('#minecraft .texture-preview img')].every((i) => i.complete && i.naturalWidth > 0)");
     await expect(row.locator('select[name^="model_"]').inputValue()).resolves.toBe('slim');
