@@ -29,7 +29,8 @@ const alg = process.env.PEER_ALG ?? 'RS256';
 const userCount = Number(process.env.PEER_USERS ?? 1000);
 const clientId = process.env.PEER_CLIENT_ID ?? 'bench-oidc';
 const clientSecret = process.env.PEER_CLIENT_SECRET ?? 'bench-secret';
-const redirectUri = process.env.PEER_REDIRECT_URI ?? 'https://spa.bench.test/callback';
+const redirectUri =
+  process.env.PEER_REDIRECT_URI ?? 'https://spa.bench.test/callback';
 const SCOPE = 'openid profile email';
 // The resource indicator under which access tokens are JWTs; its audience is the client id,
 // as in our access tokens.
@@ -37,16 +38,31 @@ const RESOURCE = 'https://api.bench.test/';
 
 /** Key of the same type as ours (src/features/oidc/keys.ts): RSA 2048, P-256 or Ed25519. */
 async function signingJwk() {
-  const opts = { extractable: true, ...(alg === 'RS256' && { modulusLength: 2048 }), ...(alg === 'EdDSA' && { crv: 'Ed25519' }) };
+  const opts = {
+    extractable: true,
+    ...(alg === 'RS256' && { modulusLength: 2048 }),
+    ...(alg === 'EdDSA' && { crv: 'Ed25519' }),
+  };
   const { privateKey } = await generateKeyPair(alg, opts);
-  return { ...(await exportJWK(privateKey)), kid: `bench-${alg}`, alg, use: 'sig' };
+  return {
+    ...(await exportJWK(privateKey)),
+    kid: `bench-${alg}`,
+    alg,
+    use: 'sig',
+  };
 }
 
 // N users shaped like bench/lib/seed.mjs rows; sub is the numeric id as a string, as ours.
 const accounts = new Map();
 for (let i = 1; i <= userCount; i++) {
   const username = `bench_${i}`;
-  const claims = { sub: String(i), name: username, preferred_username: username, email: `${username}@bench.test`, email_verified: true };
+  const claims = {
+    sub: String(i),
+    name: username,
+    preferred_username: username,
+    email: `${username}@bench.test`,
+    email_verified: true,
+  };
   accounts.set(String(i), { accountId: String(i), claims: async () => claims });
 }
 
@@ -55,19 +71,38 @@ const provider = new Provider(`http://${host}:${port}`, {
   adapter: (name) => new MemoryAdapter(name, store),
   jwks: { keys: [await signingJwk()] },
   findAccount: (_ctx, id) => accounts.get(id),
-  claims: { openid: ['sub'], profile: ['name', 'preferred_username'], email: ['email', 'email_verified'] },
-  clients: [{
-    client_id: clientId, client_secret: clientSecret, redirect_uris: [redirectUri], response_types: ['code'],
-    grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'client_secret_basic',
-    id_token_signed_response_alg: alg,
-  }],
+  claims: {
+    openid: ['sub'],
+    profile: ['name', 'preferred_username'],
+    email: ['email', 'email_verified'],
+  },
+  clients: [
+    {
+      client_id: clientId,
+      client_secret: clientSecret,
+      redirect_uris: [redirectUri],
+      response_types: ['code'],
+      grant_types: ['authorization_code', 'refresh_token'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: alg,
+    },
+  ],
   clientDefaults: { id_token_signed_response_alg: alg },
   cookies: { keys: [randomBytes(32).toString('base64url')] },
   // Our lifetimes (docs/oidc.md): access and ID tokens 1 h, refresh tokens 30 days rotated on every use.
-  ttl: { AccessToken: 3600, AuthorizationCode: 600, IdToken: 3600, RefreshToken: 30 * 86400, Grant: 30 * 86400, Session: 86400, Interaction: 600 },
+  ttl: {
+    AccessToken: 3600,
+    AuthorizationCode: 600,
+    IdToken: 3600,
+    RefreshToken: 30 * 86400,
+    Grant: 30 * 86400,
+    Session: 86400,
+    Interaction: 600,
+  },
   rotateRefreshToken: true,
   // Ours issues a refresh token whenever the client has the grant, without offline_access.
-  issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+  issueRefreshToken: async (_ctx, client) =>
+    client.grantTypeAllowed('refresh_token'),
   features: {
     devInteractions: { enabled: false },
     introspection: { enabled: true },
@@ -76,7 +111,13 @@ const provider = new Provider(`http://${host}:${port}`, {
       enabled: true,
       defaultResource: async () => RESOURCE,
       useGrantedResource: async () => true,
-      getResourceServerInfo: async () => ({ scope: SCOPE, audience: clientId, accessTokenFormat: 'jwt', accessTokenTTL: 3600, jwt: { sign: { alg } } }),
+      getResourceServerInfo: async () => ({
+        scope: SCOPE,
+        audience: clientId,
+        accessTokenFormat: 'jwt',
+        accessTokenTTL: 3600,
+        jwt: { sign: { alg } },
+      }),
     },
   },
 });
@@ -102,19 +143,43 @@ async function mint({ kind, users, n }) {
     if (kind === 'codes') {
       const grantId = await grantFor(uid, true);
       const code = new provider.AuthorizationCode({
-        accountId: uid, client, grantId, redirectUri, scope: SCOPE, resource: RESOURCE, authTime, nonce: `n-${i}`,
+        accountId: uid,
+        client,
+        grantId,
+        redirectUri,
+        scope: SCOPE,
+        resource: RESOURCE,
+        authTime,
+        nonce: `n-${i}`,
       });
       out.push(await code.save());
     } else if (kind === 'access') {
       // Opaque: the only kind its userinfo and introspection endpoints accept.
       const grantId = await grantFor(uid, false);
-      out.push(await new provider.AccessToken({ accountId: uid, client, grantId, gty: 'authorization_code', scope: SCOPE }).save());
+      out.push(
+        await new provider.AccessToken({
+          accountId: uid,
+          client,
+          grantId,
+          gty: 'authorization_code',
+          scope: SCOPE,
+        }).save(),
+      );
     } else if (kind === 'refresh') {
       // As its code exchange leaves it: bound to the resource, so a rotation issues a JWT access token.
       const grantId = await grantFor(uid, true);
-      out.push(await new provider.RefreshToken({
-        accountId: uid, client, grantId, gty: 'authorization_code', scope: SCOPE, resource: RESOURCE, authTime, rotations: 0,
-      }).save());
+      out.push(
+        await new provider.RefreshToken({
+          accountId: uid,
+          client,
+          grantId,
+          gty: 'authorization_code',
+          scope: SCOPE,
+          resource: RESOURCE,
+          authTime,
+          rotations: 0,
+        }).save(),
+      );
     } else throw new Error(`unknown kind ${kind}`);
   }
   return out;
@@ -123,7 +188,8 @@ async function mint({ kind, users, n }) {
 const handle = provider.callback();
 const server = createServer((req, res) => {
   if (req.url === '/healthz') return void res.end('{"ok":true}');
-  if (req.method !== 'POST' || req.url !== '/bench/mint') return handle(req, res);
+  if (req.method !== 'POST' || req.url !== '/bench/mint')
+    return handle(req, res);
   let body = '';
   req.on('data', (d) => (body += d));
   req.on('end', () => {
@@ -141,4 +207,5 @@ const server = createServer((req, res) => {
 });
 server.keepAliveTimeout = 72_000; // Fastify's default, as ours has
 server.listen(port, host);
-for (const signal of ['SIGTERM', 'SIGINT']) process.once(signal, () => server.close(() => process.exit(0)));
+for (const signal of ['SIGTERM', 'SIGINT'])
+  process.once(signal, () => server.close(() => process.exit(0)));

@@ -12,21 +12,45 @@ import { parseArgs } from 'node:util';
 import { load } from './lib/load.mjs';
 import { freePort, startProcess } from './lib/proc.mjs';
 import { compareOidc, oidcChecks, printOidc } from './lib/oidc-compare.mjs';
-import { OIDC_CLIENT_ID, consentAll, createOidcClient, exchangeCodes } from './lib/oidc-ours.mjs';
+import {
+  OIDC_CLIENT_ID,
+  consentAll,
+  createOidcClient,
+  exchangeCodes,
+} from './lib/oidc-ours.mjs';
 import { basicAuth } from './lib/oidc-targets.mjs';
 import { checks, printTable, summarise } from './lib/report.mjs';
 import { spreadIds, tokenMinter } from './lib/seed.mjs';
-import { clusterSupported, createBenchApp, ensureBuilt, prepareDatabase, serviceEnv } from './lib/setup.mjs';
+import {
+  clusterSupported,
+  createBenchApp,
+  ensureBuilt,
+  prepareDatabase,
+  serviceEnv,
+} from './lib/setup.mjs';
 import { NEEDS_APP, TARGETS } from './lib/targets.mjs';
 import { measureStartUp, printStartUp, startUpChecks } from './start-up.mjs';
 
 const { values: opt } = parseArgs({
   options: {
-    quick: { type: 'boolean' }, duration: { type: 'string' }, rounds: { type: 'string' }, targets: { type: 'string' },
-    db: { type: 'string', default: 'sqlite' }, users: { type: 'string' }, 'big-users': { type: 'string' }, big: { type: 'boolean' },
-    'no-scale': { type: 'boolean' }, 'no-saturation': { type: 'boolean' }, 'no-workers': { type: 'boolean' },
-    connections: { type: 'string' }, 'cpu-prof': { type: 'boolean' }, json: { type: 'string' },
-    'no-oidc': { type: 'boolean' }, 'oidc-only': { type: 'boolean' }, 'oidc-alg': { type: 'string', default: 'RS256' }, 'oidc-targets': { type: 'string' },
+    quick: { type: 'boolean' },
+    duration: { type: 'string' },
+    rounds: { type: 'string' },
+    targets: { type: 'string' },
+    db: { type: 'string', default: 'sqlite' },
+    users: { type: 'string' },
+    'big-users': { type: 'string' },
+    big: { type: 'boolean' },
+    'no-scale': { type: 'boolean' },
+    'no-saturation': { type: 'boolean' },
+    'no-workers': { type: 'boolean' },
+    connections: { type: 'string' },
+    'cpu-prof': { type: 'boolean' },
+    json: { type: 'string' },
+    'no-oidc': { type: 'boolean' },
+    'oidc-only': { type: 'boolean' },
+    'oidc-alg': { type: 'string', default: 'RS256' },
+    'oidc-targets': { type: 'string' },
   },
 });
 const quick = opt.quick ?? false;
@@ -35,11 +59,23 @@ const rounds = Number(opt.rounds ?? (quick ? 1 : 2));
 const connections = Number(opt.connections ?? 50);
 const warmup = quick ? 1 : 3;
 const users = Number(opt.users ?? 1000);
-const bigUsers = Number(opt['big-users'] ?? (opt.big ? 10_000_000 : quick ? 100_000 : 1_000_000));
+const bigUsers = Number(
+  opt['big-users'] ?? (opt.big ? 10_000_000 : quick ? 100_000 : 1_000_000),
+);
 const db = opt.db === 'postgres' ? 'postgres' : 'sqlite';
-const ORDER = ['me', 'userinfo', 'refresh', 'client_info', 'cors_preflight', 'authorize', 'exchange', 'login'];
+const ORDER = [
+  'me',
+  'userinfo',
+  'refresh',
+  'client_info',
+  'cors_preflight',
+  'authorize',
+  'exchange',
+  'login',
+];
 let targets = opt.targets ? opt.targets.split(',') : ORDER;
-if (targets.includes('exchange') && !targets.includes('authorize')) targets.push('authorize');
+if (targets.includes('exchange') && !targets.includes('authorize'))
+  targets.push('authorize');
 targets = ORDER.filter((t) => targets.includes(t));
 
 const log = (m) => console.log(`[bench] ${m}`);
@@ -49,26 +85,61 @@ const mint = tokenMinter(secret);
 const stoppers = [];
 
 // BENCH_NODE_FLAGS: V8 or Node flags for the service processes only (e.g. to try a GC setting).
-const extraNodeFlags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-const profFlags = (name) => [...extraNodeFlags, ...(opt['cpu-prof'] ? ['--cpu-prof', '--cpu-prof-dir', join(tmp, `prof-${name}`)] : [])];
+const extraNodeFlags = (process.env.BENCH_NODE_FLAGS ?? '')
+  .split(' ')
+  .filter(Boolean);
+const profFlags = (name) => [
+  ...extraNodeFlags,
+  ...(opt['cpu-prof']
+    ? ['--cpu-prof', '--cpu-prof-dir', join(tmp, `prof-${name}`)]
+    : []),
+];
 
 async function startService(name, url, extraArgs = [], env = {}) {
-  const p = await startProcess({ name, args: ['bin/account-center.js', 'serve', ...extraArgs], env: { ...serviceEnv(url, secret), ...env }, port: await freePort(), nodeFlags: profFlags(name) });
+  const p = await startProcess({
+    name,
+    args: ['bin/account-center.js', 'serve', ...extraArgs],
+    env: { ...serviceEnv(url, secret), ...env },
+    port: await freePort(),
+    nodeFlags: profFlags(name),
+  });
   stoppers.push(() => p.stop());
   return p;
 }
 
 function context(count) {
   const userIds = spreadIds(count, 1000);
-  return { userIds, tokens: userIds.map((id) => mint(id, 'bench-app')), centerTokens: userIds.slice(0, 100).map((id) => mint(id, 'account-center')), codes: [] };
+  return {
+    userIds,
+    tokens: userIds.map((id) => mint(id, 'bench-app')),
+    centerTokens: userIds.slice(0, 100).map((id) => mint(id, 'account-center')),
+    codes: [],
+  };
 }
 
 /** One run of a target; exchange spends exactly the codes the authorize run before it issued. */
-async function runTarget(server, name, ctx, seconds = duration, conns = connections) {
+async function runTarget(
+  server,
+  name,
+  ctx,
+  seconds = duration,
+  conns = connections,
+) {
   if (name === 'authorize') ctx.codes = [];
   const amount = name === 'exchange' ? ctx.codes.length : undefined;
-  if (name === 'exchange' && !amount) throw new Error('exchange: no codes were issued');
-  return measured(server, { url: server.url, connections: conns, duration: seconds, amount, requests: TARGETS[name](ctx) }, name);
+  if (name === 'exchange' && !amount)
+    throw new Error('exchange: no codes were issued');
+  return measured(
+    server,
+    {
+      url: server.url,
+      connections: conns,
+      duration: seconds,
+      amount,
+      requests: TARGETS[name](ctx),
+    },
+    name,
+  );
 }
 
 /** A load run plus the server's CPU time per request, which the machine's noise barely moves. */
@@ -77,21 +148,54 @@ async function measured(server, loadOptions, label = '') {
   const from = process.hrtime.bigint() / 1000n;
   const r = await load(loadOptions);
   // The run's span on the clock of the profiles, for `BENCH_WINDOW=from..to node bench/profile-summary.mjs`.
-  if (opt['cpu-prof']) log(`  cpu-prof window ${server.name} ${label}: BENCH_WINDOW=${from}..${process.hrtime.bigint() / 1000n}`);
-  return { ...r, cpuUs: r.total ? Math.round(((server.cpuMs() - cpuBefore) * 1000) / r.total) : 0, rssMb: server.rssMb() };
+  if (opt['cpu-prof'])
+    log(
+      `  cpu-prof window ${server.name} ${label}: BENCH_WINDOW=${from}..${process.hrtime.bigint() / 1000n}`,
+    );
+  return {
+    ...r,
+    cpuUs: r.total
+      ? Math.round(((server.cpuMs() - cpuBefore) * 1000) / r.total)
+      : 0,
+    rssMb: server.rssMb(),
+  };
 }
 
 const baselineRun = (baseline, seconds = duration) =>
-  measured(baseline, { url: baseline.url, connections, duration: seconds, requests: [{ method: 'GET', path: '/api/v1/auth/me' }] });
+  measured(baseline, {
+    url: baseline.url,
+    connections,
+    duration: seconds,
+    requests: [{ method: 'GET', path: '/api/v1/auth/me' }],
+  });
 
 async function main() {
   ensureBuilt(log);
-  const oidcAlgs = opt['no-oidc'] ? [] : opt['oidc-alg'].split(',').map((a) => a.trim());
-  for (const a of oidcAlgs) if (!['RS256', 'ES256', 'EdDSA'].includes(a)) throw new Error(`--oidc-alg: RS256, ES256 or EdDSA, not ${a}`);
-  const out = opt['oidc-only'] ? { db: 'sqlite', list: [], json: {} } : await serviceTargets();
+  const oidcAlgs = opt['no-oidc']
+    ? []
+    : opt['oidc-alg'].split(',').map((a) => a.trim());
+  for (const a of oidcAlgs)
+    if (!['RS256', 'ES256', 'EdDSA'].includes(a))
+      throw new Error(`--oidc-alg: RS256, ES256 or EdDSA, not ${a}`);
+  const out = opt['oidc-only']
+    ? { db: 'sqlite', list: [], json: {} }
+    : await serviceTargets();
   const oidc = [];
   for (const alg of oidcAlgs) {
-    const result = await compareOidc(alg, { measured, startService, log, tmp, secret, users, duration, rounds, warmup, connections, nodeFlags: profFlags, targets: opt['oidc-targets']?.split(',') });
+    const result = await compareOidc(alg, {
+      measured,
+      startService,
+      log,
+      tmp,
+      secret,
+      users,
+      duration,
+      rounds,
+      warmup,
+      connections,
+      nodeFlags: profFlags,
+      targets: opt['oidc-targets']?.split(','),
+    });
     printOidc(result);
     oidc.push(result);
     out.list.push(...oidcChecks(result));
@@ -104,35 +208,84 @@ async function main() {
   }
   console.log('\nChecks');
   console.table(out.list);
-  if (opt.json) writeFileSync(opt.json, JSON.stringify({ ...out.json, users, duration, rounds, connections, oidc, checks: out.list }, null, 2));
-  if (opt['cpu-prof']) log(`CPU profiles are written to ${tmp}/prof-* when the services stop`);
+  if (opt.json)
+    writeFileSync(
+      opt.json,
+      JSON.stringify(
+        {
+          ...out.json,
+          users,
+          duration,
+          rounds,
+          connections,
+          oidc,
+          checks: out.list,
+        },
+        null,
+        2,
+      ),
+    );
+  if (opt['cpu-prof'])
+    log(`CPU profiles are written to ${tmp}/prof-* when the services stop`);
 }
 
 /** The service's own targets against the baseline, and the scale, saturation and worker checks. */
 async function serviceTargets() {
-  log(`${db}, ${users} users, ${connections} connections, ${duration} s × ${rounds} round(s), targets: ${targets.join(', ')}`);
-  const mainDb = await prepareDatabase({ db, tmp, name: 'main', users, secret, log });
+  log(
+    `${db}, ${users} users, ${connections} connections, ${duration} s × ${rounds} round(s), targets: ${targets.join(', ')}`,
+  );
+  const mainDb = await prepareDatabase({
+    db,
+    tmp,
+    name: 'main',
+    users,
+    secret,
+    log,
+  });
   stoppers.push(mainDb.drop);
   const ctx = context(users);
   ctx.app = await createBenchApp(mainDb.url, secret);
   if (!ctx.app) {
-    log('the CLI has no `app create` yet: skipping ' + targets.filter((t) => NEEDS_APP.has(t)).join(', '));
+    log(
+      'the CLI has no `app create` yet: skipping ' +
+        targets.filter((t) => NEEDS_APP.has(t)).join(', '),
+    );
     targets = targets.filter((t) => !NEEDS_APP.has(t));
   }
-  const oidcClient = targets.includes('userinfo') ? await createOidcClient(mainDb.url, secret, 'RS256') : undefined;
+  const oidcClient = targets.includes('userinfo')
+    ? await createOidcClient(mainDb.url, secret, 'RS256')
+    : undefined;
   const service = await startService('service', mainDb.url);
   if (oidcClient) {
     // OIDC access tokens of the same 1,000 people, got the real way (consent, code, token endpoint).
-    const cookies = ctx.userIds.map((id) => `ac_session=${mint(id, 'account-center')}`);
+    const cookies = ctx.userIds.map(
+      (id) => `ac_session=${mint(id, 'account-center')}`,
+    );
     const codes = await consentAll(service, OIDC_CLIENT_ID, cookies);
-    ctx.oidcAccess = (await exchangeCodes(service, basicAuth(OIDC_CLIENT_ID, oidcClient.clientSecret), codes)).access;
+    ctx.oidcAccess = (
+      await exchangeCodes(
+        service,
+        basicAuth(OIDC_CLIENT_ID, oidcClient.clientSecret),
+        codes,
+      )
+    ).access;
   }
-  const meRes = await fetch(`${service.url}/api/v1/auth/me`, { headers: { authorization: `Bearer ${ctx.tokens[0]}` } });
+  const meRes = await fetch(`${service.url}/api/v1/auth/me`, {
+    headers: { authorization: `Bearer ${ctx.tokens[0]}` },
+  });
   const meBody = await meRes.text();
-  if (meRes.status !== 200) throw new Error(`me answered ${meRes.status}: ${meBody}`);
-  const baseline = await startProcess({ name: 'baseline', args: ['bench/baseline.mjs'], env: { BASELINE_BODY: meBody }, port: await freePort() });
+  if (meRes.status !== 200)
+    throw new Error(`me answered ${meRes.status}: ${meBody}`);
+  const baseline = await startProcess({
+    name: 'baseline',
+    args: ['bench/baseline.mjs'],
+    env: { BASELINE_BODY: meBody },
+    port: await freePort(),
+  });
   stoppers.push(() => baseline.stop());
-  log(`service pid ${service.pid} (${service.rssMb()} MB), baseline pid ${baseline.pid}; me answer ${meBody.length} bytes`);
+  log(
+    `service pid ${service.pid} (${service.rssMb()} MB), baseline pid ${baseline.pid}; me answer ${meBody.length} bytes`,
+  );
 
   log('warm-up');
   await baselineRun(baseline, warmup);
@@ -145,9 +298,15 @@ async function serviceTargets() {
     for (const t of targets) {
       const res = await runTarget(service, t, ctx);
       const after = await baselineRun(baseline);
-      res.base = { rps: (before.rps + after.rps) / 2, p99: (before.p99 + after.p99) / 2, cpuUs: (before.cpuUs + after.cpuUs) / 2 };
+      res.base = {
+        rps: (before.rps + after.rps) / 2,
+        p99: (before.p99 + after.p99) / 2,
+        cpuUs: (before.cpuUs + after.cpuUs) / 2,
+      };
       (runs[t] ??= []).push(res);
-      log(`  ${t}: ${res.rps} rps, p99 ${res.p99} ms, ${res.errors} errors, ${res.cpuUs} µs CPU/req (baseline ${Math.round(res.base.rps)} rps, ${res.base.cpuUs} µs)`);
+      log(
+        `  ${t}: ${res.rps} rps, p99 ${res.p99} ms, ${res.errors} errors, ${res.cpuUs} µs CPU/req (baseline ${Math.round(res.base.rps)} rps, ${res.base.cpuUs} µs)`,
+      );
       before = after;
     }
   }
@@ -158,14 +317,37 @@ async function serviceTargets() {
   if (!opt['no-saturation'] && targets.includes('me')) {
     log('me while logins saturate argon2');
     const idle = await runTarget(service, 'me', ctx);
-    const [meLoad, loginLoad] = await Promise.all([runTarget(service, 'me', ctx), runTarget(service, 'login', ctx, duration, 16)]);
-    extra.saturation = { idleP99: idle.p99, meP99: meLoad.p99, meRps: meLoad.rps, loginRps: loginLoad.rps, errors: meLoad.errors + loginLoad.errors,
-      rssMb: Math.max(idle.rssMb ?? 0, meLoad.rssMb ?? 0, loginLoad.rssMb ?? 0) };
-    printTable('me with and without a concurrent login load (16 connections)', summarise({ 'me idle': [idle], 'me + logins': [meLoad], 'logins beside me': [loginLoad] }));
+    const [meLoad, loginLoad] = await Promise.all([
+      runTarget(service, 'me', ctx),
+      runTarget(service, 'login', ctx, duration, 16),
+    ]);
+    extra.saturation = {
+      idleP99: idle.p99,
+      meP99: meLoad.p99,
+      meRps: meLoad.rps,
+      loginRps: loginLoad.rps,
+      errors: meLoad.errors + loginLoad.errors,
+      rssMb: Math.max(idle.rssMb ?? 0, meLoad.rssMb ?? 0, loginLoad.rssMb ?? 0),
+    };
+    printTable(
+      'me with and without a concurrent login load (16 connections)',
+      summarise({
+        'me idle': [idle],
+        'me + logins': [meLoad],
+        'logins beside me': [loginLoad],
+      }),
+    );
   }
 
   if (!opt['no-scale'] && targets.includes('me')) {
-    const bigDb = await prepareDatabase({ db, tmp, name: 'big', users: bigUsers, secret, log });
+    const bigDb = await prepareDatabase({
+      db,
+      tmp,
+      name: 'big',
+      users: bigUsers,
+      secret,
+      log,
+    });
     stoppers.push(bigDb.drop);
     const big = await startService('service-big', bigDb.url);
     const bigCtx = context(bigUsers);
@@ -175,26 +357,50 @@ async function serviceTargets() {
     const runsScale = {};
     for (let r = 0; r < rounds; r++) {
       for (const t of scaled) {
-        (runsScale[`${t}, ${users.toLocaleString()} users`] ??= []).push(await runTarget(service, t, ctx));
-        (runsScale[`${t}, ${bigUsers.toLocaleString()} users`] ??= []).push(await runTarget(big, t, bigCtx));
+        (runsScale[`${t}, ${users.toLocaleString()} users`] ??= []).push(
+          await runTarget(service, t, ctx),
+        );
+        (runsScale[`${t}, ${bigUsers.toLocaleString()} users`] ??= []).push(
+          await runTarget(big, t, bigCtx),
+        );
       }
     }
     const s = summarise(runsScale);
-    printTable('Scale: the same targets against a small and a big user table', s);
-    extra.scale = Object.fromEntries(scaled.map((t) => [t, {
-      small: { ...s[`${t}, ${users.toLocaleString()} users`], users }, big: { ...s[`${t}, ${bigUsers.toLocaleString()} users`], users: bigUsers },
-    }]));
+    printTable(
+      'Scale: the same targets against a small and a big user table',
+      s,
+    );
+    extra.scale = Object.fromEntries(
+      scaled.map((t) => [
+        t,
+        {
+          small: { ...s[`${t}, ${users.toLocaleString()} users`], users },
+          big: {
+            ...s[`${t}, ${bigUsers.toLocaleString()} users`],
+            users: bigUsers,
+          },
+        },
+      ]),
+    );
     await big.stop();
   }
 
   if (!opt['no-workers'] && targets.includes('me')) {
-    if (!clusterSupported()) log('serve --workers is not available yet: skipping the worker comparison');
+    if (!clusterSupported())
+      log(
+        'serve --workers is not available yet: skipping the worker comparison',
+      );
     else {
-      const w2 = await startService('service-w2', mainDb.url, ['--workers', '2']);
+      const w2 = await startService('service-w2', mainDb.url, [
+        '--workers',
+        '2',
+      ]);
       await runTarget(w2, 'me', ctx, warmup);
       const runsW = {};
       for (let r = 0; r < rounds; r++) {
-        (runsW['me, 1 worker'] ??= []).push(await runTarget(service, 'me', ctx));
+        (runsW['me, 1 worker'] ??= []).push(
+          await runTarget(service, 'me', ctx),
+        );
         (runsW['me, 2 workers'] ??= []).push(await runTarget(w2, 'me', ctx));
       }
       const s = summarise(runsW);
@@ -204,8 +410,12 @@ async function serviceTargets() {
   }
 
   // Stopped now, so they sit idle in no later comparison.
-  for (const stop of stoppers.splice(0).reverse()) await stop().catch(() => undefined);
-  return { list: checks(db, summary, extra), json: { db, bigUsers, summary, extra } };
+  for (const stop of stoppers.splice(0).reverse())
+    await stop().catch(() => undefined);
+  return {
+    list: checks(db, summary, extra),
+    json: { db, bigUsers, summary, extra },
+  };
 }
 
 try {

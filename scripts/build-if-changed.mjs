@@ -14,9 +14,20 @@ import { fileURLToPath } from 'node:url';
 const root = join(fileURLToPath(import.meta.url), '..', '..');
 const STAMP = join(root, 'dist', '.build-stamp');
 /** Everything the build reads besides src/: its scripts, settings and the locked dependencies. */
-const BUILD_INPUTS = ['scripts/build-web.mjs', 'scripts/build-server.mjs', 'scripts/build-if-changed.mjs', 'tsconfig.json', 'package.json', 'package-lock.json'];
+const BUILD_INPUTS = [
+  'scripts/build-web.mjs',
+  'scripts/build-server.mjs',
+  'scripts/build-if-changed.mjs',
+  'tsconfig.json',
+  'package.json',
+  'package-lock.json',
+];
 /** What a finished build leaves behind; either missing means building whatever the stamp says. */
-const OUTPUTS = ['dist/main.js', 'dist/server/account-center.mjs', 'dist/web/manifest.json'];
+const OUTPUTS = [
+  'dist/main.js',
+  'dist/server/account-center.mjs',
+  'dist/web/manifest.json',
+];
 
 function filesUnder(dir) {
   const out = [];
@@ -30,7 +41,10 @@ function filesUnder(dir) {
 
 /** One hash over the names and contents of every build input, in a fixed order. */
 export function sourceHash() {
-  const files = [...filesUnder(join(root, 'src')), ...BUILD_INPUTS.map((f) => join(root, f)).filter((f) => existsSync(f))]
+  const files = [
+    ...filesUnder(join(root, 'src')),
+    ...BUILD_INPUTS.map((f) => join(root, f)).filter((f) => existsSync(f)),
+  ]
     .map((f) => relative(root, f).split('\\').join('/'))
     .sort();
   const hash = createHash('sha256');
@@ -46,9 +60,22 @@ export async function buildIfChanged({ always = false } = {}) {
   // Hashed before building: a file saved during the build makes the next start build again.
   const hash = sourceHash();
   const built = OUTPUTS.every((f) => existsSync(join(root, f)));
-  if (!always && built && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === hash) return false;
-  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', root], { stdio: 'inherit' });
-  const [{ buildWeb }, { buildServer }] = await Promise.all([import('./build-web.mjs'), import('./build-server.mjs')]);
+  if (
+    !always &&
+    built &&
+    existsSync(STAMP) &&
+    readFileSync(STAMP, 'utf8').trim() === hash
+  )
+    return false;
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', root],
+    { stdio: 'inherit' },
+  );
+  const [{ buildWeb }, { buildServer }] = await Promise.all([
+    import('./build-web.mjs'),
+    import('./build-server.mjs'),
+  ]);
   await buildWeb();
   await buildServer();
   writeFileSync(STAMP, `${hash}\n`);
@@ -58,7 +85,11 @@ export async function buildIfChanged({ always = false } = {}) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
     const always = process.argv.includes('--always');
-    console.log((await buildIfChanged({ always })) ? 'build: done' : 'build: sources unchanged, nothing to do');
+    console.log(
+      (await buildIfChanged({ always }))
+        ? 'build: done'
+        : 'build: sources unchanged, nothing to do',
+    );
   } catch (err) {
     // A failed tsc has already printed what is wrong; anything else has not.
     if (typeof err?.status !== 'number') console.error(err);

@@ -9,7 +9,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const EXTERNAL = ['better-sqlite3', '@node-rs/argon2', 'pg-native', 'piscina', 'pino', 'thread-stream', 'pino-pretty', 'ioredis', '@fastify/swagger-ui'];
+const EXTERNAL = [
+  'better-sqlite3',
+  '@node-rs/argon2',
+  'pg-native',
+  'piscina',
+  'pino',
+  'thread-stream',
+  'pino-pretty',
+  'ioredis',
+  '@fastify/swagger-ui',
+];
 
 export async function buildServer() {
   const outdir = join(root, 'dist', 'server');
@@ -30,8 +40,11 @@ export async function buildServer() {
     legalComments: 'none',
     logLevel: 'warning',
     // Bundled CommonJS packages call require(); in an ES module it has to be made.
-    banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+    },
   });
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildServer();
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1])
+  await buildServer();

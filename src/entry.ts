@@ -14,7 +14,9 @@ export async function start(argv: string[]): Promise<void> {
       loadConfig(process.env);
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
-      process.stderr.write(`account-center: ${err.message.replace(/\s*\n\s*/g, ' ')}\n`);
+      process.stderr.write(
+        `account-center: ${err.message.replace(/\s*\n\s*/g, ' ')}\n`,
+      );
       process.exit(1);
     }
   }

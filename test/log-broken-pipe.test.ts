@@ -12,28 +12,50 @@ import { startServer, waitFor, type RunningServer } from './helpers/server.js';
 let server: RunningServer | undefined;
 let dir = '';
 afterEach(async () => {
-  if (server && server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+  if (
+    server &&
+    server.child.exitCode === null &&
+    server.child.signalCode === null
+  )
+    server.child.kill('SIGKILL');
   await server?.exited;
   server = undefined;
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /** Starts serve, waits until its last start-up line is written, then closes the reading end of its stdout. */
-async function serveWithReaderGone(args: string[], listeners: number, lastLine: string): Promise<RunningServer> {
+async function serveWithReaderGone(
+  args: string[],
+  listeners: number,
+  lastLine: string,
+): Promise<RunningServer> {
   dir = mkdtempSync(join(tmpdir(), 'ac-broken-pipe-'));
-  const running = await startServer({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` }, args, listeners);
+  const running = await startServer(
+    { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}` },
+    args,
+    listeners,
+  );
   server = running;
   // Lines written after the reader is gone fail asynchronously, which pino already handles; the
   // hang needs every line so far written, and the next ones pending at exit.
-  await waitFor('the last start-up line', 20_000, () => running.output().includes(lastLine));
+  await waitFor('the last start-up line', 20_000, () =>
+    running.output().includes(lastLine),
+  );
   running.child.stdout!.destroy();
   return running;
 }
 
 /** The exit code, or a failure when the process is still there `ms` after SIGTERM. */
-async function exitWithin(s: RunningServer, ms: number): Promise<number | string> {
+async function exitWithin(
+  s: RunningServer,
+  ms: number,
+): Promise<number | string> {
   s.child.kill('SIGTERM');
-  await waitFor('the process to exit after SIGTERM', ms, () => s.child.exitCode !== null || s.child.signalCode !== null);
+  await waitFor(
+    'the process to exit after SIGTERM',
+    ms,
+    () => s.child.exitCode !== null || s.child.signalCode !== null,
+  );
   return s.exited;
 }
 

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresSchema } from './helpers/db.js';
 import { redisAvailable, TEST_REDIS_URL } from './helpers/redis.js';
-import { call, runCli, startServer, within, type RunningServer } from './helpers/server.js';
+import {
+  call,
+  runCli,
+  startServer,
+  within,
+  type RunningServer,
+} from './helpers/server.js';
 import { jwtClaims } from './helpers/jwt.js';
 
 /**
@@ -15,16 +21,25 @@ const PASSWORD = 'correct horse battery';
 const AUTH = '/api/v1/auth';
 
 let seq = 0;
-const name = (p: string) => `${p}_${process.pid}_${++seq}_${Math.floor(Math.random() * 1e6)}`;
+const name = (p: string) =>
+  `${p}_${process.pid}_${++seq}_${Math.floor(Math.random() * 1e6)}`;
 
-async function register(base: string): Promise<{ username: string; token: string }> {
+async function register(
+  base: string,
+): Promise<{ username: string; token: string }> {
   const username = name('mi');
-  const res = await call(base, 'POST', `${AUTH}/register`, { username, password: PASSWORD, email: `${username}@example.com` });
+  const res = await call(base, 'POST', `${AUTH}/register`, {
+    username,
+    password: PASSWORD,
+    email: `${username}@example.com`,
+  });
   expect(res.status).toBe(200);
   return { username, token: res.body.access_token };
 }
 
-async function startPair(env: Record<string, string>): Promise<[RunningServer, RunningServer]> {
+async function startPair(
+  env: Record<string, string>,
+): Promise<[RunningServer, RunningServer]> {
   const [a, b] = await Promise.all([startServer(env), startServer(env)]);
   return [a, b];
 }
@@ -45,15 +60,37 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
     await db?.dispose();
   });
 
-  async function issueCode(owner: { token: string }): Promise<{ clientId: string; secret: string; code: () => Promise<string> }> {
-    const app = await call(A.url, 'POST', `${AUTH}/apps`, { display_name: 'Multi', redirect_uris: ['https://mi.example.com/cb'] }, owner.token);
+  async function issueCode(owner: {
+    token: string;
+  }): Promise<{
+    clientId: string;
+    secret: string;
+    code: () => Promise<string>;
+  }> {
+    const app = await call(
+      A.url,
+      'POST',
+      `${AUTH}/apps`,
+      { display_name: 'Multi', redirect_uris: ['https://mi.example.com/cb'] },
+      owner.token,
+    );
     expect(app.status).toBe(200);
     const clientId: string = app.body.data.client_id;
     return {
       clientId,
       secret: app.body.data.client_secret,
       code: async () => {
-        const r = await call(A.url, 'POST', `${AUTH}/authorize`, { client_id: clientId, redirect_uri: 'https://mi.example.com/cb', state: 's' }, owner.token);
+        const r = await call(
+          A.url,
+          'POST',
+          `${AUTH}/authorize`,
+          {
+            client_id: clientId,
+            redirect_uri: 'https://mi.example.com/cb',
+            state: 's',
+          },
+          owner.token,
+        );
         expect(r.status).toBe(200);
         return r.body.data.code as string;
       },
@@ -63,18 +100,32 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
   it('a code issued on A is exchanged on B', async () => {
     const user = await register(A.url);
     const app = await issueCode(user);
-    const res = await call(B.url, 'POST', `${AUTH}/exchange`, { client_id: app.clientId, client_secret: app.secret, code: await app.code() });
+    const res = await call(B.url, 'POST', `${AUTH}/exchange`, {
+      client_id: app.clientId,
+      client_secret: app.secret,
+      code: await app.code(),
+    });
     expect(res.status).toBe(200);
     expect(res.body.user.username).toBe(user.username);
-    expect((await call(A.url, 'GET', `${AUTH}/me`, undefined, res.body.access_token)).status).toBe(200);
+    expect(
+      (await call(A.url, 'GET', `${AUTH}/me`, undefined, res.body.access_token))
+        .status,
+    ).toBe(200);
   });
 
   it('20 simultaneous exchanges of one code split across A and B: exactly one succeeds', async () => {
     const user = await register(B.url);
     const app = await issueCode(user);
     const code = await app.code();
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-      call(i % 2 ? A.url : B.url, 'POST', `${AUTH}/exchange`, { client_id: app.clientId, client_secret: app.secret, code })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(i % 2 ? A.url : B.url, 'POST', `${AUTH}/exchange`, {
+          client_id: app.clientId,
+          client_secret: app.secret,
+          code,
+        }),
+      ),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 200)) {
       expect(r.status).toBe(400);
@@ -84,38 +135,125 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
 
   it('a ban made on A answers 403 at B within 5 s', async () => {
     const user = await register(A.url);
-    expect((await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).status).toBe(200);
+    expect(
+      (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).status,
+    ).toBe(200);
     const adminName = name('adm');
-    await runCli(env, ['user', 'create', '--username', adminName, '--password', PASSWORD, '--email', `${adminName}@example.com`, '--roles', 'player,admin']);
-    const admin = await call(A.url, 'POST', `${AUTH}/login`, { username: adminName, password: PASSWORD });
+    await runCli(env, [
+      'user',
+      'create',
+      '--username',
+      adminName,
+      '--password',
+      PASSWORD,
+      '--email',
+      `${adminName}@example.com`,
+      '--roles',
+      'player,admin',
+    ]);
+    const admin = await call(A.url, 'POST', `${AUTH}/login`, {
+      username: adminName,
+      password: PASSWORD,
+    });
     expect(admin.status).toBe(200);
-    const ban = await call(A.url, 'POST', `${AUTH}/admin/users/ban`, { username: user.username, banned: true }, admin.body.access_token);
+    const ban = await call(
+      A.url,
+      'POST',
+      `${AUTH}/admin/users/ban`,
+      { username: user.username, banned: true },
+      admin.body.access_token,
+    );
     expect(ban.status).toBe(200);
-    expect((await call(A.url, 'GET', `${AUTH}/me`, undefined, user.token)).status).toBe(403);
-    await within(5000, async () => (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).status === 403);
-    expect((await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).body).toEqual({ ok: false, msg: '账号已被封禁' });
+    expect(
+      (await call(A.url, 'GET', `${AUTH}/me`, undefined, user.token)).status,
+    ).toBe(403);
+    await within(
+      5000,
+      async () =>
+        (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token))
+          .status === 403,
+    );
+    expect(
+      (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).body,
+    ).toEqual({ ok: false, msg: '账号已被封禁' });
   });
 
   it('a logout on A answers 401 at B within 5 s', async () => {
     const user = await register(A.url);
-    expect((await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).status).toBe(200);
-    expect((await call(A.url, 'POST', `${AUTH}/logout`, undefined, user.token)).status).toBe(200);
-    expect((await call(A.url, 'GET', `${AUTH}/me`, undefined, user.token)).status).toBe(401);
-    await within(5000, async () => (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).status === 401);
-    expect((await call(B.url, 'POST', `${AUTH}/refresh`, undefined, user.token)).status).toBe(401);
+    expect(
+      (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).status,
+    ).toBe(200);
+    expect(
+      (await call(A.url, 'POST', `${AUTH}/logout`, undefined, user.token))
+        .status,
+    ).toBe(200);
+    expect(
+      (await call(A.url, 'GET', `${AUTH}/me`, undefined, user.token)).status,
+    ).toBe(401);
+    await within(
+      5000,
+      async () =>
+        (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token))
+          .status === 401,
+    );
+    expect(
+      (await call(B.url, 'POST', `${AUTH}/refresh`, undefined, user.token))
+        .status,
+    ).toBe(401);
   });
 
   it('a session ended on A answers 401 at B within 5 s; the other session lives; the list agrees on both', async () => {
     const user = await register(A.url);
-    const other = await call(B.url, 'POST', `${AUTH}/login`, { username: user.username, password: PASSWORD });
+    const other = await call(B.url, 'POST', `${AUTH}/login`, {
+      username: user.username,
+      password: PASSWORD,
+    });
     const sid = jwtClaims(String(other.body.access_token)).sid as string;
-    expect((await call(B.url, 'GET', `${AUTH}/me`, undefined, other.body.access_token)).status).toBe(200);
-    const ended = await call(A.url, 'POST', `${AUTH}/account/sessions/end`, { id: sid }, user.token);
+    expect(
+      (
+        await call(
+          B.url,
+          'GET',
+          `${AUTH}/me`,
+          undefined,
+          other.body.access_token,
+        )
+      ).status,
+    ).toBe(200);
+    const ended = await call(
+      A.url,
+      'POST',
+      `${AUTH}/account/sessions/end`,
+      { id: sid },
+      user.token,
+    );
     expect(ended.status).toBe(200);
-    await within(5000, async () => (await call(B.url, 'GET', `${AUTH}/me`, undefined, other.body.access_token)).status === 401);
-    expect((await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).status).toBe(200);
-    const list = await call(B.url, 'GET', `${AUTH}/account/sessions`, undefined, user.token);
-    expect(list.body.data.sessions.map((s: { id: string }) => s.id)).not.toContain(sid);
+    await within(
+      5000,
+      async () =>
+        (
+          await call(
+            B.url,
+            'GET',
+            `${AUTH}/me`,
+            undefined,
+            other.body.access_token,
+          )
+        ).status === 401,
+    );
+    expect(
+      (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).status,
+    ).toBe(200);
+    const list = await call(
+      B.url,
+      'GET',
+      `${AUTH}/account/sessions`,
+      undefined,
+      user.token,
+    );
+    expect(
+      list.body.data.sessions.map((s: { id: string }) => s.id),
+    ).not.toContain(sid);
   });
 });
 
@@ -126,7 +264,12 @@ describe.skipIf(!PG || !redisUp)('two instances sharing Redis', () => {
 
   beforeAll(async () => {
     db = await freshPostgresSchema(PG!);
-    [A, B] = await startPair({ DATABASE_URL: `${db.url}&pool_max=4`, REDIS_URL, REDIS_PREFIX: `test:${db.schema}`, LIMIT_LOGIN_PAIR: '3/60' });
+    [A, B] = await startPair({
+      DATABASE_URL: `${db.url}&pool_max=4`,
+      REDIS_URL,
+      REDIS_PREFIX: `test:${db.schema}`,
+      LIMIT_LOGIN_PAIR: '3/60',
+    });
   });
   afterAll(async () => {
     await Promise.all([A?.stop(), B?.stop()]);
@@ -137,18 +280,36 @@ describe.skipIf(!PG || !redisUp)('two instances sharing Redis', () => {
     // An account name of this run only: the shared counters outlive the schema.
     const login = { username: name('nobody'), password: 'wrong password!' };
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await call(i % 2 ? B.url : A.url, 'POST', `${AUTH}/login`, login)).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (await call(i % 2 ? B.url : A.url, 'POST', `${AUTH}/login`, login))
+          .status,
+      );
     expect(statuses).toEqual([401, 401, 401, 429, 429]);
     const limited = await call(A.url, 'POST', `${AUTH}/login`, login);
-    expect(limited.body).toEqual({ ok: false, msg: '请求过于频繁，请稍后再试' });
+    expect(limited.body).toEqual({
+      ok: false,
+      msg: '请求过于频繁，请稍后再试',
+    });
   });
 
   it('a logout on A is seen at B at once through Redis', async () => {
     const user = await register(A.url);
-    expect((await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).status).toBe(200);
-    expect((await call(A.url, 'POST', `${AUTH}/logout`, undefined, user.token)).status).toBe(200);
+    expect(
+      (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).status,
+    ).toBe(200);
+    expect(
+      (await call(A.url, 'POST', `${AUTH}/logout`, undefined, user.token))
+        .status,
+    ).toBe(200);
     // Polling alone needs up to a second; the published event needs a few milliseconds.
-    const took = await within(5000, async () => (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).status === 401, 20);
+    const took = await within(
+      5000,
+      async () =>
+        (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token))
+          .status === 401,
+      20,
+    );
     expect(took).toBeLessThan(900);
   });
 });

@@ -28,21 +28,65 @@ describe.skipIf(!PG)('remembered consent across instances', () => {
 
   it('a consent given on one instance lets the other answer prompt=none with a code; a withdrawal on the other asks again', async () => {
     const username = `consent_mi_${process.pid}_${Math.floor(Math.random() * 1e9)}`;
-    const token: string = (await call(A.url, 'POST', '/api/v1/auth/register', { username, password: 'correct horse battery', email: `${username}@example.com` })).body.access_token;
-    const clientId: string = (await call(A.url, 'POST', '/api/v1/auth/apps', { display_name: 'Consent MI', redirect_uris: [CB] }, token)).body.data.client_id;
-    const request = { response_type: 'code', client_id: clientId, redirect_uri: CB, scope: 'openid profile' };
-    const silently = (base: string) => authorizeRedirect(base, token, { ...request, state: 'st', prompt: 'none' });
+    const token: string = (
+      await call(A.url, 'POST', '/api/v1/auth/register', {
+        username,
+        password: 'correct horse battery',
+        email: `${username}@example.com`,
+      })
+    ).body.access_token;
+    const clientId: string = (
+      await call(
+        A.url,
+        'POST',
+        '/api/v1/auth/apps',
+        { display_name: 'Consent MI', redirect_uris: [CB] },
+        token,
+      )
+    ).body.data.client_id;
+    const request = {
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: CB,
+      scope: 'openid profile',
+    };
+    const silently = (base: string) =>
+      authorizeRedirect(base, token, {
+        ...request,
+        state: 'st',
+        prompt: 'none',
+      });
 
-    expect((await silently(B.url)).searchParams.get('error')).toBe('consent_required');
+    expect((await silently(B.url)).searchParams.get('error')).toBe(
+      'consent_required',
+    );
     const asked = await authorizeRedirect(A.url, token, request);
     expect(asked.pathname).toBe('/authorize');
-    expect((await consentOverHttp(A.url, token, asked)).searchParams.get('code')).toBeTruthy();
+    expect(
+      (await consentOverHttp(A.url, token, asked)).searchParams.get('code'),
+    ).toBeTruthy();
 
     const onB = await silently(B.url);
-    expect([onB.searchParams.get('error'), onB.searchParams.get('iss'), onB.searchParams.get('state')]).toEqual([null, ISSUER, 'st']);
+    expect([
+      onB.searchParams.get('error'),
+      onB.searchParams.get('iss'),
+      onB.searchParams.get('state'),
+    ]).toEqual([null, ISSUER, 'st']);
     expect(onB.searchParams.get('code')).toMatch(/^[A-Za-z0-9_-]{50}$/);
 
-    expect((await call(B.url, 'POST', '/api/v1/auth/account/authorized_apps/revoke', { client_id: clientId }, token)).status).toBe(200);
-    expect((await silently(A.url)).searchParams.get('error')).toBe('consent_required');
+    expect(
+      (
+        await call(
+          B.url,
+          'POST',
+          '/api/v1/auth/account/authorized_apps/revoke',
+          { client_id: clientId },
+          token,
+        )
+      ).status,
+    ).toBe(200);
+    expect((await silently(A.url)).searchParams.get('error')).toBe(
+      'consent_required',
+    );
   });
 });

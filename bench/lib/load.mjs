@@ -5,7 +5,14 @@ import autocannon from 'autocannon';
  * `requests`: autocannon request objects; their setupRequest feeds a different token or code
  * to each request. Returns rps, latency percentiles and every kind of failure.
  */
-export function load({ url, connections = 50, duration = 10, amount, requests, timeout = 10 }) {
+export function load({
+  url,
+  connections = 50,
+  duration = 10,
+  amount,
+  requests,
+  timeout = 10,
+}) {
   return new Promise((resolve, reject) => {
     const opts = { url, connections, timeout, requests };
     if (amount) opts.amount = amount;
@@ -16,7 +23,9 @@ export function load({ url, connections = 50, duration = 10, amount, requests, t
       if (err) return reject(err);
       // With `amount`, autocannon reports at its next 1-second tick after the last answer, so its
       // own span rounds up to whole seconds; the rate is taken up to the last answer instead.
-      const seconds = amount ? (lastAnswer - started) / 1000 : (r.finish - r.start) / 1000 || r.duration;
+      const seconds = amount
+        ? (lastAnswer - started) / 1000
+        : (r.finish - r.start) / 1000 || r.duration;
       resolve({
         rps: Math.round(r.requests.total / seconds),
         p50: r.latency.p50,

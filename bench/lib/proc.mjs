@@ -20,7 +20,9 @@ export function freePort() {
 export function rssMb(pid) {
   const read = (p) => {
     try {
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      const m = /VmRSS:\s+(\d+) kB/.exec(
+        readFileSync(`/proc/${p}/status`, 'utf8'),
+      );
       return m ? Number(m[1]) : 0;
     } catch {
       return 0;
@@ -49,7 +51,11 @@ export function cpuMs(pid) {
 
 function childPids(pid) {
   try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -58,7 +64,10 @@ function childPids(pid) {
 async function waitForHttp(url, child, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`process exited with code ${child.exitCode} before listening`);
+    if (child.exitCode !== null)
+      throw new Error(
+        `process exited with code ${child.exitCode} before listening`,
+      );
     try {
       const res = await fetch(url);
       await res.arrayBuffer();
@@ -75,7 +84,14 @@ async function waitForHttp(url, child, timeoutMs) {
  * Spawns `node <args>` with env, waits until `readyPath` answers, and returns a handle
  * whose stop() sends SIGTERM and waits for the exit.
  */
-export async function startProcess({ name, args, env, port, readyPath = '/healthz', nodeFlags = [] }) {
+export async function startProcess({
+  name,
+  args,
+  env,
+  port,
+  readyPath = '/healthz',
+  nodeFlags = [],
+}) {
   const child = spawn(process.execPath, [...nodeFlags, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
@@ -115,11 +131,19 @@ export async function startProcess({ name, args, env, port, readyPath = '/health
 
 export function runNode(args, env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`node ${args.join(' ')} exited ${code}: ${err}`))));
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(out)
+        : reject(new Error(`node ${args.join(' ')} exited ${code}: ${err}`)),
+    );
   });
 }

@@ -7,8 +7,11 @@ export function summarise(runs) {
   const out = {};
   for (const [name, rs] of Object.entries(runs)) {
     const s = {
-      rps: Math.round(mean(rs.map((r) => r.rps))), p50: round(mean(rs.map((r) => r.p50))), p99: round(mean(rs.map((r) => r.p99))),
-      errors: rs.reduce((a, r) => a + r.errors, 0), rssMb: Math.max(...rs.map((r) => r.rssMb ?? 0)),
+      rps: Math.round(mean(rs.map((r) => r.rps))),
+      p50: round(mean(rs.map((r) => r.p50))),
+      p99: round(mean(rs.map((r) => r.p99))),
+      errors: rs.reduce((a, r) => a + r.errors, 0),
+      rssMb: Math.max(...rs.map((r) => r.rssMb ?? 0)),
       cpuUs: Math.round(mean(rs.map((r) => r.cpuUs ?? 0))),
     };
     if (rs[0].base) {
@@ -22,7 +25,9 @@ export function summarise(runs) {
       // CPU per request of the baseline over the target's: the rps ratio two CPU-bound
       // servers would show on an otherwise idle machine.
       s.baseCpuUs = Math.round(mean(rs.map((r) => r.base.cpuUs)));
-      s.cpuRatio = round(mean(rs.map((r) => r.base.cpuUs / Math.max(r.cpuUs, 1))));
+      s.cpuRatio = round(
+        mean(rs.map((r) => r.base.cpuUs / Math.max(r.cpuUs, 1))),
+      );
     }
     out[name] = s;
   }
@@ -32,9 +37,18 @@ export function summarise(runs) {
 export function printTable(title, summary) {
   console.log(`\n${title}`);
   const rows = Object.entries(summary).map(([target, s]) => ({
-    target, rps: s.rps, 'p50 ms': s.p50, 'p99 ms': s.p99, errors: s.errors,
-    'base rps': s.baseRps ?? '', 'rps ratio': s.rpsRatio ?? '', 'p99 ratio': s.p99Ratio ?? '',
-    'CPU µs/req': s.cpuUs, 'base CPU µs': s.baseCpuUs ?? '', 'CPU ratio': s.cpuRatio ?? '', 'RSS MB': s.rssMb || '',
+    target,
+    rps: s.rps,
+    'p50 ms': s.p50,
+    'p99 ms': s.p99,
+    errors: s.errors,
+    'base rps': s.baseRps ?? '',
+    'rps ratio': s.rpsRatio ?? '',
+    'p99 ratio': s.p99Ratio ?? '',
+    'CPU µs/req': s.cpuUs,
+    'base CPU µs': s.baseCpuUs ?? '',
+    'CPU ratio': s.cpuRatio ?? '',
+    'RSS MB': s.rssMb || '',
   }));
   console.table(rows);
 }
@@ -45,30 +59,67 @@ export function printTable(title, summary) {
  */
 export function checks(db, main, extra) {
   const list = [];
-  const add = (label, value, wanted, ok) => list.push({ check: label, measured: round(value, 3), target: wanted, result: ok ? 'pass' : 'MISS' });
+  const add = (label, value, wanted, ok) =>
+    list.push({
+      check: label,
+      measured: round(value, 3),
+      target: wanted,
+      result: ok ? 'pass' : 'MISS',
+    });
   const me = main.me;
   if (me?.rpsRatioExact !== undefined) {
-    if (db === 'postgres') add('me rps ratio (PostgreSQL)', me.rpsRatioExact, '≥ 0.4', me.rpsRatioExact >= 0.4);
+    if (db === 'postgres')
+      add(
+        'me rps ratio (PostgreSQL)',
+        me.rpsRatioExact,
+        '≥ 0.4',
+        me.rpsRatioExact >= 0.4,
+      );
     else {
       add('me rps ratio', me.rpsRatioExact, '≥ 0.6', me.rpsRatioExact >= 0.6);
       add('me p99 ratio', me.p99RatioExact, '≤ 2', me.p99RatioExact <= 2);
     }
   }
   if (db === 'postgres' && main.userinfo?.rpsRatioExact !== undefined) {
-    add('OIDC userinfo rps ratio (PostgreSQL)', main.userinfo.rpsRatioExact, '≥ 0.4', main.userinfo.rpsRatioExact >= 0.4);
+    add(
+      'OIDC userinfo rps ratio (PostgreSQL)',
+      main.userinfo.rpsRatioExact,
+      '≥ 0.4',
+      main.userinfo.rpsRatioExact >= 0.4,
+    );
   }
-  for (const [t, want] of [['exchange', 0.2], ['refresh', 0.5], ['client_info', 0.6]]) {
-    if (main[t]?.rpsRatioExact !== undefined) add(`${t} rps ratio`, main[t].rpsRatioExact, `≥ ${want}`, main[t].rpsRatioExact >= want);
+  for (const [t, want] of [
+    ['exchange', 0.2],
+    ['refresh', 0.5],
+    ['client_info', 0.6],
+  ]) {
+    if (main[t]?.rpsRatioExact !== undefined)
+      add(
+        `${t} rps ratio`,
+        main[t].rpsRatioExact,
+        `≥ ${want}`,
+        main[t].rpsRatioExact >= want,
+      );
   }
   for (const [t, { small, big }] of Object.entries(extra.scale ?? {})) {
     const r = big.rps / small.rps;
-    add(`${t} rps, ${big.users.toLocaleString()} vs ${small.users.toLocaleString()} users`, r, '≥ 0.9', r >= 0.9);
+    add(
+      `${t} rps, ${big.users.toLocaleString()} vs ${small.users.toLocaleString()} users`,
+      r,
+      '≥ 0.9',
+      r >= 0.9,
+    );
   }
   // One service process; a cluster's total (primary plus workers) is shown in its own table.
   // Every run of a service process counts: the targets', the saturation check's and both scale sides'.
   const rss = Math.max(
-    0, ...Object.values(main).map((s) => s.rssMb ?? 0), extra.saturation?.rssMb ?? 0,
-    ...Object.values(extra.scale ?? {}).flatMap((x) => [x.small.rssMb ?? 0, x.big.rssMb ?? 0]),
+    0,
+    ...Object.values(main).map((s) => s.rssMb ?? 0),
+    extra.saturation?.rssMb ?? 0,
+    ...Object.values(extra.scale ?? {}).flatMap((x) => [
+      x.small.rssMb ?? 0,
+      x.big.rssMb ?? 0,
+    ]),
   );
   if (rss) add('max RSS MB, one process', rss, '< 300', rss < 300);
   if (extra.saturation) {

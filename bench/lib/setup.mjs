@@ -7,13 +7,17 @@ import { ROOT, runNode } from './proc.mjs';
 import { seedPostgres, seedSqlite } from './seed.mjs';
 import { REDIRECT_URI } from './targets.mjs';
 
-export const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const PG_URL =
+  process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 function newestMtime(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+    newest = Math.max(
+      newest,
+      entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs,
+    );
   }
   return newest;
 }
@@ -21,23 +25,39 @@ function newestMtime(dir) {
 /** Rebuilds dist/ when any source is newer than the compiled CLI. */
 export function ensureBuilt(log) {
   const cli = join(ROOT, 'dist/server/account-center.mjs');
-  if (existsSync(cli) && statSync(cli).mtimeMs >= newestMtime(join(ROOT, 'src'))) return;
+  if (
+    existsSync(cli) &&
+    statSync(cli).mtimeMs >= newestMtime(join(ROOT, 'src'))
+  )
+    return;
   log('dist/ is stale: npm run build');
-  const r = spawnSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  const r = spawnSync('npm', ['run', '--silent', 'build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (r.status !== 0 && !existsSync(cli)) throw new Error('build failed');
-  if (r.status !== 0) log('build reported errors; running the dist/ it emitted');
+  if (r.status !== 0)
+    log('build reported errors; running the dist/ it emitted');
 }
 
 /** True when `serve --workers N` really forks (the compiled CLI uses node:cluster). */
 export function clusterSupported() {
   const cluster = join(ROOT, 'dist', 'app', 'cluster.js');
-  return existsSync(cluster) && /node:cluster/.test(readFileSync(cluster, 'utf8'));
+  return (
+    existsSync(cluster) && /node:cluster/.test(readFileSync(cluster, 'utf8'))
+  );
 }
 
 export function serviceEnv(databaseUrl, secret) {
   return {
-    DATABASE_URL: databaseUrl, JWT_SECRET: secret, IP_RATE_LIMITS: 'off', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
-    NODE_ENV: 'production', AUTH_CODE_TTL: '600', SMTP_URL: '', REDIS_URL: '',
+    DATABASE_URL: databaseUrl,
+    JWT_SECRET: secret,
+    IP_RATE_LIMITS: 'off',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
+    NODE_ENV: 'production',
+    AUTH_CODE_TTL: '600',
+    SMTP_URL: '',
+    REDIS_URL: '',
   };
 }
 
@@ -58,15 +78,25 @@ export async function prepareDatabase({ db, tmp, name, users, secret, log }) {
       await c.end();
     };
     await drop();
-    await runNode(['bin/account-center.js', 'migrate'], serviceEnv(url, secret));
+    await runNode(
+      ['bin/account-center.js', 'migrate'],
+      serviceEnv(url, secret),
+    );
     const ms = await seedPostgres(PG_URL, schema, users);
-    log(`seeded ${users.toLocaleString()} users into PostgreSQL schema ${schema} in ${(ms / 1000).toFixed(1)} s`);
+    log(
+      `seeded ${users.toLocaleString()} users into PostgreSQL schema ${schema} in ${(ms / 1000).toFixed(1)} s`,
+    );
   } else {
     const path = join(tmp, `${name}.db`);
     url = `sqlite:${path}`;
-    await runNode(['bin/account-center.js', 'migrate'], serviceEnv(url, secret));
+    await runNode(
+      ['bin/account-center.js', 'migrate'],
+      serviceEnv(url, secret),
+    );
     const ms = await seedSqlite(path, users);
-    log(`seeded ${users.toLocaleString()} users into ${path} in ${(ms / 1000).toFixed(1)} s`);
+    log(
+      `seeded ${users.toLocaleString()} users into ${path} in ${(ms / 1000).toFixed(1)} s`,
+    );
   }
   return { url, drop };
 }
@@ -74,8 +104,22 @@ export async function prepareDatabase({ db, tmp, name, users, secret, log }) {
 /** Registers the confidential bench app through the CLI; undefined when the CLI has no `app`. */
 export async function createBenchApp(url, secret) {
   try {
-    const out = await runNode(['bin/account-center.js', 'app', 'create', '--owner', 'bench_1', '--name', 'Bench SPA',
-      '--redirect-uri', REDIRECT_URI, '--client-id', 'bench-app'], serviceEnv(url, secret));
+    const out = await runNode(
+      [
+        'bin/account-center.js',
+        'app',
+        'create',
+        '--owner',
+        'bench_1',
+        '--name',
+        'Bench SPA',
+        '--redirect-uri',
+        REDIRECT_URI,
+        '--client-id',
+        'bench-app',
+      ],
+      serviceEnv(url, secret),
+    );
     const app = JSON.parse(out.slice(out.indexOf('{')));
     return { client_id: app.client_id, client_secret: app.client_secret };
   } catch {

@@ -16,7 +16,10 @@ const DRAIN_TIMEOUT_MS = 15_000;
  * port, replaces a worker that dies, relays change events and keeps the shared rate limit
  * counters, and on SIGTERM/SIGINT lets every worker drain before exiting.
  */
-export async function runPrimary(workers: number, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function runPrimary(
+  workers: number,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   const { config, warnings } = loadConfig(env);
   const logger = createLogger(config.logLevel, undefined, config.logFormat);
   for (const w of warnings) logger.warn(w);
@@ -39,7 +42,12 @@ export async function runPrimary(workers: number, env: NodeJS.ProcessEnv = proce
     const worker = cluster.fork({ ACCOUNT_CENTER_CLUSTER_WORKER: '1' });
     startedAt.set(worker.id, Date.now());
     // A reply (a counter, a relayed change) to a worker that has just died fails; its exit is handled below.
-    worker.on('error', (err) => logger.warn({ err, pid: worker.process.pid }, 'message to a worker not delivered'));
+    worker.on('error', (err) =>
+      logger.warn(
+        { err, pid: worker.process.pid },
+        'message to a worker not delivered',
+      ),
+    );
     worker.on('message', (m: unknown) => {
       if (!isClusterMessage(m)) return;
       for (const other of Object.values(cluster.workers ?? {})) {
@@ -57,26 +65,46 @@ export async function runPrimary(workers: number, env: NodeJS.ProcessEnv = proce
     // would only repeat that, so stop as a single process would, with exit code 1.
     if (listening.size === 0 && code === 1) {
       shuttingDown = true;
-      for (const w of Object.values(cluster.workers ?? {})) if (w && !w.isDead()) w.process.kill('SIGKILL');
+      for (const w of Object.values(cluster.workers ?? {}))
+        if (w && !w.isDead()) w.process.kill('SIGKILL');
       exitAfterLogFlush(logger, 1);
       return;
     }
-    restartDelay = lived < QUICK_DEATH_MS ? Math.min(Math.max(restartDelay * 2, 500), MAX_RESTART_DELAY_MS) : 0;
-    logger.error({ pid: worker.process.pid, exitCode: code, signal, restartInMs: restartDelay }, 'worker died; starting a replacement');
-    setTimeout(() => { if (!shuttingDown) fork(); }, restartDelay);
+    restartDelay =
+      lived < QUICK_DEATH_MS
+        ? Math.min(Math.max(restartDelay * 2, 500), MAX_RESTART_DELAY_MS)
+        : 0;
+    logger.error(
+      {
+        pid: worker.process.pid,
+        exitCode: code,
+        signal,
+        restartInMs: restartDelay,
+      },
+      'worker died; starting a replacement',
+    );
+    setTimeout(() => {
+      if (!shuttingDown) fork();
+    }, restartDelay);
   });
 
   const listening = new Set<number>();
   cluster.on('listening', (worker) => {
     listening.add(worker.id);
-    if (listening.size === workers) logger.info({ url: config.baseUrl, workers, database: storage.kind }, 'account center listening');
+    if (listening.size === workers)
+      logger.info(
+        { url: config.baseUrl, workers, database: storage.kind },
+        'account center listening',
+      );
   });
 
   const shutdown = (signal: NodeJS.Signals) => {
     if (shuttingDown) return;
     shuttingDown = true;
     logger.info({ signal }, 'shutting down workers');
-    const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
+    const alive = Object.values(cluster.workers ?? {}).filter(
+      (w): w is Worker => !!w && !w.isDead(),
+    );
     const force = setTimeout(() => {
       for (const w of alive) if (!w.isDead()) w.process.kill('SIGKILL');
       exitAfterLogFlush(logger, 1);

@@ -8,7 +8,10 @@ import type { Services } from '../features/services.js';
 import { lazyChildLoggerFactoryOf } from '../platform/logging/lazy-logger.js';
 import { authGuards } from '../features/sessions/bearer-guard.js';
 import { registerCors } from '../features/apps/cors-plugin.js';
-import { registerErrorHandling, registerJsonBody } from '../platform/http/error-replies.js';
+import {
+  registerErrorHandling,
+  registerJsonBody,
+} from '../platform/http/error-replies.js';
 import { createMetrics, registerMetrics } from '../platform/http/metrics.js';
 import { drainConnectionsOnClose } from '../platform/http/connection-drain.js';
 import { registerRequestLog, requestId } from '../platform/http/request-log.js';
@@ -22,14 +25,25 @@ import { appsRoutes } from '../features/apps/routes.js';
 import { authorizeRoutes } from '../features/authorization/routes.js';
 import { deviceRoutes } from '../features/device/routes.js';
 import { secondFactorRoutes } from '../features/second-factor/routes.js';
-import { PAGE_HEADERS, pagesRoutes, sendNotFoundPage } from '../features/pages/routes.js';
+import {
+  PAGE_HEADERS,
+  pagesRoutes,
+  sendNotFoundPage,
+} from '../features/pages/routes.js';
 import '../features/pages/site-name.js';
 import { oidcPlugin } from '../features/oidc/endpoints.js';
 import { accountSettingsRoutes } from '../features/account-settings/routes.js';
 import { adminConsoleRoutes } from '../features/admin/console-routes.js';
-import { upstreamAccountRoutes, upstreamRoutes } from '../features/upstream/index.js';
+import {
+  upstreamAccountRoutes,
+  upstreamRoutes,
+} from '../features/upstream/index.js';
 import { signInHistoryRoutes } from '../features/sign-in-history/index.js';
-import { ALI_HEADER, minecraftAccountRoutes, minecraftRoutes } from '../features/minecraft/index.js';
+import {
+  ALI_HEADER,
+  minecraftAccountRoutes,
+  minecraftRoutes,
+} from '../features/minecraft/index.js';
 import { abuseRoutes } from '../features/abuse/index.js';
 import { webhookRoutes } from '../features/moderation/index.js';
 
@@ -45,7 +59,12 @@ export interface BuildAppOptions {
 }
 
 /** Assembles the HTTP service from ready services; no I/O happens here. */
-export async function buildApp({ config, services, logger, requestTimeoutMs = REQUEST_TIMEOUT_MS }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  services,
+  logger,
+  requestTimeoutMs = REQUEST_TIMEOUT_MS,
+}: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     // No logger for Fastify itself: with one, Fastify listens for every response's `finish`
     // and `error` events to time it (docs/performance.md).
@@ -60,7 +79,10 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
     http: {
       requestTimeout: requestTimeoutMs,
       headersTimeout: requestTimeoutMs,
-      connectionsCheckingInterval: Math.max(100, Math.floor(requestTimeoutMs / 10)),
+      connectionsCheckingInterval: Math.max(
+        100,
+        Math.floor(requestTimeoutMs / 10),
+      ),
     },
     trustProxy: config.trustProxy as never,
     // Fastify's own two lines per request (through a child logger) would dominate the cost
@@ -71,7 +93,14 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
     childLoggerFactory: lazyChildLoggerFactoryOf(logger),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false } },
+    ajv: {
+      customOptions: {
+        coerceTypes: false,
+        removeAdditional: false,
+        useDefaults: false,
+        allErrors: false,
+      },
+    },
   }) as unknown as FastifyInstance;
   // A close waits for the answers in flight, never for a connection that sends nothing.
   drainConnectionsOnClose(app, requestTimeoutMs);
@@ -94,8 +123,17 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
 
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Account Center', version: '1', description: 'Single sign-on and OAuth-style authorization. Failures are { ok:false, msg }.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      info: {
+        title: 'Account Center',
+        version: '1',
+        description:
+          'Single sign-on and OAuth-style authorization. Failures are { ok:false, msg }.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        },
+      },
     },
   });
   // The API docs share this origin with the pages, which keep the token in localStorage: they
@@ -107,13 +145,47 @@ export async function buildApp({ config, services, logger, requestTimeoutMs = RE
     });
     // The standalone layout's top bar draws the Swagger logo with an inline <style>, which the
     // pages' CSP (style-src 'self') refuses: the base layout has no top bar (and the logo swap runs only in the standalone one).
-    await docs.register(swaggerUi, { routePrefix: '/docs', uiConfig: { layout: 'BaseLayout' } });
+    await docs.register(swaggerUi, {
+      routePrefix: '/docs',
+      uiConfig: { layout: 'BaseLayout' },
+    });
   });
 
   await registerCors(app, services.cors);
-  const deps: RouteDeps = { services, guards: authGuards(services.tokens, config.centerAppId, (authorization, scope) => services.oidc.adminClients.clientFor(authorization, scope)), metrics };
-  for (const routes of [systemRoutes, sessionRoutes, accountRoutes, adminRoutes, auditRoutes, appsRoutes, authorizeRoutes, deviceRoutes, secondFactorRoutes, pagesRoutes, accountSettingsRoutes, adminConsoleRoutes, upstreamRoutes, upstreamAccountRoutes, signInHistoryRoutes, minecraftRoutes, minecraftAccountRoutes, abuseRoutes, webhookRoutes]) {
-    await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>(), deps));
+  const deps: RouteDeps = {
+    services,
+    guards: authGuards(
+      services.tokens,
+      config.centerAppId,
+      (authorization, scope) =>
+        services.oidc.adminClients.clientFor(authorization, scope),
+    ),
+    metrics,
+  };
+  for (const routes of [
+    systemRoutes,
+    sessionRoutes,
+    accountRoutes,
+    adminRoutes,
+    auditRoutes,
+    appsRoutes,
+    authorizeRoutes,
+    deviceRoutes,
+    secondFactorRoutes,
+    pagesRoutes,
+    accountSettingsRoutes,
+    adminConsoleRoutes,
+    upstreamRoutes,
+    upstreamAccountRoutes,
+    signInHistoryRoutes,
+    minecraftRoutes,
+    minecraftAccountRoutes,
+    abuseRoutes,
+    webhookRoutes,
+  ]) {
+    await app.register(async (scope) =>
+      routes(scope.withTypeProvider<TypeBoxTypeProvider>(), deps),
+    );
   }
   await app.register(async (scope) => oidcPlugin(scope, deps));
   return app;

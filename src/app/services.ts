@@ -21,12 +21,20 @@ import { DeviceService } from '../features/device/device-service.js';
 import { Housekeeping } from '../features/housekeeping/housekeeping.js';
 import { RateLimiter } from '../features/limits/rate-limiter.js';
 import { ReauthService } from '../features/reauth/reauth-service.js';
-import { logMailer, signedBy, smtpTransport, type Mailer } from '../platform/mail/mailer.js';
+import {
+  logMailer,
+  signedBy,
+  smtpTransport,
+  type Mailer,
+} from '../platform/mail/mailer.js';
 import { MailOutbox } from '../platform/mail/mail-outbox.js';
 import { Passwords } from '../platform/crypto/passwords.js';
 import { PasskeyService } from '../features/second-factor/passkey-service.js';
 import { PublishingAppRepo, PublishingUserRepo } from './publishing-repos.js';
-import { memoryCounters, type RateCounters } from '../platform/rate-limit/counters.js';
+import {
+  memoryCounters,
+  type RateCounters,
+} from '../platform/rate-limit/counters.js';
 import { SecondFactorService } from '../features/second-factor/totp-service.js';
 import { SessionService } from '../features/sessions/session-service.js';
 import { RevokedTokens } from '../features/sessions/revoked-tokens.js';
@@ -50,32 +58,90 @@ export interface ServiceOptions {
   mailer?: Mailer;
 }
 
-export function createServices(config: Config, storage: Storage, log: Logger, opts: ServiceOptions = {}): Services {
+export function createServices(
+  config: Config,
+  storage: Storage,
+  log: Logger,
+  opts: ServiceOptions = {},
+): Services {
   const now = opts.now ?? Date.now;
   const bus = opts.bus ?? new LocalChangeBus();
   // Services write users and apps through these, so every write announces itself.
-  const written = { ...repositoriesOf(storage), users: new PublishingUserRepo(storage.users, bus), apps: new PublishingAppRepo(storage.apps, bus) };
+  const written = {
+    ...repositoriesOf(storage),
+    users: new PublishingUserRepo(storage.users, bus),
+    apps: new PublishingAppRepo(storage.apps, bus),
+  };
   const userCache = new UserCache(written.users, bus, now);
   const revokedTokens = new RevokedTokens(written.revocations, bus, now);
   // Family revocations also enter the revoked set, so access-token checks need no read.
-  const repos = { ...written, refreshTokens: new AnnouncingRefreshTokenRepo(storage.refreshTokens, revokedTokens, config.accessTokenTtl, now) };
+  const repos = {
+    ...written,
+    refreshTokens: new AnnouncingRefreshTokenRepo(
+      storage.refreshTokens,
+      revokedTokens,
+      config.accessTokenTtl,
+      now,
+    ),
+  };
   // Hot paths read apps through one cache; admin and console reads go to the database.
   const appCache = new AppCache(repos.apps, bus, now);
   const clients = new ClientDirectory(appCache, config);
-  const appStatus = new AppStatusCache(appCache, new Set([config.centerAppId, config.gameAppId]));
+  const appStatus = new AppStatusCache(
+    appCache,
+    new Set([config.centerAppId, config.gameAppId]),
+  );
   // A sign-in that ends takes the OpenID Connect authorizations made from it along (Back-Channel Logout).
-  const endOidcSession = async (sid: string, userId: number) => { await repos.refreshTokens.revokeFamiliesOfSession(sid, userId, now()); };
-  const signIns = new SignIns(repos.sessions, revokedTokens, config, now, (err) => log.warn({ err }, 'could not record session use'), endOidcSession);
+  const endOidcSession = async (sid: string, userId: number) => {
+    await repos.refreshTokens.revokeFamiliesOfSession(sid, userId, now());
+  };
+  const signIns = new SignIns(
+    repos.sessions,
+    revokedTokens,
+    config,
+    now,
+    (err) => log.warn({ err }, 'could not record session use'),
+    endOidcSession,
+  );
   // With SMTP_URL every e-mail goes through the mail outbox; without it, to the log.
-  const mailOutbox = config.smtpUrl && !opts.mailer
-    ? new MailOutbox({ repo: storage.mail, transport: smtpTransport(config.smtpUrl, config.mailFrom), jwtSecret: config.jwtSecret, now, log })
-    : undefined;
+  const mailOutbox =
+    config.smtpUrl && !opts.mailer
+      ? new MailOutbox({
+          repo: storage.mail,
+          transport: smtpTransport(config.smtpUrl, config.mailFrom),
+          jwtSecret: config.jwtSecret,
+          now,
+          log,
+        })
+      : undefined;
   const kit: ServiceKit = {
-    config, storage: repos, now, log, userCache, revokedTokens, clients, signIns,
-    tokens: new TokenService(config, userCache, revokedTokens, appStatus, now, (sid) => signIns.seen(sid), (claims) => signIns.signedOut(claims)),
+    config,
+    storage: repos,
+    now,
+    log,
+    userCache,
+    revokedTokens,
+    clients,
+    signIns,
+    tokens: new TokenService(
+      config,
+      userCache,
+      revokedTokens,
+      appStatus,
+      now,
+      (sid) => signIns.seen(sid),
+      (claims) => signIns.signedOut(claims),
+    ),
     passwords: new Passwords(),
-    mailer: signedBy(config.siteNames, opts.mailer ?? mailOutbox ?? logMailer(log, config.nodeEnv !== 'production')),
-    audit: new AuditLog(repos.audit, now, (err) => log.error({ err }, 'audit write failed')),
+    mailer: signedBy(
+      config.siteNames,
+      opts.mailer ??
+        mailOutbox ??
+        logMailer(log, config.nodeEnv !== 'production'),
+    ),
+    audit: new AuditLog(repos.audit, now, (err) =>
+      log.error({ err }, 'audit write failed'),
+    ),
   };
   // Every way of signing in reports to the audit log; the history listens there.
   const signInHistory = new SignInHistory(kit);
@@ -83,27 +149,75 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
   const housekeeping = new Housekeeping(repos, revokedTokens, now, log);
   // One limiter over the shared counters, handed to every service that applies a rule.
   const rateCounters = opts.rateCounters ?? memoryCounters();
-  const limiter = new RateLimiter(rateCounters, config.limits, config.ipRateLimits);
+  const limiter = new RateLimiter(
+    rateCounters,
+    config.limits,
+    config.ipRateLimits,
+  );
   const secondFactor = new SecondFactorService(kit, limiter);
   const reauth = new ReauthService(kit, limiter, secondFactor);
-  const abuse = { captcha: new Captcha(kit), registration: new Registration(kit), invites: new Invites(kit) };
+  const abuse = {
+    captcha: new Captcha(kit),
+    registration: new Registration(kit),
+    invites: new Invites(kit),
+  };
   const session = new SessionService(kit);
-  const accounts = new AccountService(kit, limiter, secondFactor, reauth, abuse, session);
+  const accounts = new AccountService(
+    kit,
+    limiter,
+    secondFactor,
+    reauth,
+    abuse,
+    session,
+  );
   const settings = new AccountSettingsService(kit, reauth, signInHistory);
   // The v1 exchange and the OpenID Connect code grant handle a replayed code the same way.
-  const codeReplays = new CodeReplays(repos.codes, revokedTokens, (familyId, at) => repos.refreshTokens.revokeFamily(familyId, at), kit.audit, now);
-  const upstream = createUpstreamServices(kit, limiter, secondFactor, reauth, abuse.registration);
-  const minecraft = createMinecraftServices(kit, limiter, secondFactor, abuse.captcha);
-  const oidc = createOidcServices(config, { ...repos, apps: appCache }, { userCache, revokedTokens, tokens: kit.tokens, audit: kit.audit, limiter, codeReplays, now });
+  const codeReplays = new CodeReplays(
+    repos.codes,
+    revokedTokens,
+    (familyId, at) => repos.refreshTokens.revokeFamily(familyId, at),
+    kit.audit,
+    now,
+  );
+  const upstream = createUpstreamServices(
+    kit,
+    limiter,
+    secondFactor,
+    reauth,
+    abuse.registration,
+  );
+  const minecraft = createMinecraftServices(
+    kit,
+    limiter,
+    secondFactor,
+    abuse.captcha,
+  );
+  const oidc = createOidcServices(
+    config,
+    { ...repos, apps: appCache },
+    {
+      userCache,
+      revokedTokens,
+      tokens: kit.tokens,
+      audit: kit.audit,
+      limiter,
+      codeReplays,
+      now,
+    },
+  );
   // The outbox also carries Back-Channel Logout tokens, signed by the provider when sent.
-  const moderation = createModerationServices(kit, (d, at) => oidc.logoutTokens.render(d, at));
+  const moderation = createModerationServices(kit, (d, at) =>
+    oidc.logoutTokens.render(d, at),
+  );
   return {
     accounts,
     settings,
     adminConsole: new AdminConsoleService(kit, accounts, settings),
     secondFactor,
     reauth,
-    passkeys: new PasskeyService(kit, (user) => upstream.links.signsInWithoutPasskeys(user)),
+    passkeys: new PasskeyService(kit, (user) =>
+      upstream.links.signsInWithoutPasskeys(user),
+    ),
     admin: new AdminService(kit),
     apps: new AppService(kit),
     authorization: new AuthorizationService(kit, limiter, codeReplays),
@@ -112,7 +226,13 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
     session,
     tokens: kit.tokens,
     audit: kit.audit,
-    cors: new CorsWhitelist(clients, repos.apps, bus, config.corsCacheTtl * 1000, now),
+    cors: new CorsWhitelist(
+      clients,
+      repos.apps,
+      bus,
+      config.corsCacheTtl * 1000,
+      now,
+    ),
     oidc,
     upstream,
     signInHistory,
@@ -129,8 +249,19 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
       mailOutbox?.start();
       await kit.passwords.warmUp();
       // The first start creates the signing key; from then on the keys poll for rotations.
-      await oidc.keys.current().catch((err: unknown) => log.error({ err }, 'signing key not ready; retried on first use'));
-      await minecraft.start().catch((err: unknown) => log.error({ err }, 'Minecraft signing key not ready; retried on first use'));
+      await oidc.keys
+        .current()
+        .catch((err: unknown) =>
+          log.error({ err }, 'signing key not ready; retried on first use'),
+        );
+      await minecraft
+        .start()
+        .catch((err: unknown) =>
+          log.error(
+            { err },
+            'Minecraft signing key not ready; retried on first use',
+          ),
+        );
     },
     async stop() {
       oidc.keys.stop();
@@ -150,6 +281,12 @@ export function createServices(config: Config, storage: Storage, log: Logger, op
 
 /** The repositories of a backend, without its lifecycle. */
 function repositoriesOf(storage: Storage): ServiceKit['storage'] {
-  const { kind: _kind, migrate: _migrate, ping: _ping, close: _close, ...repositories } = storage;
+  const {
+    kind: _kind,
+    migrate: _migrate,
+    ping: _ping,
+    close: _close,
+    ...repositories
+  } = storage;
   return repositories;
 }

@@ -12,8 +12,15 @@ import { SqlDeviceCodeRepo } from '../features/device/sql-device-codes.js';
 import { SqlEmailCodeRepo } from '../features/accounts/sql-email-codes.js';
 import { SqlAuditRepo } from '../features/audit/sql-audit.js';
 import { SqlRevocationRepo } from '../features/sessions/sql-revocations.js';
-import { SqlConsentRepo, SqlRefreshTokenRepo, SqlSigningKeyRepo } from '../features/oidc/sql-oidc.js';
-import { SqlPasskeyRepo, SqlSecondFactorRepo } from '../features/second-factor/sql-second-factors.js';
+import {
+  SqlConsentRepo,
+  SqlRefreshTokenRepo,
+  SqlSigningKeyRepo,
+} from '../features/oidc/sql-oidc.js';
+import {
+  SqlPasskeyRepo,
+  SqlSecondFactorRepo,
+} from '../features/second-factor/sql-second-factors.js';
 import { SqlReauthGrantRepo } from '../features/reauth/sql-reauth-grants.js';
 import { SqlSessionRepo } from '../features/sessions/sql-sessions.js';
 import { SqlUpstreamProviderRepo } from '../features/upstream/sql-providers.js';
@@ -22,9 +29,19 @@ import { SqlUpstreamFlowRepo } from '../features/upstream/sql-flows.js';
 import { SqlSignInHistoryRepo } from '../features/sign-in-history/sql-sign-in-history.js';
 import { SqlMinecraftProfileRepo } from '../features/minecraft/sql-profiles.js';
 import { SqlTextureRepo } from '../features/minecraft/sql-textures.js';
-import { SqlMinecraftKeyRepo, SqlServerJoinRepo, SqlYggdrasilTokenRepo } from '../features/minecraft/sql-yggdrasil.js';
-import { SqlCaptchaUseRepo, SqlInviteRepo } from '../features/abuse/sql-abuse.js';
-import { SqlOutboxRepo, SqlWebhookEndpointRepo } from '../features/moderation/sql-outbox.js';
+import {
+  SqlMinecraftKeyRepo,
+  SqlServerJoinRepo,
+  SqlYggdrasilTokenRepo,
+} from '../features/minecraft/sql-yggdrasil.js';
+import {
+  SqlCaptchaUseRepo,
+  SqlInviteRepo,
+} from '../features/abuse/sql-abuse.js';
+import {
+  SqlOutboxRepo,
+  SqlWebhookEndpointRepo,
+} from '../features/moderation/sql-outbox.js';
 import { SqlMailOutboxRepo } from '../platform/mail/sql-mail-outbox.js';
 
 export interface SqlStorageOptions {
@@ -66,12 +83,17 @@ async function sqliteDialect(url: string): Promise<SqliteDialect> {
  * Splits the `schema` and `pool_max` query parameters (ours, not libpq's) off a postgres:// URL.
  * PostgreSQL's own `options=-c search_path=…` is left for the driver to pass on.
  */
-export function parsePostgresUrl(url: string): { connectionString: string; schema: string | undefined; poolMax: number | undefined } {
+export function parsePostgresUrl(url: string): {
+  connectionString: string;
+  schema: string | undefined;
+  poolMax: number | undefined;
+} {
   const parsed = new URL(url);
   const schema = parsed.searchParams.get('schema') || undefined;
   const poolRaw = parsed.searchParams.get('pool_max');
   const poolMax = poolRaw ? Number(poolRaw) : undefined;
-  if (poolMax !== undefined && (!Number.isInteger(poolMax) || poolMax < 1)) throw new Error(`invalid pool_max in DATABASE_URL: ${poolRaw}`);
+  if (poolMax !== undefined && (!Number.isInteger(poolMax) || poolMax < 1))
+    throw new Error(`invalid pool_max in DATABASE_URL: ${poolRaw}`);
   parsed.searchParams.delete('schema');
   parsed.searchParams.delete('pool_max');
   return { connectionString: parsed.toString(), schema, poolMax };
@@ -79,15 +101,22 @@ export function parsePostgresUrl(url: string): { connectionString: string; schem
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
 
-async function postgresDialect(url: string, opts: SqlStorageOptions, log: (err: Error) => void): Promise<PostgresDialect> {
+async function postgresDialect(
+  url: string,
+  opts: SqlStorageOptions,
+  log: (err: Error) => void,
+): Promise<PostgresDialect> {
   const pg = await import('pg');
   // int8 columns hold millisecond times and ids, all far below 2^53.
   pg.default.types.setTypeParser(20, (v: string) => Number(v));
   const fromUrl = parsePostgresUrl(url);
   const schema = opts.pgSchema ?? fromUrl.schema;
-  if (schema && !SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
+  if (schema && !SCHEMA_NAME.test(schema))
+    throw new Error(`invalid PostgreSQL schema name: ${schema}`);
   if (schema) {
-    const admin = new pg.default.Client({ connectionString: fromUrl.connectionString });
+    const admin = new pg.default.Client({
+      connectionString: fromUrl.connectionString,
+    });
     await admin.connect();
     try {
       await admin.query(`create schema if not exists ${schema}`);
@@ -115,11 +144,19 @@ async function postgresDialect(url: string, opts: SqlStorageOptions, log: (err: 
  * Kysely looks for its bookkeeping tables in every schema unless told which one; pinning it
  * to the connection's current schema keeps schemas sharing one database independent.
  */
-async function migrationSchema(db: Kysely<Database>, kind: Storage['kind']): Promise<string | undefined> {
+async function migrationSchema(
+  db: Kysely<Database>,
+  kind: Storage['kind'],
+): Promise<string | undefined> {
   if (kind !== 'postgres') return undefined;
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const { rows } = await sql<{
+    schema: string;
+  }>`select current_schema() as schema`.execute(db);
   const schema = rows[0]?.schema;
-  if (!schema) throw new Error('PostgreSQL has no current schema: the search_path names no existing schema');
+  if (!schema)
+    throw new Error(
+      'PostgreSQL has no current schema: the search_path names no existing schema',
+    );
   return schema;
 }
 
@@ -127,7 +164,10 @@ async function migrationSchema(db: Kysely<Database>, kind: Storage['kind']): Pro
  * Every repository over `db`, which may be a transaction. `atomically` runs its work in a
  * transaction of its own, or in the one `db` already is.
  */
-function repositoriesOn(db: Kysely<Database>, kind: Storage['kind']): Repositories {
+function repositoriesOn(
+  db: Kysely<Database>,
+  kind: Storage['kind'],
+): Repositories {
   const repositories: Repositories = {
     users: new SqlUserRepo(db, kind),
     revocations: new SqlRevocationRepo(db),
@@ -148,29 +188,45 @@ function repositoriesOn(db: Kysely<Database>, kind: Storage['kind']): Repositori
     upstreamFlows: new SqlUpstreamFlowRepo(db),
     signInHistory: new SqlSignInHistoryRepo(db),
     minecraft: {
-      profiles: new SqlMinecraftProfileRepo(db, kind), textures: new SqlTextureRepo(db, kind),
-      tokens: new SqlYggdrasilTokenRepo(db), joins: new SqlServerJoinRepo(db), key: new SqlMinecraftKeyRepo(db),
+      profiles: new SqlMinecraftProfileRepo(db, kind),
+      textures: new SqlTextureRepo(db, kind),
+      tokens: new SqlYggdrasilTokenRepo(db),
+      joins: new SqlServerJoinRepo(db),
+      key: new SqlMinecraftKeyRepo(db),
     },
     captchaUses: new SqlCaptchaUseRepo(db),
     invites: new SqlInviteRepo(db),
     webhooks: new SqlWebhookEndpointRepo(db),
     outbox: new SqlOutboxRepo(db, kind),
     mail: new SqlMailOutboxRepo(db, kind),
-    atomically: (work) => (db.isTransaction ? work(repositories) : db.transaction().execute((trx) => work(repositoriesOn(trx, kind)))),
+    atomically: (work) =>
+      db.isTransaction
+        ? work(repositories)
+        : db.transaction().execute((trx) => work(repositoriesOn(trx, kind))),
   };
   return repositories;
 }
 
-export async function createSqlStorage(url: string, opts: SqlStorageOptions = {}): Promise<Storage> {
+export async function createSqlStorage(
+  url: string,
+  opts: SqlStorageOptions = {},
+): Promise<Storage> {
   const kind = url.startsWith('sqlite:') ? 'sqlite' : 'postgres';
-  const dialect = kind === 'sqlite' ? await sqliteDialect(url) : await postgresDialect(url, opts, opts.onPoolError ?? (() => undefined));
+  const dialect =
+    kind === 'sqlite'
+      ? await sqliteDialect(url)
+      : await postgresDialect(url, opts, opts.onPoolError ?? (() => undefined));
   const db = new Kysely<Database>({ dialect });
   return {
     kind,
     ...repositoriesOn(db, kind),
     async migrate() {
       const migrationTableSchema = await migrationSchema(db, kind);
-      const migrator = new Migrator({ db, provider: migrationProvider, ...(migrationTableSchema && { migrationTableSchema }) });
+      const migrator = new Migrator({
+        db,
+        provider: migrationProvider,
+        ...(migrationTableSchema && { migrationTableSchema }),
+      });
       const { error } = await migrator.migrateToLatest();
       if (error) throw error;
     },

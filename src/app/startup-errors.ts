@@ -20,7 +20,8 @@ interface ErrorLike {
 
 /** The part of DATABASE_URL that is safe to print: no password, no query. */
 export function databaseTarget(databaseUrl: string): string {
-  if (databaseUrl.startsWith('sqlite:')) return databaseUrl.slice('sqlite:'.length);
+  if (databaseUrl.startsWith('sqlite:'))
+    return databaseUrl.slice('sqlite:'.length);
   try {
     const url = new URL(databaseUrl);
     return `${url.hostname || 'localhost'}:${url.port || '5432'}${url.pathname}`;
@@ -57,7 +58,10 @@ function codeOf(err: ErrorLike): string | undefined {
   return err.code ?? err.errors?.find((e) => e.code)?.code;
 }
 
-export function describeStartupError(err: unknown, env: NodeJS.ProcessEnv = process.env): string {
+export function describeStartupError(
+  err: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   if (err instanceof ConfigError) return err.message;
   const e = (err ?? {}) as ErrorLike;
   const code = codeOf(e);
@@ -73,14 +77,19 @@ export function describeStartupError(err: unknown, env: NodeJS.ProcessEnv = proc
   if ((code === 'EACCES' || code === 'EPERM') && e.syscall === 'listen') {
     return `port ${e.port ?? env.PORT} needs privileges (PORT): use a port above 1023 behind a reverse proxy`;
   }
-  if (code === 'ERR_INVALID_URL' || /DATABASE_URL|schema name/i.test(e.message ?? '')) {
+  if (
+    code === 'ERR_INVALID_URL' ||
+    /DATABASE_URL|schema name/i.test(e.message ?? '')
+  ) {
     return `DATABASE_URL is malformed (${e.message}): use sqlite:PATH or postgres://user:password@host:5432/database`;
   }
   if (postgres && code && NETWORK_CODES[code]) {
     return `PostgreSQL at ${databaseTarget(databaseUrl)} is unreachable: ${NETWORK_CODES[code]} (DATABASE_URL): check that the server runs and that host and port are right`;
   }
   if (postgres && /^Connection terminated/.test(e.message ?? '')) {
-    const why = /timeout/.test(e.message ?? '') ? 'no answer within 10 s' : 'the connection was closed';
+    const why = /timeout/.test(e.message ?? '')
+      ? 'no answer within 10 s'
+      : 'the connection was closed';
     return `PostgreSQL at ${databaseTarget(databaseUrl)} is unreachable: ${why} (DATABASE_URL): check host and port, that a PostgreSQL server answers there, and sslmode`;
   }
   if (postgres && code === '28P01') {
@@ -93,9 +102,10 @@ export function describeStartupError(err: unknown, env: NodeJS.ProcessEnv = proc
     return `PostgreSQL at ${databaseTarget(databaseUrl)} refused access: ${e.message} (DATABASE_URL): grant the user access or use another`;
   }
   if (!postgres && code && FILE_CODES[code]) {
-    const todo = code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT'
-      ? 'restore it from a backup (account-center restore) or point DATABASE_URL elsewhere'
-      : 'make its folder writable by the service user or point DATABASE_URL elsewhere';
+    const todo =
+      code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT'
+        ? 'restore it from a backup (account-center restore) or point DATABASE_URL elsewhere'
+        : 'make its folder writable by the service user or point DATABASE_URL elsewhere';
     return `the SQLite database ${databaseTarget(databaseUrl)} can not be used: ${FILE_CODES[code]} (DATABASE_URL): ${todo}`;
   }
   if (code && FILE_CODES[code] && e.path) {
@@ -113,13 +123,25 @@ export function ensurePortFree(port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
-    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+    probe.listen({ port, host, exclusive: true }, () =>
+      probe.close(() => resolve()),
+    );
   });
 }
 
 /** Prints the one line (plus the stack when debugging) to stderr and exits with 1. */
-export function exitOnStartupFailure(err: unknown, env: NodeJS.ProcessEnv = process.env): never {
-  process.stderr.write(`account-center: ${describeStartupError(err, env).replace(/\s*\n\s*/g, ' ')}\n`);
-  if (/^(debug|trace)$/i.test(env.LOG_LEVEL ?? '') && err instanceof Error && err.stack) process.stderr.write(err.stack + '\n');
+export function exitOnStartupFailure(
+  err: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+): never {
+  process.stderr.write(
+    `account-center: ${describeStartupError(err, env).replace(/\s*\n\s*/g, ' ')}\n`,
+  );
+  if (
+    /^(debug|trace)$/i.test(env.LOG_LEVEL ?? '') &&
+    err instanceof Error &&
+    err.stack
+  )
+    process.stderr.write(err.stack + '\n');
   process.exit(1);
 }

@@ -38,10 +38,14 @@ export const CLI_REASON_TEXT: { readonly [R in Reason]: string } = {
   appDisabled: 'the application is disabled',
   notAppOwner: 'not the owner of this application',
   clientIdTaken: 'client id already taken',
-  badRedirectUriFormat: 'invalid redirect URI: an absolute URI without a fragment',
-  badBackchannelLogoutUri: 'invalid back-channel logout URI: an absolute https URI (http only on localhost) without a fragment',
-  backchannelAppLimit: 'the owner has as many applications with a back-channel logout URI as allowed',
-  internalBackchannelLogoutUri: 'the back-channel logout URI is an internal address (loopback, private or link-local); allowed only with WEBHOOK_ALLOW_PRIVATE=on',
+  badRedirectUriFormat:
+    'invalid redirect URI: an absolute URI without a fragment',
+  badBackchannelLogoutUri:
+    'invalid back-channel logout URI: an absolute https URI (http only on localhost) without a fragment',
+  backchannelAppLimit:
+    'the owner has as many applications with a back-channel logout URI as allowed',
+  internalBackchannelLogoutUri:
+    'the back-channel logout URI is an internal address (loopback, private or link-local); allowed only with WEBHOOK_ALLOW_PRIVATE=on',
   badOriginFormat: 'invalid origin',
   publicNoSecret: 'a public client has no secret',
   redirectNotAllowed: 'the redirect URI is not registered',
@@ -67,8 +71,10 @@ export const CLI_REASON_TEXT: { readonly [R in Reason]: string } = {
   unknownUser: 'no such user',
   selfBan: 'an administrator cannot ban their own account',
   selfDemote: 'an administrator cannot remove the admin role from themselves',
-  adminSelfDelete: 'an administrator cannot delete their own account; another administrator must remove the admin role first',
-  lastAdmin: 'this is the last administrator: give another account the admin role first',
+  adminSelfDelete:
+    'an administrator cannot delete their own account; another administrator must remove the admin role first',
+  lastAdmin:
+    'this is the last administrator: give another account the admin role first',
   reasonRequired: 'a reason is required',
   appSuspended: 'the application was suspended by an administrator',
   dbUnavailable: 'the database is unavailable',
@@ -77,17 +83,21 @@ export const CLI_REASON_TEXT: { readonly [R in Reason]: string } = {
   unknownWebhook: 'no such webhook',
   unknownDelivery: 'no such delivery',
   providerIdTaken: 'provider id already taken',
-  upstreamTicketInvalid: 'the sign-in with the other account is no longer valid',
+  upstreamTicketInvalid:
+    'the sign-in with the other account is no longer valid',
   upstreamLinkedElsewhere: 'this upstream account is linked to another user',
   upstreamAlreadyLinked: 'the user already has a link to this provider',
   upstreamNotLinked: 'the user has no link to this provider',
-  upstreamNotEmailHolder: 'only the account that holds the e-mail address may be linked',
+  upstreamNotEmailHolder:
+    'only the account that holds the e-mail address may be linked',
   lastSignInMethod: 'this is the last way to sign in to the account',
   badMinecraftName: 'invalid Minecraft profile name: 1–16 of A-Z a-z 0-9 _',
   minecraftNameTaken: 'the Minecraft profile name is taken',
-  minecraftProfileLimit: 'the account owns as many Minecraft profiles as allowed',
+  minecraftProfileLimit:
+    'the account owns as many Minecraft profiles as allowed',
   unknownMinecraftProfile: 'no such Minecraft profile',
-  badTexture: 'the texture must be a PNG: skins 64×32 or 64×64, capes 64×32 or 22×17, at most 64 KiB',
+  badTexture:
+    'the texture must be a PNG: skins 64×32 or 64×64, capes 64×32 or 22×17, at most 64 KiB',
   captchaRequired: 'complete the CAPTCHA',
   registrationClosed: 'registration is closed',
   badInvite: 'the invite code is invalid or used up',
@@ -99,7 +109,9 @@ export const CLI_REASON_TEXT: { readonly [R in Reason]: string } = {
  * Chinese for an operator whose locale is Chinese (LC_ALL, else LC_MESSAGES, else LANG starting
  * with `zh`, the POSIX order), English otherwise.
  */
-export function cliSpeaksChinese(env: NodeJS.ProcessEnv = process.env): boolean {
+export function cliSpeaksChinese(
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
   const locale = env.LC_ALL || env.LC_MESSAGES || env.LANG || '';
   return locale.toLowerCase().startsWith('zh');
 }
@@ -108,20 +120,32 @@ export function cliSpeaksChinese(env: NodeJS.ProcessEnv = process.env): boolean 
  * The line for a refusal in the operator's language: the service's own Chinese `msg`, or its
  * English line (with the field of a `badParam`). Other errors keep their message.
  */
-export function cliMessage(err: unknown, env: NodeJS.ProcessEnv = process.env): string {
+export function cliMessage(
+  err: unknown,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   if (!(err instanceof AppError)) return (err as Error).message;
   if (cliSpeaksChinese(env)) return err.msg;
   const text = CLI_REASON_TEXT[err.reason];
   // badParam's msg is `参数错误：<field>`: keep the field, which is already an English name.
-  return err.reason === 'badParam' ? `${text}${err.msg.slice(MSG.badParam.length)}` : text;
+  return err.reason === 'badParam'
+    ? `${text}${err.msg.slice(MSG.badParam.length)}`
+    : text;
 }
 
 /**
  * One of the CLI's own lines in the operator's language (see cliSpeaksChinese), its
  * `{name}` placeholders filled from `params`.
  */
-export function say(key: CliKey, params: Readonly<Record<string, string | number>> = {}, env: NodeJS.ProcessEnv = process.env): string {
+export function say(
+  key: CliKey,
+  params: Readonly<Record<string, string | number>> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   const text = (cliSpeaksChinese(env) ? CLI_ZH_CN : CLI_EN)[key];
   return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    (Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole));
+    Object.prototype.hasOwnProperty.call(params, name)
+      ? String(params[name])
+      : whole,
+  );
 }

@@ -30,24 +30,41 @@ export class Progress {
   private drawn = false;
 
   /** `total` is in the same unit as `done` (bytes of the input file for an import). */
-  constructor(private readonly sink: ProgressSink, private readonly label: string, private readonly total: number) {}
+  constructor(
+    private readonly sink: ProgressSink,
+    private readonly label: string,
+    private readonly total: number,
+  ) {}
 
   /** `rows` processed so far, `done` of `total`. Cheap to call often: it draws at most every 100 ms. */
   update(rows: number, done: number, force = false): void {
     const now = Date.now();
     const tty = this.sink.isTTY === true;
-    if (!force && now - this.lastDraw < (tty ? TTY_EVERY_MS : PLAIN_EVERY_MS)) return;
+    if (!force && now - this.lastDraw < (tty ? TTY_EVERY_MS : PLAIN_EVERY_MS))
+      return;
     this.lastDraw = now;
     const elapsed = (now - this.started) / 1000;
     const rate = elapsed > 0 ? rows / elapsed : 0;
     const fraction = this.total > 0 ? Math.min(1, done / this.total) : 0;
     const eta = fraction > 0 ? (elapsed / fraction) * (1 - fraction) : NaN;
     const pct = `${(fraction * 100).toFixed(1)}%`;
-    const stats = say('progressStats', { rows: count(rows), rate: count(Math.round(rate)), eta: duration(eta) });
+    const stats = say('progressStats', {
+      rows: count(rows),
+      rate: count(Math.round(rate)),
+      eta: duration(eta),
+    });
     if (tty) {
-      const width = Math.max(10, Math.min(40, (this.sink.columns ?? 80) - stats.length - this.label.length - 12));
+      const width = Math.max(
+        10,
+        Math.min(
+          40,
+          (this.sink.columns ?? 80) - stats.length - this.label.length - 12,
+        ),
+      );
       const filled = Math.round(fraction * width);
-      this.sink.write(`\r${this.label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${pct.padStart(6)}  ${stats}\x1b[K`);
+      this.sink.write(
+        `\r${this.label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${pct.padStart(6)}  ${stats}\x1b[K`,
+      );
       this.drawn = true;
     } else {
       this.sink.write(`${this.label}: ${pct} ${stats}\n`);

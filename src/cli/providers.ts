@@ -7,17 +7,33 @@ import { ArgumentError, strictArgs, withServices } from './common.js';
 import { loadConfig } from '../config/index.js';
 import { say } from './messages.js';
 
-const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+const print = (value: unknown) =>
+  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 
 /** Options of `add` and `update`, each named as the API field with `-` for `_`. */
 const TEXT_OPTIONS = [
-  'name', 'client-id', 'client-secret', 'api-key', 'issuer', 'scopes', 'require-guild',
-  'authorization-endpoint', 'token-endpoint', 'userinfo-endpoint', 'openid-endpoint', 'api-base',
-  'subject-field', 'username-field', 'email-field', 'token-endpoint-auth-method',
+  'name',
+  'client-id',
+  'client-secret',
+  'api-key',
+  'issuer',
+  'scopes',
+  'require-guild',
+  'authorization-endpoint',
+  'token-endpoint',
+  'userinfo-endpoint',
+  'openid-endpoint',
+  'api-base',
+  'subject-field',
+  'username-field',
+  'email-field',
+  'token-endpoint-auth-method',
 ] as const;
 
 const SETTING_OPTIONS = {
-  ...Object.fromEntries(TEXT_OPTIONS.map((o) => [o, { type: 'string' as const }])),
+  ...Object.fromEntries(
+    TEXT_OPTIONS.map((o) => [o, { type: 'string' as const }]),
+  ),
   'trust-email': { type: 'boolean' as const },
   'no-trust-email': { type: 'boolean' as const },
 };
@@ -25,8 +41,12 @@ const SETTING_OPTIONS = {
 const SUBCOMMANDS = ['add', 'list', 'update', 'enable', 'disable', 'remove'];
 
 /** The parsed options as the API's fields (`client-id` → `client_id`). */
-function inputOf(command: string, values: Record<string, string | boolean | undefined>) {
-  if (values['trust-email'] && values['no-trust-email']) throw new ArgumentError(say('trustEmailBoth', { command }));
+function inputOf(
+  command: string,
+  values: Record<string, string | boolean | undefined>,
+) {
+  if (values['trust-email'] && values['no-trust-email'])
+    throw new ArgumentError(say('trustEmailBoth', { command }));
   const input: Record<string, string | boolean> = {};
   for (const option of TEXT_OPTIONS) {
     const value = values[option];
@@ -40,7 +60,10 @@ function inputOf(command: string, values: Record<string, string | boolean | unde
 /** A rule broken by an option: one line naming it, exit 2. */
 function asArgumentError(command: string) {
   return (err: unknown): never => {
-    if (err instanceof ProviderOptionError) throw new ArgumentError(`${command}: --${err.field.replace(/_/g, '-')} ${err.why}`);
+    if (err instanceof ProviderOptionError)
+      throw new ArgumentError(
+        `${command}: --${err.field.replace(/_/g, '-')} ${err.why}`,
+      );
     throw err;
   };
 }
@@ -51,15 +74,26 @@ function asArgumentError(command: string) {
  */
 function noteWithoutBaseUrl(): void {
   if (process.env.BASE_URL) return;
-  process.stderr.write(`account-center: ${say('baseUrlNotSet', { url: loadConfig().config.baseUrl })}\n`);
+  process.stderr.write(
+    `account-center: ${say('baseUrlNotSet', { url: loadConfig().config.baseUrl })}\n`,
+  );
 }
 
 export async function providerCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === undefined || !SUBCOMMANDS.includes(sub)) {
-    throw new ArgumentError(sub === undefined
-      ? say('subRequired', { command: 'provider', commands: SUBCOMMANDS.join(', ') })
-      : say('subUnknown', { command: 'provider', sub, commands: SUBCOMMANDS.join(', ') }));
+    throw new ArgumentError(
+      sub === undefined
+        ? say('subRequired', {
+            command: 'provider',
+            commands: SUBCOMMANDS.join(', '),
+          })
+        : say('subUnknown', {
+            command: 'provider',
+            sub,
+            commands: SUBCOMMANDS.join(', '),
+          }),
+    );
   }
   const command = `provider ${sub}`;
   const actor = { name: 'cli' };
@@ -70,25 +104,59 @@ export async function providerCommand(args: string[]): Promise<void> {
     return;
   }
   if (sub === 'add') {
-    const { values } = strictArgs(command, rest, { id: { type: 'string' }, type: { type: 'string' }, ...SETTING_OPTIONS }, 0);
+    const { values } = strictArgs(
+      command,
+      rest,
+      { id: { type: 'string' }, type: { type: 'string' }, ...SETTING_OPTIONS },
+      0,
+    );
     const { id, type } = values as Record<string, string | undefined>;
-    if (!id) throw new ArgumentError(say('optionRequired', { command, option: 'id' }));
-    if (!type) throw new ArgumentError(say('optionRequired', { command, option: 'type' }));
-    if (!(values as Record<string, unknown>).name) throw new ArgumentError(say('optionRequired', { command, option: 'name' }));
-    const input = inputOf(command, values as Record<string, string | boolean | undefined>);
-    await withServices(async (s) => print(await s.upstream.providers.add(id, type, input, actor).catch(asArgumentError(command))));
+    if (!id)
+      throw new ArgumentError(say('optionRequired', { command, option: 'id' }));
+    if (!type)
+      throw new ArgumentError(
+        say('optionRequired', { command, option: 'type' }),
+      );
+    if (!(values as Record<string, unknown>).name)
+      throw new ArgumentError(
+        say('optionRequired', { command, option: 'name' }),
+      );
+    const input = inputOf(
+      command,
+      values as Record<string, string | boolean | undefined>,
+    );
+    await withServices(async (s) =>
+      print(
+        await s.upstream.providers
+          .add(id, type, input, actor)
+          .catch(asArgumentError(command)),
+      ),
+    );
     noteWithoutBaseUrl();
     return;
   }
-  const { values, positionals } = strictArgs(command, rest, sub === 'update' ? SETTING_OPTIONS : {}, 1);
+  const { values, positionals } = strictArgs(
+    command,
+    rest,
+    sub === 'update' ? SETTING_OPTIONS : {},
+    1,
+  );
   const id = positionals[0];
   if (!id) throw new ArgumentError(say('providerIdRequired', { command }));
   await withServices(async (s) => {
     const providers = s.upstream.providers;
     if (sub === 'update') {
-      const input = inputOf(command, values as Record<string, string | boolean | undefined>);
-      if (Object.keys(input).length === 0) throw new ArgumentError(say('nothingToChange', { command }));
-      print(await providers.update(id, input, actor).catch(asArgumentError(command)));
+      const input = inputOf(
+        command,
+        values as Record<string, string | boolean | undefined>,
+      );
+      if (Object.keys(input).length === 0)
+        throw new ArgumentError(say('nothingToChange', { command }));
+      print(
+        await providers
+          .update(id, input, actor)
+          .catch(asArgumentError(command)),
+      );
       noteWithoutBaseUrl();
     } else if (sub === 'remove') {
       await providers.remove(id, actor);
@@ -103,7 +171,9 @@ export async function providerCommand(args: string[]): Promise<void> {
 export async function userLinks(args: string[]): Promise<void> {
   const { positionals } = strictArgs('user links', args, {}, 1);
   const username = positionals[0];
-  if (!username) throw new ArgumentError(say('usernameRequired', { command: 'user links' }));
-  await withServices(async (s) => print(await s.upstream.links.linksOf(await s.admin.userNamed(username))));
+  if (!username)
+    throw new ArgumentError(say('usernameRequired', { command: 'user links' }));
+  await withServices(async (s) =>
+    print(await s.upstream.links.linksOf(await s.admin.userNamed(username))),
+  );
 }
-

@@ -8,14 +8,18 @@ import { AppError } from '../errors/index.js';
 import { refusedTarget } from '../platform/net/guarded-post.js';
 import { say } from './messages.js';
 
-const print = (value: unknown) => process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+const print = (value: unknown) =>
+  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 const SUBCOMMANDS = ['add', 'list', 'remove', 'enable', 'disable'];
 
 /** An internal address is refused for want of a setting, not for its form: the refusal names the setting. */
 function nameThePrivateSetting(url: string) {
   return (err: unknown): never => {
-    const internal = URL.canParse(url) && refusedTarget(new URL(url), false) === 'an internal address';
-    if (err instanceof AppError && err.reason === 'badParam' && internal) throw new ArgumentError(say('webhookPrivate', { url }));
+    const internal =
+      URL.canParse(url) &&
+      refusedTarget(new URL(url), false) === 'an internal address';
+    if (err instanceof AppError && err.reason === 'badParam' && internal)
+      throw new ArgumentError(say('webhookPrivate', { url }));
     throw err;
   };
 }
@@ -23,16 +27,53 @@ function nameThePrivateSetting(url: string) {
 export async function webhookCommand(args: string[]): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === 'add') {
-    const { values } = strictArgs('webhook add', rest, { url: { type: 'string' }, events: { type: 'string' }, description: { type: 'string' }, disabled: { type: 'boolean' } }, 0);
-    const v = values as { url?: string; events?: string; description?: string; disabled?: boolean };
-    if (!v.url) throw new ArgumentError(say('optionRequired', { command: 'webhook add', option: 'url' }));
-    const events = v.events?.split(',').map((e) => e.trim()).filter(Boolean);
-    await withServices(async (s) => print(await s.webhooks.add({ url: v.url!, events, description: v.description, enabled: !v.disabled }, 'cli').catch(nameThePrivateSetting(v.url!))));
+    const { values } = strictArgs(
+      'webhook add',
+      rest,
+      {
+        url: { type: 'string' },
+        events: { type: 'string' },
+        description: { type: 'string' },
+        disabled: { type: 'boolean' },
+      },
+      0,
+    );
+    const v = values as {
+      url?: string;
+      events?: string;
+      description?: string;
+      disabled?: boolean;
+    };
+    if (!v.url)
+      throw new ArgumentError(
+        say('optionRequired', { command: 'webhook add', option: 'url' }),
+      );
+    const events = v.events
+      ?.split(',')
+      .map((e) => e.trim())
+      .filter(Boolean);
+    await withServices(async (s) =>
+      print(
+        await s.webhooks
+          .add(
+            {
+              url: v.url!,
+              events,
+              description: v.description,
+              enabled: !v.disabled,
+            },
+            'cli',
+          )
+          .catch(nameThePrivateSetting(v.url!)),
+      ),
+    );
     return;
   }
   if (sub === 'list') {
     strictArgs('webhook list', rest, {}, 0);
-    await withServices(async (s) => print({ webhooks: await s.webhooks.list() }));
+    await withServices(async (s) =>
+      print({ webhooks: await s.webhooks.list() }),
+    );
     return;
   }
   if (sub === 'remove') {
@@ -48,9 +89,19 @@ export async function webhookCommand(args: string[]): Promise<void> {
   if (sub === 'enable' || sub === 'disable') {
     const { positionals } = strictArgs(`webhook ${sub}`, rest, {}, 1);
     const [id] = positionals;
-    if (!id) throw new ArgumentError(say('webhookIdRequiredFor', { command: `webhook ${sub}` }));
-    await withServices(async (s) => print(await s.webhooks.update({ id, enabled: sub === 'enable' }, 'cli')));
+    if (!id)
+      throw new ArgumentError(
+        say('webhookIdRequiredFor', { command: `webhook ${sub}` }),
+      );
+    await withServices(async (s) =>
+      print(await s.webhooks.update({ id, enabled: sub === 'enable' }, 'cli')),
+    );
     return;
   }
-  throw new ArgumentError(say('subRequired', { command: 'webhook', commands: SUBCOMMANDS.join(', ') }));
+  throw new ArgumentError(
+    say('subRequired', {
+      command: 'webhook',
+      commands: SUBCOMMANDS.join(', '),
+    }),
+  );
 }

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { limitPolicyFrom, type LimitPolicy } from '../features/limits/policy.js';
+import {
+  limitPolicyFrom,
+  type LimitPolicy,
+} from '../features/limits/policy.js';
 import { abuseSettings, type AbuseSettings } from './abuse.js';
 import type { Language } from '../platform/i18n/language.js';
 
@@ -62,8 +65,13 @@ export type OidcSigningAlg = (typeof OIDC_SIGNING_ALGS)[number];
 
 function signingAlg(raw: string | undefined): OidcSigningAlg {
   if (raw === undefined || raw === '') return 'RS256';
-  const alg = OIDC_SIGNING_ALGS.find((a) => a.toLowerCase() === raw.trim().toLowerCase());
-  if (!alg) throw new ConfigError(`OIDC_SIGNING_ALG must be one of ${OIDC_SIGNING_ALGS.join(', ')}, got "${raw}"`);
+  const alg = OIDC_SIGNING_ALGS.find(
+    (a) => a.toLowerCase() === raw.trim().toLowerCase(),
+  );
+  if (!alg)
+    throw new ConfigError(
+      `OIDC_SIGNING_ALG must be one of ${OIDC_SIGNING_ALGS.join(', ')}, got "${raw}"`,
+    );
   return alg;
 }
 
@@ -76,33 +84,56 @@ export interface LoadedConfig {
 
 const DEFAULT_DB = 'sqlite:./data/account-center.db';
 
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {
+function int(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min = 1,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!/^\s*\d+\s*$/.test(raw) || !Number.isInteger(n) || n < min || n > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    throw new ConfigError(
+      `${name} must be an integer from ${min} to ${max}, got "${raw}"`,
+    );
   }
   return n;
 }
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const LOG_LEVELS = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+];
 
 function logLevel(raw: string | undefined): string {
   const level = raw?.trim().toLowerCase() || 'info';
-  if (!LOG_LEVELS.includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  if (!LOG_LEVELS.includes(level))
+    throw new ConfigError(
+      `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`,
+    );
   return level;
 }
 
 function redisPrefix(raw: string | undefined): string {
   const prefix = raw?.trim() || 'account-center';
-  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) throw new ConfigError(`REDIS_PREFIX must be 1–64 of A-Z a-z 0-9 _ . : -, got "${raw}"`);
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix))
+    throw new ConfigError(
+      `REDIS_PREFIX must be 1–64 of A-Z a-z 0-9 _ . : -, got "${raw}"`,
+    );
   return prefix;
 }
 
 function logFormat(raw: string | undefined): Config['logFormat'] {
   const format = raw?.trim().toLowerCase() || 'json';
-  if (format !== 'json' && format !== 'pretty') throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
+  if (format !== 'json' && format !== 'pretty')
+    throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
   return format;
 }
 
@@ -114,7 +145,9 @@ function gcFlags(raw: string | undefined): readonly string[] {
   if (!text || text.toLowerCase() === 'none') return Object.freeze([]);
   const flags = text.split(/\s+/);
   if (!flags.every((flag) => V8_FLAG.test(flag))) {
-    throw new ConfigError(`GC_FLAGS must be V8 flags separated by spaces (such as --heap-growing-percent=25) or none, got "${raw}"`);
+    throw new ConfigError(
+      `GC_FLAGS must be V8 flags separated by spaces (such as --heap-growing-percent=25) or none, got "${raw}"`,
+    );
   }
   return Object.freeze(flags);
 }
@@ -122,13 +155,22 @@ function gcFlags(raw: string | undefined): readonly string[] {
 /** Shown in titles and mail subjects: one short line, no control characters. */
 function siteName(raw: string | undefined): string {
   const name = raw?.trim() || '账号中心';
-  if (name.length > 64 || /[\u0000-\u001f\u007f]/.test(name)) throw new ConfigError(`SITE_NAME must be one line of at most 64 characters, got "${raw}"`);
+  if (name.length > 64 || /[\u0000-\u001f\u007f]/.test(name))
+    throw new ConfigError(
+      `SITE_NAME must be one line of at most 64 characters, got "${raw}"`,
+    );
   return name;
 }
 
-function siteNames(raw: string | undefined): Readonly<Record<Language, string>> {
+function siteNames(
+  raw: string | undefined,
+): Readonly<Record<Language, string>> {
   const name = siteName(raw);
-  return Object.freeze(raw?.trim() ? { 'zh-CN': name, en: name } : { 'zh-CN': name, en: 'Account Center' });
+  return Object.freeze(
+    raw?.trim()
+      ? { 'zh-CN': name, en: name }
+      : { 'zh-CN': name, en: 'Account Center' },
+  );
 }
 
 /**
@@ -149,22 +191,34 @@ function baseUrl(raw: string | undefined, fallback: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`BASE_URL must be an absolute http(s) URL, got "${raw}"`);
+    throw new ConfigError(
+      `BASE_URL must be an absolute http(s) URL, got "${raw}"`,
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`BASE_URL must be an absolute http(s) URL, got "${raw}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(
+      `BASE_URL must be an absolute http(s) URL, got "${raw}"`,
+    );
   return raw.replace(/\/+$/, '');
 }
 
-function bool(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+function bool(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: boolean,
+): boolean {
   const raw = env[name]?.trim().toLowerCase();
   if (raw === undefined || raw === '') return fallback;
   if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
   if (['0', 'false', 'off', 'no'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be on/off (or true/false), got "${env[name]}"`);
+  throw new ConfigError(
+    `${name} must be on/off (or true/false), got "${env[name]}"`,
+  );
 }
 
 function trustProxy(raw: string | undefined): Config['trustProxy'] {
-  if (raw === undefined || raw === '' || raw === 'false' || raw === 'off') return false;
+  if (raw === undefined || raw === '' || raw === 'false' || raw === 'off')
+    return false;
   if (raw === 'true' || raw === 'on') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
   return raw;
@@ -192,23 +246,37 @@ function dataDirFor(databaseUrl: string, env: NodeJS.ProcessEnv): string {
  * With no JWT_SECRET, a secret is generated once and kept in the data folder so tokens
  * survive restarts; production refuses that because other instances would not share it.
  */
-function jwtSecret(env: NodeJS.ProcessEnv, dataDir: string, production: boolean, warnings: string[]): string {
+function jwtSecret(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  production: boolean,
+  warnings: string[],
+): string {
   const given = env.JWT_SECRET;
   if (given !== undefined && given !== '') {
     if (Buffer.byteLength(given) < 32) {
-      if (production) throw new ConfigError('JWT_SECRET must be at least 32 bytes when NODE_ENV=production');
-      warnings.push('JWT_SECRET is shorter than 32 bytes: tokens can be forged by brute force');
+      if (production)
+        throw new ConfigError(
+          'JWT_SECRET must be at least 32 bytes when NODE_ENV=production',
+        );
+      warnings.push(
+        'JWT_SECRET is shorter than 32 bytes: tokens can be forged by brute force',
+      );
     }
     return given;
   }
   if (production) {
-    throw new ConfigError('JWT_SECRET is required when NODE_ENV=production (at least 32 bytes, e.g. `openssl rand -base64 48`)');
+    throw new ConfigError(
+      'JWT_SECRET is required when NODE_ENV=production (at least 32 bytes, e.g. `openssl rand -base64 48`)',
+    );
   }
   const file = join(dataDir, 'jwt-secret');
   if (existsSync(file)) {
     const stored = readFileSync(file, 'utf8').trim();
     if (stored.length >= 32) {
-      warnings.push(`JWT_SECRET is not set: using the one generated in ${file}; set JWT_SECRET to share it between instances`);
+      warnings.push(
+        `JWT_SECRET is not set: using the one generated in ${file}; set JWT_SECRET to share it between instances`,
+      );
       return stored;
     }
   }
@@ -217,9 +285,13 @@ function jwtSecret(env: NodeJS.ProcessEnv, dataDir: string, production: boolean,
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     writeFileSync(file, secret + '\n', { mode: 0o600 });
   } catch (err) {
-    throw new ConfigError(`JWT_SECRET is not set and ${file} can not be written (${(err as Error).message}); set JWT_SECRET or DATA_DIR`);
+    throw new ConfigError(
+      `JWT_SECRET is not set and ${file} can not be written (${(err as Error).message}); set JWT_SECRET or DATA_DIR`,
+    );
   }
-  warnings.push(`JWT_SECRET is not set: generated one into ${file}; set JWT_SECRET to share it between instances`);
+  warnings.push(
+    `JWT_SECRET is not set: generated one into ${file}; set JWT_SECRET to share it between instances`,
+  );
   return secret;
 }
 
@@ -230,11 +302,15 @@ function jwtSecret(env: NodeJS.ProcessEnv, dataDir: string, production: boolean,
 function postgresParameters(databaseUrl: string): void {
   const params = new URL(databaseUrl).searchParams;
   const malformed = (what: string) =>
-    new ConfigError(`DATABASE_URL is malformed (${what}): use sqlite:PATH or postgres://user:password@host:5432/database`);
+    new ConfigError(
+      `DATABASE_URL is malformed (${what}): use sqlite:PATH or postgres://user:password@host:5432/database`,
+    );
   const poolMax = params.get('pool_max');
-  if (poolMax && !(Number.isInteger(Number(poolMax)) && Number(poolMax) >= 1)) throw malformed(`invalid pool_max in DATABASE_URL: ${poolMax}`);
+  if (poolMax && !(Number.isInteger(Number(poolMax)) && Number(poolMax) >= 1))
+    throw malformed(`invalid pool_max in DATABASE_URL: ${poolMax}`);
   const schema = params.get('schema');
-  if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw malformed(`invalid PostgreSQL schema name: ${schema}`);
+  if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema))
+    throw malformed(`invalid PostgreSQL schema name: ${schema}`);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
@@ -244,11 +320,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
   const databaseUrl = env.DATABASE_URL || DEFAULT_DB;
-  if (databaseUrl === 'sqlite:' || (!databaseUrl.startsWith('sqlite:') && !/^postgres(ql)?:\/\//.test(databaseUrl))) {
-    throw new ConfigError(`DATABASE_URL must be sqlite:PATH or postgres://…, got "${databaseUrl}"`);
+  if (
+    databaseUrl === 'sqlite:' ||
+    (!databaseUrl.startsWith('sqlite:') &&
+      !/^postgres(ql)?:\/\//.test(databaseUrl))
+  ) {
+    throw new ConfigError(
+      `DATABASE_URL must be sqlite:PATH or postgres://…, got "${databaseUrl}"`,
+    );
   }
   if (!databaseUrl.startsWith('sqlite:') && !URL.canParse(databaseUrl)) {
-    throw new ConfigError('DATABASE_URL is not a valid URL: use postgres://user:password@host:5432/database (percent-encode special characters)');
+    throw new ConfigError(
+      'DATABASE_URL is not a valid URL: use postgres://user:password@host:5432/database (percent-encode special characters)',
+    );
   }
   if (!databaseUrl.startsWith('sqlite:')) postgresParameters(databaseUrl);
   const dataDir = dataDirFor(databaseUrl, env);
@@ -290,7 +374,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): LoadedConfig {
     ...abuseSettings(env, (msg) => new ConfigError(msg)),
     webhookAllowPrivate: bool(env, 'WEBHOOK_ALLOW_PRIVATE', false),
   };
-  if (!config.smtpUrl) warnings.push('SMTP_URL is not set: e-mails (with their codes) are written to the log');
-  if (production && config.baseUrl.startsWith('http://')) warnings.push('BASE_URL is plain http in production: serve it behind HTTPS');
+  if (!config.smtpUrl)
+    warnings.push(
+      'SMTP_URL is not set: e-mails (with their codes) are written to the log',
+    );
+  if (production && config.baseUrl.startsWith('http://'))
+    warnings.push(
+      'BASE_URL is plain http in production: serve it behind HTTPS',
+    );
   return { config: Object.freeze(config), warnings };
 }

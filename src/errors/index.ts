@@ -83,7 +83,10 @@ const REASONS = {
   // or deleting their own account; and a change that would leave no account with role admin
   selfBan: [403, '不能封禁自己的账号'],
   selfDemote: [403, '不能移除自己的管理员角色'],
-  adminSelfDelete: [403, '管理员不能注销自己的账号，请先由其他管理员移除管理员角色'],
+  adminSelfDelete: [
+    403,
+    '管理员不能注销自己的账号，请先由其他管理员移除管理员角色',
+  ],
   lastAdmin: [409, '至少需要保留一名管理员'],
   // not fixed by the spec: admin disabling or enabling an app needs a reason for its owner
   reasonRequired: [400, '请填写原因'],
@@ -103,13 +106,19 @@ const REASONS = {
   upstreamAlreadyLinked: [409, '已绑定过该登录方式'],
   upstreamNotLinked: [404, '未绑定该登录方式'],
   upstreamNotEmailHolder: [403, '只能绑定到使用该邮箱的账号'],
-  lastSignInMethod: [400, '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式'],
+  lastSignInMethod: [
+    400,
+    '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式',
+  ],
   // Minecraft profiles and textures (docs/api.md §18; not fixed by the spec)
   badMinecraftName: [400, '角色名需为 1 到 16 位字母、数字或下划线'],
   minecraftNameTaken: [409, '角色名已被占用'],
   minecraftProfileLimit: [400, '角色数量已达上限'],
   unknownMinecraftProfile: [404, '角色不存在'],
-  badTexture: [400, '材质须为 PNG 图片，皮肤 64×32 或 64×64，披风 64×32 或 22×17'],
+  badTexture: [
+    400,
+    '材质须为 PNG 图片，皮肤 64×32 或 64×64，披风 64×32 或 22×17',
+  ],
   // abuse protection (docs/api.md §16)
   captchaRequired: [400, '请完成人机验证'],
   registrationClosed: [403, '当前不开放注册'],
@@ -122,7 +131,9 @@ const REASONS = {
 export type Reason = keyof typeof REASONS;
 
 /** The public texts by reason, for the few places that print one without failing (pages, CLI). */
-export const MSG = Object.fromEntries(Object.entries(REASONS).map(([r, [, msg]]) => [r, msg])) as { readonly [R in Reason]: (typeof REASONS)[R][1] };
+export const MSG = Object.fromEntries(
+  Object.entries(REASONS).map(([r, [, msg]]) => [r, msg]),
+) as { readonly [R in Reason]: (typeof REASONS)[R][1] };
 
 export type Msg = (typeof MSG)[Reason];
 
@@ -157,10 +168,14 @@ export class AppError extends Error {
 }
 
 /** A refusal for `reason`, with the status and msg of the table (a 429: rateLimited(), which says when to come back). */
-export const fail = (reason: Reason, extra?: Record<string, string>): AppError => new AppError(reason, extra);
+export const fail = (
+  reason: Reason,
+  extra?: Record<string, string>,
+): AppError => new AppError(reason, extra);
 
 /** A rule's refusal as an error. */
-export const refused = (r: Refusal): AppError => new AppError(r.reason, undefined, r.field);
+export const refused = (r: Refusal): AppError =>
+  new AppError(r.reason, undefined, r.field);
 
 /** `参数错误：<field>` — the generic invalid-field failure of docs/api.md §1. */
 export function badParam(field: string): AppError {
@@ -169,17 +184,31 @@ export function badParam(field: string): AppError {
 
 export const unauthorized = (): AppError => fail('tokenInvalid');
 /** A 429 that the client may retry after `retryAfterS` seconds (at least one). */
-export const rateLimited = (retryAfterS: number, extra?: Record<string, string>): AppError =>
-  new AppError('rateLimited', extra, undefined, Math.max(1, Math.ceil(retryAfterS)));
+export const rateLimited = (
+  retryAfterS: number,
+  extra?: Record<string, string>,
+): AppError =>
+  new AppError(
+    'rateLimited',
+    extra,
+    undefined,
+    Math.max(1, Math.ceil(retryAfterS)),
+  );
 
 /** The `Retry-After` header of a 429 (RFC 9110 §10.2.3), for every place that answers errors; none for other errors. */
-export function retryAfterHeader(err: unknown): { 'retry-after': string } | Record<string, never> {
-  return err instanceof AppError && err.retryAfterS !== undefined ? { 'retry-after': String(err.retryAfterS) } : {};
+export function retryAfterHeader(
+  err: unknown,
+): { 'retry-after': string } | Record<string, never> {
+  return err instanceof AppError && err.retryAfterS !== undefined
+    ? { 'retry-after': String(err.retryAfterS) }
+    : {};
 }
 
 /** Headers an error asks for: `Retry-After` of a 429, and any the error carries itself. */
 export function errorHeaders(err: unknown): Record<string, string> {
-  return err instanceof AppError ? { ...retryAfterHeader(err), ...err.headers } : {};
+  return err instanceof AppError
+    ? { ...retryAfterHeader(err), ...err.headers }
+    : {};
 }
 
 /**
@@ -187,15 +216,23 @@ export function errorHeaders(err: unknown): Record<string, string> {
  * contract's, and the reason and end travel in `x-ban-reason` (percent-encoded UTF-8) and
  * `x-ban-until` (unix seconds, absent for a permanent ban) for the pages to show (docs/api.md §15).
  */
-export function bannedAtSignIn(ban: { banReason: string; bannedUntil: number | null }): AppError {
+export function bannedAtSignIn(ban: {
+  banReason: string;
+  bannedUntil: number | null;
+}): AppError {
   return new AppError('banned', undefined, undefined, undefined, {
     'x-ban-reason': encodeURIComponent(ban.banReason),
-    ...(ban.bannedUntil !== null && { 'x-ban-until': String(Math.floor(ban.bannedUntil / 1000)) }),
+    ...(ban.bannedUntil !== null && {
+      'x-ban-until': String(Math.floor(ban.bannedUntil / 1000)),
+    }),
   });
 }
 
 /** The failure answer of a reason, for replies sent without throwing. */
-export function failureOf(reason: Reason): { status: number; body: { ok: false; msg: string } } {
+export function failureOf(reason: Reason): {
+  status: number;
+  body: { ok: false; msg: string };
+} {
   const [status, msg] = REASONS[reason];
   return { status, body: { ok: false, msg } };
 }

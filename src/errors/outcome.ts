@@ -3,4 +3,7 @@ import type { Reason, Refusal } from './index.js';
 
 export type Outcome<T> = { ok: true; value: T } | ({ ok: false } & Refusal);
 export const accept = <T>(value: T): Outcome<T> => ({ ok: true, value });
-export const refuse = <T = never>(reason: Reason, field?: string): Outcome<T> => ({ ok: false, reason, ...(field !== undefined && { field }) });
+export const refuse = <T = never>(
+  reason: Reason,
+  field?: string,
+): Outcome<T> => ({ ok: false, reason, ...(field !== undefined && { field }) });

@@ -44,6 +44,9 @@ export type Uses<
   K extends Exclude<keyof ServiceKit, 'storage' | 'config'>,
   R extends keyof Repositories = never,
   C extends keyof Config = never,
-> = Pick<ServiceKit, K> & { readonly storage: Pick<Repositories, R>; readonly config: Pick<Config, C> };
+> = Pick<ServiceKit, K> & {
+  readonly storage: Pick<Repositories, R>;
+  readonly config: Pick<Config, C>;
+};
 
 export type { Caller } from '../platform/http/typed-scope.js';

@@ -3,16 +3,30 @@ import type { AppRepo } from './apps/repository.js';
 import type { AuthCodeRepo } from './authorization/repository.js';
 import type { DeviceCodeRepo } from './device/repository.js';
 import type { EmailCodeRepo, UserRepo } from './accounts/repository.js';
-import type { ConsentRepo, RefreshTokenRepo, SigningKeyRepo } from './oidc/repository.js';
+import type {
+  ConsentRepo,
+  RefreshTokenRepo,
+  SigningKeyRepo,
+} from './oidc/repository.js';
 import type { ReauthGrantRepo } from './reauth/repository.js';
-import type { PasskeyRepo, SecondFactorRepo } from './second-factor/repository.js';
+import type {
+  PasskeyRepo,
+  SecondFactorRepo,
+} from './second-factor/repository.js';
 import type { RevocationRepo, SessionRepo } from './sessions/repository.js';
 import type { SignInHistoryRepo } from './sign-in-history/index.js';
 import type { MinecraftRepos } from './minecraft/repository.js';
 import type { CaptchaUseRepo, InviteRepo } from './abuse/repository.js';
-import type { OutboxRepo, WebhookEndpointRepo } from './moderation/repository.js';
+import type {
+  OutboxRepo,
+  WebhookEndpointRepo,
+} from './moderation/repository.js';
 import type { MailOutboxRepo } from '../platform/mail/mail-outbox.js';
-import type { UpstreamFlowRepo, UpstreamLinkRepo, UpstreamProviderRepo } from './upstream/repository.js';
+import type {
+  UpstreamFlowRepo,
+  UpstreamLinkRepo,
+  UpstreamProviderRepo,
+} from './upstream/repository.js';
 
 /** All repositories of one backend; `close` releases its connections. */
 export interface Storage extends Repositories {

@@ -10,7 +10,9 @@ const PREFIX = '/api/v1/auth/';
 
 export class ApiError extends Error {
   constructor(
-    readonly status: number, readonly msg: string, readonly body: Record<string, unknown> = {},
+    readonly status: number,
+    readonly msg: string,
+    readonly body: Record<string, unknown> = {},
     /** A 429's `Retry-After`: whole seconds until the limit lets this client in again. */
     readonly retryAfterS?: number,
   ) {
@@ -29,15 +31,26 @@ function withBanTerms(msg: string, res: Response): string {
   let text = '';
   try {
     text = decodeURIComponent(reason);
-  } catch { /* an unreadable reason is left out */ }
-  const parts = [text && t('ban.reason', { reason: text }), Number.isFinite(until) && until > 0 ? t('ban.until', { time: formatTime(until) }) : t('ban.forever')].filter(Boolean);
-  return readable(msg) + t('ban.terms', { terms: parts.join(t('ban.separator')) });
+  } catch {
+    /* an unreadable reason is left out */
+  }
+  const parts = [
+    text && t('ban.reason', { reason: text }),
+    Number.isFinite(until) && until > 0
+      ? t('ban.until', { time: formatTime(until) })
+      : t('ban.forever'),
+  ].filter(Boolean);
+  return (
+    readable(msg) + t('ban.terms', { terms: parts.join(t('ban.separator')) })
+  );
 }
 
 /** `Retry-After` in seconds (the service never sends the date form); absent or unreadable: undefined. */
 function retryAfterOf(res: Response): number | undefined {
   const value = res.headers.get('retry-after');
-  return value !== null && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
+  return value !== null && /^\d+$/.test(value.trim())
+    ? Number(value.trim())
+    : undefined;
 }
 
 export type { TokenEnvelope };
@@ -58,7 +71,6 @@ export function clearToken(): void {
   localStorage.removeItem(TOKEN_KEY);
 }
 
-
 /**
  * Sends one request and reads the `{ ok, … }` envelope: resolves with the whole success body,
  * rejects with ApiError carrying the server's msg (or a network / malformed-answer text).
@@ -74,29 +86,51 @@ export async function request<T>(url: string, init: RequestInit): Promise<T> {
   try {
     json = (await res.json()) as Record<string, unknown>;
   } catch {
-    throw new ApiError(res.status, t('error.badAnswer', { status: res.status }));
+    throw new ApiError(
+      res.status,
+      t('error.badAnswer', { status: res.status }),
+    );
   }
   if (!res.ok || json.ok !== true) {
-    const msg = typeof json.msg === 'string' ? withBanTerms(json.msg, res) : t('error.failed', { status: res.status });
-    throw new ApiError(res.status, msg, json, res.status === 429 ? retryAfterOf(res) : undefined);
+    const msg =
+      typeof json.msg === 'string'
+        ? withBanTerms(json.msg, res)
+        : t('error.failed', { status: res.status });
+    throw new ApiError(
+      res.status,
+      msg,
+      json,
+      res.status === 429 ? retryAfterOf(res) : undefined,
+    );
   }
   return json as T;
 }
 
 /** Calls an endpoint of the v1 API; never sends cookies. */
-export function call<T = Record<string, unknown>>(method: 'GET' | 'POST', path: string, body?: unknown, withToken = true): Promise<T> {
+export function call<T = Record<string, unknown>>(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+  withToken = true,
+): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const token = withToken ? getToken() : null;
   if (token) headers.authorization = `Bearer ${token}`;
   if (method === 'POST') headers['content-type'] = 'application/json';
   return request<T>(PREFIX + path, {
-    method, headers, credentials: 'omit',
+    method,
+    headers,
+    credentials: 'omit',
     body: method === 'POST' ? JSON.stringify(body ?? {}) : undefined,
   });
 }
 
 /** A data endpoint: resolves with `data`. */
-export async function data<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+export async function data<T>(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const res = await call<{ data: T }>(method, path, body);
   return res.data;
 }

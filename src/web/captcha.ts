@@ -16,8 +16,15 @@ interface AltchaElement extends HTMLElement {
 type StateChange = CustomEvent<{ state: string; payload?: string }>;
 
 const STRINGS = {
-  label: t('captcha.label'), verified: t('captcha.verified'), verifying: t('captcha.verifying'), waitAlert: t('captcha.waitAlert'),
-  error: t('captcha.error'), expired: t('captcha.expired'), footer: '', ariaLinkLabel: '', verificationRequired: t('captcha.required'),
+  label: t('captcha.label'),
+  verified: t('captcha.verified'),
+  verifying: t('captcha.verifying'),
+  waitAlert: t('captcha.waitAlert'),
+  error: t('captcha.error'),
+  expired: t('captcha.expired'),
+  footer: '',
+  ariaLinkLabel: '',
+  verificationRequired: t('captcha.required'),
 };
 
 let loading: Promise<void> | undefined;
@@ -33,10 +40,16 @@ function loadWidget(script: string, style: string): Promise<void> {
 }
 
 /** The API answers `{ ok, data }`; the widget wants the challenge itself. */
-async function challengeFetch(url: string, init?: RequestInit): Promise<Response> {
+async function challengeFetch(
+  url: string,
+  init?: RequestInit,
+): Promise<Response> {
   const res = await fetch(url, init);
   const body = (await res.json()) as { data?: unknown };
-  return new Response(JSON.stringify(body.data ?? {}), { status: res.status, headers: { 'content-type': 'application/json' } });
+  return new Response(JSON.stringify(body.data ?? {}), {
+    status: res.status,
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 export class CaptchaBox {
@@ -45,7 +58,10 @@ export class CaptchaBox {
   private widget: AltchaElement | undefined;
   private solved: string | undefined;
   private state = 'unverified';
-  private waiting: Array<{ resolve: (payload: string) => void; reject: (err: Error) => void }> = [];
+  private waiting: Array<{
+    resolve: (payload: string) => void;
+    reject: (err: Error) => void;
+  }> = [];
   private readonly config = document.body.dataset;
 
   constructor() {
@@ -54,7 +70,11 @@ export class CaptchaBox {
 
   /** Whether the server asks for a CAPTCHA on this page's requests. */
   get enabled(): boolean {
-    return this.config.captcha === 'altcha' && !!this.config.captchaScript && !!this.config.captchaStyle;
+    return (
+      this.config.captcha === 'altcha' &&
+      !!this.config.captchaScript &&
+      !!this.config.captchaStyle
+    );
   }
 
   /** Shows the widget and starts solving; nothing when the server asks for no CAPTCHA. */
@@ -68,11 +88,14 @@ export class CaptchaBox {
     (window as unknown as Record<string, unknown>)[FETCH_NAME] = challengeFetch;
     widget.setAttribute('customfetch', FETCH_NAME);
     widget.setAttribute('auto', 'onload');
-    if (this.config.captchaWorker) widget.setAttribute('workerurl', this.config.captchaWorker);
+    if (this.config.captchaWorker)
+      widget.setAttribute('workerurl', this.config.captchaWorker);
     widget.setAttribute('hidelogo', '');
     widget.setAttribute('hidefooter', '');
     widget.setAttribute('strings', JSON.stringify(STRINGS));
-    widget.addEventListener('statechange', (ev) => this.changed(ev as StateChange));
+    widget.addEventListener('statechange', (ev) =>
+      this.changed(ev as StateChange),
+    );
     this.el.append(widget);
     this.widget = widget;
   }
@@ -84,7 +107,8 @@ export class CaptchaBox {
       this.solved = payload;
       for (const w of this.waiting.splice(0)) w.resolve(payload);
     } else if (state === 'error') {
-      for (const w of this.waiting.splice(0)) w.reject(new Error(STRINGS.error));
+      for (const w of this.waiting.splice(0))
+        w.reject(new Error(STRINGS.error));
     }
   }
 
@@ -94,8 +118,15 @@ export class CaptchaBox {
     await this.start();
     if (this.solved !== undefined) return this.solved;
     // Failed or expired: try again rather than wait for a click.
-    if (this.state === 'error' || this.state === 'expired' || this.state === 'unverified') void this.widget?.verify();
-    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
+    if (
+      this.state === 'error' ||
+      this.state === 'expired' ||
+      this.state === 'unverified'
+    )
+      void this.widget?.verify();
+    return new Promise((resolve, reject) =>
+      this.waiting.push({ resolve, reject }),
+    );
   }
 
   /** The solution went with a request (the server used it up): solve a fresh challenge for the next one. */
@@ -111,7 +142,10 @@ export class CaptchaBox {
 export const CAPTCHA_NEEDED = '请完成人机验证';
 
 /** Runs `request` with a fresh solution (when the server asks for one) and marks it used. */
-export async function withCaptcha<T>(box: CaptchaBox | undefined, request: (captcha: string | undefined) => Promise<T>): Promise<T> {
+export async function withCaptcha<T>(
+  box: CaptchaBox | undefined,
+  request: (captcha: string | undefined) => Promise<T>,
+): Promise<T> {
   const captcha = box ? await box.solution() : undefined;
   try {
     return await request(captcha);

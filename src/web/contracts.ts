@@ -20,6 +20,9 @@ export * from '../features/account-settings/contract.js';
 export * from '../features/admin/console-contract.js';
 export * from '../features/upstream/contract.js';
 export * from '../features/sign-in-history/contract.js';
-export type { ProfileDetail, ProfileSummary } from '../features/minecraft/contract.js';
+export type {
+  ProfileDetail,
+  ProfileSummary,
+} from '../features/minecraft/contract.js';
 export * from '../features/abuse/contract.js';
 export * from '../features/moderation/contract.js';

@@ -22,11 +22,34 @@ export interface DialogOptions<T> {
 
 export function askInDialog<T>(opts: DialogOptions<T>): Promise<T | null> {
   const msg = notice();
-  const cancel = h('button', { type: 'button', class: 'secondary', 'data-action': 'cancel' }, t('dialog.cancel'));
-  const confirm = h('button', { type: 'submit', class: opts.confirmClass ?? 'primary', 'data-action': 'confirm' }, opts.confirmLabel);
+  const cancel = h(
+    'button',
+    { type: 'button', class: 'secondary', 'data-action': 'cancel' },
+    t('dialog.cancel'),
+  );
+  const confirm = h(
+    'button',
+    {
+      type: 'submit',
+      class: opts.confirmClass ?? 'primary',
+      'data-action': 'confirm',
+    },
+    opts.confirmLabel,
+  );
   const titleId = `${opts.id}-title`;
-  const form = h('form', { novalidate: true }, h('h2', { id: titleId }, opts.title), ...opts.body, msg.el, h('div', { class: 'actions dialog-actions' }, cancel, confirm));
-  const dialog = h('dialog', { class: 'modal', id: opts.id, 'aria-labelledby': titleId }, form);
+  const form = h(
+    'form',
+    { novalidate: true },
+    h('h2', { id: titleId }, opts.title),
+    ...opts.body,
+    msg.el,
+    h('div', { class: 'actions dialog-actions' }, cancel, confirm),
+  );
+  const dialog = h(
+    'dialog',
+    { class: 'modal', id: opts.id, 'aria-labelledby': titleId },
+    form,
+  );
   document.body.append(dialog);
   return new Promise((resolve) => {
     let answer: T | null = null;
@@ -36,7 +59,9 @@ export function askInDialog<T>(opts: DialogOptions<T>): Promise<T | null> {
     });
     cancel.addEventListener('click', () => dialog.close());
     // A click on the backdrop lands on the <dialog> itself, outside the form.
-    dialog.addEventListener('click', (ev) => { if (ev.target === dialog) dialog.close(); });
+    dialog.addEventListener('click', (ev) => {
+      if (ev.target === dialog) dialog.close();
+    });
     form.addEventListener('submit', (ev) => {
       ev.preventDefault();
       try {

@@ -2,13 +2,21 @@
 import { t } from './i18n.js';
 
 type Child = Node | string | null | undefined | false;
-type Attrs = Record<string, string | boolean | undefined | ((ev: Event) => void)>;
+type Attrs = Record<
+  string,
+  string | boolean | undefined | ((ev: Event) => void)
+>;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === undefined || value === false) continue;
-    if (typeof value === 'function') el.addEventListener(key.replace(/^on/, ''), value);
+    if (typeof value === 'function')
+      el.addEventListener(key.replace(/^on/, ''), value);
     else if (key === 'class') el.className = String(value);
     else if (value === true) el.setAttribute(key, '');
     else el.setAttribute(key, value);
@@ -29,20 +37,47 @@ export function clear(el: Element): void {
 }
 
 /** A message line under a form: error (red) or success (green); empty hides it. */
-export function notice(): { el: HTMLElement; error(msg: string): void; ok(msg: string): void; hide(): void } {
-  const el = h('p', { class: 'notice', role: 'status', 'aria-live': 'polite', hidden: true });
+export function notice(): {
+  el: HTMLElement;
+  error(msg: string): void;
+  ok(msg: string): void;
+  hide(): void;
+} {
+  const el = h('p', {
+    class: 'notice',
+    role: 'status',
+    'aria-live': 'polite',
+    hidden: true,
+  });
   const show = (kind: string, msg: string) => {
     el.className = `notice ${kind}`;
     el.textContent = msg;
     el.hidden = false;
   };
-  return { el, error: (m) => show('error', m), ok: (m) => show('success', m), hide: () => { el.hidden = true; } };
+  return {
+    el,
+    error: (m) => show('error', m),
+    ok: (m) => show('success', m),
+    hide: () => {
+      el.hidden = true;
+    },
+  };
 }
 
 /** A labelled input; `name` doubles as the input id for the label and for tests. */
-export function field(label: string | Node, input: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, hint?: string): HTMLElement {
+export function field(
+  label: string | Node,
+  input: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement,
+  hint?: string,
+): HTMLElement {
   if (!input.id) input.id = `f-${input.name}`;
-  return h('div', { class: 'field' }, h('label', { for: input.id }, label), input, hint ? h('small', { class: 'hint' }, hint) : null);
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: input.id }, label),
+    input,
+    hint ? h('small', { class: 'hint' }, hint) : null,
+  );
 }
 
 export function input(name: string, attrs: Attrs = {}): HTMLInputElement {
@@ -50,7 +85,10 @@ export function input(name: string, attrs: Attrs = {}): HTMLInputElement {
 }
 
 /** Runs `task` with the button disabled, so double clicks cannot submit twice. */
-export async function busy<T>(button: HTMLButtonElement, task: () => Promise<T>): Promise<T | undefined> {
+export async function busy<T>(
+  button: HTMLButtonElement,
+  task: () => Promise<T>,
+): Promise<T | undefined> {
   if (button.disabled) return undefined;
   button.disabled = true;
   button.setAttribute('aria-busy', 'true');
@@ -63,7 +101,12 @@ export async function busy<T>(button: HTMLButtonElement, task: () => Promise<T>)
 }
 
 /** A form whose submit runs `onSubmit` (no page reload), reporting failures in `msg`. */
-export function form(children: Child[], submit: HTMLButtonElement, onSubmit: () => Promise<void>, report: (e: unknown) => void): HTMLFormElement {
+export function form(
+  children: Child[],
+  submit: HTMLButtonElement,
+  onSubmit: () => Promise<void>,
+  report: (e: unknown) => void,
+): HTMLFormElement {
   const f = h('form', { novalidate: true }, ...children);
   f.addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -74,24 +117,47 @@ export function form(children: Child[], submit: HTMLButtonElement, onSubmit: () 
 
 /** Text with a copy button; the text is also selectable for browsers without clipboard access. */
 export function copyBox(value: string, label: string): HTMLElement {
-  const box = h('textarea', { class: 'secret', readonly: true, rows: '3', 'aria-label': label });
+  const box = h('textarea', {
+    class: 'secret',
+    readonly: true,
+    rows: '3',
+    'aria-label': label,
+  });
   box.value = value;
-  const button = h('button', { type: 'button', class: 'secondary copy' }, t('copy.copy'));
+  const button = h(
+    'button',
+    { type: 'button', class: 'secondary copy' },
+    t('copy.copy'),
+  );
   button.addEventListener('click', () => void copyText(box, value, button));
   return h('div', { class: 'copy-box' }, box, button);
 }
 
 /** A one-line value (an address, an id) in a read-only input with a copy button. */
 export function copyLine(value: string, label: string): HTMLElement {
-  const line = h('input', { type: 'text', class: 'secret', readonly: true, 'aria-label': label, value });
-  const button = h('button', { type: 'button', class: 'secondary copy' }, t('copy.copy'));
+  const line = h('input', {
+    type: 'text',
+    class: 'secret',
+    readonly: true,
+    'aria-label': label,
+    value,
+  });
+  const button = h(
+    'button',
+    { type: 'button', class: 'secondary copy' },
+    t('copy.copy'),
+  );
   button.addEventListener('click', () => void copyText(line, value, button));
   return h('div', { class: 'copy-box' }, line, button);
 }
 
 /** A 复制 button for text already shown on the page in some other form (a list). */
 export function copyButton(value: string, id?: string): HTMLButtonElement {
-  const button = h('button', { type: 'button', class: 'secondary copy', id }, t('copy.copy'));
+  const button = h(
+    'button',
+    { type: 'button', class: 'secondary copy', id },
+    t('copy.copy'),
+  );
   button.addEventListener('click', () => void copyText(null, value, button));
   return button;
 }
@@ -100,10 +166,20 @@ export function copyButton(value: string, id?: string): HTMLButtonElement {
  * A 下载 button that saves `text` as `filename`. The file is a Blob address made on click,
  * so nothing is written into the page and the CSP needs no inline script or data: address.
  */
-export function downloadButton(text: string, filename: string, id?: string): HTMLButtonElement {
-  const button = h('button', { type: 'button', class: 'secondary', id }, t('copy.download'));
+export function downloadButton(
+  text: string,
+  filename: string,
+  id?: string,
+): HTMLButtonElement {
+  const button = h(
+    'button',
+    { type: 'button', class: 'secondary', id },
+    t('copy.download'),
+  );
   button.addEventListener('click', () => {
-    const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+    const url = URL.createObjectURL(
+      new Blob([text], { type: 'text/plain;charset=utf-8' }),
+    );
     const link = h('a', { href: url, download: filename, hidden: true });
     document.body.append(link);
     link.click();
@@ -114,7 +190,11 @@ export function downloadButton(text: string, filename: string, id?: string): HTM
   return button;
 }
 
-async function copyText(from: HTMLInputElement | HTMLTextAreaElement | null, value: string, button: HTMLButtonElement): Promise<void> {
+async function copyText(
+  from: HTMLInputElement | HTMLTextAreaElement | null,
+  value: string,
+  button: HTMLButtonElement,
+): Promise<void> {
   from?.select();
   try {
     await navigator.clipboard.writeText(value);
@@ -122,7 +202,9 @@ async function copyText(from: HTMLInputElement | HTMLTextAreaElement | null, val
     document.execCommand('copy');
   }
   button.textContent = t('copy.copied');
-  setTimeout(() => { button.textContent = t('copy.copy'); }, 1500);
+  setTimeout(() => {
+    button.textContent = t('copy.copy');
+  }, 1500);
 }
 
 /** The code-sending button: disabled for the resend interval with a countdown. */

@@ -31,7 +31,9 @@ export function setFieldError(control: Control, msg: string | undefined): void {
  * Shows every failed check next to its field and clears the others; true when none failed.
  * The first field in error gets the focus, so a keyboard user lands where the fix is.
  */
-export function showFieldErrors(checks: Array<[Control, string | undefined]>): boolean {
+export function showFieldErrors(
+  checks: Array<[Control, string | undefined]>,
+): boolean {
   for (const [control, msg] of checks) setFieldError(control, msg);
   const first = checks.find(([, msg]) => msg !== undefined);
   first?.[0].focus();
@@ -39,5 +41,8 @@ export function showFieldErrors(checks: Array<[Control, string | undefined]>): b
 }
 
 /** The text for a required field left empty. */
-export const required = (control: Control, label: string): string | undefined =>
-  (control.value.trim() === '' ? t('field.required', { label }) : undefined);
+export const required = (
+  control: Control,
+  label: string,
+): string | undefined =>
+  control.value.trim() === '' ? t('field.required', { label }) : undefined;

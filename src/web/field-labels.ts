@@ -7,9 +7,29 @@ import { language, t, type MessageKey } from './i18n.js';
 import { API_MESSAGES_EN } from './messages/en/api.js';
 
 const LABELLED_FIELDS = new Set([
-  'username', 'password', 'new_password', 'current_password', 'email', 'email_code', 'code', 'otp', 'display_name',
-  'user_code', 'client_id', 'client_type', 'homepage', 'redirect_uris', 'cors_origins', 'scopes', 'grant_types',
-  'token_endpoint_auth_method', 'post_logout_redirect_uris', 'reason', 'roles', 'purpose', 'body',
+  'username',
+  'password',
+  'new_password',
+  'current_password',
+  'email',
+  'email_code',
+  'code',
+  'otp',
+  'display_name',
+  'user_code',
+  'client_id',
+  'client_type',
+  'homepage',
+  'redirect_uris',
+  'cors_origins',
+  'scopes',
+  'grant_types',
+  'token_endpoint_auth_method',
+  'post_logout_redirect_uris',
+  'reason',
+  'roles',
+  'purpose',
+  'body',
 ]);
 
 /** Where a page names a field differently (an app's display_name is its 应用名称): field → catalogue key. */
@@ -18,8 +38,13 @@ export type LabelOverrides = Readonly<Record<string, MessageKey>>;
 export const APP_LABELS: LabelOverrides = { display_name: 'label.appName' };
 
 /** A Set and an own-property check: a name from the wire such as `__proto__` is never looked up on a prototype. */
-export function fieldLabel(name: string, overrides: LabelOverrides = {}): string {
-  const key = Object.prototype.hasOwnProperty.call(overrides, name) ? overrides[name] : undefined;
+export function fieldLabel(
+  name: string,
+  overrides: LabelOverrides = {},
+): string {
+  const key = Object.prototype.hasOwnProperty.call(overrides, name)
+    ? overrides[name]
+    : undefined;
   if (key) return t(key);
   return LABELLED_FIELDS.has(name) ? t(`label.${name}` as MessageKey) : name;
 }
@@ -46,7 +71,12 @@ export function proofWithoutPassword(): void {
 export function readable(msg: string, overrides: LabelOverrides = {}): string {
   if (msg === REAUTH_REQUIRED) return t(reauthRefusal);
   const field = badParamField(msg);
-  if (field !== undefined) return t('api.badParam', { field: fieldLabel(field, overrides) });
-  if (language() === 'en' && Object.prototype.hasOwnProperty.call(API_MESSAGES_EN, msg)) return API_MESSAGES_EN[msg]!;
+  if (field !== undefined)
+    return t('api.badParam', { field: fieldLabel(field, overrides) });
+  if (
+    language() === 'en' &&
+    Object.prototype.hasOwnProperty.call(API_MESSAGES_EN, msg)
+  )
+    return API_MESSAGES_EN[msg]!;
   return msg;
 }

@@ -9,7 +9,9 @@ import { zhCN, type MessageKey } from './messages/zh-CN/index.js';
 export type Language = 'zh-CN' | 'en';
 export type { MessageKey };
 
-const CATALOGUES: Readonly<Record<Language, Readonly<Record<MessageKey, string>>>> = { 'zh-CN': zhCN, en };
+const CATALOGUES: Readonly<
+  Record<Language, Readonly<Record<MessageKey, string>>>
+> = { 'zh-CN': zhCN, en };
 
 /** The language the server chose for this page. */
 export function language(): Language {
@@ -17,10 +19,16 @@ export function language(): Language {
 }
 
 /** The text of `key` in the page's language, `{name}` placeholders filled from `params`. */
-export function t(key: MessageKey, params: Readonly<Record<string, string | number>> = {}): string {
+export function t(
+  key: MessageKey,
+  params: Readonly<Record<string, string | number>> = {},
+): string {
   const text = CATALOGUES[language()][key];
   return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    (Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole));
+    Object.prototype.hasOwnProperty.call(params, name)
+      ? String(params[name])
+      : whole,
+  );
 }
 
 /** The header switch: the choice is kept for a year in the cookie the server reads, then the page is drawn again in it. */

@@ -28,7 +28,10 @@ async function start(): Promise<void> {
   const page = pages[name];
   try {
     if (page) await page();
-    else errorPage(t('notFound.title'), t('notFound.text'), [h('p', { class: 'links' }, h('a', { href: '/' }, t('notFound.home')))]);
+    else
+      errorPage(t('notFound.title'), t('notFound.text'), [
+        h('p', { class: 'links' }, h('a', { href: '/' }, t('notFound.home'))),
+      ]);
   } catch {
     errorPage(t('error.title'), t('error.loadFailed'));
   }

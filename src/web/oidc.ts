@@ -5,10 +5,22 @@
  */
 import { getToken, request } from './api.js';
 
-async function post<T>(path: string, body: unknown, bearer?: string): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
+async function post<T>(
+  path: string,
+  body: unknown,
+  bearer?: string,
+): Promise<T> {
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'content-type': 'application/json',
+  };
   if (bearer) headers.authorization = `Bearer ${bearer}`;
-  const reply = await request<{ data: T }>(path, { method: 'POST', headers, credentials: 'same-origin', body: JSON.stringify(body ?? {}) });
+  const reply = await request<{ data: T }>(path, {
+    method: 'POST',
+    headers,
+    credentials: 'same-origin',
+    body: JSON.stringify(body ?? {}),
+  });
   return reply.data;
 }
 
@@ -24,6 +36,9 @@ export async function endBrowserSession(): Promise<void> {
   await post('/oauth/session/end', {}).catch(() => undefined);
 }
 
-export function oidcPost<T>(path: '/oauth/interaction' | '/oauth/consent', body: unknown): Promise<T> {
+export function oidcPost<T>(
+  path: '/oauth/interaction' | '/oauth/consent',
+  body: unknown,
+): Promise<T> {
   return post<T>(path, body);
 }

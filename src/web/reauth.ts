@@ -20,19 +20,27 @@ let address: Promise<string> | undefined;
  * and proves itself by signing in again with a linked provider instead (docs/api.md §14.4).
  */
 export function hasPassword(): Promise<boolean> {
-  passwordSet ??= data<AccountLinksData>('GET', 'account/upstream').then((a) => a.has_password, () => true);
+  passwordSet ??= data<AccountLinksData>('GET', 'account/upstream').then(
+    (a) => a.has_password,
+    () => true,
+  );
   return passwordSet;
 }
 
 /** The account's address, where a `reauth` code goes; empty when it has none. */
 function accountEmail(): Promise<string> {
-  address ??= data<Me>('GET', 'me').then((me) => me.email, () => '');
+  address ??= data<Me>('GET', 'me').then(
+    (me) => me.email,
+    () => '',
+  );
   return address;
 }
 
 /** Whether the authenticator is on: asked once, then told by the second-factor sections. */
 function authenticatorOn(): Promise<boolean> {
-  totpOn ??= data<SecondFactorStatus>('GET', 'account/second_factor').then((s) => s.totp);
+  totpOn ??= data<SecondFactorStatus>('GET', 'account/second_factor').then(
+    (s) => s.totp,
+  );
   return totpOn;
 }
 
@@ -55,44 +63,92 @@ export interface ReauthFields {
  * The field for a mailed code and its send button: `reauth/send_code` mails a code to the
  * account's own address (the same resend interval as every e-mail code).
  */
-function emailCodeField(prefix: string): { el: HTMLElement; code: HTMLInputElement } {
-  const code = input(`${prefix}_email_code`, { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: t('login.sixDigits') });
-  const send = h('button', { type: 'button', class: 'secondary', 'data-action': 'send-reauth-code' }, t('login.sendCode'));
+function emailCodeField(prefix: string): {
+  el: HTMLElement;
+  code: HTMLInputElement;
+} {
+  const code = input(`${prefix}_email_code`, {
+    inputmode: 'numeric',
+    autocomplete: 'one-time-code',
+    maxlength: '6',
+    placeholder: t('login.sixDigits'),
+  });
+  const send = h(
+    'button',
+    { type: 'button', class: 'secondary', 'data-action': 'send-reauth-code' },
+    t('login.sendCode'),
+  );
   const status = h('small', { class: 'hint', role: 'status' });
-  send.addEventListener('click', () => void busy(send, async () => {
-    try {
-      const sent = await data<{ resend_after: number }>('POST', 'account/reauth/send_code');
-      status.textContent = t('login.codeSent');
-      status.className = 'hint';
-      // After busy() gives the button back, the countdown takes it.
-      setTimeout(() => cooldown(send, sent.resend_after || 60), 0);
-    } catch (err) {
-      status.textContent = messageOf(err);
-      status.className = 'hint error';
-    }
-  }));
-  const el = h('div', { class: 'reauth-email' }, h('div', { class: 'inline' }, field(t('account.reauthEmailCode'), code), send), status);
+  send.addEventListener(
+    'click',
+    () =>
+      void busy(send, async () => {
+        try {
+          const sent = await data<{ resend_after: number }>(
+            'POST',
+            'account/reauth/send_code',
+          );
+          status.textContent = t('login.codeSent');
+          status.className = 'hint';
+          // After busy() gives the button back, the countdown takes it.
+          setTimeout(() => cooldown(send, sent.resend_after || 60), 0);
+        } catch (err) {
+          status.textContent = messageOf(err);
+          status.className = 'hint error';
+        }
+      }),
+  );
+  const el = h(
+    'div',
+    { class: 'reauth-email' },
+    h(
+      'div',
+      { class: 'inline' },
+      field(t('account.reauthEmailCode'), code),
+      send,
+    ),
+    status,
+  );
   el.hidden = true;
   return { el, code };
 }
 
 /** The password input is named `<prefix>_password` (or `password`), the code's `<prefix>_otp`. */
-export function reauthFields(prefix: string, passwordName = `${prefix}_password`): ReauthFields {
-  const password = input(passwordName, { type: 'password', autocomplete: 'current-password' });
-  const otp = input(`${prefix}_otp`, { autocomplete: 'one-time-code', placeholder: t('account.codeOrRecovery') });
+export function reauthFields(
+  prefix: string,
+  passwordName = `${prefix}_password`,
+): ReauthFields {
+  const password = input(passwordName, {
+    type: 'password',
+    autocomplete: 'current-password',
+  });
+  const otp = input(`${prefix}_otp`, {
+    autocomplete: 'one-time-code',
+    placeholder: t('account.codeOrRecovery'),
+  });
   const otpField = field(t('label.otp'), otp);
   otpField.hidden = true;
   const passwordField = field(t('label.current_password'), password);
   const mailed = emailCodeField(prefix);
   const el = h('div', { class: 'reauth' }, passwordField, mailed.el, otpField);
-  const show = () => void authenticatorOn().then((on) => { otpField.hidden = !on; }, () => undefined);
+  const show = () =>
+    void authenticatorOn().then(
+      (on) => {
+        otpField.hidden = !on;
+      },
+      () => undefined,
+    );
   show();
   void hasPassword().then((set) => {
     if (set) return;
     proofWithoutPassword();
     password.hidden = true;
     passwordField.querySelector('label')!.hidden = true;
-    const hint = h('small', { class: 'hint reauth-upstream' }, t('account.noPasswordHint'));
+    const hint = h(
+      'small',
+      { class: 'hint reauth-upstream' },
+      t('account.noPasswordHint'),
+    );
     passwordField.append(hint);
     // With an address, a mailed code proves it too; else the proof is the recent sign-in with a linked provider (see 第三方账号).
     void accountEmail().then((email) => {
@@ -108,13 +164,22 @@ export function reauthFields(prefix: string, passwordName = `${prefix}_password`
     el,
     proof: () => ({
       ...(!password.hidden && { current_password: password.value }),
-      ...(!mailed.el.hidden && mailed.code.value.trim() !== '' && { email_code: mailed.code.value.trim() }),
+      ...(!mailed.el.hidden &&
+        mailed.code.value.trim() !== '' && {
+          email_code: mailed.code.value.trim(),
+        }),
       ...(!otpField.hidden && { otp: otp.value.trim() }),
     }),
-    check: () => showFieldErrors([
-      [password, !password.hidden && password.value === '' ? t('account.currentPasswordRequired') : undefined],
-      [otp, otpField.hidden ? undefined : required(otp, t('label.otp'))],
-    ]),
+    check: () =>
+      showFieldErrors([
+        [
+          password,
+          !password.hidden && password.value === ''
+            ? t('account.currentPasswordRequired')
+            : undefined,
+        ],
+        [otp, otpField.hidden ? undefined : required(otp, t('label.otp'))],
+      ]),
     reset() {
       password.value = '';
       mailed.code.value = '';

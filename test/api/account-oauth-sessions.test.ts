@@ -1,8 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
-import { createTestApp, failure, refusal, type TestApp, type TestUser } from '../helpers/app.js';
+import {
+  createTestApp,
+  failure,
+  refusal,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.js';
 import { createApp, pkcePair, type CreatedApp } from '../helpers/oauth.js';
-import { authorizeAsBrowser, discover, postForm, signInWithCode } from '../helpers/oidc-client.js';
+import {
+  authorizeAsBrowser,
+  discover,
+  postForm,
+  signInWithCode,
+} from '../helpers/oidc-client.js';
 
 const ISSUER = 'https://id.example.com';
 const CB = 'https://rp.example.com/cb';
@@ -17,22 +28,56 @@ beforeAll(async () => {
   t = await createTestApp({ BASE_URL: ISSUER });
   dev = await t.register();
   admin = await t.admin();
-  forum = await createApp(t, dev, { display_name: '论坛', redirect_uris: [CB] });
+  forum = await createApp(t, dev, {
+    display_name: '论坛',
+    redirect_uris: [CB],
+  });
   as = await discover(t, ISSUER);
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 /** The authorization code flow as a relying party runs it; returns the token response. */
-const signIn = (user: TestUser, client = forum) => signInWithCode(t, as, user, client, CB);
+const signIn = (user: TestUser, client = forum) =>
+  signInWithCode(t, as, user, client, CB);
 
 const refresh = (token: string, client = forum) =>
-  postForm(t, '/oauth/token', { grant_type: 'refresh_token', refresh_token: token }, { basic: [client.client_id, client.client_secret!] });
+  postForm(
+    t,
+    '/oauth/token',
+    { grant_type: 'refresh_token', refresh_token: token },
+    { basic: [client.client_id, client.client_secret!] },
+  );
 /** Introspection by the client the token was issued to (only it learns anything, RFC 7662 §4). */
-const introspect = async (token: string, client = forum) => (await postForm(t, '/oauth/introspect', { token }, { basic: [client.client_id, client.client_secret!] })).json();
-type Listed = { id: string; kind: string; app: string; app_name: string; created_at: number; last_used_at: number; ip: string; user_agent: string; current: boolean };
-const sessionsOf = async (user: TestUser): Promise<Listed[]> => (await t.get(`${A}/account/sessions`, user.token)).json().data.sessions;
-const oauthOf = async (user: TestUser) => (await sessionsOf(user)).filter((s) => s.kind === 'oauth');
-const refused = (res: { statusCode: number; json(): { error?: string } }) => [res.statusCode, res.json().error];
+const introspect = async (token: string, client = forum) =>
+  (
+    await postForm(
+      t,
+      '/oauth/introspect',
+      { token },
+      { basic: [client.client_id, client.client_secret!] },
+    )
+  ).json();
+type Listed = {
+  id: string;
+  kind: string;
+  app: string;
+  app_name: string;
+  created_at: number;
+  last_used_at: number;
+  ip: string;
+  user_agent: string;
+  current: boolean;
+};
+const sessionsOf = async (user: TestUser): Promise<Listed[]> =>
+  (await t.get(`${A}/account/sessions`, user.token)).json().data.sessions;
+const oauthOf = async (user: TestUser) =>
+  (await sessionsOf(user)).filter((s) => s.kind === 'oauth');
+const refused = (res: { statusCode: number; json(): { error?: string } }) => [
+  res.statusCode,
+  res.json().error,
+];
 
 describe('OAuth refresh families in the session list', () => {
   it('are listed beside the own sessions, marked oauth, with app, times and empty address', async () => {
@@ -40,12 +85,31 @@ describe('OAuth refresh families in the session list', () => {
     const before = Math.floor(Date.now() / 1000);
     const tokens = await signIn(user);
     const all = await sessionsOf(user);
-    expect(all.filter((s) => s.kind === 'token').map((s) => s.current)).toEqual([true]);
+    expect(all.filter((s) => s.kind === 'token').map((s) => s.current)).toEqual(
+      [true],
+    );
     const fam = all.find((s) => s.kind === 'oauth')!;
     expect(all).toHaveLength(2);
-    expect(fam).toMatchObject({ kind: 'oauth', app: forum.client_id, app_name: '论坛', ip: '', user_agent: '', current: false });
+    expect(fam).toMatchObject({
+      kind: 'oauth',
+      app: forum.client_id,
+      app_name: '论坛',
+      ip: '',
+      user_agent: '',
+      current: false,
+    });
     expect(fam.id.startsWith('oauth:')).toBe(true);
-    expect(Object.keys(fam).sort()).toEqual(['app', 'app_name', 'created_at', 'current', 'id', 'ip', 'kind', 'last_used_at', 'user_agent']);
+    expect(Object.keys(fam).sort()).toEqual([
+      'app',
+      'app_name',
+      'created_at',
+      'current',
+      'id',
+      'ip',
+      'kind',
+      'last_used_at',
+      'user_agent',
+    ]);
     expect(fam.created_at).toBeGreaterThanOrEqual(before);
     expect(fam.last_used_at).toBeGreaterThanOrEqual(fam.created_at);
     // A rotation keeps the same family: still one entry, the same id.
@@ -62,19 +126,44 @@ describe('OAuth refresh families in the session list', () => {
     const [target] = (await oauthOf(user)).map((s) => s.id);
     const kept = await signIn(user);
     expect(await oauthOf(user)).toHaveLength(2);
-    expect((await t.post(`${A}/account/sessions/end`, { id: target }, user.token)).json()).toEqual({ ok: true, data: {} });
+    expect(
+      (
+        await t.post(`${A}/account/sessions/end`, { id: target }, user.token)
+      ).json(),
+    ).toEqual({ ok: true, data: {} });
     const left = (await oauthOf(user)).map((s) => s.id);
     expect(left).toHaveLength(1);
     expect(left).not.toContain(target);
-    expect(refused(await refresh(ended.refresh_token!))).toEqual([400, 'invalid_grant']);
+    expect(refused(await refresh(ended.refresh_token!))).toEqual([
+      400,
+      'invalid_grant',
+    ]);
     expect(await introspect(ended.access_token)).toEqual({ active: false });
-    expect((await t.get('/oauth/userinfo', ended.access_token)).statusCode).toBe(401);
+    expect(
+      (await t.get('/oauth/userinfo', ended.access_token)).statusCode,
+    ).toBe(401);
     expect((await refresh(kept.refresh_token!)).statusCode).toBe(200);
     expect((await introspect(kept.access_token)).active).toBe(true);
     // Ending it again, another person ending one, or an unknown id: the unknown-session 404.
-    expect(failure(await t.post(`${A}/account/sessions/end`, { id: target }, user.token))).toEqual([404, refusal('会话不存在')]);
-    expect(failure(await t.post(`${A}/account/sessions/end`, { id: left[0] }, dev.token))).toEqual([404, refusal('会话不存在')]);
-    expect(failure(await t.post(`${A}/account/sessions/end`, { id: 'oauth:nope' }, user.token))).toEqual([404, refusal('会话不存在')]);
+    expect(
+      failure(
+        await t.post(`${A}/account/sessions/end`, { id: target }, user.token),
+      ),
+    ).toEqual([404, refusal('会话不存在')]);
+    expect(
+      failure(
+        await t.post(`${A}/account/sessions/end`, { id: left[0] }, dev.token),
+      ),
+    ).toEqual([404, refusal('会话不存在')]);
+    expect(
+      failure(
+        await t.post(
+          `${A}/account/sessions/end`,
+          { id: 'oauth:nope' },
+          user.token,
+        ),
+      ),
+    ).toEqual([404, refusal('会话不存在')]);
     expect((await oauthOf(user)).map((s) => s.id)).toEqual(left);
   });
 
@@ -84,10 +173,18 @@ describe('OAuth refresh families in the session list', () => {
     const a = await signIn(user);
     const b = await signIn(user);
     const theirs = await signIn(other);
-    const res = await t.post(`${A}/account/sessions/end_others`, {}, user.token);
+    const res = await t.post(
+      `${A}/account/sessions/end_others`,
+      {},
+      user.token,
+    );
     expect(res.json()).toEqual({ ok: true, data: { ended: 2 } });
     expect(await oauthOf(user)).toEqual([]);
-    for (const x of [a, b]) expect(refused(await refresh(x.refresh_token!))).toEqual([400, 'invalid_grant']);
+    for (const x of [a, b])
+      expect(refused(await refresh(x.refresh_token!))).toEqual([
+        400,
+        'invalid_grant',
+      ]);
     expect(await introspect(a.access_token)).toEqual({ active: false });
     expect((await refresh(theirs.refresh_token!)).statusCode).toBe(200);
     expect(await oauthOf(other)).toHaveLength(1);
@@ -96,33 +193,69 @@ describe('OAuth refresh families in the session list', () => {
   it('a password change and logout-all cut them off, and they leave the list', async () => {
     const user = await t.register();
     const first = await signIn(user);
-    const changed = await t.post(`${A}/account/password`, { current_password: user.password, new_password: 'another-password-1' }, user.token);
+    const changed = await t.post(
+      `${A}/account/password`,
+      { current_password: user.password, new_password: 'another-password-1' },
+      user.token,
+    );
     expect(changed.statusCode).toBe(200);
-    expect(await oauthOf({ ...user, token: changed.json().access_token })).toEqual([]);
-    expect(refused(await refresh(first.refresh_token!))).toEqual([400, 'invalid_grant']);
+    expect(
+      await oauthOf({ ...user, token: changed.json().access_token }),
+    ).toEqual([]);
+    expect(refused(await refresh(first.refresh_token!))).toEqual([
+      400,
+      'invalid_grant',
+    ]);
 
     const next = await t.register();
     const second = await signIn(next);
     expect(await oauthOf(next)).toHaveLength(1);
     await t.post(`${A}/logout`, { all: true }, next.token);
-    expect(refused(await refresh(second.refresh_token!))).toEqual([400, 'invalid_grant']);
+    expect(refused(await refresh(second.refresh_token!))).toEqual([
+      400,
+      'invalid_grant',
+    ]);
     expect(await introspect(second.access_token)).toEqual({ active: false });
   });
 
   it('the admin sees them in the user detail and ends one with users/sessions/end', async () => {
     const user = await t.register();
     const tokens = await signIn(user);
-    const detail = (await t.get(`${A}/admin/users/detail?username=${user.username}`, admin.token)).json().data;
+    const detail = (
+      await t.get(
+        `${A}/admin/users/detail?username=${user.username}`,
+        admin.token,
+      )
+    ).json().data;
     const fam = (detail.sessions as Listed[]).find((s) => s.kind === 'oauth')!;
-    expect(fam).toMatchObject({ app: forum.client_id, app_name: '论坛', current: false });
-    const end = await t.post(`${A}/admin/users/sessions/end`, { username: user.username, id: fam.id }, admin.token);
+    expect(fam).toMatchObject({
+      app: forum.client_id,
+      app_name: '论坛',
+      current: false,
+    });
+    const end = await t.post(
+      `${A}/admin/users/sessions/end`,
+      { username: user.username, id: fam.id },
+      admin.token,
+    );
     expect(end.json()).toEqual({ ok: true, data: {} });
-    expect(refused(await refresh(tokens.refresh_token!))).toEqual([400, 'invalid_grant']);
+    expect(refused(await refresh(tokens.refresh_token!))).toEqual([
+      400,
+      'invalid_grant',
+    ]);
     expect(await oauthOf(user)).toEqual([]);
     // Another user's family named with this user is unknown.
     const otherTokens = await signIn(dev);
     const devFam = (await oauthOf(dev)).at(-1)!;
-    expect(failure(await t.post(`${A}/admin/users/sessions/end`, { username: user.username, id: devFam.id }, admin.token))).toEqual([404, refusal('会话不存在')]);
+    expect(
+      failure(
+        await t.post(
+          `${A}/admin/users/sessions/end`,
+          { username: user.username, id: devFam.id },
+          admin.token,
+        ),
+      ),
+    ).toEqual([404, refusal('会话不存在')]);
     expect((await refresh(otherTokens.refresh_token!)).statusCode).toBe(200);
   });
 });
@@ -130,34 +263,79 @@ describe('OAuth refresh families in the session list', () => {
 describe('OAuth families over time (injected clock)', () => {
   it('last used follows the newest rotation; an expired family leaves the list and can not be ended', async () => {
     let clock = Date.now();
-    const timed = await createTestApp({ BASE_URL: ISSUER, REFRESH_TOKEN_TTL: '600' }, { now: () => clock });
+    const timed = await createTestApp(
+      { BASE_URL: ISSUER, REFRESH_TOKEN_TTL: '600' },
+      { now: () => clock },
+    );
     try {
       const owner = await timed.register();
       const user = await timed.register();
       const client = await createApp(timed, owner, { redirect_uris: [CB] });
-      const list = async () => ((await timed.get(`${A}/account/sessions`, user.token)).json().data.sessions as Listed[]).filter((s) => s.kind === 'oauth');
+      const list = async () =>
+        (
+          (await timed.get(`${A}/account/sessions`, user.token)).json().data
+            .sessions as Listed[]
+        ).filter((s) => s.kind === 'oauth');
       const pkce = pkcePair();
-      const code = new URL(await authorizeAsBrowser(timed, user, {
-        response_type: 'code', client_id: client.client_id, redirect_uri: CB, scope: 'openid', state: 'st',
-        code_challenge: pkce.challenge, code_challenge_method: 'S256',
-      })).searchParams.get('code')!;
-      const basic = { basic: [client.client_id, client.client_secret!] as [string, string] };
-      const first = await postForm(timed, '/oauth/token', {
-        grant_type: 'authorization_code', code, redirect_uri: CB, code_verifier: pkce.verifier,
-      }, basic);
+      const code = new URL(
+        await authorizeAsBrowser(timed, user, {
+          response_type: 'code',
+          client_id: client.client_id,
+          redirect_uri: CB,
+          scope: 'openid',
+          state: 'st',
+          code_challenge: pkce.challenge,
+          code_challenge_method: 'S256',
+        }),
+      ).searchParams.get('code')!;
+      const basic = {
+        basic: [client.client_id, client.client_secret!] as [string, string],
+      };
+      const first = await postForm(
+        timed,
+        '/oauth/token',
+        {
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: CB,
+          code_verifier: pkce.verifier,
+        },
+        basic,
+      );
       expect(first.statusCode, first.body).toBe(200);
       const started = Math.floor(clock / 1000);
-      expect((await list()).map((s) => [s.created_at, s.last_used_at])).toEqual([[started, started]]);
+      expect((await list()).map((s) => [s.created_at, s.last_used_at])).toEqual(
+        [[started, started]],
+      );
 
       clock += 120_000;
-      const second = await postForm(timed, '/oauth/token', { grant_type: 'refresh_token', refresh_token: first.json().refresh_token }, basic);
+      const second = await postForm(
+        timed,
+        '/oauth/token',
+        {
+          grant_type: 'refresh_token',
+          refresh_token: first.json().refresh_token,
+        },
+        basic,
+      );
       expect(second.statusCode).toBe(200);
       const fam = (await list())[0]!;
-      expect([fam.created_at, fam.last_used_at]).toEqual([started, started + 120]);
+      expect([fam.created_at, fam.last_used_at]).toEqual([
+        started,
+        started + 120,
+      ]);
 
       clock += 601_000;
       expect(await list()).toEqual([]);
-      expect(failure(await timed.post(`${A}/account/sessions/end`, { id: fam.id }, user.token))).toEqual([404, refusal('会话不存在')]);
+      expect(
+        failure(
+          await timed.post(
+            `${A}/account/sessions/end`,
+            { id: fam.id },
+            user.token,
+          ),
+        ),
+      ).toEqual([404, refusal('会话不存在')]);
     } finally {
       await timed.close();
     }

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, failure, refusal, type TestApp, type TestUser } from '../helpers/app.js';
+import {
+  createTestApp,
+  failure,
+  refusal,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.js';
 import { cliWorkspace } from '../helpers/cli.js';
 import { createApp, type CreatedApp } from '../helpers/oauth.js';
 import { discover, postForm, signInWithCode } from '../helpers/oidc-client.js';
@@ -17,7 +23,11 @@ let game: CreatedApp;
 beforeAll(async () => {
   t = await createTestApp({ BASE_URL: ISSUER });
   owner = await t.register();
-  game = await createApp(t, owner, { redirect_uris: [CB], grant_types: ['authorization_code', 'client_credentials'], scopes: ['stats.read'] });
+  game = await createApp(t, owner, {
+    redirect_uris: [CB],
+    grant_types: ['authorization_code', 'client_credentials'],
+    scopes: ['stats.read'],
+  });
 });
 beforeEach(async () => {
   admin = await t.admin();
@@ -26,37 +36,101 @@ afterAll(async () => {
   await t.close();
 });
 
-const grant = (scopes: string[], clientId = game.client_id) => t.post(SCOPES, { client_id: clientId, scopes }, admin.token);
+const grant = (scopes: string[], clientId = game.client_id) =>
+  t.post(SCOPES, { client_id: clientId, scopes }, admin.token);
 const tokenRequest = (scope?: string) =>
-  postForm(t, '/oauth/token', { grant_type: 'client_credentials', ...(scope !== undefined && { scope }) }, { basic: [game.client_id, game.client_secret!] });
+  postForm(
+    t,
+    '/oauth/token',
+    { grant_type: 'client_credentials', ...(scope !== undefined && { scope }) },
+    { basic: [game.client_id, game.client_secret!] },
+  );
 async function appToken(scope: string): Promise<string> {
   const res = await tokenRequest(scope);
   expect(res.statusCode, res.body).toBe(200);
   expect(res.json().scope).toBe(scope);
   return res.json().access_token as string;
 }
-const banBy = (token: string, username: string, banned = true) => t.post(`${A}/admin/users/ban`, { username, banned, reason: 'caught cheating' }, token);
+const banBy = (token: string, username: string, banned = true) =>
+  t.post(
+    `${A}/admin/users/ban`,
+    { username, banned, reason: 'caught cheating' },
+    token,
+  );
 const TOKEN_REFUSED = [401, refusal('令牌无效或已过期')];
 /** A live application token where its scopes do not reach (CONTRACT §0, RFC 6750 §3.1). */
 const OUT_OF_SCOPE = [403, refusal('该令牌无权访问此接口')];
-const insufficientScope = (res: { headers: Record<string, unknown> }, scope?: string) =>
-  expect(res.headers['www-authenticate']).toBe(`Bearer error="insufficient_scope"${scope === undefined ? '' : `, scope="${scope}"`}`);
+const insufficientScope = (
+  res: { headers: Record<string, unknown> },
+  scope?: string,
+) =>
+  expect(res.headers['www-authenticate']).toBe(
+    `Bearer error="insufficient_scope"${scope === undefined ? '' : `, scope="${scope}"`}`,
+  );
 
 describe('granting admin scopes', () => {
   it('is shown on the app, refuses unknown scopes and apps, and is for admins only', async () => {
-    const res = await grant(['admin:users:ban', 'admin:users:read', 'admin:users:ban']);
+    const res = await grant([
+      'admin:users:ban',
+      'admin:users:read',
+      'admin:users:ban',
+    ]);
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().data).toMatchObject({ client_id: game.client_id, admin_scopes: ['admin:users:read', 'admin:users:ban'] });
-    expect((await t.get(`${A}/admin/apps/detail?client_id=${game.client_id}`, admin.token)).json().data.admin_scopes).toEqual(['admin:users:read', 'admin:users:ban']);
-    expect(failure(await grant(['admin:users:delete']))).toEqual([400, refusal('参数错误：scopes')]);
-    expect(failure(await grant(['admin:users:ban'], 'no_such_app'))).toEqual([404, refusal('未知的应用')]);
-    expect(failure(await t.post(SCOPES, { client_id: game.client_id, scopes: [] }, owner.token))).toEqual([403, refusal('需要管理员权限')]);
-    const audit = (await t.get(`${A}/admin/audit?action=app.admin_scopes&target=${game.client_id}`, admin.token)).json().data.entries;
-    expect(audit[0]).toMatchObject({ actor: admin.username, detail: { from: [], to: ['admin:users:read', 'admin:users:ban'] } });
+    expect(res.json().data).toMatchObject({
+      client_id: game.client_id,
+      admin_scopes: ['admin:users:read', 'admin:users:ban'],
+    });
+    expect(
+      (
+        await t.get(
+          `${A}/admin/apps/detail?client_id=${game.client_id}`,
+          admin.token,
+        )
+      ).json().data.admin_scopes,
+    ).toEqual(['admin:users:read', 'admin:users:ban']);
+    expect(failure(await grant(['admin:users:delete']))).toEqual([
+      400,
+      refusal('参数错误：scopes'),
+    ]);
+    expect(failure(await grant(['admin:users:ban'], 'no_such_app'))).toEqual([
+      404,
+      refusal('未知的应用'),
+    ]);
+    expect(
+      failure(
+        await t.post(
+          SCOPES,
+          { client_id: game.client_id, scopes: [] },
+          owner.token,
+        ),
+      ),
+    ).toEqual([403, refusal('需要管理员权限')]);
+    const audit = (
+      await t.get(
+        `${A}/admin/audit?action=app.admin_scopes&target=${game.client_id}`,
+        admin.token,
+      )
+    ).json().data.entries;
+    expect(audit[0]).toMatchObject({
+      actor: admin.username,
+      detail: { from: [], to: ['admin:users:read', 'admin:users:ban'] },
+    });
   });
 
   it('cannot be done by an owner through the scopes of their own app', async () => {
-    expect(failure(await t.post(`${A}/apps`, { display_name: 'Sneaky', redirect_uris: [CB], scopes: ['admin:users:ban'] }, owner.token))).toEqual([400, refusal('参数错误：scopes')]);
+    expect(
+      failure(
+        await t.post(
+          `${A}/apps`,
+          {
+            display_name: 'Sneaky',
+            redirect_uris: [CB],
+            scopes: ['admin:users:ban'],
+          },
+          owner.token,
+        ),
+      ),
+    ).toEqual([400, refusal('参数错误：scopes')]);
   });
 });
 
@@ -64,8 +138,12 @@ describe('a client_credentials token with admin scopes', () => {
   it('gets only granted admin scopes, and only when it asks for them', async () => {
     expect((await grant(['admin:users:ban'])).statusCode).toBe(200);
     expect((await tokenRequest()).json().scope).toBe('stats.read');
-    expect((await tokenRequest('admin:users:roles')).json().error).toBe('invalid_scope');
-    expect((await tokenRequest('stats.read admin:users:ban')).json().scope).toBe('stats.read admin:users:ban');
+    expect((await tokenRequest('admin:users:roles')).json().error).toBe(
+      'invalid_scope',
+    );
+    expect(
+      (await tokenRequest('stats.read admin:users:ban')).json().scope,
+    ).toBe('stats.read admin:users:ban');
   });
 
   it('bans with admin:users:ban, audited under the application, and reaches nothing else', async () => {
@@ -74,20 +152,52 @@ describe('a client_credentials token with admin scopes', () => {
     const cheater = await t.register();
     const banned = await banBy(token, cheater.username);
     expect(banned.statusCode, banned.body).toBe(200);
-    expect(banned.json().data).toMatchObject({ username: cheater.username, banned: true });
-    const audit = (await t.get(`${A}/admin/audit?action=user.ban&target=${cheater.username}`, admin.token)).json().data.entries;
-    expect(audit[0]).toMatchObject({ actor: `app:${game.client_id}`, detail: { reason: 'caught cheating' } });
+    expect(banned.json().data).toMatchObject({
+      username: cheater.username,
+      banned: true,
+    });
+    const audit = (
+      await t.get(
+        `${A}/admin/audit?action=user.ban&target=${cheater.username}`,
+        admin.token,
+      )
+    ).json().data.entries;
+    expect(audit[0]).toMatchObject({
+      actor: `app:${game.client_id}`,
+      detail: { reason: 'caught cheating' },
+    });
 
     // Everywhere else under /admin, and with no admin scope at all, it is a valid token out of its scope.
     const plain = (await tokenRequest()).json().access_token as string;
     for (const bearer of [token, plain]) {
-      const roles = await t.post(`${A}/admin/users/roles`, { username: cheater.username, roles: ['player'] }, bearer);
+      const roles = await t.post(
+        `${A}/admin/users/roles`,
+        { username: cheater.username, roles: ['player'] },
+        bearer,
+      );
       expect(failure(roles)).toEqual(OUT_OF_SCOPE);
       insufficientScope(roles, 'admin:users:roles');
-      expect(failure(await t.get(`${A}/admin/users?q=${cheater.username}`, bearer))).toEqual(OUT_OF_SCOPE);
-      expect(failure(await t.get(`${A}/admin/users/detail?username=${cheater.username}`, bearer))).toEqual(OUT_OF_SCOPE);
-      for (const res of [await t.get(`${A}/admin/dashboard`, bearer), await t.get(`${A}/admin/webhooks`, bearer), await t.get(`${A}/admin/audit`, bearer),
-        await t.post(SCOPES, { client_id: game.client_id, scopes: ['admin:users:roles'] }, bearer)]) {
+      expect(
+        failure(await t.get(`${A}/admin/users?q=${cheater.username}`, bearer)),
+      ).toEqual(OUT_OF_SCOPE);
+      expect(
+        failure(
+          await t.get(
+            `${A}/admin/users/detail?username=${cheater.username}`,
+            bearer,
+          ),
+        ),
+      ).toEqual(OUT_OF_SCOPE);
+      for (const res of [
+        await t.get(`${A}/admin/dashboard`, bearer),
+        await t.get(`${A}/admin/webhooks`, bearer),
+        await t.get(`${A}/admin/audit`, bearer),
+        await t.post(
+          SCOPES,
+          { client_id: game.client_id, scopes: ['admin:users:roles'] },
+          bearer,
+        ),
+      ]) {
         expect(failure(res)).toEqual(OUT_OF_SCOPE);
         insufficientScope(res);
       }
@@ -96,39 +206,96 @@ describe('a client_credentials token with admin scopes', () => {
     expect(failure(unban)).toEqual(OUT_OF_SCOPE);
     insufficientScope(unban, 'admin:users:ban');
     // A token that is not valid stays a 401.
-    expect(failure(await banBy(`${plain.slice(0, -4)}AAAA`, cheater.username, false))).toEqual(TOKEN_REFUSED);
+    expect(
+      failure(
+        await banBy(`${plain.slice(0, -4)}AAAA`, cheater.username, false),
+      ),
+    ).toEqual(TOKEN_REFUSED);
   });
 
   it('reads users with admin:users:read and changes roles with admin:users:roles, each audited', async () => {
-    expect((await grant(['admin:users:read', 'admin:users:roles'])).statusCode).toBe(200);
+    expect(
+      (await grant(['admin:users:read', 'admin:users:roles'])).statusCode,
+    ).toBe(200);
     const reader = await appToken('admin:users:read admin:users:roles');
     const player = await t.register();
     const list = await t.get(`${A}/admin/users?q=${player.username}`, reader);
     expect(list.statusCode, list.body).toBe(200);
-    expect(list.json().data.users.map((u: { username: string }) => u.username)).toEqual([player.username]);
-    const detail = await t.get(`${A}/admin/users/detail?username=${player.username}`, reader);
-    expect(detail.json().data.user).toMatchObject({ username: player.username });
-    const roles = await t.post(`${A}/admin/users/roles`, { username: player.username, roles: ['player', 'vip'] }, reader);
+    expect(
+      list.json().data.users.map((u: { username: string }) => u.username),
+    ).toEqual([player.username]);
+    const detail = await t.get(
+      `${A}/admin/users/detail?username=${player.username}`,
+      reader,
+    );
+    expect(detail.json().data.user).toMatchObject({
+      username: player.username,
+    });
+    const roles = await t.post(
+      `${A}/admin/users/roles`,
+      { username: player.username, roles: ['player', 'vip'] },
+      reader,
+    );
     expect(roles.json().data.roles).toEqual(['player', 'vip']);
     expect(failure(await banBy(reader, player.username))).toEqual(OUT_OF_SCOPE);
 
-    const byApp = (await t.get(`${A}/admin/audit?actor=app:${game.client_id}`, admin.token)).json().data.entries as Array<{ action: string; target: string }>;
-    expect(byApp.filter((e) => e.target === player.username || e.action === 'admin.users_read').map((e) => e.action).slice(0, 3))
-      .toEqual(['user.roles', 'admin.users_read', 'admin.users_read']);
+    const byApp = (
+      await t.get(`${A}/admin/audit?actor=app:${game.client_id}`, admin.token)
+    ).json().data.entries as Array<{ action: string; target: string }>;
+    expect(
+      byApp
+        .filter(
+          (e) =>
+            e.target === player.username || e.action === 'admin.users_read',
+        )
+        .map((e) => e.action)
+        .slice(0, 3),
+    ).toEqual(['user.roles', 'admin.users_read', 'admin.users_read']);
   });
 
   it('never bans an administrator, nor makes or unmakes one', async () => {
-    expect((await grant(['admin:users:ban', 'admin:users:roles'])).statusCode).toBe(200);
+    expect(
+      (await grant(['admin:users:ban', 'admin:users:roles'])).statusCode,
+    ).toBe(200);
     const token = await appToken('admin:users:ban admin:users:roles');
     const other = await t.admin();
     const player = await t.register();
     const ADMINS_ONLY = [403, refusal('需要管理员权限')];
     expect(failure(await banBy(token, other.username))).toEqual(ADMINS_ONLY);
-    expect(failure(await t.post(`${A}/admin/users/roles`, { username: other.username, roles: ['player'] }, token))).toEqual(ADMINS_ONLY);
-    expect(failure(await t.post(`${A}/admin/users/roles`, { username: player.username, roles: ['admin'] }, token))).toEqual(ADMINS_ONLY);
-    const detail = await t.get(`${A}/admin/users/detail?username=${other.username}`, admin.token);
-    expect(detail.json().data.user).toMatchObject({ banned: false, roles: expect.arrayContaining(['admin']) });
-    expect((await t.get(`${A}/admin/users/detail?username=${player.username}`, admin.token)).json().data.user.roles).not.toContain('admin');
+    expect(
+      failure(
+        await t.post(
+          `${A}/admin/users/roles`,
+          { username: other.username, roles: ['player'] },
+          token,
+        ),
+      ),
+    ).toEqual(ADMINS_ONLY);
+    expect(
+      failure(
+        await t.post(
+          `${A}/admin/users/roles`,
+          { username: player.username, roles: ['admin'] },
+          token,
+        ),
+      ),
+    ).toEqual(ADMINS_ONLY);
+    const detail = await t.get(
+      `${A}/admin/users/detail?username=${other.username}`,
+      admin.token,
+    );
+    expect(detail.json().data.user).toMatchObject({
+      banned: false,
+      roles: expect.arrayContaining(['admin']),
+    });
+    expect(
+      (
+        await t.get(
+          `${A}/admin/users/detail?username=${player.username}`,
+          admin.token,
+        )
+      ).json().data.user.roles,
+    ).not.toContain('admin');
   });
 
   it('never reads an administrator: not in user lists, and no detail, sessions or audit trail', async () => {
@@ -137,17 +304,38 @@ describe('a client_credentials token with admin scopes', () => {
     const other = await t.admin();
     const player = await t.register({ username: `${other.username}_p` });
     // The same search: an administrator sees both, the application only the player.
-    const byAdmin = (await t.get(`${A}/admin/users?q=${other.username}`, admin.token)).json().data;
-    expect(byAdmin.users.map((u: { username: string }) => u.username)).toEqual([other.username, player.username]);
-    const byApp = (await t.get(`${A}/admin/users?q=${other.username}`, reader)).json().data;
-    expect(byApp).toEqual({ users: [expect.objectContaining({ username: player.username })], total: 1 });
-    const everyone = (await t.get(`${A}/admin/users?q=admin_`, reader)).json().data.users as Array<{ roles: string[] }>;
+    const byAdmin = (
+      await t.get(`${A}/admin/users?q=${other.username}`, admin.token)
+    ).json().data;
+    expect(byAdmin.users.map((u: { username: string }) => u.username)).toEqual([
+      other.username,
+      player.username,
+    ]);
+    const byApp = (
+      await t.get(`${A}/admin/users?q=${other.username}`, reader)
+    ).json().data;
+    expect(byApp).toEqual({
+      users: [expect.objectContaining({ username: player.username })],
+      total: 1,
+    });
+    const everyone = (await t.get(`${A}/admin/users?q=admin_`, reader)).json()
+      .data.users as Array<{ roles: string[] }>;
     expect(everyone.filter((u) => u.roles.includes('admin'))).toEqual([]);
 
-    const detail = await t.get(`${A}/admin/users/detail?username=${other.username}`, reader);
+    const detail = await t.get(
+      `${A}/admin/users/detail?username=${other.username}`,
+      reader,
+    );
     expect(failure(detail)).toEqual([403, refusal('需要管理员权限')]);
     expect(detail.body).not.toContain(other.email);
-    expect((await t.get(`${A}/admin/users/detail?username=${player.username}`, reader)).statusCode).toBe(200);
+    expect(
+      (
+        await t.get(
+          `${A}/admin/users/detail?username=${player.username}`,
+          reader,
+        )
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('stops at once when the scope is revoked or the app is stopped, though the token lives on', async () => {
@@ -157,29 +345,67 @@ describe('a client_credentials token with admin scopes', () => {
     expect((await banBy(token, target.username)).statusCode).toBe(200);
     expect((await grant([])).json().data.admin_scopes).toEqual([]);
     // Still a valid token, no longer granted what it carries.
-    expect(failure(await banBy(token, target.username, false))).toEqual(OUT_OF_SCOPE);
-    expect((await tokenRequest('admin:users:ban')).json().error).toBe('invalid_scope');
+    expect(failure(await banBy(token, target.username, false))).toEqual(
+      OUT_OF_SCOPE,
+    );
+    expect((await tokenRequest('admin:users:ban')).json().error).toBe(
+      'invalid_scope',
+    );
 
     expect((await grant(['admin:users:ban'])).statusCode).toBe(200);
     expect((await banBy(token, target.username, false)).statusCode).toBe(200);
-    const stop = await t.post(`${A}/admin/apps/status`, { client_id: game.client_id, enabled: false, reason: 'leaked secret' }, admin.token);
+    const stop = await t.post(
+      `${A}/admin/apps/status`,
+      { client_id: game.client_id, enabled: false, reason: 'leaked secret' },
+      admin.token,
+    );
     expect(stop.statusCode).toBe(200);
     expect(failure(await banBy(token, target.username))).toEqual(TOKEN_REFUSED);
-    expect((await t.post(`${A}/admin/apps/status`, { client_id: game.client_id, enabled: true, reason: 'new secret' }, admin.token)).statusCode).toBe(200);
+    expect(
+      (
+        await t.post(
+          `${A}/admin/apps/status`,
+          { client_id: game.client_id, enabled: true, reason: 'new secret' },
+          admin.token,
+        )
+      ).statusCode,
+    ).toBe(200);
     expect((await banBy(token, target.username)).statusCode).toBe(200);
   });
 
   it('is the only token of an application that reaches /admin: a person’s tokens of it do not', async () => {
-    expect((await grant(['admin:users:ban', 'admin:users:read'])).statusCode).toBe(200);
+    expect(
+      (await grant(['admin:users:ban', 'admin:users:read'])).statusCode,
+    ).toBe(200);
     const as = await discover(t, ISSUER);
     const person = await t.register();
-    const tokens = await signInWithCode(t, as, person, game, CB, 'openid stats.read');
+    const tokens = await signInWithCode(
+      t,
+      as,
+      person,
+      game,
+      CB,
+      'openid stats.read',
+    );
     const victim = await t.register();
-    expect(failure(await banBy(tokens.access_token, victim.username))).toEqual(TOKEN_REFUSED);
-    expect(failure(await t.get(`${A}/admin/users`, tokens.access_token))).toEqual(TOKEN_REFUSED);
+    expect(failure(await banBy(tokens.access_token, victim.username))).toEqual(
+      TOKEN_REFUSED,
+    );
+    expect(
+      failure(await t.get(`${A}/admin/users`, tokens.access_token)),
+    ).toEqual(TOKEN_REFUSED);
     // Even an administrator's own token of the application stays outside, as before.
-    const boss = await signInWithCode(t, as, admin, game, CB, 'openid stats.read');
-    expect(failure(await banBy(boss.access_token, victim.username))).toEqual(TOKEN_REFUSED);
+    const boss = await signInWithCode(
+      t,
+      as,
+      admin,
+      game,
+      CB,
+      'openid stats.read',
+    );
+    expect(failure(await banBy(boss.access_token, victim.username))).toEqual(
+      TOKEN_REFUSED,
+    );
   });
 });
 
@@ -190,23 +416,73 @@ describe('app grant-admin and revoke-admin on the command line', () => {
   it('grants, revokes one or all, and names an unknown scope or app', async () => {
     const db = await ws.freshDatabase('scopes');
     expect((await ws.cli(db, ['migrate'])).code).toBe(0);
-    expect((await ws.cli(db, ['user', 'create', '--username', 'gameops', '--password', 'password123', '--email', 'ops@example.com'])).code).toBe(0);
-    const created = await ws.cli(db, ['app', 'create', '--owner', 'gameops', '--name', 'Game', '--redirect-uri', CB, '--grant-types', 'client_credentials', '--client-id', 'game-server']);
+    expect(
+      (
+        await ws.cli(db, [
+          'user',
+          'create',
+          '--username',
+          'gameops',
+          '--password',
+          'password123',
+          '--email',
+          'ops@example.com',
+        ])
+      ).code,
+    ).toBe(0);
+    const created = await ws.cli(db, [
+      'app',
+      'create',
+      '--owner',
+      'gameops',
+      '--name',
+      'Game',
+      '--redirect-uri',
+      CB,
+      '--grant-types',
+      'client_credentials',
+      '--client-id',
+      'game-server',
+    ]);
     expect(created.code, created.stderr).toBe(0);
-    const granted = await ws.cli(db, ['app', 'grant-admin', 'game-server', 'admin:users:ban', 'admin:users:read']);
+    const granted = await ws.cli(db, [
+      'app',
+      'grant-admin',
+      'game-server',
+      'admin:users:ban',
+      'admin:users:read',
+    ]);
     expect(granted.code, granted.stderr).toBe(0);
-    expect(JSON.parse(granted.stdout).admin_scopes).toEqual(['admin:users:read', 'admin:users:ban']);
-    const one = await ws.cli(db, ['app', 'revoke-admin', 'game-server', 'admin:users:read']);
+    expect(JSON.parse(granted.stdout).admin_scopes).toEqual([
+      'admin:users:read',
+      'admin:users:ban',
+    ]);
+    const one = await ws.cli(db, [
+      'app',
+      'revoke-admin',
+      'game-server',
+      'admin:users:read',
+    ]);
     expect(JSON.parse(one.stdout).admin_scopes).toEqual(['admin:users:ban']);
     const all = await ws.cli(db, ['app', 'revoke-admin', 'game-server']);
     expect(JSON.parse(all.stdout).admin_scopes).toEqual([]);
-    const unknown = await ws.cli(db, ['app', 'grant-admin', 'game-server', 'admin:everything']);
+    const unknown = await ws.cli(db, [
+      'app',
+      'grant-admin',
+      'game-server',
+      'admin:everything',
+    ]);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('unknown scope "admin:everything"');
     const none = await ws.cli(db, ['app', 'grant-admin', 'game-server']);
     expect(none.code).not.toBe(0);
     expect(none.stderr).toContain('admin:users:read');
-    const noApp = await ws.cli(db, ['app', 'grant-admin', 'nope', 'admin:users:ban']);
+    const noApp = await ws.cli(db, [
+      'app',
+      'grant-admin',
+      'nope',
+      'admin:users:ban',
+    ]);
     expect(noApp.code).not.toBe(0);
     expect(noApp.stderr).toContain('no such application');
   }, 180_000);

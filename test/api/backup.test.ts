@@ -8,7 +8,9 @@ import { call, startServer, type RunningServer } from '../helpers/server.js';
 
 const ws = cliWorkspace('ac-backup-');
 const dir = ws.dir;
-const PG_BASE = isPostgresUrl(process.env.TEST_DATABASE_URL) ? process.env.TEST_DATABASE_URL : undefined;
+const PG_BASE = isPostgresUrl(process.env.TEST_DATABASE_URL)
+  ? process.env.TEST_DATABASE_URL
+  : undefined;
 const cleanup: Array<() => Promise<unknown>> = [];
 
 afterAll(async () => {
@@ -17,7 +19,11 @@ afterAll(async () => {
 });
 
 async function register(base: string, username: string): Promise<string> {
-  const res = await call(base, 'POST', '/api/v1/auth/register', { username, password: 'password123', email: `${username}@example.com` });
+  const res = await call(base, 'POST', '/api/v1/auth/register', {
+    username,
+    password: 'password123',
+    email: `${username}@example.com`,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.access_token as string;
 }
@@ -37,7 +43,9 @@ async function emptySchema(schema: string): Promise<void> {
 describe('backup and restore', () => {
   it('copies the database while the service writes, and restores it into an empty one', async () => {
     const databaseUrl = await ws.freshDatabase('live');
-    let server: RunningServer | undefined = await startServer({ DATABASE_URL: databaseUrl });
+    let server: RunningServer | undefined = await startServer({
+      DATABASE_URL: databaseUrl,
+    });
     cleanup.push(() => server?.stop() ?? Promise.resolve());
     const base = server.url;
     const token = await register(base, 'kept_1');
@@ -55,10 +63,15 @@ describe('backup and restore', () => {
     await writer;
     expect(backup.code, backup.stderr).toBe(0);
     const made = JSON.parse(backup.stdout);
-    expect(made).toMatchObject({ backup: file, database: PG_BASE ? 'postgres' : 'sqlite' });
+    expect(made).toMatchObject({
+      backup: file,
+      database: PG_BASE ? 'postgres' : 'sqlite',
+    });
     expect(statSync(file).mode & 0o777).toBe(0o600);
     if (PG_BASE) {
-      expect(made.command).toMatch(/^pg_dump --format=custom --no-owner --schema=\S+ --file=BACKUP_FILE 'postgres:\/\//);
+      expect(made.command).toMatch(
+        /^pg_dump --format=custom --no-owner --schema=\S+ --file=BACKUP_FILE 'postgres:\/\//,
+      );
     } else {
       expect(made.users).toBeGreaterThanOrEqual(2);
       expect(made.migrations).toContain('001-initial');
@@ -69,7 +82,9 @@ describe('backup and restore', () => {
     expect(again.stderr).toContain('backups are never overwritten');
     const intoLive = await ws.cli(databaseUrl, ['restore', file]);
     expect(intoLive.code).toBe(1);
-    expect(intoLive.stderr.trim()).toMatch(/^account-center: the database of DATABASE_URL is not empty \(\d+ users\)/);
+    expect(intoLive.stderr.trim()).toMatch(
+      /^account-center: the database of DATABASE_URL is not empty \(\d+ users\)/,
+    );
 
     expect(await server.stop()).toBe(0);
     server = undefined;
@@ -86,21 +101,36 @@ describe('backup and restore', () => {
     expect(JSON.parse(restored.stdout).users).toBeGreaterThanOrEqual(2);
 
     server = await startServer({ DATABASE_URL: target });
-    const login = await call(server.url, 'POST', '/api/v1/auth/login', { username: 'kept_2', password: 'password123' });
+    const login = await call(server.url, 'POST', '/api/v1/auth/login', {
+      username: 'kept_2',
+      password: 'password123',
+    });
     expect(login.status).toBe(200);
     // Same JWT_SECRET: tokens issued before the backup still work after the restore.
-    expect((await call(server.url, 'GET', '/api/v1/auth/me', undefined, token)).status).toBe(200);
+    expect(
+      (await call(server.url, 'GET', '/api/v1/auth/me', undefined, token))
+        .status,
+    ).toBe(200);
   }, 120_000);
 
-  it.skipIf(PG_BASE !== undefined)('refuses a file that is not a backup, and a missing one', async () => {
-    const junk = join(dir, 'junk.db');
-    writeFileSync(junk, 'not a database at all, but long enough to look like one maybe');
-    const target = `sqlite:${join(dir, 'never.db')}`;
-    const bad = await ws.cli(target, ['restore', junk]);
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/^account-center: .*junk\.db/);
-    const missing = await ws.cli(target, ['restore', join(dir, 'missing.db')]);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('no such file');
-  });
+  it.skipIf(PG_BASE !== undefined)(
+    'refuses a file that is not a backup, and a missing one',
+    async () => {
+      const junk = join(dir, 'junk.db');
+      writeFileSync(
+        junk,
+        'not a database at all, but long enough to look like one maybe',
+      );
+      const target = `sqlite:${join(dir, 'never.db')}`;
+      const bad = await ws.cli(target, ['restore', junk]);
+      expect(bad.code).toBe(1);
+      expect(bad.stderr).toMatch(/^account-center: .*junk\.db/);
+      const missing = await ws.cli(target, [
+        'restore',
+        join(dir, 'missing.db'),
+      ]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('no such file');
+    },
+  );
 });

@@ -33,7 +33,11 @@ beforeAll(async () => {
   admin = await t.admin();
   as = await discover(t, ISSUER);
   receiver = new WebhookReceiver();
-  const added = await t.post(`${A}/admin/webhooks`, { url: await receiver.start(), events: ['user.banned'] }, admin.token);
+  const added = await t.post(
+    `${A}/admin/webhooks`,
+    { url: await receiver.start(), events: ['user.banned'] },
+    admin.token,
+  );
   expect(added.statusCode, added.body).toBe(200);
   ({ id: endpointId } = added.json().data);
   receiver.trust(added.json().data.secret);
@@ -49,7 +53,10 @@ afterAll(async () => {
 async function attacker(base: string, n: number): Promise<TestUser> {
   const user = await t.register();
   for (let i = 0; i < APPS_EACH; i++) {
-    const app = await createApp(t, user, { redirect_uris: [CB], backchannel_logout_uri: `${base}/bcl/${n}/${i}` });
+    const app = await createApp(t, user, {
+      redirect_uris: [CB],
+      backchannel_logout_uri: `${base}/bcl/${n}/${i}`,
+    });
     await signInWithCode(t, as, user, app, CB);
   }
   return user;
@@ -58,19 +65,51 @@ async function attacker(base: string, n: number): Promise<TestUser> {
 describe('a ban while many back-channel endpoints hang', () => {
   it('reaches the healthy webhook endpoint within seconds, once', async () => {
     const base = await hanging.start();
-    const attackers = await Promise.all(Array.from({ length: ATTACKERS }, (_, n) => attacker(base, n)));
-    for (const a of attackers) expect((await t.post(`${A}/logout`, { all: true }, a.token)).statusCode).toBe(200);
-    await waitFor('logout requests hanging', 10_000, () => hanging.received >= 10);
+    const attackers = await Promise.all(
+      Array.from({ length: ATTACKERS }, (_, n) => attacker(base, n)),
+    );
+    for (const a of attackers)
+      expect(
+        (await t.post(`${A}/logout`, { all: true }, a.token)).statusCode,
+      ).toBe(200);
+    await waitFor(
+      'logout requests hanging',
+      10_000,
+      () => hanging.received >= 10,
+    );
 
     const cheater = await t.register();
-    const banned = await t.post(`${A}/admin/users/ban`, { username: cheater.username, banned: true, reason: 'cheating' }, admin.token);
+    const banned = await t.post(
+      `${A}/admin/users/ban`,
+      { username: cheater.username, banned: true, reason: 'cheating' },
+      admin.token,
+    );
     expect(banned.statusCode).toBe(200);
-    const event = await waitFor('user.banned at the healthy endpoint', WITHIN_MS, () => receiver.ofType('user.banned').find((e) => e.data.uid === cheater.uid));
+    const event = await waitFor(
+      'user.banned at the healthy endpoint',
+      WITHIN_MS,
+      () =>
+        receiver.ofType('user.banned').find((e) => e.data.uid === cheater.uid),
+    );
     expect(event.data).toMatchObject({ uid: cheater.uid, reason: 'cheating' });
 
-    const deliveries = (await t.get(`${A}/admin/webhooks/deliveries?id=${endpointId}`, admin.token)).json().data.deliveries;
-    await waitFor('the delivery settled', WITHIN_MS, async () =>
-      (await t.get(`${A}/admin/webhooks/deliveries?id=${endpointId}`, admin.token)).json().data.deliveries[0]?.status === 'delivered');
+    const deliveries = (
+      await t.get(
+        `${A}/admin/webhooks/deliveries?id=${endpointId}`,
+        admin.token,
+      )
+    ).json().data.deliveries;
+    await waitFor(
+      'the delivery settled',
+      WITHIN_MS,
+      async () =>
+        (
+          await t.get(
+            `${A}/admin/webhooks/deliveries?id=${endpointId}`,
+            admin.token,
+          )
+        ).json().data.deliveries[0]?.status === 'delivered',
+    );
     expect(deliveries).toHaveLength(1);
     expect(receiver.ofType('user.banned')).toHaveLength(1);
   });

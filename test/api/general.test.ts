@@ -1,44 +1,110 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failure, createTestApp, uniqueName, type TestApp } from '../helpers/app.js';
+import {
+  failure,
+  createTestApp,
+  uniqueName,
+  type TestApp,
+} from '../helpers/app.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const LOGIN = '/api/v1/auth/login';
 
 describe('request bodies (docs/api.md §1)', () => {
   it('rejects non-JSON bodies with 415', async () => {
-    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml']) {
-      const res = await t.app.inject({ method: 'POST', url: LOGIN, payload: 'username=a&password=b', headers: { 'content-type': contentType } });
-      expect(failure(res), contentType).toEqual([415, { ok: false, msg: '请求体必须是 JSON' }]);
+    for (const contentType of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: LOGIN,
+        payload: 'username=a&password=b',
+        headers: { 'content-type': contentType },
+      });
+      expect(failure(res), contentType).toEqual([
+        415,
+        { ok: false, msg: '请求体必须是 JSON' },
+      ]);
     }
   });
 
   it('rejects a body without a content type with 415', async () => {
     // light-my-request sets no content-type for string and Buffer payloads.
-    for (const payload of ['{"username":"a","password":"b"}', Buffer.from('{"username":"a","password":"b"}')]) {
+    for (const payload of [
+      '{"username":"a","password":"b"}',
+      Buffer.from('{"username":"a","password":"b"}'),
+    ]) {
       const res = await t.app.inject({ method: 'POST', url: LOGIN, payload });
-      expect(failure(res)).toEqual([415, { ok: false, msg: '请求体必须是 JSON' }]);
+      expect(failure(res)).toEqual([
+        415,
+        { ok: false, msg: '请求体必须是 JSON' },
+      ]);
     }
   });
 
   it('accepts application/json with a charset', async () => {
-    const res = await t.app.inject({ method: 'POST', url: LOGIN, payload: JSON.stringify({ username: 'nobody_here', password: 'whatever1' }), headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: LOGIN,
+      payload: JSON.stringify({
+        username: 'nobody_here',
+        password: 'whatever1',
+      }),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(failure(res)).toEqual([401, { ok: false, msg: '用户名或密码错误' }]);
   });
 
   it('answers malformed JSON with 400', async () => {
-    for (const payload of ['{x', '{"username":', '[1,', 'undefined', "{'a':1}"]) {
-      const res = await t.app.inject({ method: 'POST', url: LOGIN, payload, headers: { 'content-type': 'application/json' } });
-      expect(failure(res), payload).toEqual([400, { ok: false, msg: '请求体不是合法的 JSON' }]);
+    for (const payload of [
+      '{x',
+      '{"username":',
+      '[1,',
+      'undefined',
+      "{'a':1}",
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: LOGIN,
+        payload,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(failure(res), payload).toEqual([
+        400,
+        { ok: false, msg: '请求体不是合法的 JSON' },
+      ]);
     }
   });
 
   it('answers a body over 64 KiB with 413 and accepts one just under', async () => {
-    const big = await t.app.inject({ method: 'POST', url: LOGIN, payload: JSON.stringify({ username: 'x'.repeat(64 * 1024), password: 'p' }), headers: { 'content-type': 'application/json' } });
+    const big = await t.app.inject({
+      method: 'POST',
+      url: LOGIN,
+      payload: JSON.stringify({
+        username: 'x'.repeat(64 * 1024),
+        password: 'p',
+      }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(failure(big)).toEqual([413, { ok: false, msg: '请求体过大' }]);
-    const fits = await t.app.inject({ method: 'POST', url: LOGIN, payload: JSON.stringify({ username: 'x'.repeat(60 * 1024), password: 'password1' }), headers: { 'content-type': 'application/json' } });
+    const fits = await t.app.inject({
+      method: 'POST',
+      url: LOGIN,
+      payload: JSON.stringify({
+        username: 'x'.repeat(60 * 1024),
+        password: 'password1',
+      }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(fits.statusCode).toBe(401);
   });
 
@@ -52,39 +118,73 @@ describe('request bodies (docs/api.md §1)', () => {
     ];
     for (const [body, field] of cases) {
       const res = await t.post(LOGIN, body);
-      expect(failure(res), JSON.stringify(body)).toEqual([400, { ok: false, msg: `参数错误：${field}` }]);
+      expect(failure(res), JSON.stringify(body)).toEqual([
+        400,
+        { ok: false, msg: `参数错误：${field}` },
+      ]);
     }
   });
 
   it('answers a JSON body that is not an object with 400', async () => {
     for (const payload of ['[]', '"text"', '42', 'null']) {
-      const res = await t.app.inject({ method: 'POST', url: LOGIN, payload, headers: { 'content-type': 'application/json' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: LOGIN,
+        payload,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.statusCode, payload).toBe(400);
       expect(res.json().msg, payload).toMatch(/^参数错误/);
     }
   });
 
   it('reads a POST without a body as {}', async () => {
-    const logout = await t.app.inject({ method: 'POST', url: '/api/v1/auth/logout' });
+    const logout = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/logout',
+    });
     expect(failure(logout)).toEqual([200, { ok: true, data: {} }]);
     const u = await t.register();
-    const refresh = await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', headers: { authorization: `Bearer ${u.token}` } });
+    const refresh = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/refresh',
+      headers: { authorization: `Bearer ${u.token}` },
+    });
     expect(refresh.statusCode).toBe(200);
-    const emptyJson = await t.app.inject({ method: 'POST', url: '/api/v1/auth/refresh', payload: '', headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' } });
+    const emptyJson = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/refresh',
+      payload: '',
+      headers: {
+        authorization: `Bearer ${u.token}`,
+        'content-type': 'application/json',
+      },
+    });
     expect(emptyJson.statusCode).toBe(200);
     // A login without a body is a missing field, not a crash.
     const login = await t.app.inject({ method: 'POST', url: LOGIN });
-    expect(failure(login)).toEqual([400, { ok: false, msg: '参数错误：username' }]);
+    expect(failure(login)).toEqual([
+      400,
+      { ok: false, msg: '参数错误：username' },
+    ]);
   });
 
   it('drops __proto__ keys instead of polluting objects', async () => {
-    const res = await t.app.inject({ method: 'POST', url: LOGIN, payload: '{"username":"abc","password":"password1","__proto__":{"admin":true}}', headers: { 'content-type': 'application/json' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: LOGIN,
+      payload:
+        '{"username":"abc","password":"password1","__proto__":{"admin":true}}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(401);
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
     // Had the key become the body's prototype, display_name would be read through it.
     const username = uniqueName();
     const reg = await t.app.inject({
-      method: 'POST', url: '/api/v1/auth/register', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      url: '/api/v1/auth/register',
+      headers: { 'content-type': 'application/json' },
       payload: `{"username":"${username}","password":"password123","email":"${username}@example.com","__proto__":{"display_name":"Injected"},"constructor":{"prototype":{"display_name":"Injected"}}}`,
     });
     expect(reg.statusCode).toBe(200);
@@ -94,39 +194,100 @@ describe('request bodies (docs/api.md §1)', () => {
 
 describe('routes and envelopes (docs/api.md §1)', () => {
   it('answers unknown routes with 404 for any method', async () => {
-    expect(failure(await t.get('/nope'))).toEqual([404, { ok: false, msg: '接口不存在' }]);
-    expect(failure(await t.get('/api/v1/auth/nope'))).toEqual([404, { ok: false, msg: '接口不存在' }]);
-    expect(failure(await t.post('/api/v1/auth/nope', {}))).toEqual([404, { ok: false, msg: '接口不存在' }]);
-    expect(failure(await t.app.inject({ method: 'DELETE', url: '/api/v1/auth/me' }))).toEqual([404, { ok: false, msg: '接口不存在' }]);
-    expect(failure(await t.get('/api/v1/auth/login'))).toEqual([404, { ok: false, msg: '接口不存在' }]);
+    expect(failure(await t.get('/nope'))).toEqual([
+      404,
+      { ok: false, msg: '接口不存在' },
+    ]);
+    expect(failure(await t.get('/api/v1/auth/nope'))).toEqual([
+      404,
+      { ok: false, msg: '接口不存在' },
+    ]);
+    expect(failure(await t.post('/api/v1/auth/nope', {}))).toEqual([
+      404,
+      { ok: false, msg: '接口不存在' },
+    ]);
+    expect(
+      failure(await t.app.inject({ method: 'DELETE', url: '/api/v1/auth/me' })),
+    ).toEqual([404, { ok: false, msg: '接口不存在' }]);
+    expect(failure(await t.get('/api/v1/auth/login'))).toEqual([
+      404,
+      { ok: false, msg: '接口不存在' },
+    ]);
   });
 
   it('token envelopes carry exactly the listed keys, no-store, and the five user keys', async () => {
     const username = uniqueName();
-    const res = await t.post('/api/v1/auth/register', { username, password: 'password123', email: `${username}@example.com` });
+    const res = await t.post('/api/v1/auth/register', {
+      username,
+      password: 'password123',
+      email: `${username}@example.com`,
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['access_token', 'expires_in', 'ok', 'token_type', 'user']);
-    expect(body).toMatchObject({ ok: true, token_type: 'Bearer', expires_in: 604800 });
-    expect(Object.keys(body.user).sort()).toEqual(['display_name', 'email', 'roles', 'uid', 'username']);
+    expect(Object.keys(body).sort()).toEqual([
+      'access_token',
+      'expires_in',
+      'ok',
+      'token_type',
+      'user',
+    ]);
+    expect(body).toMatchObject({
+      ok: true,
+      token_type: 'Bearer',
+      expires_in: 604800,
+    });
+    expect(Object.keys(body.user).sort()).toEqual([
+      'display_name',
+      'email',
+      'roles',
+      'uid',
+      'username',
+    ]);
 
-    for (const [url, token] of [['/api/v1/auth/login', undefined], ['/api/v1/auth/refresh', body.access_token]] as const) {
+    for (const [url, token] of [
+      ['/api/v1/auth/login', undefined],
+      ['/api/v1/auth/refresh', body.access_token],
+    ] as const) {
       const r = url.endsWith('login')
         ? await t.post(url, { username, password: 'password123' })
         : await t.post(url, undefined, token);
       expect(r.statusCode, url).toBe(200);
       expect(r.headers['cache-control'], url).toBe('no-store');
-      expect(Object.keys(r.json()).sort(), url).toEqual(['access_token', 'expires_in', 'ok', 'token_type', 'user']);
-      expect(Object.keys(r.json().user).sort(), url).toEqual(['display_name', 'email', 'roles', 'uid', 'username']);
+      expect(Object.keys(r.json()).sort(), url).toEqual([
+        'access_token',
+        'expires_in',
+        'ok',
+        'token_type',
+        'user',
+      ]);
+      expect(Object.keys(r.json().user).sort(), url).toEqual([
+        'display_name',
+        'email',
+        'roles',
+        'uid',
+        'username',
+      ]);
     }
     const me = await t.get('/api/v1/auth/me', body.access_token);
     expect(Object.keys(me.json()).sort()).toEqual(['data', 'ok']);
-    expect(Object.keys(me.json().data).sort()).toEqual(['app', 'display_name', 'email', 'email_verified', 'exp', 'roles', 'uid', 'username']);
+    expect(Object.keys(me.json().data).sort()).toEqual([
+      'app',
+      'display_name',
+      'email',
+      'email_verified',
+      'exp',
+      'roles',
+      'uid',
+      'username',
+    ]);
   });
 
   it('never leaks internals in failures', async () => {
-    const res = await t.post(LOGIN, { username: "x' or 1=1 --", password: 'password1' });
+    const res = await t.post(LOGIN, {
+      username: "x' or 1=1 --",
+      password: 'password1',
+    });
     expect(failure(res)).toEqual([401, { ok: false, msg: '用户名或密码错误' }]);
   });
 });
@@ -137,13 +298,37 @@ describe('first-party rule (docs/api.md §1)', () => {
     const user = await t.runtime.storage.users.findById(admin.uid);
     const { token } = await t.runtime.services.tokens.issue(user!, 'some-app');
     const denied = { ok: false, msg: '该令牌无权访问此接口' };
-    expect(failure(await t.get('/api/v1/auth/admin/users', token))).toEqual([403, denied]);
-    expect(failure(await t.post('/api/v1/auth/admin/users/ban', { username: admin.username, banned: true }, token))).toEqual([403, denied]);
-    expect(failure(await t.post('/api/v1/auth/admin/users/roles', { username: admin.username, roles: ['player'] }, token))).toEqual([403, denied]);
+    expect(failure(await t.get('/api/v1/auth/admin/users', token))).toEqual([
+      403,
+      denied,
+    ]);
+    expect(
+      failure(
+        await t.post(
+          '/api/v1/auth/admin/users/ban',
+          { username: admin.username, banned: true },
+          token,
+        ),
+      ),
+    ).toEqual([403, denied]);
+    expect(
+      failure(
+        await t.post(
+          '/api/v1/auth/admin/users/roles',
+          { username: admin.username, roles: ['player'] },
+          token,
+        ),
+      ),
+    ).toEqual([403, denied]);
     const me = await t.get('/api/v1/auth/me', token);
     expect(me.statusCode).toBe(200);
-    expect(me.json().data).toMatchObject({ username: admin.username, app: 'some-app' });
+    expect(me.json().data).toMatchObject({
+      username: admin.username,
+      app: 'some-app',
+    });
     // The same user with a first-party token is allowed.
-    expect((await t.get('/api/v1/auth/admin/users', admin.token)).statusCode).toBe(200);
+    expect(
+      (await t.get('/api/v1/auth/admin/users', admin.token)).statusCode,
+    ).toBe(200);
   });
 });

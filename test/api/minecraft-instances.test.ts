@@ -6,7 +6,10 @@ import { createTestApp, uniqueName, type TestApp } from '../helpers/app.js';
 import { sharedDatabase } from '../helpers/db.js';
 import { freePort } from '../helpers/net.js';
 import { waitFor } from '../helpers/wait.js';
-import { listeningCenter, type ListeningCenter } from '../helpers/upstream/http-browser.js';
+import {
+  listeningCenter,
+  type ListeningCenter,
+} from '../helpers/upstream/http-browser.js';
 
 /**
  * Two instances on one database and no bus between them (docs/api.md §18.3): a join made
@@ -23,7 +26,13 @@ beforeAll(async () => {
   dispose = database.dispose;
   first = await listeningCenter({ DATABASE_URL: shared, MINECRAFT: 'on' });
   const port = await freePort();
-  const app = await createTestApp({ DATABASE_URL: shared, BASE_URL: first.baseUrl, PORT: String(port), HOST: '127.0.0.1', MINECRAFT: 'on' });
+  const app = await createTestApp({
+    DATABASE_URL: shared,
+    BASE_URL: first.baseUrl,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    MINECRAFT: 'on',
+  });
   await app.app.listen({ port, host: '127.0.0.1' });
   second = Object.assign(app, { baseUrl: `http://127.0.0.1:${port}` });
 });
@@ -34,27 +43,61 @@ afterAll(async () => {
 });
 
 const rootOf = (c: { baseUrl: string }) => `${c.baseUrl}/api/yggdrasil`;
-const profileName = () => `p${uniqueName('').replace(/[^A-Za-z0-9]/g, '').slice(-12)}`;
+const profileName = () =>
+  `p${uniqueName('')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(-12)}`;
 
 describe('Minecraft sign-in across two instances', () => {
   it('shares the signing key, honours a join made elsewhere, and refuses a banned player everywhere within 5 s', async () => {
-    const [metaA, metaB] = await Promise.all([first, second].map(async (c) => (await fetch(`${rootOf(c)}/`)).json() as Promise<{ signaturePublickey: string }>));
+    const [metaA, metaB] = await Promise.all(
+      [first, second].map(
+        async (c) =>
+          (await fetch(`${rootOf(c)}/`)).json() as Promise<{
+            signaturePublickey: string;
+          }>,
+      ),
+    );
     expect(metaA!.signaturePublickey).toBe(metaB!.signaturePublickey);
 
     const u = await first.register();
     const admin = await first.admin();
-    const profile = (await first.post('/api/v1/auth/account/minecraft/profiles', { name: profileName() }, u.token)).json().data;
-    const signedIn = await yggdrasil({ host: `${rootOf(first)}/authserver` }).auth({ user: u.username, pass: u.password });
-    await yggdrasil({ host: `${rootOf(second)}/authserver` }).validate(signedIn.accessToken);
+    const profile = (
+      await first.post(
+        '/api/v1/auth/account/minecraft/profiles',
+        { name: profileName() },
+        u.token,
+      )
+    ).json().data;
+    const signedIn = await yggdrasil({
+      host: `${rootOf(first)}/authserver`,
+    }).auth({ user: u.username, pass: u.password });
+    await yggdrasil({ host: `${rootOf(second)}/authserver` }).validate(
+      signedIn.accessToken,
+    );
 
     const serverId = randomBytes(6).toString('hex');
     const secret = randomBytes(16);
     const key = randomBytes(32);
-    await yggdrasil.server({ host: `${rootOf(first)}/sessionserver` }).join(signedIn.accessToken, profile.id, serverId, secret, key);
-    const onSecond = yggdrasil.server({ host: `${rootOf(second)}/sessionserver` });
-    expect((await onSecond.hasJoined(profile.name, serverId, secret, key)).id).toBe(profile.id);
+    await yggdrasil
+      .server({ host: `${rootOf(first)}/sessionserver` })
+      .join(signedIn.accessToken, profile.id, serverId, secret, key);
+    const onSecond = yggdrasil.server({
+      host: `${rootOf(second)}/sessionserver`,
+    });
+    expect(
+      (await onSecond.hasJoined(profile.name, serverId, secret, key)).id,
+    ).toBe(profile.id);
 
-    expect((await first.post('/api/v1/auth/admin/users/ban', { username: u.username, banned: true }, admin.token)).statusCode).toBe(200);
+    expect(
+      (
+        await first.post(
+          '/api/v1/auth/admin/users/ban',
+          { username: u.username, banned: true },
+          admin.token,
+        )
+      ).statusCode,
+    ).toBe(200);
     const bannedAt = Date.now();
     await waitFor('hasJoined refused on the other instance', 5000, async () => {
       try {
@@ -65,6 +108,10 @@ describe('Minecraft sign-in across two instances', () => {
       }
     });
     expect(Date.now() - bannedAt).toBeLessThan(5000);
-    await expect(yggdrasil({ host: `${rootOf(second)}/authserver` }).validate(signedIn.accessToken)).rejects.toThrow('Invalid token.');
+    await expect(
+      yggdrasil({ host: `${rootOf(second)}/authserver` }).validate(
+        signedIn.accessToken,
+      ),
+    ).rejects.toThrow('Invalid token.');
   });
 });

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, failure, refusal, uniqueName, type TestApp, type TestUser } from '../helpers/app.js';
+import {
+  createTestApp,
+  failure,
+  refusal,
+  uniqueName,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.js';
 import { solvedCaptcha } from '../helpers/captcha.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -8,26 +15,62 @@ const Y = '/api/yggdrasil';
 const P = '/api/v1/auth/account/minecraft/profiles';
 const TAKEN = refusal('角色名已被占用');
 const HOUR = 3_600_000;
-const LAUNCHER = { remoteAddress: '198.51.100.23', headers: { 'user-agent': 'HMCL/3.6.12' } };
+const LAUNCHER = {
+  remoteAddress: '198.51.100.23',
+  headers: { 'user-agent': 'HMCL/3.6.12' },
+};
 let clock = Date.UTC(2031, 6, 1, 8, 0, 0);
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp({ MINECRAFT: 'on', SITE_NAME: 'Creeper Town' }, { now: () => clock }); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp(
+    { MINECRAFT: 'on', SITE_NAME: 'Creeper Town' },
+    { now: () => clock },
+  );
+});
+afterAll(async () => {
+  await t.close();
+});
 
-const profileName = () => `p${uniqueName('').replace(/[^A-Za-z0-9]/g, '').slice(-12)}`;
+const profileName = () =>
+  `p${uniqueName('')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(-12)}`;
 
-async function withProfile(app: TestApp, u: TestUser, name = profileName()): Promise<{ id: string; name: string }> {
+async function withProfile(
+  app: TestApp,
+  u: TestUser,
+  name = profileName(),
+): Promise<{ id: string; name: string }> {
   const res = await app.post(P, { name }, u.token);
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data;
 }
 
 const authenticate = (app: TestApp, username: string, password: string) =>
-  app.app.inject({ method: 'POST', url: `${Y}/authserver/authenticate`, payload: { username, password }, ...LAUNCHER });
-const join = (accessToken: string, selectedProfile: string, serverId: string) => t.post(`${Y}/sessionserver/session/minecraft/join`, { accessToken, selectedProfile, serverId });
-const hasJoined = (username: string, serverId: string) => t.get(`${Y}/sessionserver/session/minecraft/hasJoined?username=${username}&serverId=${serverId}`);
+  app.app.inject({
+    method: 'POST',
+    url: `${Y}/authserver/authenticate`,
+    payload: { username, password },
+    ...LAUNCHER,
+  });
+const join = (accessToken: string, selectedProfile: string, serverId: string) =>
+  t.post(`${Y}/sessionserver/session/minecraft/join`, {
+    accessToken,
+    selectedProfile,
+    serverId,
+  });
+const hasJoined = (username: string, serverId: string) =>
+  t.get(
+    `${Y}/sessionserver/session/minecraft/hasJoined?username=${username}&serverId=${serverId}`,
+  );
 
-async function signedIn(u: TestUser, login = u.username): Promise<{ accessToken: string; selectedProfile: { id: string; name: string } }> {
+async function signedIn(
+  u: TestUser,
+  login = u.username,
+): Promise<{
+  accessToken: string;
+  selectedProfile: { id: string; name: string };
+}> {
   const res = await authenticate(t, login, u.password);
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
@@ -42,10 +85,15 @@ describe('server joins', () => {
       const profile = await withProfile(t, u);
       players.push({ profile, token: (await signedIn(u)).accessToken });
     }
-    for (const p of players) expect((await join(p.token, p.profile.id, serverId)).statusCode).toBe(204);
+    for (const p of players)
+      expect((await join(p.token, p.profile.id, serverId)).statusCode).toBe(
+        204,
+      );
     for (const p of players) {
       const res = await hasJoined(p.profile.name, serverId);
-      expect([res.statusCode, res.statusCode === 200 && res.json().id]).toEqual([200, p.profile.id]);
+      expect([res.statusCode, res.statusCode === 200 && res.json().id]).toEqual(
+        [200, p.profile.id],
+      );
     }
   });
 });
@@ -56,20 +104,38 @@ describe('a timed ban that has ended', () => {
     const u = await t.register();
     const profile = await withProfile(t, u);
     const until = new Date(clock + HOUR).toISOString();
-    expect((await t.post('/api/v1/auth/admin/users/ban', { username: u.username, banned: true, until }, admin.token)).statusCode).toBe(200);
+    expect(
+      (
+        await t.post(
+          '/api/v1/auth/admin/users/ban',
+          { username: u.username, banned: true, until },
+          admin.token,
+        )
+      ).statusCode,
+    ).toBe(200);
     const refused = await authenticate(t, u.username, u.password);
     expect(refused.statusCode).toBe(403);
     // Launchers print the message as it is: both languages, and when the ban ends.
     const end = until.replace(/\.\d{3}Z$/, 'Z');
     expect(refused.json()).toEqual({
-      error: 'ForbiddenOperationException', errorMessage: `账号已被封禁，${end} 解封。This account is banned until ${end}.`,
+      error: 'ForbiddenOperationException',
+      errorMessage: `账号已被封禁，${end} 解封。This account is banned until ${end}.`,
     });
 
     clock += 2 * HOUR;
-    expect((await t.post('/api/v1/auth/login', { username: u.username, password: u.password })).statusCode).toBe(200);
+    expect(
+      (
+        await t.post('/api/v1/auth/login', {
+          username: u.username,
+          password: u.password,
+        })
+      ).statusCode,
+    ).toBe(200);
     const { accessToken } = await signedIn(u);
     const serverId = uniqueName('srv');
-    expect((await join(accessToken, profile.id, serverId)).statusCode).toBe(204);
+    expect((await join(accessToken, profile.id, serverId)).statusCode).toBe(
+      204,
+    );
     expect((await hasJoined(profile.name, serverId)).statusCode).toBe(200);
   });
 });
@@ -78,16 +144,31 @@ describe('password sign-ins of launchers', () => {
   it('are in the sign-in history and send the new-device notice, as /login does', async () => {
     const u = await t.register();
     await withProfile(t, u);
-    expect((await t.post('/api/v1/auth/login', { username: u.username, password: u.password })).statusCode).toBe(200);
+    expect(
+      (
+        await t.post('/api/v1/auth/login', {
+          username: u.username,
+          password: u.password,
+        })
+      ).statusCode,
+    ).toBe(200);
     await signedIn(u);
-    const history = (await t.get('/api/v1/auth/account/sign_ins', u.token)).json().data.sign_ins;
-    expect(history[0]).toMatchObject({ ip: LAUNCHER.remoteAddress, user_agent: LAUNCHER.headers['user-agent'], method: 'password' });
-    await waitFor('the notice', 10_000, () => t.smtp.subjectsTo(u.email).some((s) => s.includes('新设备登录提醒')));
+    const history = (
+      await t.get('/api/v1/auth/account/sign_ins', u.token)
+    ).json().data.sign_ins;
+    expect(history[0]).toMatchObject({
+      ip: LAUNCHER.remoteAddress,
+      user_agent: LAUNCHER.headers['user-agent'],
+      method: 'password',
+    });
+    await waitFor('the notice', 10_000, () =>
+      t.smtp.subjectsTo(u.email).some((s) => s.includes('新设备登录提醒')),
+    );
   });
 });
 
 describe('profile names', () => {
-  it('are resolved first: a username equal to a profile name does not capture that player\'s sign-ins', async () => {
+  it("are resolved first: a username equal to a profile name does not capture that player's sign-ins", async () => {
     const owner = await t.register();
     const name = profileName();
     const profile = await withProfile(t, owner, name);
@@ -96,51 +177,134 @@ describe('profile names', () => {
     expect(res.selectedProfile).toEqual(profile);
   });
 
-  it('may not be a staff name, the site name or another account\'s username; administrators may give staff names', async () => {
+  it("may not be a staff name, the site name or another account's username; administrators may give staff names", async () => {
     const u = await t.register();
-    for (const name of ['admin', 'Administrator', 'ROOT', 'moderator', 'Support', 'CreeperTown', 'creeper_town']) {
-      expect(failure(await t.post(P, { name }, u.token)), name).toEqual([409, TAKEN]);
+    for (const name of [
+      'admin',
+      'Administrator',
+      'ROOT',
+      'moderator',
+      'Support',
+      'CreeperTown',
+      'creeper_town',
+    ]) {
+      expect(failure(await t.post(P, { name }, u.token)), name).toEqual([
+        409,
+        TAKEN,
+      ]);
     }
-    const other = await t.register({ username: `u${uniqueName('').replace(/[^A-Za-z0-9]/g, '').slice(-10)}` });
-    expect(failure(await t.post(P, { name: other.username.toUpperCase() }, u.token))).toEqual([409, TAKEN]);
-    const mine = await t.register({ username: `m${uniqueName('').replace(/[^A-Za-z0-9]/g, '').slice(-10)}` });
+    const other = await t.register({
+      username: `u${uniqueName('')
+        .replace(/[^A-Za-z0-9]/g, '')
+        .slice(-10)}`,
+    });
+    expect(
+      failure(await t.post(P, { name: other.username.toUpperCase() }, u.token)),
+    ).toEqual([409, TAKEN]);
+    const mine = await t.register({
+      username: `m${uniqueName('')
+        .replace(/[^A-Za-z0-9]/g, '')
+        .slice(-10)}`,
+    });
     const own = await withProfile(t, mine, mine.username);
-    expect(failure(await t.post(`${P}/rename`, { id: own.id, name: 'Staff' }, mine.token))).toEqual([409, TAKEN]);
+    expect(
+      failure(
+        await t.post(`${P}/rename`, { id: own.id, name: 'Staff' }, mine.token),
+      ),
+    ).toEqual([409, TAKEN]);
     const admin = await t.admin();
-    const renamed = await t.post('/api/v1/auth/admin/minecraft/profiles/rename', { id: own.id, name: 'Staff' }, admin.token);
-    expect([renamed.statusCode, renamed.json().data]).toEqual([200, { id: own.id, name: 'Staff' }]);
+    const renamed = await t.post(
+      '/api/v1/auth/admin/minecraft/profiles/rename',
+      { id: own.id, name: 'Staff' },
+      admin.token,
+    );
+    expect([renamed.statusCode, renamed.json().data]).toEqual([
+      200,
+      { id: own.id, name: 'Staff' },
+    ]);
   });
 });
 
 describe('the CAPTCHA gate of /login', () => {
   const NEEDED = refusal('请完成人机验证');
   let c: TestApp;
-  beforeAll(async () => { c = await createTestApp({ MINECRAFT: 'on', CAPTCHA: 'altcha', CAPTCHA_COST: '5000' }); });
-  afterAll(async () => { await c.close(); });
+  beforeAll(async () => {
+    c = await createTestApp({
+      MINECRAFT: 'on',
+      CAPTCHA: 'altcha',
+      CAPTCHA_COST: '5000',
+    });
+  });
+  afterAll(async () => {
+    await c.close();
+  });
 
   async function account(): Promise<TestUser> {
     const username = uniqueName('cap');
-    const body = { username, password: 'correct horse battery', email: `${username}@example.com`, captcha: await solvedCaptcha(c) };
+    const body = {
+      username,
+      password: 'correct horse battery',
+      email: `${username}@example.com`,
+      captcha: await solvedCaptcha(c),
+    };
     const res = await c.post('/api/v1/auth/register', body);
     expect(res.statusCode, res.body).toBe(200);
-    return { token: res.json().access_token, uid: res.json().user.uid, username, password: body.password, email: body.email };
+    return {
+      token: res.json().access_token,
+      uid: res.json().user.uid,
+      username,
+      password: body.password,
+      email: body.email,
+    };
   }
 
   it('refuses launcher password sign-ins once up; a game token still signs in', async () => {
     const u = await account();
-    for (let i = 0; i < 3; i++) expect((await c.post('/api/v1/auth/login', { username: u.username, password: `wrong ${i}` })).statusCode).toBe(401);
-    expect(failure(await c.post('/api/v1/auth/login', { username: u.username, password: u.password }))).toEqual([400, NEEDED]);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (
+          await c.post('/api/v1/auth/login', {
+            username: u.username,
+            password: `wrong ${i}`,
+          })
+        ).statusCode,
+      ).toBe(401);
+    expect(
+      failure(
+        await c.post('/api/v1/auth/login', {
+          username: u.username,
+          password: u.password,
+        }),
+      ),
+    ).toEqual([400, NEEDED]);
     const refused = await authenticate(c, u.username, u.password);
-    expect([refused.statusCode, refused.json().error]).toEqual([403, 'ForbiddenOperationException']);
+    expect([refused.statusCode, refused.json().error]).toEqual([
+      403,
+      'ForbiddenOperationException',
+    ]);
     expect(refused.json().errorMessage).toContain('game token');
-    const game = (await c.post('/api/v1/auth/game_token', undefined, u.token)).json().access_token;
+    const game = (
+      await c.post('/api/v1/auth/game_token', undefined, u.token)
+    ).json().access_token;
     expect((await authenticate(c, u.username, game)).statusCode).toBe(200);
   });
 
   it('is put up by failed launcher sign-ins too, for the launcher and for /login', async () => {
     const u = await account();
-    for (let i = 0; i < 3; i++) expect((await authenticate(c, u.username, `wrong ${i}`)).statusCode).toBe(403);
-    expect((await authenticate(c, u.username, u.password)).json().errorMessage).toContain('game token');
-    expect(failure(await c.post('/api/v1/auth/login', { username: u.username, password: u.password }))).toEqual([400, NEEDED]);
+    for (let i = 0; i < 3; i++)
+      expect((await authenticate(c, u.username, `wrong ${i}`)).statusCode).toBe(
+        403,
+      );
+    expect(
+      (await authenticate(c, u.username, u.password)).json().errorMessage,
+    ).toContain('game token');
+    expect(
+      failure(
+        await c.post('/api/v1/auth/login', {
+          username: u.username,
+          password: u.password,
+        }),
+      ),
+    ).toEqual([400, NEEDED]);
   });
 });

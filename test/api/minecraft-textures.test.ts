@@ -1,22 +1,47 @@
 import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, failure, refusal, uniqueName, type TestApp, type TestUser } from '../helpers/app.js';
-import { chunk, makePng, pngOf, rgbaScanlines, seededPixels } from '../helpers/png.js';
+import {
+  createTestApp,
+  failure,
+  refusal,
+  uniqueName,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.js';
+import {
+  chunk,
+  makePng,
+  pngOf,
+  rgbaScanlines,
+  seededPixels,
+} from '../helpers/png.js';
 import { createLogger } from '../../src/platform/logging/log.js';
 import { Housekeeping } from '../../src/features/housekeeping/housekeeping.js';
 
 /** Skins and capes as stored and served: limits, clean-up, what is kept of a file, its name (docs/minecraft.md). */
 const P = '/api/v1/auth/account/minecraft/profiles';
-const BAD_TEXTURE = refusal('材质须为 PNG 图片，皮肤 64×32 或 64×64，披风 64×32 或 22×17');
+const BAD_TEXTURE = refusal(
+  '材质须为 PNG 图片，皮肤 64×32 或 64×64，披风 64×32 或 22×17',
+);
 const TOO_MANY = refusal('请求过于频繁，请稍后再试');
 const HOUR = 3_600_000;
 let clock = Date.UTC(2031, 2, 1, 12, 0, 0);
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp({ MINECRAFT: 'on', LIMIT_TEXTURE_UPLOAD: '5/3600' }, { now: () => clock }); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp(
+    { MINECRAFT: 'on', LIMIT_TEXTURE_UPLOAD: '5/3600' },
+    { now: () => clock },
+  );
+});
+afterAll(async () => {
+  await t.close();
+});
 
-const profileName = () => `p${uniqueName('').replace(/[^A-Za-z0-9]/g, '').slice(-12)}`;
+const profileName = () =>
+  `p${uniqueName('')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(-12)}`;
 
 async function playerWithProfile(): Promise<{ u: TestUser; id: string }> {
   const u = await t.register();
@@ -26,7 +51,15 @@ async function playerWithProfile(): Promise<{ u: TestUser; id: string }> {
 }
 
 const upload = (u: TestUser, id: string, type: string, file: Buffer) =>
-  t.app.inject({ method: 'POST', url: `${P}/${id}/textures/${type}`, payload: file, headers: { authorization: `Bearer ${u.token}`, 'content-type': 'image/png' } });
+  t.app.inject({
+    method: 'POST',
+    url: `${P}/${id}/textures/${type}`,
+    payload: file,
+    headers: {
+      authorization: `Bearer ${u.token}`,
+      'content-type': 'image/png',
+    },
+  });
 const served = (url: string) => t.app.inject({ url: new URL(url).pathname });
 const statusOf = async (url: string) => (await served(url)).statusCode;
 
@@ -57,31 +90,62 @@ function specTextureHash(width: number, height: number, rgba: Buffer): string {
 describe('texture uploads per account', () => {
   it('are counted atomically: of 50 parallel uploads at most LIMIT_TEXTURE_UPLOAD pass, and only the skin in use is kept', async () => {
     const { u, id } = await playerWithProfile();
-    const tries = await Promise.all(Array.from({ length: 50 }, (_, i) => upload(u, id, 'skin', makePng(64, 64, { seed: 1000 + i }))));
+    const tries = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        upload(u, id, 'skin', makePng(64, 64, { seed: 1000 + i })),
+      ),
+    );
     const passed = tries.filter((r) => r.statusCode === 200);
     expect(passed).toHaveLength(5);
-    expect(tries.filter((r) => r.statusCode === 429).map((r) => r.json())).toEqual(Array(45).fill(TOO_MANY));
-    expect(tries.find((r) => r.statusCode === 429)!.headers['retry-after']).toBeDefined();
+    expect(
+      tries.filter((r) => r.statusCode === 429).map((r) => r.json()),
+    ).toEqual(Array(45).fill(TOO_MANY));
+    expect(
+      tries.find((r) => r.statusCode === 429)!.headers['retry-after'],
+    ).toBeDefined();
 
-    const current = (await t.get(`${P}/${id}`, u.token)).json().data.skin.url as string;
-    const urls = [...new Set(passed.map((r) => r.json().data.skin.url as string))];
+    const current = (await t.get(`${P}/${id}`, u.token)).json().data.skin
+      .url as string;
+    const urls = [
+      ...new Set(passed.map((r) => r.json().data.skin.url as string)),
+    ];
     expect(urls).toHaveLength(5);
-    expect(await Promise.all(urls.map(statusOf))).toEqual(urls.map((url) => (url === current ? 200 : 404)));
+    expect(await Promise.all(urls.map(statusOf))).toEqual(
+      urls.map((url) => (url === current ? 200 : 404)),
+    );
   });
 
   it("are counted for the launcher's PUT too, answered in the protocol's format", async () => {
     const { u, id } = await playerWithProfile();
-    for (let i = 0; i < 5; i++) expect((await upload(u, id, 'skin', makePng(64, 64))).statusCode).toBe(200);
-    const signedIn = await t.post('/api/yggdrasil/authserver/authenticate', { username: u.username, password: u.password });
+    for (let i = 0; i < 5; i++)
+      expect((await upload(u, id, 'skin', makePng(64, 64))).statusCode).toBe(
+        200,
+      );
+    const signedIn = await t.post('/api/yggdrasil/authserver/authenticate', {
+      username: u.username,
+      password: u.password,
+    });
     const form = new FormData();
     form.set('model', '');
-    form.set('file', new Blob([makePng(64, 64)], { type: 'image/png' }), 'skin.png');
+    form.set(
+      'file',
+      new Blob([makePng(64, 64)], { type: 'image/png' }),
+      'skin.png',
+    );
     const request = new Request('http://x/', { method: 'POST', body: form });
     const res = await t.app.inject({
-      method: 'PUT', url: `/api/yggdrasil/api/user/profile/${id}/skin`, payload: Buffer.from(await request.arrayBuffer()),
-      headers: { authorization: `Bearer ${signedIn.json().accessToken}`, 'content-type': request.headers.get('content-type')! },
+      method: 'PUT',
+      url: `/api/yggdrasil/api/user/profile/${id}/skin`,
+      payload: Buffer.from(await request.arrayBuffer()),
+      headers: {
+        authorization: `Bearer ${signedIn.json().accessToken}`,
+        'content-type': request.headers.get('content-type')!,
+      },
     });
-    expect([res.statusCode, res.json().error]).toEqual([429, 'ForbiddenOperationException']);
+    expect([res.statusCode, res.json().error]).toEqual([
+      429,
+      'ForbiddenOperationException',
+    ]);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });
 });
@@ -96,15 +160,34 @@ describe('textures nothing uses', () => {
 
     const second = await skinUrl(a.u, a.id, makePng(64, 64));
     expect(await statusOf(first)).toBe(200);
-    expect((await t.post(`${P}/textures/delete`, { id: b.id, type: 'skin' }, b.u.token)).statusCode).toBe(200);
+    expect(
+      (
+        await t.post(
+          `${P}/textures/delete`,
+          { id: b.id, type: 'skin' },
+          b.u.token,
+        )
+      ).statusCode,
+    ).toBe(200);
     expect(await statusOf(first)).toBe(404);
 
-    const cape = (await upload(a.u, a.id, 'cape', makePng(64, 32))).json().data.cape.url as string;
-    expect((await t.post(`${P}/textures/delete`, { id: a.id, type: 'cape' }, a.u.token)).statusCode).toBe(200);
+    const cape = (await upload(a.u, a.id, 'cape', makePng(64, 32))).json().data
+      .cape.url as string;
+    expect(
+      (
+        await t.post(
+          `${P}/textures/delete`,
+          { id: a.id, type: 'cape' },
+          a.u.token,
+        )
+      ).statusCode,
+    ).toBe(200);
     expect(await statusOf(cape)).toBe(404);
 
     expect(await statusOf(second)).toBe(200);
-    expect((await t.post(`${P}/delete`, { id: a.id }, a.u.token)).statusCode).toBe(200);
+    expect(
+      (await t.post(`${P}/delete`, { id: a.id }, a.u.token)).statusCode,
+    ).toBe(200);
     expect(await statusOf(second)).toBe(404);
   });
 
@@ -113,13 +196,20 @@ describe('textures nothing uses', () => {
     const used = await skinUrl(u, id, makePng(64, 64));
     const repo = t.runtime.storage.minecraft.textures;
     const old = createHash('sha256').update(uniqueName('old')).digest('hex');
-    const fresh = createHash('sha256').update(uniqueName('fresh')).digest('hex');
+    const fresh = createHash('sha256')
+      .update(uniqueName('fresh'))
+      .digest('hex');
     await repo.put(old, makePng(64, 64), clock - 2 * HOUR);
     await repo.put(fresh, makePng(64, 64), clock);
     expect(await statusOf(`http://x/textures/${old}`)).toBe(200);
 
     clock += 30 * 60_000;
-    await new Housekeeping(t.runtime.storage, { reload: async () => undefined }, () => clock, createLogger('silent')).run();
+    await new Housekeeping(
+      t.runtime.storage,
+      { reload: async () => undefined },
+      () => clock,
+      createLogger('silent'),
+    ).run();
     expect(await statusOf(`http://x/textures/${old}`)).toBe(404);
     expect(await statusOf(`http://x/textures/${fresh}`)).toBe(200);
     expect(await statusOf(used)).toBe(200);
@@ -129,7 +219,11 @@ describe('textures nothing uses', () => {
 describe('what is kept of an upload', () => {
   it('only the image: ancillary chunks are not stored or served', async () => {
     const { u, id } = await playerWithProfile();
-    const url = await skinUrl(u, id, makePng(64, 64, { seed: 77, padding: 4000 }));
+    const url = await skinUrl(
+      u,
+      id,
+      makePng(64, 64, { seed: 77, padding: 4000 }),
+    );
     const body = (await served(url)).rawPayload;
     expect(body.includes(Buffer.from('tEXt'))).toBe(false);
     expect(body.equals(makePng(64, 64, { seed: 77 }))).toBe(true);
@@ -138,13 +232,27 @@ describe('what is kept of an upload', () => {
   it('refuses image data that inflates beyond the size its header gives, or short of it', async () => {
     const { u, id } = await playerWithProfile();
     // The rows of a 64×64 RGBA image are 16,640 bytes; this inflates to 60 MB from under 64 KiB.
-    const bomb = pngOf({ width: 64, height: 64 }, Buffer.alloc(0), { compressed: deflateSync(Buffer.alloc(60_000_000), { level: 9 }) });
+    const bomb = pngOf({ width: 64, height: 64 }, Buffer.alloc(0), {
+      compressed: deflateSync(Buffer.alloc(60_000_000), { level: 9 }),
+    });
     expect(bomb.length).toBeLessThanOrEqual(64 * 1024);
-    expect(failure(await upload(u, id, 'skin', bomb))).toEqual([400, BAD_TEXTURE]);
+    expect(failure(await upload(u, id, 'skin', bomb))).toEqual([
+      400,
+      BAD_TEXTURE,
+    ]);
     const short = pngOf({ width: 64, height: 64 }, Buffer.alloc(64 * 257 - 1));
-    expect(failure(await upload(u, id, 'skin', short))).toEqual([400, BAD_TEXTURE]);
-    const badFilter = pngOf({ width: 64, height: 64 }, Buffer.alloc(64 * 257, 9));
-    expect(failure(await upload(u, id, 'skin', badFilter))).toEqual([400, BAD_TEXTURE]);
+    expect(failure(await upload(u, id, 'skin', short))).toEqual([
+      400,
+      BAD_TEXTURE,
+    ]);
+    const badFilter = pngOf(
+      { width: 64, height: 64 },
+      Buffer.alloc(64 * 257, 9),
+    );
+    expect(failure(await upload(u, id, 'skin', badFilter))).toEqual([
+      400,
+      BAD_TEXTURE,
+    ]);
     expect((await t.get(`${P}/${id}`, u.token)).json().data.skin).toBeNull();
   });
 });
@@ -153,26 +261,53 @@ describe('texture names', () => {
   it("are authlib-injector's hash of the image: the same picture in another encoding keeps its URL", async () => {
     const { u, id } = await playerWithProfile();
     // A 64×64 picture of four colours, a quarter of it fully transparent (with colour under it).
-    const colours = [[200, 10, 10, 255], [10, 200, 10, 128], [10, 10, 200, 255], [1, 2, 3, 0]];
+    const colours = [
+      [200, 10, 10, 255],
+      [10, 200, 10, 128],
+      [10, 10, 200, 255],
+      [1, 2, 3, 0],
+    ];
     const index = (x: number, y: number) => ((x >> 3) + (y >> 3)) % 4;
     const rgba = Buffer.alloc(64 * 64 * 4);
-    for (let y = 0; y < 64; y++) for (let x = 0; x < 64; x++) rgba.set(colours[index(x, y)]!, (y * 64 + x) * 4);
+    for (let y = 0; y < 64; y++)
+      for (let x = 0; x < 64; x++)
+        rgba.set(colours[index(x, y)]!, (y * 64 + x) * 4);
     const plain = pngOf({ width: 64, height: 64 }, rgbaScanlines(64, 64, rgba));
     const url = await skinUrl(u, id, plain);
-    expect(url).toBe(`${new URL(url).origin}/textures/${specTextureHash(64, 64, rgba)}`);
+    expect(url).toBe(
+      `${new URL(url).origin}/textures/${specTextureHash(64, 64, rgba)}`,
+    );
 
     // The same picture as a palette image (other colour under the transparent one), packed hard, in small chunks.
-    const palette = Buffer.from([200, 10, 10, 10, 200, 10, 10, 10, 200, 9, 9, 9]);
+    const palette = Buffer.from([
+      200, 10, 10, 10, 200, 10, 10, 10, 200, 9, 9, 9,
+    ]);
     const indexed = Buffer.alloc(64 * 65);
-    for (let y = 0; y < 64; y++) for (let x = 0; x < 64; x++) indexed[y * 65 + 1 + x] = index(x, y);
+    for (let y = 0; y < 64; y++)
+      for (let x = 0; x < 64; x++) indexed[y * 65 + 1 + x] = index(x, y);
     const paletted = pngOf({ width: 64, height: 64, colorType: 3 }, indexed, {
-      chunks: [chunk('PLTE', palette), chunk('tRNS', Buffer.from([255, 128, 255, 0]))], level: 9, idatSize: 100,
+      chunks: [
+        chunk('PLTE', palette),
+        chunk('tRNS', Buffer.from([255, 128, 255, 0])),
+      ],
+      level: 9,
+      idatSize: 100,
     });
     expect(await skinUrl(u, id, paletted)).toBe(url);
 
     // And interlaced (Adam7), each pass's rows filtered with "none".
-    expect(await skinUrl(u, id, pngOf({ width: 64, height: 64, interlace: 1 }, adam7(64, 64, rgba)))).toBe(url);
-    expect(await skinUrl(u, id, makePng(64, 64, { seed: 5 }))).toMatch(new RegExp(`/textures/${specTextureHash(64, 64, seededPixels(64, 64, 5))}$`));
+    expect(
+      await skinUrl(
+        u,
+        id,
+        pngOf({ width: 64, height: 64, interlace: 1 }, adam7(64, 64, rgba)),
+      ),
+    ).toBe(url);
+    expect(await skinUrl(u, id, makePng(64, 64, { seed: 5 }))).toMatch(
+      new RegExp(
+        `/textures/${specTextureHash(64, 64, seededPixels(64, 64, 5))}$`,
+      ),
+    );
   });
 
   it('of textures stored under the file digest before keep being served and used', async () => {
@@ -180,8 +315,15 @@ describe('texture names', () => {
     const file = makePng(64, 64);
     const digest = createHash('sha256').update(file).digest('hex');
     await t.runtime.storage.minecraft.textures.put(digest, file, clock);
-    await t.runtime.storage.minecraft.profiles.setTexture(id, 'skin', digest, 'default', clock);
-    const url = (await t.get(`${P}/${id}`, u.token)).json().data.skin.url as string;
+    await t.runtime.storage.minecraft.profiles.setTexture(
+      id,
+      'skin',
+      digest,
+      'default',
+      clock,
+    );
+    const url = (await t.get(`${P}/${id}`, u.token)).json().data.skin
+      .url as string;
     expect(url.endsWith(`/textures/${digest}`)).toBe(true);
     expect((await served(url)).rawPayload.equals(file)).toBe(true);
   });
@@ -196,12 +338,23 @@ describe('texture names', () => {
 
 /** RGBA pixels as the seven Adam7 passes of unfiltered scanlines. */
 function adam7(width: number, height: number, rgba: Buffer): Buffer {
-  const passes = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]] as const;
+  const passes = [
+    [0, 0, 8, 8],
+    [4, 0, 8, 8],
+    [0, 4, 4, 8],
+    [2, 0, 4, 4],
+    [0, 2, 2, 4],
+    [1, 0, 2, 2],
+    [0, 1, 1, 2],
+  ] as const;
   const out: Buffer[] = [];
   for (const [x0, y0, dx, dy] of passes) {
     for (let y = y0; y < height; y += dy) {
       const row: number[] = [0];
-      for (let x = x0; x < width; x += dx) row.push(...rgba.subarray((y * width + x) * 4, (y * width + x) * 4 + 4));
+      for (let x = x0; x < width; x += dx)
+        row.push(
+          ...rgba.subarray((y * width + x) * 4, (y * width + x) * 4 + 4),
+        );
       if (row.length > 1) out.push(Buffer.from(row));
     }
   }

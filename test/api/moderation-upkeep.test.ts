@@ -1,9 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testClock } from '../helpers/clock.js';
 import { cliWorkspace } from '../helpers/cli.js';
-import { failure, refusal, type TestApp, type TestUser } from '../helpers/app.js';
+import {
+  failure,
+  refusal,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
-import { centerWithReceiver, WebhookReceiver } from '../helpers/webhook-receiver.js';
+import {
+  centerWithReceiver,
+  WebhookReceiver,
+} from '../helpers/webhook-receiver.js';
 import { createLogger } from '../../src/platform/logging/log.js';
 import { Housekeeping } from '../../src/features/housekeeping/housekeeping.js';
 
@@ -19,7 +27,10 @@ let receiver: WebhookReceiver;
 let endpointId: string;
 
 beforeAll(async () => {
-  ({ t, admin, receiver, endpointId } = await centerWithReceiver(() => clock.now, { events: ['user.banned', 'user.unbanned'] }));
+  ({ t, admin, receiver, endpointId } = await centerWithReceiver(
+    () => clock.now,
+    { events: ['user.banned', 'user.unbanned'] },
+  ));
 });
 // A fresh administrator's token each time: the tests move the clock by days.
 beforeEach(async () => {
@@ -32,16 +43,35 @@ afterAll(async () => {
 });
 
 /** A housekeeping round of its own instance, on the test's clock, over the service's database. */
-const keeper = () => new Housekeeping(t.runtime.storage, { reload: async () => undefined }, () => clock.now, createLogger('silent'));
-const deliveries = async (id: string) => (await t.get(`${W}/deliveries?id=${id}`, admin.token)).json().data.deliveries as Array<Record<string, unknown>>;
-const unbannedOf = (uid: number) => receiver.ofType('user.unbanned').filter((e) => e.data.uid === uid);
+const keeper = () =>
+  new Housekeeping(
+    t.runtime.storage,
+    { reload: async () => undefined },
+    () => clock.now,
+    createLogger('silent'),
+  );
+const deliveries = async (id: string) =>
+  (await t.get(`${W}/deliveries?id=${id}`, admin.token)).json().data
+    .deliveries as Array<Record<string, unknown>>;
+const unbannedOf = (uid: number) =>
+  receiver.ofType('user.unbanned').filter((e) => e.data.uid === uid);
 
 describe('a timed ban that ends', () => {
   it('is announced as user.unbanned once, by housekeeping, though no one signs in, even with two instances', async () => {
     const u = await t.register();
     const until = new Date(clock.now + HOUR).toISOString();
-    expect((await t.post(`${A}/admin/users/ban`, { username: u.username, banned: true, reason: 'spam', until }, admin.token)).statusCode).toBe(200);
-    await waitFor('user.banned', 20_000, () => receiver.ofType('user.banned').find((e) => e.data.uid === u.uid));
+    expect(
+      (
+        await t.post(
+          `${A}/admin/users/ban`,
+          { username: u.username, banned: true, reason: 'spam', until },
+          admin.token,
+        )
+      ).statusCode,
+    ).toBe(200);
+    await waitFor('user.banned', 20_000, () =>
+      receiver.ofType('user.banned').find((e) => e.data.uid === u.uid),
+    );
     // Before the end, a round lifts nothing.
     await keeper().run();
     expect((await t.runtime.storage.users.findById(u.uid))!.banned).toBe(true);
@@ -49,43 +79,96 @@ describe('a timed ban that ends', () => {
     clock.now += 2 * HOUR;
     await Promise.all([keeper().run(), keeper().run()]);
     await keeper().run();
-    const event = await waitFor('user.unbanned', 20_000, () => unbannedOf(u.uid)[0]);
+    const event = await waitFor(
+      'user.unbanned',
+      20_000,
+      () => unbannedOf(u.uid)[0],
+    );
     expect(event.data).toEqual({ uid: u.uid, username: u.username });
     const stored = (await t.runtime.storage.users.findById(u.uid))!;
-    expect([stored.banned, stored.banReason, stored.bannedUntil]).toEqual([false, '', null]);
+    expect([stored.banned, stored.banReason, stored.bannedUntil]).toEqual([
+      false,
+      '',
+      null,
+    ]);
     // Every delivery to the endpoint has settled: the event was queued once.
-    await waitFor('settled', 20_000, async () => (await deliveries(endpointId)).every((d) => d.status !== 'pending'));
+    await waitFor('settled', 20_000, async () =>
+      (await deliveries(endpointId)).every((d) => d.status !== 'pending'),
+    );
     expect(unbannedOf(u.uid)).toHaveLength(1);
-    expect((await t.post(`${A}/login`, { username: u.username, password: u.password })).statusCode).toBe(200);
+    expect(
+      (
+        await t.post(`${A}/login`, {
+          username: u.username,
+          password: u.password,
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('is not announced again after an admin lifted it, nor for a permanent ban', async () => {
     const early = await t.register();
     const forever = await t.register();
-    await t.post(`${A}/admin/users/ban`, { username: early.username, banned: true, until: new Date(clock.now + HOUR).toISOString() }, admin.token);
-    await t.post(`${A}/admin/users/ban`, { username: early.username, banned: false }, admin.token);
-    await t.post(`${A}/admin/users/ban`, { username: forever.username, banned: true }, admin.token);
+    await t.post(
+      `${A}/admin/users/ban`,
+      {
+        username: early.username,
+        banned: true,
+        until: new Date(clock.now + HOUR).toISOString(),
+      },
+      admin.token,
+    );
+    await t.post(
+      `${A}/admin/users/ban`,
+      { username: early.username, banned: false },
+      admin.token,
+    );
+    await t.post(
+      `${A}/admin/users/ban`,
+      { username: forever.username, banned: true },
+      admin.token,
+    );
     await waitFor('the admin unban', 20_000, () => unbannedOf(early.uid)[0]);
     clock.now += 2 * HOUR;
     await keeper().run();
-    await waitFor('settled', 20_000, async () => (await deliveries(endpointId)).every((d) => d.status !== 'pending'));
+    await waitFor('settled', 20_000, async () =>
+      (await deliveries(endpointId)).every((d) => d.status !== 'pending'),
+    );
     expect(unbannedOf(early.uid)).toHaveLength(1);
     expect(unbannedOf(forever.uid)).toHaveLength(0);
-    expect((await t.runtime.storage.users.findById(forever.uid))!.banned).toBe(true);
+    expect((await t.runtime.storage.users.findById(forever.uid))!.banned).toBe(
+      true,
+    );
   });
 });
 
 describe('settled deliveries', () => {
   it('are deleted 30 days after they were written; newer ones stay', async () => {
     const old = await t.register();
-    await t.post(`${A}/admin/users/ban`, { username: old.username, banned: true }, admin.token);
-    await waitFor('old delivered', 20_000, async () => (await deliveries(endpointId)).find((d) => d.status === 'delivered'));
+    await t.post(
+      `${A}/admin/users/ban`,
+      { username: old.username, banned: true },
+      admin.token,
+    );
+    await waitFor('old delivered', 20_000, async () =>
+      (await deliveries(endpointId)).find((d) => d.status === 'delivered'),
+    );
     const oldIds = (await deliveries(endpointId)).map((d) => d.id);
     clock.now += 29 * DAY;
     admin = await t.admin();
     const recent = await t.register();
-    await t.post(`${A}/admin/users/ban`, { username: recent.username, banned: true }, admin.token);
-    await waitFor('recent delivered', 20_000, async () => (await deliveries(endpointId)).length > oldIds.length && (await deliveries(endpointId)).every((d) => d.status !== 'pending'));
+    await t.post(
+      `${A}/admin/users/ban`,
+      { username: recent.username, banned: true },
+      admin.token,
+    );
+    await waitFor(
+      'recent delivered',
+      20_000,
+      async () =>
+        (await deliveries(endpointId)).length > oldIds.length &&
+        (await deliveries(endpointId)).every((d) => d.status !== 'pending'),
+    );
     clock.now += 2 * DAY;
     admin = await t.admin();
     await keeper().run();
@@ -98,17 +181,41 @@ describe('settled deliveries', () => {
 describe('switching an endpoint back on', () => {
   it('sends deliveries still to go to the new address after the address changed', async () => {
     const [before, after] = [new WebhookReceiver(), new WebhookReceiver()];
-    const added = (await t.post(W, { url: await before.start(), events: ['user.banned'] }, admin.token)).json().data;
+    const added = (
+      await t.post(
+        W,
+        { url: await before.start(), events: ['user.banned'] },
+        admin.token,
+      )
+    ).json().data;
     const newUrl = await after.start();
     after.trust(added.secret);
     before.failNext(Number.MAX_SAFE_INTEGER);
     try {
       const u = await t.register();
-      await t.post(`${A}/admin/users/ban`, { username: u.username, banned: true }, admin.token);
-      await waitFor('first failure', 20_000, async () => (await deliveries(added.id))[0]?.tries === 1);
-      expect((await t.post(`${W}/update`, { id: added.id, url: newUrl }, admin.token)).json().data.url).toBe(newUrl);
+      await t.post(
+        `${A}/admin/users/ban`,
+        { username: u.username, banned: true },
+        admin.token,
+      );
+      await waitFor(
+        'first failure',
+        20_000,
+        async () => (await deliveries(added.id))[0]?.tries === 1,
+      );
+      expect(
+        (
+          await t.post(
+            `${W}/update`,
+            { id: added.id, url: newUrl },
+            admin.token,
+          )
+        ).json().data.url,
+      ).toBe(newUrl);
       clock.now += 5000;
-      const event = await waitFor('delivered to the new address', 20_000, () => after.ofType('user.banned').find((e) => e.data.uid === u.uid));
+      const event = await waitFor('delivered to the new address', 20_000, () =>
+        after.ofType('user.banned').find((e) => e.data.uid === u.uid),
+      );
       expect(event.data).toMatchObject({ uid: u.uid, username: u.username });
     } finally {
       await t.post(`${W}/remove`, { id: added.id }, admin.token);
@@ -118,14 +225,64 @@ describe('switching an endpoint back on', () => {
   });
 
   it('changes the other fields given, and refuses bad ones, unknown ids and non-admins', async () => {
-    const added = (await t.post(W, { url: 'https://hooks.example.com/u' }, admin.token)).json().data;
-    const changed = await t.post(`${W}/update`, { id: added.id, url: 'https://hooks.example.com/v', description: ' forum ', events: ['user.deleted'], enabled: false }, admin.token);
-    expect(changed.json().data).toMatchObject({ url: 'https://hooks.example.com/v', description: 'forum', events: ['user.deleted'], enabled: false, disabled_at: null });
-    expect(failure(await t.post(`${W}/update`, { id: added.id, events: ['user.exploded'] }, admin.token))).toEqual([400, refusal('参数错误：events')]);
-    expect(failure(await t.post(`${W}/update`, { id: added.id, url: 'ftp://x.example/' }, admin.token))).toEqual([400, refusal('参数错误：url')]);
-    expect(failure(await t.post(`${W}/update`, { id: 'wh_nope', enabled: true }, admin.token))).toEqual([404, refusal('Webhook 不存在')]);
+    const added = (
+      await t.post(W, { url: 'https://hooks.example.com/u' }, admin.token)
+    ).json().data;
+    const changed = await t.post(
+      `${W}/update`,
+      {
+        id: added.id,
+        url: 'https://hooks.example.com/v',
+        description: ' forum ',
+        events: ['user.deleted'],
+        enabled: false,
+      },
+      admin.token,
+    );
+    expect(changed.json().data).toMatchObject({
+      url: 'https://hooks.example.com/v',
+      description: 'forum',
+      events: ['user.deleted'],
+      enabled: false,
+      disabled_at: null,
+    });
+    expect(
+      failure(
+        await t.post(
+          `${W}/update`,
+          { id: added.id, events: ['user.exploded'] },
+          admin.token,
+        ),
+      ),
+    ).toEqual([400, refusal('参数错误：events')]);
+    expect(
+      failure(
+        await t.post(
+          `${W}/update`,
+          { id: added.id, url: 'ftp://x.example/' },
+          admin.token,
+        ),
+      ),
+    ).toEqual([400, refusal('参数错误：url')]);
+    expect(
+      failure(
+        await t.post(
+          `${W}/update`,
+          { id: 'wh_nope', enabled: true },
+          admin.token,
+        ),
+      ),
+    ).toEqual([404, refusal('Webhook 不存在')]);
     const someone = await t.register();
-    expect(failure(await t.post(`${W}/update`, { id: added.id, enabled: true }, someone.token))).toEqual([403, refusal('需要管理员权限')]);
+    expect(
+      failure(
+        await t.post(
+          `${W}/update`,
+          { id: added.id, enabled: true },
+          someone.token,
+        ),
+      ),
+    ).toEqual([403, refusal('需要管理员权限')]);
     await t.post(`${W}/remove`, { id: added.id }, admin.token);
   });
 });
@@ -137,12 +294,23 @@ describe('webhook enable on the command line', () => {
   it('switches an endpoint on and off, and names an unknown one', async () => {
     const db = await ws.freshDatabase('hooks');
     expect((await ws.cli(db, ['migrate'])).code).toBe(0);
-    const added = await ws.cli(db, ['webhook', 'add', '--url', 'https://hooks.example.com/cli', '--disabled']);
+    const added = await ws.cli(db, [
+      'webhook',
+      'add',
+      '--url',
+      'https://hooks.example.com/cli',
+      '--disabled',
+    ]);
     expect(added.code, added.stderr).toBe(0);
     const id = JSON.parse(added.stdout).id as string;
     const on = await ws.cli(db, ['webhook', 'enable', id]);
     expect(on.code, on.stderr).toBe(0);
-    expect(JSON.parse(on.stdout)).toMatchObject({ id, enabled: true, failing_since: null, disabled_at: null });
+    expect(JSON.parse(on.stdout)).toMatchObject({
+      id,
+      enabled: true,
+      failing_since: null,
+      disabled_at: null,
+    });
     const off = await ws.cli(db, ['webhook', 'disable', id]);
     expect(JSON.parse(off.stdout)).toMatchObject({ id, enabled: false });
     const unknown = await ws.cli(db, ['webhook', 'enable', 'wh_nope']);

@@ -1,8 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as oauth from 'oauth4webapi';
-import { createTestApp, failure, refusal, type TestApp, type TestUser } from '../helpers/app.js';
+import {
+  createTestApp,
+  failure,
+  refusal,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.js';
 import { createApp, type CreatedApp } from '../helpers/oauth.js';
-import { discover, injectFetch, postForm, signInWithCode } from '../helpers/oidc-client.js';
+import {
+  discover,
+  injectFetch,
+  postForm,
+  signInWithCode,
+} from '../helpers/oidc-client.js';
 import { sessionCookie } from '../helpers/oidc-pages.js';
 import { jwtClaims } from '../helpers/jwt.js';
 import { LogoutReceiver } from '../helpers/logout-receiver.js';
@@ -23,12 +34,26 @@ beforeAll(async () => {
   t = await createTestApp({ BASE_URL: ISSUER, WEBHOOK_ALLOW_PRIVATE: 'on' });
   dev = await t.register();
   as = await discover(t, ISSUER);
-  forum = await createApp(t, dev, { display_name: '论坛', redirect_uris: [CB] });
+  forum = await createApp(t, dev, {
+    display_name: '论坛',
+    redirect_uris: [CB],
+  });
   // The wiki registers no back-channel address: it is never called.
   wiki = await createApp(t, dev, { display_name: 'Wiki', redirect_uris: [CB] });
   forumReceiver = new LogoutReceiver(ISSUER, forum.client_id);
-  const uri = await forumReceiver.start(as.jwks_uri!, injectFetch(t.app) as typeof fetch);
-  const updated = await t.post(`${A}/apps/update`, { client_id: forum.client_id, backchannel_logout_uri: uri, backchannel_logout_session_required: true }, dev.token);
+  const uri = await forumReceiver.start(
+    as.jwks_uri!,
+    injectFetch(t.app) as typeof fetch,
+  );
+  const updated = await t.post(
+    `${A}/apps/update`,
+    {
+      client_id: forum.client_id,
+      backchannel_logout_uri: uri,
+      backchannel_logout_session_required: true,
+    },
+    dev.token,
+  );
   expect(updated.statusCode, updated.body).toBe(200);
 });
 afterAll(async () => {
@@ -40,11 +65,26 @@ afterAll(async () => {
 async function signInToBoth(user: TestUser) {
   const f = await signInWithCode(t, as, user, forum, CB);
   const w = await signInWithCode(t, as, user, wiki, CB);
-  return { forumId: jwtClaims(f.id_token!), wikiId: jwtClaims(w.id_token!), forumRefresh: f.refresh_token! };
+  return {
+    forumId: jwtClaims(f.id_token!),
+    wikiId: jwtClaims(w.id_token!),
+    forumRefresh: f.refresh_token!,
+  };
 }
 
-const logoutOf = (sid: string) => waitFor(`a logout token for ${sid}`, 20_000, () => forumReceiver.forSid(sid)[0]);
-const refresh = (token: string) => postForm(t, '/oauth/token', { grant_type: 'refresh_token', refresh_token: token }, { basic: [forum.client_id, forum.client_secret!] });
+const logoutOf = (sid: string) =>
+  waitFor(
+    `a logout token for ${sid}`,
+    20_000,
+    () => forumReceiver.forSid(sid)[0],
+  );
+const refresh = (token: string) =>
+  postForm(
+    t,
+    '/oauth/token',
+    { grant_type: 'refresh_token', refresh_token: token },
+    { basic: [forum.client_id, forum.client_secret!] },
+  );
 
 describe('registration', () => {
   it('discovery advertises back-channel logout with sid', async () => {
@@ -54,22 +94,70 @@ describe('registration', () => {
   });
 
   it('the apps API stores, returns and clears the fields', async () => {
-    const app = await createApp(t, dev, { backchannel_logout_uri: 'https://rp.example.com/bcl?x=1', backchannel_logout_session_required: true });
-    expect(app).toMatchObject({ backchannel_logout_uri: 'https://rp.example.com/bcl?x=1', backchannel_logout_session_required: true });
+    const app = await createApp(t, dev, {
+      backchannel_logout_uri: 'https://rp.example.com/bcl?x=1',
+      backchannel_logout_session_required: true,
+    });
+    expect(app).toMatchObject({
+      backchannel_logout_uri: 'https://rp.example.com/bcl?x=1',
+      backchannel_logout_session_required: true,
+    });
     const plain = await createApp(t, dev);
-    expect(plain).toMatchObject({ backchannel_logout_uri: '', backchannel_logout_session_required: false });
-    const cleared = await t.post(`${A}/apps/update`, { client_id: app.client_id, backchannel_logout_uri: '' }, dev.token);
-    expect(cleared.json().data).toMatchObject({ backchannel_logout_uri: '', backchannel_logout_session_required: true });
-    const listed = (await t.get(`${A}/apps`, dev.token)).json().data.apps.find((a: { client_id: string }) => a.client_id === forum.client_id);
-    expect(listed.backchannel_logout_uri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/backchannel-logout$/);
+    expect(plain).toMatchObject({
+      backchannel_logout_uri: '',
+      backchannel_logout_session_required: false,
+    });
+    const cleared = await t.post(
+      `${A}/apps/update`,
+      { client_id: app.client_id, backchannel_logout_uri: '' },
+      dev.token,
+    );
+    expect(cleared.json().data).toMatchObject({
+      backchannel_logout_uri: '',
+      backchannel_logout_session_required: true,
+    });
+    const listed = (await t.get(`${A}/apps`, dev.token))
+      .json()
+      .data.apps.find(
+        (a: { client_id: string }) => a.client_id === forum.client_id,
+      );
+    expect(listed.backchannel_logout_uri).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/backchannel-logout$/,
+    );
   });
 
   it('refuses an address that is not absolute http(s) with a 400', async () => {
-    for (const uri of ['ftp://rp.example.com/x', '/relative', 'https://rp.example.com/x#frag', 'http://rp.example.com/plain-http', 'com.example.app:/cb']) {
-      expect(failure(await t.post(`${A}/apps`, { display_name: 'Bad', redirect_uris: [CB], backchannel_logout_uri: uri }, dev.token)), uri)
-        .toEqual([400, refusal('后台退出通知地址格式不正确')]);
-      expect(failure(await t.post(`${A}/apps/update`, { client_id: forum.client_id, backchannel_logout_uri: uri }, dev.token)), uri)
-        .toEqual([400, refusal('后台退出通知地址格式不正确')]);
+    for (const uri of [
+      'ftp://rp.example.com/x',
+      '/relative',
+      'https://rp.example.com/x#frag',
+      'http://rp.example.com/plain-http',
+      'com.example.app:/cb',
+    ]) {
+      expect(
+        failure(
+          await t.post(
+            `${A}/apps`,
+            {
+              display_name: 'Bad',
+              redirect_uris: [CB],
+              backchannel_logout_uri: uri,
+            },
+            dev.token,
+          ),
+        ),
+        uri,
+      ).toEqual([400, refusal('后台退出通知地址格式不正确')]);
+      expect(
+        failure(
+          await t.post(
+            `${A}/apps/update`,
+            { client_id: forum.client_id, backchannel_logout_uri: uri },
+            dev.token,
+          ),
+        ),
+        uri,
+      ).toEqual([400, refusal('后台退出通知地址格式不正确')]);
     }
   });
 });
@@ -80,125 +168,288 @@ describe('apps with a back-channel address per owner', () => {
 
   it('are at most 5 for an owner who is not an administrator, counted atomically', async () => {
     const owner = await t.register();
-    for (let i = 0; i < 4; i++) await createApp(t, owner, { redirect_uris: [CB], backchannel_logout_uri: bcl(i) });
+    for (let i = 0; i < 4; i++)
+      await createApp(t, owner, {
+        redirect_uris: [CB],
+        backchannel_logout_uri: bcl(i),
+      });
     // Fifty at once for the one place left: one is made, 49 refused.
-    const racing = await Promise.all(Array.from({ length: 50 }, (_, i) => t.post(`${A}/apps`, { display_name: `Race ${i}`, redirect_uris: [CB], backchannel_logout_uri: bcl(i + 4) }, owner.token)));
+    const racing = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        t.post(
+          `${A}/apps`,
+          {
+            display_name: `Race ${i}`,
+            redirect_uris: [CB],
+            backchannel_logout_uri: bcl(i + 4),
+          },
+          owner.token,
+        ),
+      ),
+    );
     expect(racing.filter((r) => r.statusCode === 200)).toHaveLength(1);
-    expect(racing.filter((r) => r.statusCode !== 200).map(failure)).toEqual(Array.from({ length: 49 }, () => CAPPED));
+    expect(racing.filter((r) => r.statusCode !== 200).map(failure)).toEqual(
+      Array.from({ length: 49 }, () => CAPPED),
+    );
     const plain = await createApp(t, owner, { redirect_uris: [CB] });
-    expect(failure(await t.post(`${A}/apps/update`, { client_id: plain.client_id, backchannel_logout_uri: bcl('x') }, owner.token))).toEqual(CAPPED);
-    const apps = (await t.get(`${A}/apps`, owner.token)).json().data.apps as CreatedApp[];
+    expect(
+      failure(
+        await t.post(
+          `${A}/apps/update`,
+          { client_id: plain.client_id, backchannel_logout_uri: bcl('x') },
+          owner.token,
+        ),
+      ),
+    ).toEqual(CAPPED);
+    const apps = (await t.get(`${A}/apps`, owner.token)).json().data
+      .apps as CreatedApp[];
     expect(apps.filter((a) => a.backchannel_logout_uri !== '')).toHaveLength(5);
     // Changing the address of one that has one, or moving the place to another app, is fine.
     const first = apps.find((a) => a.backchannel_logout_uri === bcl(0))!;
-    expect((await t.post(`${A}/apps/update`, { client_id: first.client_id, backchannel_logout_uri: bcl('moved') }, owner.token)).statusCode).toBe(200);
-    expect((await t.post(`${A}/apps/update`, { client_id: first.client_id, backchannel_logout_uri: '' }, owner.token)).statusCode).toBe(200);
-    expect((await t.post(`${A}/apps/update`, { client_id: plain.client_id, backchannel_logout_uri: bcl('x') }, owner.token)).statusCode).toBe(200);
+    expect(
+      (
+        await t.post(
+          `${A}/apps/update`,
+          { client_id: first.client_id, backchannel_logout_uri: bcl('moved') },
+          owner.token,
+        )
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await t.post(
+          `${A}/apps/update`,
+          { client_id: first.client_id, backchannel_logout_uri: '' },
+          owner.token,
+        )
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await t.post(
+          `${A}/apps/update`,
+          { client_id: plain.client_id, backchannel_logout_uri: bcl('x') },
+          owner.token,
+        )
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('are not capped for an administrator', async () => {
     const boss = await t.admin();
-    for (let i = 0; i < 6; i++) await createApp(t, boss, { redirect_uris: [CB], backchannel_logout_uri: bcl(`admin-${i}`) });
+    for (let i = 0; i < 6; i++)
+      await createApp(t, boss, {
+        redirect_uris: [CB],
+        backchannel_logout_uri: bcl(`admin-${i}`),
+      });
   });
 });
 
 describe('logout tokens', () => {
-  it('RP-initiated logout: the forum gets a token with the ID token\'s sub and sid, the wiki nothing', async () => {
+  it("RP-initiated logout: the forum gets a token with the ID token's sub and sid, the wiki nothing", async () => {
     const user = await t.register();
     const { forumId, wikiId, forumRefresh } = await signInToBoth(user);
     expect(forumId.sid).toEqual(expect.any(String));
     expect(wikiId.sid).not.toBe(forumId.sid);
     const before = forumReceiver.tokens.length;
     const hint = (await signInWithCode(t, as, user, forum, CB)).id_token!;
-    const res = await t.app.inject({ method: 'GET', url: `/oauth/end_session?id_token_hint=${hint}`, headers: sessionCookie(user.token) });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/oauth/end_session?id_token_hint=${hint}`,
+      headers: sessionCookie(user.token),
+    });
     expect(res.statusCode).toBeLessThan(400);
     const token = await logoutOf(forumId.sid);
-    expect(token).toMatchObject({ iss: ISSUER, aud: forum.client_id, sub: forumId.sub, sid: forumId.sid });
+    expect(token).toMatchObject({
+      iss: ISSUER,
+      aud: forum.client_id,
+      sub: forumId.sub,
+      sid: forumId.sid,
+    });
     expect(token.exp! - token.iat!).toBeLessThanOrEqual(120);
     expect(token).not.toHaveProperty('nonce');
     // Both forum sign-ins of that browser session are logged out; nothing names the wiki's.
-    await waitFor('the second forum sign-in', 20_000, () => forumReceiver.tokens.length >= before + 2);
-    expect(forumReceiver.tokens.filter((p) => p.sid === wikiId.sid || p.aud !== forum.client_id)).toEqual([]);
+    await waitFor(
+      'the second forum sign-in',
+      20_000,
+      () => forumReceiver.tokens.length >= before + 2,
+    );
+    expect(
+      forumReceiver.tokens.filter(
+        (p) => p.sid === wikiId.sid || p.aud !== forum.client_id,
+      ),
+    ).toEqual([]);
     expect((await refresh(forumRefresh)).json().error).toBe('invalid_grant');
-    expect(forumReceiver.contentTypes.every((c) => c === 'application/x-www-form-urlencoded')).toBe(true);
+    expect(
+      forumReceiver.contentTypes.every(
+        (c) => c === 'application/x-www-form-urlencoded',
+      ),
+    ).toBe(true);
     expect(forumReceiver.rejected).toEqual([]);
   });
 
   it('signing out at the center: a sign-in granted offline_access is told but keeps its refresh token', async () => {
     const user = await t.register();
     const online = await signInWithCode(t, as, user, forum, CB);
-    const offline = await signInWithCode(t, as, user, forum, CB, 'openid offline_access');
+    const offline = await signInWithCode(
+      t,
+      as,
+      user,
+      forum,
+      CB,
+      'openid offline_access',
+    );
     expect((await t.post(`${A}/logout`, {}, user.token)).statusCode).toBe(200);
     await logoutOf(jwtClaims(online.id_token!).sid);
     await logoutOf(jwtClaims(offline.id_token!).sid);
-    expect((await refresh(online.refresh_token!)).json().error).toBe('invalid_grant');
+    expect((await refresh(online.refresh_token!)).json().error).toBe(
+      'invalid_grant',
+    );
     expect((await refresh(offline.refresh_token!)).statusCode).toBe(200);
   });
 
   it('logout everywhere', async () => {
     const user = await t.register();
     const { forumId } = await signInToBoth(user);
-    expect((await t.post(`${A}/logout`, { all: true }, user.token)).statusCode).toBe(200);
-    expect(await logoutOf(forumId.sid)).toMatchObject({ sub: String(user.uid), aud: forum.client_id });
+    expect(
+      (await t.post(`${A}/logout`, { all: true }, user.token)).statusCode,
+    ).toBe(200);
+    expect(await logoutOf(forumId.sid)).toMatchObject({
+      sub: String(user.uid),
+      aud: forum.client_id,
+    });
   });
 
   it('a ban', async () => {
     const admin = await t.admin();
     const user = await t.register();
     const { forumId } = await signInToBoth(user);
-    expect((await t.post(`${A}/admin/users/ban`, { username: user.username, banned: true }, admin.token)).statusCode).toBe(200);
-    expect(await logoutOf(forumId.sid)).toMatchObject({ sub: String(user.uid) });
+    expect(
+      (
+        await t.post(
+          `${A}/admin/users/ban`,
+          { username: user.username, banned: true },
+          admin.token,
+        )
+      ).statusCode,
+    ).toBe(200);
+    expect(await logoutOf(forumId.sid)).toMatchObject({
+      sub: String(user.uid),
+    });
   });
 
   it('consent withdrawn for the forum, and is retried until the client answers', async () => {
     const user = await t.register();
     const { forumId } = await signInToBoth(user);
     forumReceiver.failNext(1);
-    expect((await t.post(`${A}/account/authorized_apps/revoke`, { client_id: forum.client_id }, user.token)).statusCode).toBe(200);
-    const token = await waitFor('the retried logout token', 30_000, () => forumReceiver.forSid(forumId.sid)[0]);
+    expect(
+      (
+        await t.post(
+          `${A}/account/authorized_apps/revoke`,
+          { client_id: forum.client_id },
+          user.token,
+        )
+      ).statusCode,
+    ).toBe(200);
+    const token = await waitFor(
+      'the retried logout token',
+      30_000,
+      () => forumReceiver.forSid(forumId.sid)[0],
+    );
     expect(token.sub).toBe(String(user.uid));
   });
 
   it('a person signed in to no client with an address sends nothing', async () => {
     const user = await t.register();
     const w = await signInWithCode(t, as, user, wiki, CB);
-    expect((await t.post(`${A}/logout`, { all: true }, user.token)).statusCode).toBe(200);
+    expect(
+      (await t.post(`${A}/logout`, { all: true }, user.token)).statusCode,
+    ).toBe(200);
     expect(await refreshWiki(w.refresh_token!)).toBe('invalid_grant');
     // A forum user logged out afterwards: once their token is in, the first one's would be too.
     const marker = await t.register();
     const { forumId } = await signInToBoth(marker);
-    expect((await t.post(`${A}/logout`, { all: true }, marker.token)).statusCode).toBe(200);
+    expect(
+      (await t.post(`${A}/logout`, { all: true }, marker.token)).statusCode,
+    ).toBe(200);
     await logoutOf(forumId.sid);
-    expect(forumReceiver.tokens.filter((p) => p.sub === String(user.uid))).toEqual([]);
+    expect(
+      forumReceiver.tokens.filter((p) => p.sub === String(user.uid)),
+    ).toEqual([]);
   });
 });
 
 const refreshWiki = async (token: string) =>
-  (await postForm(t, '/oauth/token', { grant_type: 'refresh_token', refresh_token: token }, { basic: [wiki.client_id, wiki.client_secret!] })).json().error;
+  (
+    await postForm(
+      t,
+      '/oauth/token',
+      { grant_type: 'refresh_token', refresh_token: token },
+      { basic: [wiki.client_id, wiki.client_secret!] },
+    )
+  ).json().error;
 
-describe('the admin\'s view of logout tokens', () => {
-  type Row = { id: number; client_id: string; sub: string; url: string; status: string; http_status: number | null; tries: number; event: string };
+describe("the admin's view of logout tokens", () => {
+  type Row = {
+    id: number;
+    client_id: string;
+    sub: string;
+    url: string;
+    status: string;
+    http_status: number | null;
+    tries: number;
+    event: string;
+  };
   const L = `${A}/admin/webhooks/logout_deliveries`;
 
   it('lists what was sent to which client for whom, and sends one again on request', async () => {
     const admin = await t.admin();
     const user = await t.register();
     const { forumId } = await signInToBoth(user);
-    expect((await t.post(`${A}/logout`, { all: true }, user.token)).statusCode).toBe(200);
+    expect(
+      (await t.post(`${A}/logout`, { all: true }, user.token)).statusCode,
+    ).toBe(200);
     await logoutOf(forumId.sid);
     const row = await waitFor('the delivered row', 20_000, async () => {
-      const rows = (await t.get(L, admin.token)).json().data.deliveries as Row[];
-      return rows.find((r) => r.sub === String(user.uid) && r.status === 'delivered');
+      const rows = (await t.get(L, admin.token)).json().data
+        .deliveries as Row[];
+      return rows.find(
+        (r) => r.sub === String(user.uid) && r.status === 'delivered',
+      );
     });
-    expect(row).toMatchObject({ client_id: forum.client_id, url: expect.stringMatching(/\/backchannel-logout$/), http_status: 200, tries: 1, event: 'oidc.backchannel_logout' });
+    expect(row).toMatchObject({
+      client_id: forum.client_id,
+      url: expect.stringMatching(/\/backchannel-logout$/),
+      http_status: 200,
+      tries: 1,
+      event: 'oidc.backchannel_logout',
+    });
     expect(JSON.stringify(row)).not.toMatch(/eyJ/);
 
     const before = forumReceiver.forSid(forumId.sid).length;
-    expect((await t.post(`${A}/admin/webhooks/redeliver`, { id: row.id }, admin.token)).statusCode).toBe(200);
-    await waitFor('the token sent again', 20_000, () => forumReceiver.forSid(forumId.sid).length > before);
+    expect(
+      (
+        await t.post(
+          `${A}/admin/webhooks/redeliver`,
+          { id: row.id },
+          admin.token,
+        )
+      ).statusCode,
+    ).toBe(200);
+    await waitFor(
+      'the token sent again',
+      20_000,
+      () => forumReceiver.forSid(forumId.sid).length > before,
+    );
     // Signed again when sent, with the same jti, so a client that acted on the first drops it.
-    const [first, ...rest] = forumReceiver.forSid(forumId.sid).filter((p) => p.sub === String(user.uid));
-    expect(rest.at(-1)).toMatchObject({ jti: first!.jti, sid: forumId.sid, aud: forum.client_id });
+    const [first, ...rest] = forumReceiver
+      .forSid(forumId.sid)
+      .filter((p) => p.sub === String(user.uid));
+    expect(rest.at(-1)).toMatchObject({
+      jti: first!.jti,
+      sid: forumId.sid,
+      aud: forum.client_id,
+    });
     expect(rest.at(-1)!.iat).toBeGreaterThanOrEqual(first!.iat!);
   });
 

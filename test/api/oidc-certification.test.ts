@@ -3,8 +3,17 @@ import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createApp, type CreatedApp } from '../helpers/oauth.js';
-import { authorizeAsBrowser, discover, viaInject } from '../helpers/oidc-client.js';
-import { authorizeGet, location, pagesPost, ticketOf } from '../helpers/oidc-pages.js';
+import {
+  authorizeAsBrowser,
+  discover,
+  viaInject,
+} from '../helpers/oidc-client.js';
+import {
+  authorizeGet,
+  location,
+  pagesPost,
+  ticketOf,
+} from '../helpers/oidc-pages.js';
 import { jwtClaims } from '../helpers/jwt.js';
 
 /**
@@ -29,10 +38,18 @@ beforeAll(async () => {
   rp = await createApp(t, dev, { redirect_uris: [CB] });
   as = await discover(t, ISSUER);
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const base = (extra: Record<string, string> = {}) => ({
-  response_type: 'code', client_id: rp.client_id, redirect_uri: CB, scope: 'openid', state: 'st-9', nonce: 'n-9', ...extra,
+  response_type: 'code',
+  client_id: rp.client_id,
+  redirect_uri: CB,
+  scope: 'openid',
+  state: 'st-9',
+  nonce: 'n-9',
+  ...extra,
 });
 
 /** The code flow as `user`'s browser with these extra parameters: the token response, the ID token's claims and the consent page's scopes. */
@@ -41,46 +58,98 @@ async function signIn(user: TestUser, extra: Record<string, string>) {
   let shown: string[] = [];
   let callback = first;
   if (first.pathname === '/authorize') {
-    shown = (await pagesPost(t, '/oauth/interaction', { ticket: ticketOf(first) }, user.token)).json().data.scopes;
+    shown = (
+      await pagesPost(
+        t,
+        '/oauth/interaction',
+        { ticket: ticketOf(first) },
+        user.token,
+      )
+    ).json().data.scopes;
     callback = await authorizeAsBrowser(t, user, base(extra));
   }
-  const params = oauth.validateAuthResponse(as, { client_id: rp.client_id }, callback, 'st-9');
-  const res = await oauth.authorizationCodeGrantRequest(as, { client_id: rp.client_id }, oauth.ClientSecretBasic(rp.client_secret!), params, CB, oauth.nopkce, viaInject(t));
-  const tokens = await oauth.processAuthorizationCodeResponse(as, { client_id: rp.client_id }, res, { expectedNonce: 'n-9', requireIdToken: true });
+  const params = oauth.validateAuthResponse(
+    as,
+    { client_id: rp.client_id },
+    callback,
+    'st-9',
+  );
+  const res = await oauth.authorizationCodeGrantRequest(
+    as,
+    { client_id: rp.client_id },
+    oauth.ClientSecretBasic(rp.client_secret!),
+    params,
+    CB,
+    oauth.nopkce,
+    viaInject(t),
+  );
+  const tokens = await oauth.processAuthorizationCodeResponse(
+    as,
+    { client_id: rp.client_id },
+    res,
+    { expectedNonce: 'n-9', requireIdToken: true },
+  );
   return { tokens, id: jwtClaims(tokens.id_token!), shown };
 }
 
 const userInfo = async (accessToken: string) =>
-  (await t.app.inject({ method: 'GET', url: '/oauth/userinfo', headers: { authorization: `Bearer ${accessToken}` } })).json();
+  (
+    await t.app.inject({
+      method: 'GET',
+      url: '/oauth/userinfo',
+      headers: { authorization: `Bearer ${accessToken}` },
+    })
+  ).json();
 
 /** An error sent back to the registered callback with state and iss (OIDC Core §3.1.2.6). */
-function expectCallbackError(res: Awaited<ReturnType<typeof authorizeGet>>, error: string) {
+function expectCallbackError(
+  res: Awaited<ReturnType<typeof authorizeGet>>,
+  error: string,
+) {
   const url = location(res);
   expect(url.origin + url.pathname).toBe(CB);
-  expect(Object.fromEntries(url.searchParams)).toMatchObject({ error, state: 'st-9', iss: ISSUER });
+  expect(Object.fromEntries(url.searchParams)).toMatchObject({
+    error,
+    state: 'st-9',
+    iss: ISSUER,
+  });
 }
 
 /** An unsigned (`alg: none`) request object as the conformance suite builds it. */
 function unsignedRequestObject(claims: Record<string, unknown>): string {
-  const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const part = (o: object) =>
+    Buffer.from(JSON.stringify(o)).toString('base64url');
   return `${part({ alg: 'none' })}.${part(claims)}.`;
 }
 
 describe('request objects (Core §6.1)', () => {
-  it('an unsigned request object of the suite\'s length is answered request_not_supported at the callback', async () => {
+  it("an unsigned request object of the suite's length is answered request_not_supported at the callback", async () => {
     expect(as.request_parameter_supported).toBe(false);
     expect(as.request_uri_parameter_supported).toBe(false);
     const request = unsignedRequestObject({
-      iss: rp.client_id, aud: ISSUER, response_type: 'code', client_id: rp.client_id, redirect_uri: CB,
-      scope: 'openid', state: 'st-9', nonce: 'n-9', claims: { userinfo: { name: { essential: true } } },
+      iss: rp.client_id,
+      aud: ISSUER,
+      response_type: 'code',
+      client_id: rp.client_id,
+      redirect_uri: CB,
+      scope: 'openid',
+      state: 'st-9',
+      nonce: 'n-9',
+      claims: { userinfo: { name: { essential: true } } },
     });
     expect(request.length).toBeGreaterThan(270);
-    expectCallbackError(await authorizeGet(t, base({ request })), 'request_not_supported');
+    expectCallbackError(
+      await authorizeGet(t, base({ request })),
+      'request_not_supported',
+    );
   });
 
   it('a long request_uri is answered request_uri_not_supported at the callback', async () => {
     const requestUri = `https://rp.example.com/requests/${'r'.repeat(300)}`;
-    expectCallbackError(await authorizeGet(t, base({ request_uri: requestUri })), 'request_uri_not_supported');
+    expectCallbackError(
+      await authorizeGet(t, base({ request_uri: requestUri })),
+      'request_uri_not_supported',
+    );
   });
 });
 
@@ -89,18 +158,40 @@ describe('the profile claims (Core §5.1, §5.4)', () => {
     const user = await t.register();
     const { tokens, id } = await signIn(user, { scope: 'openid profile' });
     const info = await userInfo(tokens.access_token);
-    expect(info).toMatchObject({ sub: String(user.uid), name: expect.any(String), preferred_username: user.username, updated_at: expect.any(Number) });
+    expect(info).toMatchObject({
+      sub: String(user.uid),
+      name: expect.any(String),
+      preferred_username: user.username,
+      updated_at: expect.any(Number),
+    });
     expect(info.updated_at).toBeLessThanOrEqual(Math.floor(clock / 1000));
-    expect(id).toMatchObject({ name: info.name, preferred_username: user.username, updated_at: info.updated_at });
-    expect(as.claims_supported).toEqual(expect.arrayContaining(['name', 'preferred_username', 'updated_at', 'acr']));
+    expect(id).toMatchObject({
+      name: info.name,
+      preferred_username: user.username,
+      updated_at: info.updated_at,
+    });
+    expect(as.claims_supported).toEqual(
+      expect.arrayContaining([
+        'name',
+        'preferred_username',
+        'updated_at',
+        'acr',
+      ]),
+    );
   });
 
   it('with scope email an ID token is issued with the access token and still carries email; UserInfo too', async () => {
     const user = await t.register();
     const { tokens, id } = await signIn(user, { scope: 'openid email' });
     expect(tokens.access_token).toEqual(expect.any(String));
-    expect(id).toMatchObject({ email: user.email, email_verified: expect.any(Boolean) });
-    expect(await userInfo(tokens.access_token)).toMatchObject({ email: user.email, email_verified: id.email_verified });
+    expect(id).toMatchObject({
+      email: user.email,
+      email_verified: expect.any(Boolean),
+    });
+    expect(await userInfo(tokens.access_token)).toMatchObject({
+      email: user.email,
+      email_verified: id.email_verified,
+    });
   });
 });
 
@@ -108,39 +199,77 @@ describe('the claims request parameter (Core §5.5)', () => {
   it('an essential name asked for UserInfo with scope openid alone is consented to and released', async () => {
     expect(as.claims_parameter_supported).toBe(true);
     const user = await t.register();
-    const claims = JSON.stringify({ userinfo: { name: { essential: true } }, id_token: { email: null } });
+    const claims = JSON.stringify({
+      userinfo: { name: { essential: true } },
+      id_token: { email: null },
+    });
     const { tokens, id, shown } = await signIn(user, { claims });
     // The person is asked for the claims' scopes, so nothing is released without consent.
-    expect(shown).toEqual(expect.arrayContaining(['openid', 'profile', 'email']));
-    expect(await userInfo(tokens.access_token)).toMatchObject({ sub: String(user.uid), name: expect.any(String) });
+    expect(shown).toEqual(
+      expect.arrayContaining(['openid', 'profile', 'email']),
+    );
+    expect(await userInfo(tokens.access_token)).toMatchObject({
+      sub: String(user.uid),
+      name: expect.any(String),
+    });
     expect(id.email).toBe(user.email);
   });
 
   it('claim names of the object prototype ask for nothing', async () => {
     const user = await t.register();
-    const claims = '{"userinfo":{"__proto__":null,"constructor":null,"toString":{"essential":true}}}';
+    const claims =
+      '{"userinfo":{"__proto__":null,"constructor":null,"toString":{"essential":true}}}';
     const { tokens, shown } = await signIn(user, { claims });
     expect(shown).toEqual(['openid']);
-    expect(await userInfo(tokens.access_token)).toEqual({ sub: String(user.uid) });
+    expect(await userInfo(tokens.access_token)).toEqual({
+      sub: String(user.uid),
+    });
   });
 
   it('a claims value that is not a JSON object is invalid_request at the callback', async () => {
-    for (const claims of ['{', '[]', '"name"', JSON.stringify({ userinfo: [] })]) {
-      expectCallbackError(await authorizeGet(t, base({ claims }), dev.token), 'invalid_request');
+    for (const claims of [
+      '{',
+      '[]',
+      '"name"',
+      JSON.stringify({ userinfo: [] }),
+    ]) {
+      expectCallbackError(
+        await authorizeGet(t, base({ claims }), dev.token),
+        'invalid_request',
+      );
     }
   });
 });
 
 describe('acr (Core §2, §3.1.2.1, §5.5.1.1)', () => {
-  const codeAt = (secret: string) => generate({ secret, epoch: Math.floor(clock / 1000) });
+  const codeAt = (secret: string) =>
+    generate({ secret, epoch: Math.floor(clock / 1000) });
 
   /** A user with the authenticator on, signed in again with password and code: that sign-in's token. */
   async function signedInWithSecondFactor(): Promise<TestUser> {
     const u = await t.register();
-    const { secret } = (await t.post(`${A}/account/totp/setup`, { current_password: u.password }, u.token)).json().data;
-    expect((await t.post(`${A}/account/totp/enable`, { code: await codeAt(secret) }, u.token)).statusCode).toBe(200);
+    const { secret } = (
+      await t.post(
+        `${A}/account/totp/setup`,
+        { current_password: u.password },
+        u.token,
+      )
+    ).json().data;
+    expect(
+      (
+        await t.post(
+          `${A}/account/totp/enable`,
+          { code: await codeAt(secret) },
+          u.token,
+        )
+      ).statusCode,
+    ).toBe(200);
     clock += STEP_MS;
-    const login = await t.post(`${A}/login`, { username: u.username, password: u.password, otp: await codeAt(secret) });
+    const login = await t.post(`${A}/login`, {
+      username: u.username,
+      password: u.password,
+      otp: await codeAt(secret),
+    });
     expect(login.statusCode, login.body).toBe(200);
     clock += STEP_MS;
     return { ...u, token: login.json().access_token };
@@ -160,10 +289,17 @@ describe('acr (Core §2, §3.1.2.1, §5.5.1.1)', () => {
 
   it('an essential acr the sign-in does not meet: login_required with prompt=none, a new sign-in otherwise', async () => {
     const plain = await t.register();
-    const claims = JSON.stringify({ id_token: { acr: { essential: true, values: ['2'] } } });
+    const claims = JSON.stringify({
+      id_token: { acr: { essential: true, values: ['2'] } },
+    });
     await signIn(plain, {});
-    expectCallbackError(await authorizeGet(t, base({ claims, prompt: 'none' }), plain.token), 'login_required');
-    expect(location(await authorizeGet(t, base({ claims }), plain.token)).pathname).toBe('/login');
+    expectCallbackError(
+      await authorizeGet(t, base({ claims, prompt: 'none' }), plain.token),
+      'login_required',
+    );
+    expect(
+      location(await authorizeGet(t, base({ claims }), plain.token)).pathname,
+    ).toBe('/login');
     // Met by a sign-in with the second factor: answered at once.
     const strong = await signedInWithSecondFactor();
     await signIn(strong, {});

@@ -14,9 +14,12 @@ beforeAll(async () => {
   dev = await t.register();
   rp = await createApp(t, dev, { redirect_uris: [CB] });
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
-const page = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers });
+const page = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url, headers });
 
 describe('OpenID pages in the request language', () => {
   it('the authorization error page', async () => {
@@ -30,10 +33,18 @@ describe('OpenID pages in the request language', () => {
     expect(en.statusCode).toBe(400);
     expect(en.body).toContain('<html lang="en">');
     expect(en.body).toContain('<h1>Authorization failed</h1>');
-    expect(en.body).toContain('The callback address is not registered for this application');
-    expect(/<main[^]*<\/main>/.exec(en.body)?.[0]).not.toMatch(/[\u4e00-\u9fff]/);
-    const repeated = await page(`/oauth/authorize?client_id=a&client_id=b`, { cookie: 'lang=en' });
-    expect(repeated.body).toContain('A parameter of the authorization request is repeated: client_id');
+    expect(en.body).toContain(
+      'The callback address is not registered for this application',
+    );
+    expect(/<main[^]*<\/main>/.exec(en.body)?.[0]).not.toMatch(
+      /[\u4e00-\u9fff]/,
+    );
+    const repeated = await page(`/oauth/authorize?client_id=a&client_id=b`, {
+      cookie: 'lang=en',
+    });
+    expect(repeated.body).toContain(
+      'A parameter of the authorization request is repeated: client_id',
+    );
   });
 
   it('the sign-out confirmation and the signed-out page', async () => {
@@ -56,7 +67,10 @@ describe('OpenID pages in the request language', () => {
   });
 
   it('a refusal of the sign-out endpoint', async () => {
-    const en = await page('/oauth/end_session?id_token_hint=not-a-token', ENGLISH);
+    const en = await page(
+      '/oauth/end_session?id_token_hint=not-a-token',
+      ENGLISH,
+    );
     expect(en.statusCode).toBe(400);
     expect(en.body).toContain('<h1>Sign-out failed</h1>');
     expect(en.body).toContain('id_token_hint is not valid');

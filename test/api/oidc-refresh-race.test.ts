@@ -18,19 +18,29 @@ beforeAll(async () => {
   rp = await createApp(t, await t.register(), { redirect_uris: [CB] });
   as = await discover(t, ISSUER);
 });
-afterAll(async () => { await t.close(); });
+afterAll(async () => {
+  await t.close();
+});
 
 const signIn = (user: TestUser) => signInWithCode(t, as, user, rp, CB);
 
 const refresh = (token: string) =>
-  postForm(t, '/oauth/token', { grant_type: 'refresh_token', refresh_token: token }, { basic: [rp.client_id, rp.client_secret!] });
+  postForm(
+    t,
+    '/oauth/token',
+    { grant_type: 'refresh_token', refresh_token: token },
+    { basic: [rp.client_id, rp.client_secret!] },
+  );
 const userinfo = (token: string) => t.get('/oauth/userinfo', token);
 
 describe('refresh race or reuse, within one millisecond', () => {
-  it('two requests racing: one wins, and the loser leaves the winner\'s tokens alive', async () => {
+  it("two requests racing: one wins, and the loser leaves the winner's tokens alive", async () => {
     for (let round = 0; round < 5; round++) {
       const first = await signIn(await t.register());
-      const two = await Promise.all([refresh(first.refresh_token!), refresh(first.refresh_token!)]);
+      const two = await Promise.all([
+        refresh(first.refresh_token!),
+        refresh(first.refresh_token!),
+      ]);
       expect(two.map((r) => r.statusCode).sort()).toEqual([200, 400]);
       const winner = two.find((r) => r.statusCode === 200)!.json();
       expect((await userinfo(winner.access_token)).statusCode).toBe(200);
@@ -44,8 +54,13 @@ describe('refresh race or reuse, within one millisecond', () => {
     expect(rotated.statusCode).toBe(200);
     const second = rotated.json();
     const reuse = await refresh(first.refresh_token!);
-    expect([reuse.statusCode, reuse.json().error]).toEqual([400, 'invalid_grant']);
-    expect((await refresh(second.refresh_token)).json().error).toBe('invalid_grant');
+    expect([reuse.statusCode, reuse.json().error]).toEqual([
+      400,
+      'invalid_grant',
+    ]);
+    expect((await refresh(second.refresh_token)).json().error).toBe(
+      'invalid_grant',
+    );
     expect((await userinfo(second.access_token)).statusCode).toBe(401);
   });
 });

@@ -15,7 +15,10 @@ afterEach(async () => {
 async function limitedApp(env: Record<string, string>) {
   const clock = testClock();
   onTestFinished(() => clock.restore());
-  t = await createTestApp({ IP_RATE_LIMITS: 'on', TRUST_PROXY: 'true', ...env }, { now: () => clock.now });
+  t = await createTestApp(
+    { IP_RATE_LIMITS: 'on', TRUST_PROXY: 'true', ...env },
+    { now: () => clock.now },
+  );
   return { app: t, clock };
 }
 
@@ -26,10 +29,16 @@ function retryAfter(res: { headers: Record<string, unknown> }): number {
 }
 
 describe('Retry-After on 429', () => {
-  it('a blocked sign-in is told the rest of the rule\'s window, counting down with the clock', async () => {
+  it("a blocked sign-in is told the rest of the rule's window, counting down with the clock", async () => {
     const { app, clock } = await limitedApp({ LIMIT_LOGIN_PAIR: '3/600' });
     const u = await app.register();
-    const login = () => app.post('/api/v1/auth/login', { username: u.username, password: 'wrong password!' }, undefined, from('10.1.0.1'));
+    const login = () =>
+      app.post(
+        '/api/v1/auth/login',
+        { username: u.username, password: 'wrong password!' },
+        undefined,
+        from('10.1.0.1'),
+      );
     for (let i = 0; i < 3; i++) expect((await login()).statusCode).toBe(401);
     const blocked = await login();
     expect(blocked.statusCode).toBe(429);
@@ -50,7 +59,8 @@ describe('Retry-After on 429', () => {
   it('the 60 s resend rule of send_code says how much of the minute is left', async () => {
     const { app, clock } = await limitedApp({ IP_RATE_LIMITS: 'off' });
     const email = `${uniqueName()}@example.com`;
-    const send = () => app.post('/api/v1/auth/send_code', { email, purpose: 'register' });
+    const send = () =>
+      app.post('/api/v1/auth/send_code', { email, purpose: 'register' });
     expect((await send()).statusCode).toBe(200);
     clock.now += 45_000;
     const again = await send();
@@ -59,29 +69,58 @@ describe('Retry-After on 429', () => {
     expect(retryAfter(again)).toBeLessThanOrEqual(15);
   });
 
-  it('the OpenID Connect token endpoint\'s 429 carries it too', async () => {
-    const { app } = await limitedApp({ LIMIT_EXCHANGE_PAIR: '2/300', IP_RATE_LIMITS: 'off' });
-    const owner = await app.register();
-    const created = await app.post('/api/v1/auth/apps', { display_name: 'Limited', redirect_uris: ['https://example.com/cb'] }, owner.token);
-    const { client_id } = created.json().data;
-    const token = () => app.app.inject({
-      method: 'POST', url: '/oauth/token',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...from('10.2.0.1') },
-      payload: new URLSearchParams({ grant_type: 'authorization_code', code: 'not-a-code', redirect_uri: 'https://example.com/cb', client_id, client_secret: 'wrong-secret' }).toString(),
+  it("the OpenID Connect token endpoint's 429 carries it too", async () => {
+    const { app } = await limitedApp({
+      LIMIT_EXCHANGE_PAIR: '2/300',
+      IP_RATE_LIMITS: 'off',
     });
-    for (let i = 0; i < 2; i++) expect((await token()).statusCode).not.toBe(429);
+    const owner = await app.register();
+    const created = await app.post(
+      '/api/v1/auth/apps',
+      { display_name: 'Limited', redirect_uris: ['https://example.com/cb'] },
+      owner.token,
+    );
+    const { client_id } = created.json().data;
+    const token = () =>
+      app.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          ...from('10.2.0.1'),
+        },
+        payload: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: 'not-a-code',
+          redirect_uri: 'https://example.com/cb',
+          client_id,
+          client_secret: 'wrong-secret',
+        }).toString(),
+      });
+    for (let i = 0; i < 2; i++)
+      expect((await token()).statusCode).not.toBe(429);
     const blocked = await token();
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().error).toBe('invalid_request');
     expect(retryAfter(blocked)).toBeLessThanOrEqual(300);
   });
 
-  it('the seed code exchange\'s 429 carries it too (refused after the exchange ran)', async () => {
+  it("the seed code exchange's 429 carries it too (refused after the exchange ran)", async () => {
     const { app } = await limitedApp({ LIMIT_EXCHANGE_IP: '1/120' });
     const owner = await app.register();
-    const created = await app.post('/api/v1/auth/apps', { display_name: 'Limited', redirect_uris: ['https://example.com/cb'] }, owner.token);
+    const created = await app.post(
+      '/api/v1/auth/apps',
+      { display_name: 'Limited', redirect_uris: ['https://example.com/cb'] },
+      owner.token,
+    );
     const { client_id } = created.json().data;
-    const exchange = () => app.post('/api/v1/auth/exchange', { client_id, client_secret: 'wrong-secret', code: 'not-a-code' }, undefined, from('10.3.0.1'));
+    const exchange = () =>
+      app.post(
+        '/api/v1/auth/exchange',
+        { client_id, client_secret: 'wrong-secret', code: 'not-a-code' },
+        undefined,
+        from('10.3.0.1'),
+      );
     expect((await exchange()).statusCode).toBe(401);
     const blocked = await exchange();
     expect(blocked.statusCode).toBe(429);

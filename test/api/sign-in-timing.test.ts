@@ -7,8 +7,12 @@ import { createTestApp, uniqueName, type TestApp } from '../helpers/app.js';
  * in the serial test projects, where no other file competes for the CPU.
  */
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const A = '/api/v1/auth';
 
@@ -17,7 +21,10 @@ describe('login', () => {
     const u = await t.register();
     const timed = async (username: string) => {
       const started = performance.now();
-      const res = await t.post(`${A}/login`, { username, password: 'wrong password' });
+      const res = await t.post(`${A}/login`, {
+        username,
+        password: 'wrong password',
+      });
       expect(res.statusCode).toBe(401);
       return performance.now() - started;
     };
@@ -29,7 +36,8 @@ describe('login', () => {
       wrong.push(await timed(u.username));
       unknown.push(await timed(uniqueName()));
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const median = (xs: number[]) =>
+      [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const ratio = median(unknown) / median(wrong);
     expect(ratio).toBeGreaterThan(0.5);
     expect(ratio).toBeLessThan(2);

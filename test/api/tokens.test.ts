@@ -1,18 +1,36 @@
 import { createHmac, generateKeyPairSync, sign as rsaSign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failure, createTestApp, TEST_SECRET, uniqueName, type TestApp } from '../helpers/app.js';
+import {
+  failure,
+  createTestApp,
+  TEST_SECRET,
+  uniqueName,
+  type TestApp,
+} from '../helpers/app.js';
 import { jwtClaims, jwtHeader } from '../helpers/jwt.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const A = '/api/v1/auth';
 const INVALID = { ok: false, msg: '令牌无效或已过期' };
 const BANNED = { ok: false, msg: '账号已被封禁' };
-const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
+const b64 = (v: unknown) =>
+  Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString(
+    'base64url',
+  );
 
-function hmacToken(header: object, payload: object, secret: string, hash = 'sha256'): string {
+function hmacToken(
+  header: object,
+  payload: object,
+  secret: string,
+  hash = 'sha256',
+): string {
   const input = `${b64(header)}.${b64(payload)}`;
   return `${input}.${createHmac(hash, secret).update(input).digest('base64url')}`;
 }
@@ -21,14 +39,30 @@ describe('claims', () => {
   it('carry sub, uid, roles, app, iat, exp, a unique jti and the session id sid', async () => {
     const u = await t.register();
     const p = jwtClaims(u.token);
-    expect(Object.keys(p).sort()).toEqual(['app', 'exp', 'iat', 'jti', 'roles', 'sid', 'sub', 'uid']);
+    expect(Object.keys(p).sort()).toEqual([
+      'app',
+      'exp',
+      'iat',
+      'jti',
+      'roles',
+      'sid',
+      'sub',
+      'uid',
+    ]);
     expect(p.sid).toMatch(/^[A-Za-z0-9_-]{22}$/);
-    expect(p).toMatchObject({ sub: u.username, uid: u.uid, roles: ['player'], app: 'account-center' });
-    expect(p.exp as number - (p.iat as number)).toBe(604800);
+    expect(p).toMatchObject({
+      sub: u.username,
+      uid: u.uid,
+      roles: ['player'],
+      app: 'account-center',
+    });
+    expect((p.exp as number) - (p.iat as number)).toBe(604800);
     expect(Math.abs((p.iat as number) - Date.now() / 1000)).toBeLessThan(5);
     const header = jwtHeader(u.token);
     expect(header.alg).toBe('HS256');
-    const again = (await t.post(`${A}/login`, { username: u.username, password: u.password })).json().access_token;
+    const again = (
+      await t.post(`${A}/login`, { username: u.username, password: u.password })
+    ).json().access_token;
     expect(jwtClaims(again).jti).not.toBe(p.jti);
     const me = (await t.get(`${A}/me`, u.token)).json().data;
     expect(me.exp).toBe(p.exp);
@@ -39,13 +73,29 @@ describe('claims', () => {
 describe('wire format', () => {
   it('is compact HS256 over the header {"alg":"HS256","typ":"JWT"} and the claims as plain JSON, in issue order', async () => {
     const u = await t.register();
-    const login = (await t.post(`${A}/login`, { username: u.username, password: u.password })).json().access_token as string;
-    const refreshed = (await t.post(`${A}/refresh`, undefined, u.token)).json().access_token as string;
+    const login = (
+      await t.post(`${A}/login`, { username: u.username, password: u.password })
+    ).json().access_token as string;
+    const refreshed = (await t.post(`${A}/refresh`, undefined, u.token)).json()
+      .access_token as string;
     for (const token of [u.token, login, refreshed]) {
-      expect(Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8')).toBe('{"alg":"HS256","typ":"JWT"}');
-      expect(Object.keys(jwtClaims(token))).toEqual(['sub', 'uid', 'roles', 'app', 'iat', 'exp', 'jti', 'sid']);
+      expect(
+        Buffer.from(token.split('.')[0]!, 'base64url').toString('utf8'),
+      ).toBe('{"alg":"HS256","typ":"JWT"}');
+      expect(Object.keys(jwtClaims(token))).toEqual([
+        'sub',
+        'uid',
+        'roles',
+        'app',
+        'iat',
+        'exp',
+        'jti',
+        'sid',
+      ]);
       // Byte for byte: the claims re-serialised with JSON.stringify and signed by hand give the same token.
-      expect(token).toBe(hmacToken({ alg: 'HS256', typ: 'JWT' }, jwtClaims(token), TEST_SECRET));
+      expect(token).toBe(
+        hmacToken({ alg: 'HS256', typ: 'JWT' }, jwtClaims(token), TEST_SECRET),
+      );
     }
   });
 });
@@ -62,34 +112,92 @@ describe('rejected tokens', () => {
       noneNoDot: `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims)}`,
       tampered: `${h}.${b64({ ...claims, roles: ['player', 'admin'] })}.${s}`,
       otherUser: `${h}.${b64({ ...claims, uid: (claims.uid as number) + 1 })}.${s}`,
-      wrongSecret: hmacToken({ alg: 'HS256', typ: 'JWT' }, claims, 'another-secret-another-secret-another-secret'),
-      hs512: hmacToken({ alg: 'HS512', typ: 'JWT' }, claims, TEST_SECRET, 'sha512'),
-      hs384: hmacToken({ alg: 'HS384', typ: 'JWT' }, claims, TEST_SECRET, 'sha384'),
+      wrongSecret: hmacToken(
+        { alg: 'HS256', typ: 'JWT' },
+        claims,
+        'another-secret-another-secret-another-secret',
+      ),
+      hs512: hmacToken(
+        { alg: 'HS512', typ: 'JWT' },
+        claims,
+        TEST_SECRET,
+        'sha512',
+      ),
+      hs384: hmacToken(
+        { alg: 'HS384', typ: 'JWT' },
+        claims,
+        TEST_SECRET,
+        'sha384',
+      ),
       rs256: `${rsInput}.${rsaSign('sha256', Buffer.from(rsInput), privateKey).toString('base64url')}`,
       garbage: 'not-a-token',
       truncated: u.token.slice(0, -3),
-      noJti: hmacToken({ alg: 'HS256', typ: 'JWT' }, { ...claims, jti: undefined }, TEST_SECRET),
-      noExp: hmacToken({ alg: 'HS256', typ: 'JWT' }, { ...claims, exp: undefined }, TEST_SECRET),
-      expired: hmacToken({ alg: 'HS256', typ: 'JWT' }, { ...claims, iat: 1000, exp: 2000 }, TEST_SECRET),
+      noJti: hmacToken(
+        { alg: 'HS256', typ: 'JWT' },
+        { ...claims, jti: undefined },
+        TEST_SECRET,
+      ),
+      noExp: hmacToken(
+        { alg: 'HS256', typ: 'JWT' },
+        { ...claims, exp: undefined },
+        TEST_SECRET,
+      ),
+      expired: hmacToken(
+        { alg: 'HS256', typ: 'JWT' },
+        { ...claims, iat: 1000, exp: 2000 },
+        TEST_SECRET,
+      ),
     };
     for (const [name, token] of Object.entries(bad)) {
-      expect(failure(await t.get(`${A}/me`, token)), name).toEqual([401, INVALID]);
-      expect(failure(await t.post(`${A}/refresh`, undefined, token)), name).toEqual([401, INVALID]);
+      expect(failure(await t.get(`${A}/me`, token)), name).toEqual([
+        401,
+        INVALID,
+      ]);
+      expect(
+        failure(await t.post(`${A}/refresh`, undefined, token)),
+        name,
+      ).toEqual([401, INVALID]);
     }
     // The genuine token still works, and one signed correctly by hand too.
     expect((await t.get(`${A}/me`, u.token)).statusCode).toBe(200);
-    expect((await t.get(`${A}/me`, hmacToken({ alg: 'HS256', typ: 'JWT' }, claims, TEST_SECRET))).statusCode).toBe(200);
+    expect(
+      (
+        await t.get(
+          `${A}/me`,
+          hmacToken({ alg: 'HS256', typ: 'JWT' }, claims, TEST_SECRET),
+        )
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('answer 401 for a missing or malformed Authorization header', async () => {
     const u = await t.register();
-    const headers = ['', 'Bearer', 'Bearer ', `Basic ${u.token}`, `Token ${u.token}`, `${u.token}`, `Bearer ${u.token} extra`, `Bearer ${u.token},x`];
+    const headers = [
+      '',
+      'Bearer',
+      'Bearer ',
+      `Basic ${u.token}`,
+      `Token ${u.token}`,
+      `${u.token}`,
+      `Bearer ${u.token} extra`,
+      `Bearer ${u.token},x`,
+    ];
     expect(failure(await t.get(`${A}/me`))).toEqual([401, INVALID]);
     for (const authorization of headers) {
-      expect(failure(await t.get(`${A}/me`, undefined, { authorization })), authorization.slice(0, 20)).toEqual([401, INVALID]);
+      expect(
+        failure(await t.get(`${A}/me`, undefined, { authorization })),
+        authorization.slice(0, 20),
+      ).toEqual([401, INVALID]);
     }
     for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {
-      expect((await t.get(`${A}/me`, undefined, { authorization: `${scheme} ${u.token}` })).statusCode, scheme).toBe(200);
+      expect(
+        (
+          await t.get(`${A}/me`, undefined, {
+            authorization: `${scheme} ${u.token}`,
+          })
+        ).statusCode,
+        scheme,
+      ).toBe(200);
     }
   });
 
@@ -100,10 +208,15 @@ describe('rejected tokens', () => {
       const u = await short.register();
       expect(short.runtime.config.tokenTtl).toBe(1);
       const p = jwtClaims(u.token);
-      expect(p.exp as number - (p.iat as number)).toBe(1);
+      expect((p.exp as number) - (p.iat as number)).toBe(1);
       clock = (p.exp as number) * 1000 + 100;
-      expect(failure(await short.get(`${A}/me`, u.token))).toEqual([401, INVALID]);
-      expect(failure(await short.post(`${A}/refresh`, undefined, u.token))).toEqual([401, INVALID]);
+      expect(failure(await short.get(`${A}/me`, u.token))).toEqual([
+        401,
+        INVALID,
+      ]);
+      expect(
+        failure(await short.post(`${A}/refresh`, undefined, u.token)),
+      ).toEqual([401, INVALID]);
     } finally {
       await short.close();
     }
@@ -117,8 +230,16 @@ describe('refresh', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const body = res.json();
-    expect(body).toMatchObject({ ok: true, token_type: 'Bearer', expires_in: 604800, user: { uid: u.uid, username: u.username } });
-    expect(jwtClaims(body.access_token)).toMatchObject({ app: 'account-center', uid: u.uid });
+    expect(body).toMatchObject({
+      ok: true,
+      token_type: 'Bearer',
+      expires_in: 604800,
+      user: { uid: u.uid, username: u.username },
+    });
+    expect(jwtClaims(body.access_token)).toMatchObject({
+      app: 'account-center',
+      uid: u.uid,
+    });
     expect(body.access_token).not.toBe(u.token);
 
     const user = await t.runtime.storage.users.findById(u.uid);
@@ -127,49 +248,88 @@ describe('refresh', () => {
     expect(g.expires_in).toBe(2592000);
     const gp = jwtClaims(g.access_token);
     expect(gp.app).toBe('game');
-    expect(gp.exp as number - (gp.iat as number)).toBe(2592000);
+    expect((gp.exp as number) - (gp.iat as number)).toBe(2592000);
 
-    const third = (await t.runtime.services.tokens.issue(user!, 'some-app')).token;
+    const third = (await t.runtime.services.tokens.issue(user!, 'some-app'))
+      .token;
     const th = (await t.post(`${A}/refresh`, undefined, third)).json();
-    expect([th.expires_in, jwtClaims(th.access_token).app]).toEqual([604800, 'some-app']);
+    expect([th.expires_in, jwtClaims(th.access_token).app]).toEqual([
+      604800,
+      'some-app',
+    ]);
   });
 
   it('carries the roles as stored now', async () => {
     const u = await t.register();
-    await t.runtime.services.admin.setRoles(u.username, ['player', 'builder'], 'test');
+    await t.runtime.services.admin.setRoles(
+      u.username,
+      ['player', 'builder'],
+      'test',
+    );
     const body = (await t.post(`${A}/refresh`, undefined, u.token)).json();
     expect(body.user.roles).toEqual(['player', 'builder']);
     expect(jwtClaims(body.access_token).roles).toEqual(['player', 'builder']);
-    expect((await t.get(`${A}/me`, u.token)).json().data.roles).toEqual(['player', 'builder']);
+    expect((await t.get(`${A}/me`, u.token)).json().data.roles).toEqual([
+      'player',
+      'builder',
+    ]);
   });
 });
 
 describe('logout', () => {
   it('revokes that token only', async () => {
     const u = await t.register();
-    const other = (await t.post(`${A}/login`, { username: u.username, password: u.password })).json().access_token;
-    expect(failure(await t.post(`${A}/logout`, undefined, u.token))).toEqual([200, { ok: true, data: {} }]);
+    const other = (
+      await t.post(`${A}/login`, { username: u.username, password: u.password })
+    ).json().access_token;
+    expect(failure(await t.post(`${A}/logout`, undefined, u.token))).toEqual([
+      200,
+      { ok: true, data: {} },
+    ]);
     expect(failure(await t.get(`${A}/me`, u.token))).toEqual([401, INVALID]);
-    expect(failure(await t.post(`${A}/refresh`, undefined, u.token))).toEqual([401, INVALID]);
+    expect(failure(await t.post(`${A}/refresh`, undefined, u.token))).toEqual([
+      401,
+      INVALID,
+    ]);
     expect((await t.get(`${A}/me`, other)).statusCode).toBe(200);
     // Logging out again with the revoked token still answers 200.
-    expect(failure(await t.post(`${A}/logout`, {}, u.token))).toEqual([200, { ok: true, data: {} }]);
+    expect(failure(await t.post(`${A}/logout`, {}, u.token))).toEqual([
+      200,
+      { ok: true, data: {} },
+    ]);
   });
 
   it('with {all:true} revokes every earlier token; later tokens work', async () => {
     const u = await t.register();
     const tokens = [u.token];
-    for (let i = 0; i < 2; i++) tokens.push((await t.post(`${A}/login`, { username: u.username, password: u.password })).json().access_token);
+    for (let i = 0; i < 2; i++)
+      tokens.push(
+        (
+          await t.post(`${A}/login`, {
+            username: u.username,
+            password: u.password,
+          })
+        ).json().access_token,
+      );
     const user = await t.runtime.storage.users.findById(u.uid);
     tokens.push((await t.runtime.services.tokens.issue(user!, 'game')).token);
-    expect(failure(await t.post(`${A}/logout`, { all: true }, tokens[1]))).toEqual([200, { ok: true, data: {} }]);
+    expect(
+      failure(await t.post(`${A}/logout`, { all: true }, tokens[1])),
+    ).toEqual([200, { ok: true, data: {} }]);
     for (const token of tokens) {
       expect(failure(await t.get(`${A}/me`, token))).toEqual([401, INVALID]);
-      expect(failure(await t.post(`${A}/refresh`, undefined, token))).toEqual([401, INVALID]);
+      expect(failure(await t.post(`${A}/refresh`, undefined, token))).toEqual([
+        401,
+        INVALID,
+      ]);
     }
-    const later = (await t.post(`${A}/login`, { username: u.username, password: u.password })).json().access_token;
+    const later = (
+      await t.post(`${A}/login`, { username: u.username, password: u.password })
+    ).json().access_token;
     expect((await t.get(`${A}/me`, later)).statusCode).toBe(200);
-    expect((await t.post(`${A}/refresh`, undefined, later)).statusCode).toBe(200);
+    expect((await t.post(`${A}/refresh`, undefined, later)).statusCode).toBe(
+      200,
+    );
   });
 
   it('cuts off tokens issued within the same millisecond as a logout-all', async () => {
@@ -178,11 +338,23 @@ describe('logout', () => {
     try {
       const u = await frozen.register();
       const user = await frozen.runtime.storage.users.findById(u.uid);
-      const sameMs = (await frozen.runtime.services.tokens.issue(user!, 'account-center')).token;
-      expect(failure(await frozen.post(`${A}/logout`, { all: true }, u.token))).toEqual([200, { ok: true, data: {} }]);
-      expect(failure(await frozen.get(`${A}/me`, sameMs))).toEqual([401, INVALID]);
-      const later = await frozen.post(`${A}/login`, { username: u.username, password: u.password });
-      expect((await frozen.get(`${A}/me`, later.json().access_token)).statusCode).toBe(200);
+      const sameMs = (
+        await frozen.runtime.services.tokens.issue(user!, 'account-center')
+      ).token;
+      expect(
+        failure(await frozen.post(`${A}/logout`, { all: true }, u.token)),
+      ).toEqual([200, { ok: true, data: {} }]);
+      expect(failure(await frozen.get(`${A}/me`, sameMs))).toEqual([
+        401,
+        INVALID,
+      ]);
+      const later = await frozen.post(`${A}/login`, {
+        username: u.username,
+        password: u.password,
+      });
+      expect(
+        (await frozen.get(`${A}/me`, later.json().access_token)).statusCode,
+      ).toBe(200);
     } finally {
       await frozen.close();
     }
@@ -190,17 +362,35 @@ describe('logout', () => {
 
   it('answers 200 and does nothing without a valid Bearer', async () => {
     const u = await t.register();
-    expect(failure(await t.post(`${A}/logout`))).toEqual([200, { ok: true, data: {} }]);
-    expect(failure(await t.post(`${A}/logout`, { all: true }))).toEqual([200, { ok: true, data: {} }]);
-    expect(failure(await t.post(`${A}/logout`, { all: true }, 'garbage'))).toEqual([200, { ok: true, data: {} }]);
-    expect(failure(await t.post(`${A}/logout`, { all: 'yes' }, undefined, { authorization: 'Basic abc' }))).toEqual([200, { ok: true, data: {} }]);
+    expect(failure(await t.post(`${A}/logout`))).toEqual([
+      200,
+      { ok: true, data: {} },
+    ]);
+    expect(failure(await t.post(`${A}/logout`, { all: true }))).toEqual([
+      200,
+      { ok: true, data: {} },
+    ]);
+    expect(
+      failure(await t.post(`${A}/logout`, { all: true }, 'garbage')),
+    ).toEqual([200, { ok: true, data: {} }]);
+    expect(
+      failure(
+        await t.post(`${A}/logout`, { all: 'yes' }, undefined, {
+          authorization: 'Basic abc',
+        }),
+      ),
+    ).toEqual([200, { ok: true, data: {} }]);
     expect((await t.get(`${A}/me`, u.token)).statusCode).toBe(200);
   });
 
   it('revokes only the token when all is not exactly true', async () => {
     const u = await t.register();
-    const other = (await t.post(`${A}/login`, { username: u.username, password: u.password })).json().access_token;
-    expect((await t.post(`${A}/logout`, { all: 'true' }, u.token)).statusCode).toBe(200);
+    const other = (
+      await t.post(`${A}/login`, { username: u.username, password: u.password })
+    ).json().access_token;
+    expect(
+      (await t.post(`${A}/logout`, { all: 'true' }, u.token)).statusCode,
+    ).toBe(200);
     expect((await t.get(`${A}/me`, other)).statusCode).toBe(200);
   });
 });
@@ -209,20 +399,44 @@ describe('bans', () => {
   it('answer 403 at login, me and refresh; unban restores', async () => {
     const u = await t.register();
     await t.runtime.services.admin.setBanned(u.username, true, 'test');
-    expect(failure(await t.post(`${A}/login`, { username: u.username, password: u.password }))).toEqual([403, BANNED]);
+    expect(
+      failure(
+        await t.post(`${A}/login`, {
+          username: u.username,
+          password: u.password,
+        }),
+      ),
+    ).toEqual([403, BANNED]);
     expect(failure(await t.get(`${A}/me`, u.token))).toEqual([403, BANNED]);
-    expect(failure(await t.post(`${A}/refresh`, undefined, u.token))).toEqual([403, BANNED]);
-    expect(failure(await t.post(`${A}/verify_email`, { code: '123456' }, u.token))).toEqual([403, BANNED]);
+    expect(failure(await t.post(`${A}/refresh`, undefined, u.token))).toEqual([
+      403,
+      BANNED,
+    ]);
+    expect(
+      failure(await t.post(`${A}/verify_email`, { code: '123456' }, u.token)),
+    ).toEqual([403, BANNED]);
     await t.runtime.services.admin.setBanned(u.username, false, 'test');
     expect((await t.get(`${A}/me`, u.token)).statusCode).toBe(200);
-    expect((await t.post(`${A}/refresh`, undefined, u.token)).statusCode).toBe(200);
-    expect((await t.post(`${A}/login`, { username: u.username, password: u.password })).statusCode).toBe(200);
+    expect((await t.post(`${A}/refresh`, undefined, u.token)).statusCode).toBe(
+      200,
+    );
+    expect(
+      (
+        await t.post(`${A}/login`, {
+          username: u.username,
+          password: u.password,
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('a banned user can still log out (the token is revoked)', async () => {
     const u = await t.register();
     await t.runtime.services.admin.setBanned(u.username, true, 'test');
-    expect(failure(await t.post(`${A}/logout`, undefined, u.token))).toEqual([200, { ok: true, data: {} }]);
+    expect(failure(await t.post(`${A}/logout`, undefined, u.token))).toEqual([
+      200,
+      { ok: true, data: {} },
+    ]);
     await t.runtime.services.admin.setBanned(u.username, false, 'test');
     expect(failure(await t.get(`${A}/me`, u.token))).toEqual([401, INVALID]);
   });
@@ -230,8 +444,24 @@ describe('bans', () => {
 
 describe('me', () => {
   it('reflects the stored record of a deleted-or-unknown uid as 401', async () => {
-    const user = { id: 999_999, username: uniqueName(), email: 'x@example.com', displayName: 'x', passwordHash: '', emailVerified: false, roles: [], banned: false, banReason: '', bannedUntil: null, tokensValidAfter: 0, createdAt: 0, updatedAt: 0 };
-    const token = (await t.runtime.services.tokens.issue(user, 'account-center')).token;
+    const user = {
+      id: 999_999,
+      username: uniqueName(),
+      email: 'x@example.com',
+      displayName: 'x',
+      passwordHash: '',
+      emailVerified: false,
+      roles: [],
+      banned: false,
+      banReason: '',
+      bannedUntil: null,
+      tokensValidAfter: 0,
+      createdAt: 0,
+      updatedAt: 0,
+    };
+    const token = (
+      await t.runtime.services.tokens.issue(user, 'account-center')
+    ).token;
     expect(failure(await t.get(`${A}/me`, token))).toEqual([401, INVALID]);
   });
 });

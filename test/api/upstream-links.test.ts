@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/app.js';
-import { browse, listeningCenter, postJson, type ListeningCenter } from '../helpers/upstream/http-browser.js';
-import { addProvider, callbackPage, CookieJar, signInThrough } from '../helpers/upstream/flow.js';
+import {
+  browse,
+  listeningCenter,
+  postJson,
+  type ListeningCenter,
+} from '../helpers/upstream/http-browser.js';
+import {
+  addProvider,
+  callbackPage,
+  CookieJar,
+  signInThrough,
+} from '../helpers/upstream/flow.js';
 import type { StandIn } from '../helpers/upstream/stand-in.js';
 import { githubProvider, startGithub } from '../helpers/upstream/github.js';
 import { DISCORD_CLIENT, startDiscord } from '../helpers/upstream/discord.js';
@@ -19,12 +29,22 @@ let discord: StandIn;
 const A = '/api/v1/auth';
 
 beforeAll(async () => {
-  [center, github, discord] = await Promise.all([listeningCenter(), startGithub(), startDiscord()]);
+  [center, github, discord] = await Promise.all([
+    listeningCenter(),
+    startGithub(),
+    startDiscord(),
+  ]);
   admin = await center.admin();
   await addProvider(center, admin, githubProvider(github));
   await addProvider(center, admin, {
-    id: 'discord', type: 'discord', name: 'Discord', client_id: DISCORD_CLIENT.id, client_secret: DISCORD_CLIENT.secret,
-    authorization_endpoint: `${discord.base}/oauth2/authorize`, token_endpoint: `${discord.base}/api/oauth2/token`, api_base: `${discord.base}/api`,
+    id: 'discord',
+    type: 'discord',
+    name: 'Discord',
+    client_id: DISCORD_CLIENT.id,
+    client_secret: DISCORD_CLIENT.secret,
+    authorization_endpoint: `${discord.base}/oauth2/authorize`,
+    token_endpoint: `${discord.base}/api/oauth2/token`,
+    api_base: `${discord.base}/api`,
   });
 });
 afterAll(async () => {
@@ -33,37 +53,108 @@ afterAll(async () => {
 });
 
 /** Starts a link or re-authentication from /account in the browser of `jar`, and follows it to the end. */
-async function fromAccount(path: 'link' | 'reauth', token: string, body: Record<string, unknown>, jar = new CookieJar()) {
-  const start = await postJson(center, `${A}/account/upstream/${path}`, body, jar, token);
+async function fromAccount(
+  path: 'link' | 'reauth',
+  token: string,
+  body: Record<string, unknown>,
+  jar = new CookieJar(),
+) {
+  const start = await postJson(
+    center,
+    `${A}/account/upstream/${path}`,
+    body,
+    jar,
+    token,
+  );
   if (start.status !== 200) return { start, page: undefined };
-  return { start, page: callbackPage(await browse(new URL(start.body.data.url, center.baseUrl), jar)) };
+  return {
+    start,
+    page: callbackPage(
+      await browse(new URL(start.body.data.url, center.baseUrl), jar),
+    ),
+  };
 }
 
-const linksOf = async (token: string) => (await center.get(`${A}/account/upstream`, token)).json().data;
+const linksOf = async (token: string) =>
+  (await center.get(`${A}/account/upstream`, token)).json().data;
 
 describe('linking from /account', () => {
   it('needs the password, links, refuses a second link of the provider and a subject linked elsewhere', async () => {
     const person = await center.register();
     github.signInAs({ id: '7001', login: 'linked_one' });
-    expect((await fromAccount('link', person.token, { provider: 'github' })).start.body).toEqual({ ok: false, msg: '需要重新验证身份' });
-    expect((await fromAccount('link', person.token, { provider: 'github', current_password: 'wrong password' })).start.body).toEqual({ ok: false, msg: '需要重新验证身份' });
-    const { page } = await fromAccount('link', person.token, { provider: 'github', current_password: person.password });
-    expect(page?.url.pathname + page!.url.search).toBe('/account?linked=github');
-    expect((await linksOf(person.token)).links).toEqual([expect.objectContaining({ provider: 'github', display_name: 'linked_one' })]);
-    expect((await fromAccount('link', person.token, { provider: 'github', current_password: person.password })).start.body).toEqual({ ok: false, msg: '已绑定过该登录方式' });
-    expect((await fromAccount('link', person.token, { provider: 'nope', current_password: person.password })).start.body).toEqual({ ok: false, msg: '未知的登录方式' });
+    expect(
+      (await fromAccount('link', person.token, { provider: 'github' })).start
+        .body,
+    ).toEqual({ ok: false, msg: '需要重新验证身份' });
+    expect(
+      (
+        await fromAccount('link', person.token, {
+          provider: 'github',
+          current_password: 'wrong password',
+        })
+      ).start.body,
+    ).toEqual({ ok: false, msg: '需要重新验证身份' });
+    const { page } = await fromAccount('link', person.token, {
+      provider: 'github',
+      current_password: person.password,
+    });
+    expect(page?.url.pathname + page!.url.search).toBe(
+      '/account?linked=github',
+    );
+    expect((await linksOf(person.token)).links).toEqual([
+      expect.objectContaining({
+        provider: 'github',
+        display_name: 'linked_one',
+      }),
+    ]);
+    expect(
+      (
+        await fromAccount('link', person.token, {
+          provider: 'github',
+          current_password: person.password,
+        })
+      ).start.body,
+    ).toEqual({ ok: false, msg: '已绑定过该登录方式' });
+    expect(
+      (
+        await fromAccount('link', person.token, {
+          provider: 'nope',
+          current_password: person.password,
+        })
+      ).start.body,
+    ).toEqual({ ok: false, msg: '未知的登录方式' });
 
     const other = await center.register();
-    const elsewhere = await fromAccount('link', other.token, { provider: 'github', current_password: other.password });
-    expect(elsewhere.page).toMatchObject({ status: 409, result: 'error', message: '该 GitHub 账号已绑定其他账号。' });
+    const elsewhere = await fromAccount('link', other.token, {
+      provider: 'github',
+      current_password: other.password,
+    });
+    expect(elsewhere.page).toMatchObject({
+      status: 409,
+      result: 'error',
+      message: '该 GitHub 账号已绑定其他账号。',
+    });
     // The signed-in subject signs in as the account it was linked to.
-    expect((await signInThrough(center, 'github')).body.user.uid).toBe(person.uid);
+    expect((await signInThrough(center, 'github')).body.user.uid).toBe(
+      person.uid,
+    );
   });
 
   it('a link ticket works only in the browser that asked for it', async () => {
     const person = await center.register();
-    const start = await postJson(center, `${A}/account/upstream/link`, { provider: 'discord', current_password: person.password }, new CookieJar(), person.token);
-    const stolen = callbackPage(await browse(new URL(start.body.data.url, center.baseUrl), new CookieJar()));
+    const start = await postJson(
+      center,
+      `${A}/account/upstream/link`,
+      { provider: 'discord', current_password: person.password },
+      new CookieJar(),
+      person.token,
+    );
+    const stolen = callbackPage(
+      await browse(
+        new URL(start.body.data.url, center.baseUrl),
+        new CookieJar(),
+      ),
+    );
     expect(stolen).toMatchObject({ status: 400, result: 'error' });
     expect((await linksOf(person.token)).links).toEqual([]);
   });
@@ -71,14 +162,51 @@ describe('linking from /account', () => {
   it('unlinks after re-authentication, with an audit entry', async () => {
     const person = await center.register();
     discord.signInAs({ id: '7101', username: 'to_unlink' });
-    await fromAccount('link', person.token, { provider: 'discord', current_password: person.password });
-    expect((await center.post(`${A}/account/upstream/unlink`, { provider: 'discord' }, person.token)).json()).toEqual({ ok: false, msg: '需要重新验证身份' });
-    expect((await center.post(`${A}/account/upstream/unlink`, { provider: 'discord', current_password: person.password }, person.token)).json()).toEqual({ ok: true, data: {} });
-    expect((await center.post(`${A}/account/upstream/unlink`, { provider: 'discord', current_password: person.password }, person.token)).json()).toEqual({ ok: false, msg: '未绑定该登录方式' });
-    const audit = (await center.get(`${A}/admin/audit?action=identity.unlinked&target=${person.username}`, admin.token)).json().data.entries;
-    expect(audit[0]).toMatchObject({ actor: person.username, detail: { provider: 'discord' } });
+    await fromAccount('link', person.token, {
+      provider: 'discord',
+      current_password: person.password,
+    });
+    expect(
+      (
+        await center.post(
+          `${A}/account/upstream/unlink`,
+          { provider: 'discord' },
+          person.token,
+        )
+      ).json(),
+    ).toEqual({ ok: false, msg: '需要重新验证身份' });
+    expect(
+      (
+        await center.post(
+          `${A}/account/upstream/unlink`,
+          { provider: 'discord', current_password: person.password },
+          person.token,
+        )
+      ).json(),
+    ).toEqual({ ok: true, data: {} });
+    expect(
+      (
+        await center.post(
+          `${A}/account/upstream/unlink`,
+          { provider: 'discord', current_password: person.password },
+          person.token,
+        )
+      ).json(),
+    ).toEqual({ ok: false, msg: '未绑定该登录方式' });
+    const audit = (
+      await center.get(
+        `${A}/admin/audit?action=identity.unlinked&target=${person.username}`,
+        admin.token,
+      )
+    ).json().data.entries;
+    expect(audit[0]).toMatchObject({
+      actor: person.username,
+      detail: { provider: 'discord' },
+    });
     // The subject is free again: it signs up as a new person.
-    expect((await signInThrough(center, 'discord')).body.user.uid).not.toBe(person.uid);
+    expect((await signInThrough(center, 'discord')).body.user.uid).not.toBe(
+      person.uid,
+    );
   });
 });
 
@@ -89,92 +217,246 @@ describe('an account without a password', () => {
     const me = (await signInThrough(center, 'github', jar)).body;
     const token = me.access_token as string;
     expect((await linksOf(token)).has_password).toBe(false);
-    expect((await center.post(`${A}/account/upstream/unlink`, { provider: 'github' }, token)).json()).toEqual({ ok: false, msg: '需要重新验证身份' });
+    expect(
+      (
+        await center.post(
+          `${A}/account/upstream/unlink`,
+          { provider: 'github' },
+          token,
+        )
+      ).json(),
+    ).toEqual({ ok: false, msg: '需要重新验证身份' });
 
     // Proving with another GitHub account than the linked one proves nothing.
     github.signInAs({ id: '7299', login: 'someone_else' });
-    expect((await fromAccount('reauth', token, { provider: 'github' }, jar)).page).toMatchObject({ result: 'error', message: '这个 GitHub 账号没有绑定到当前账号，无法用来验证身份。' });
+    expect(
+      (await fromAccount('reauth', token, { provider: 'github' }, jar)).page,
+    ).toMatchObject({
+      result: 'error',
+      message: '这个 GitHub 账号没有绑定到当前账号，无法用来验证身份。',
+    });
     github.signInAs({ id: '7201', login: 'no_password' });
-    const proved = await fromAccount('reauth', token, { provider: 'github' }, jar);
+    const proved = await fromAccount(
+      'reauth',
+      token,
+      { provider: 'github' },
+      jar,
+    );
     expect(proved.page?.url.search).toBe('?reauthenticated=github');
-    expect((await center.post(`${A}/account/upstream/unlink`, { provider: 'github' }, token)).json())
-      .toEqual({ ok: false, msg: '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式' });
+    expect(
+      (
+        await center.post(
+          `${A}/account/upstream/unlink`,
+          { provider: 'github' },
+          token,
+        )
+      ).json(),
+    ).toEqual({
+      ok: false,
+      msg: '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式',
+    });
     expect((await linksOf(token)).links).toHaveLength(1);
 
     // Within the proof's ten minutes: a second provider, then the first may go.
     discord.signInAs({ id: '7202', username: 'second_way' });
-    expect((await fromAccount('link', token, { provider: 'discord' }, jar)).page?.url.search).toBe('?linked=discord');
-    expect((await center.post(`${A}/account/upstream/unlink`, { provider: 'github' }, token)).json()).toEqual({ ok: true, data: {} });
+    expect(
+      (await fromAccount('link', token, { provider: 'discord' }, jar)).page?.url
+        .search,
+    ).toBe('?linked=discord');
+    expect(
+      (
+        await center.post(
+          `${A}/account/upstream/unlink`,
+          { provider: 'github' },
+          token,
+        )
+      ).json(),
+    ).toEqual({ ok: true, data: {} });
     // The proof belongs to this session only.
-    const otherSession = (await signInThrough(center, 'discord')).body.access_token as string;
-    expect((await center.post(`${A}/account/password`, { new_password: 'a brand new password' }, otherSession)).json()).toEqual({ ok: false, msg: '需要重新验证身份' });
-    const set = await center.post(`${A}/account/password`, { new_password: 'a brand new password' }, token);
+    const otherSession = (await signInThrough(center, 'discord')).body
+      .access_token as string;
+    expect(
+      (
+        await center.post(
+          `${A}/account/password`,
+          { new_password: 'a brand new password' },
+          otherSession,
+        )
+      ).json(),
+    ).toEqual({ ok: false, msg: '需要重新验证身份' });
+    const set = await center.post(
+      `${A}/account/password`,
+      { new_password: 'a brand new password' },
+      token,
+    );
     expect(set.statusCode).toBe(200);
     expect((await linksOf(set.json().access_token)).has_password).toBe(true);
-    expect((await center.post(`${A}/login`, { username: me.user.username, password: 'a brand new password' })).statusCode).toBe(200);
+    expect(
+      (
+        await center.post(`${A}/login`, {
+          username: me.user.username,
+          password: 'a brand new password',
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('two unlinks at once never take away the last way in', async () => {
     github.signInAs({ id: '7501', login: 'racing' });
     const jar = new CookieJar();
-    const token = (await signInThrough(center, 'github', jar)).body.access_token as string;
+    const token = (await signInThrough(center, 'github', jar)).body
+      .access_token as string;
     await fromAccount('reauth', token, { provider: 'github' }, jar);
     discord.signInAs({ id: '7502', username: 'racing_too' });
-    expect((await fromAccount('link', token, { provider: 'discord' }, jar)).page?.url.search).toBe('?linked=discord');
-    const answers = await Promise.all(['github', 'discord'].map((provider) => center.post(`${A}/account/upstream/unlink`, { provider }, token)));
-    expect(answers.some((a) => a.json().msg === '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式')).toBe(true);
+    expect(
+      (await fromAccount('link', token, { provider: 'discord' }, jar)).page?.url
+        .search,
+    ).toBe('?linked=discord');
+    const answers = await Promise.all(
+      ['github', 'discord'].map((provider) =>
+        center.post(`${A}/account/upstream/unlink`, { provider }, token),
+      ),
+    );
+    expect(
+      answers.some(
+        (a) =>
+          a.json().msg ===
+          '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式',
+      ),
+    ).toBe(true);
     expect((await linksOf(token)).links.length).toBeGreaterThanOrEqual(1);
   });
 
   it('the last passkey of an account without a password or link stays, even against parallel removals', async () => {
     github.signInAs({ id: '7601', login: 'key_only' });
     const jar = new CookieJar();
-    const token = (await signInThrough(center, 'github', jar)).body.access_token as string;
+    const token = (await signInThrough(center, 'github', jar)).body
+      .access_token as string;
     await fromAccount('reauth', token, { provider: 'github' }, jar);
     const device = new SoftAuthenticator(center.baseUrl);
     const addPasskey = async () => {
-      const options = (await center.post(`${A}/account/passkeys/options`, {}, token)).json().data;
-      expect((await center.post(`${A}/account/passkeys/register`, { response: device.create(options) }, token)).statusCode).toBe(200);
+      const options = (
+        await center.post(`${A}/account/passkeys/options`, {}, token)
+      ).json().data;
+      expect(
+        (
+          await center.post(
+            `${A}/account/passkeys/register`,
+            { response: device.create(options) },
+            token,
+          )
+        ).statusCode,
+      ).toBe(200);
     };
-    const passkeyIds = async (): Promise<string[]> => (await center.get(`${A}/account/second_factor`, token)).json().data.passkeys.map((p: { id: string }) => p.id);
+    const passkeyIds = async (): Promise<string[]> =>
+      (await center.get(`${A}/account/second_factor`, token))
+        .json()
+        .data.passkeys.map((p: { id: string }) => p.id);
     await addPasskey();
     // The passkey is another way in: the link may go; then the passkey is the last one.
-    expect((await center.post(`${A}/account/upstream/unlink`, { provider: 'github' }, token)).json()).toEqual({ ok: true, data: {} });
+    expect(
+      (
+        await center.post(
+          `${A}/account/upstream/unlink`,
+          { provider: 'github' },
+          token,
+        )
+      ).json(),
+    ).toEqual({ ok: true, data: {} });
     const [only] = await passkeyIds();
-    expect((await center.post(`${A}/account/passkeys/delete`, { id: only }, token)).json())
-      .toEqual({ ok: false, msg: '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式' });
+    expect(
+      (
+        await center.post(`${A}/account/passkeys/delete`, { id: only }, token)
+      ).json(),
+    ).toEqual({
+      ok: false,
+      msg: '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式',
+    });
     expect(await passkeyIds()).toEqual([only]);
 
     await addPasskey();
     const ids = await passkeyIds();
     expect(ids).toHaveLength(2);
-    const answers = await Promise.all(ids.map((id) => center.post(`${A}/account/passkeys/delete`, { id }, token)));
-    expect(answers.some((a) => a.json().msg === '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式')).toBe(true);
+    const answers = await Promise.all(
+      ids.map((id) =>
+        center.post(`${A}/account/passkeys/delete`, { id }, token),
+      ),
+    );
+    expect(
+      answers.some(
+        (a) =>
+          a.json().msg ===
+          '这是账号唯一的登录方式，请先设置密码或绑定其他登录方式',
+      ),
+    ).toBe(true);
     expect((await passkeyIds()).length).toBeGreaterThanOrEqual(1);
     // An account with a password may remove its last passkey as before (test/api/passkeys.test.ts).
   });
 
   it('proves itself with a code mailed to its address: once, and never for an account with a password', async () => {
     const email = `mailed_${Date.now()}@example.com`;
-    github.signInAs({ id: '7701', login: 'mailed_proof', emails: [{ email, primary: true, verified: true }] });
-    const token = (await signInThrough(center, 'github')).body.access_token as string;
+    github.signInAs({
+      id: '7701',
+      login: 'mailed_proof',
+      emails: [{ email, primary: true, verified: true }],
+    });
+    const token = (await signInThrough(center, 'github')).body
+      .access_token as string;
     const REAUTH = { ok: false, msg: '需要重新验证身份' };
-    expect((await center.post(`${A}/account/passkeys/options`, { email_code: '000000' }, token)).json()).toEqual(REAUTH);
+    expect(
+      (
+        await center.post(
+          `${A}/account/passkeys/options`,
+          { email_code: '000000' },
+          token,
+        )
+      ).json(),
+    ).toEqual(REAUTH);
     const sent = await center.post(`${A}/account/reauth/send_code`, {}, token);
-    expect(sent.json()).toEqual({ ok: true, data: { expires_in: 600, resend_after: 60 } });
+    expect(sent.json()).toEqual({
+      ok: true,
+      data: { expires_in: 600, resend_after: 60 },
+    });
     const code = await center.smtp.codeFor(email);
-    expect((await center.post(`${A}/account/passkeys/options`, { email_code: code }, token)).statusCode).toBe(200);
-    expect((await center.post(`${A}/account/passkeys/options`, { email_code: code }, token)).json()).toEqual(REAUTH);
+    expect(
+      (
+        await center.post(
+          `${A}/account/passkeys/options`,
+          { email_code: code },
+          token,
+        )
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await center.post(
+          `${A}/account/passkeys/options`,
+          { email_code: code },
+          token,
+        )
+      ).json(),
+    ).toEqual(REAUTH);
     const person = await center.register();
-    expect((await center.post(`${A}/account/reauth/send_code`, {}, person.token)).json()).toEqual(REAUTH);
+    expect(
+      (
+        await center.post(`${A}/account/reauth/send_code`, {}, person.token)
+      ).json(),
+    ).toEqual(REAUTH);
   });
 
   it('deleting the account removes its links: the subject signs up again as a new person', async () => {
     github.signInAs({ id: '7301', login: 'leaving' });
     const jar = new CookieJar();
     const first = (await signInThrough(center, 'github', jar)).body;
-    await fromAccount('reauth', first.access_token, { provider: 'github' }, jar);
-    expect((await center.post(`${A}/account/delete`, {}, first.access_token)).json()).toEqual({ ok: true, data: {} });
+    await fromAccount(
+      'reauth',
+      first.access_token,
+      { provider: 'github' },
+      jar,
+    );
+    expect(
+      (await center.post(`${A}/account/delete`, {}, first.access_token)).json(),
+    ).toEqual({ ok: true, data: {} });
     const again = (await signInThrough(center, 'github')).body;
     expect(again.user.uid).not.toBe(first.user.uid);
     expect(again.user.username).toBe('leaving');
@@ -185,11 +467,49 @@ describe('administrators', () => {
   it("see a user's links and remove them", async () => {
     github.signInAs({ id: '7401', login: 'watched' });
     const person = (await signInThrough(center, 'github')).body;
-    const list = await center.get(`${A}/admin/users/links?username=${person.user.username}`, admin.token);
-    expect(list.json().data.links).toEqual([expect.objectContaining({ provider: 'github', provider_name: 'GitHub', display_name: 'watched' })]);
-    expect((await center.post(`${A}/admin/users/links/remove`, { username: person.user.username, provider: 'github' }, admin.token)).json()).toEqual({ ok: true, data: {} });
-    expect((await center.get(`${A}/admin/users/links?username=${person.user.username}`, admin.token)).json().data.links).toEqual([]);
-    expect((await center.get(`${A}/admin/users/links?username=nobody_here`, admin.token)).json()).toEqual({ ok: false, msg: '用户不存在' });
-    expect((await center.get(`${A}/admin/users/links?username=${person.user.username}`, person.access_token)).json()).toEqual({ ok: false, msg: '需要管理员权限' });
+    const list = await center.get(
+      `${A}/admin/users/links?username=${person.user.username}`,
+      admin.token,
+    );
+    expect(list.json().data.links).toEqual([
+      expect.objectContaining({
+        provider: 'github',
+        provider_name: 'GitHub',
+        display_name: 'watched',
+      }),
+    ]);
+    expect(
+      (
+        await center.post(
+          `${A}/admin/users/links/remove`,
+          { username: person.user.username, provider: 'github' },
+          admin.token,
+        )
+      ).json(),
+    ).toEqual({ ok: true, data: {} });
+    expect(
+      (
+        await center.get(
+          `${A}/admin/users/links?username=${person.user.username}`,
+          admin.token,
+        )
+      ).json().data.links,
+    ).toEqual([]);
+    expect(
+      (
+        await center.get(
+          `${A}/admin/users/links?username=nobody_here`,
+          admin.token,
+        )
+      ).json(),
+    ).toEqual({ ok: false, msg: '用户不存在' });
+    expect(
+      (
+        await center.get(
+          `${A}/admin/users/links?username=${person.user.username}`,
+          person.access_token,
+        )
+      ).json(),
+    ).toEqual({ ok: false, msg: '需要管理员权限' });
   });
 });

@@ -1,8 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/app.js';
-import { listeningCenter, type ListeningCenter } from '../helpers/upstream/http-browser.js';
-import { addProvider, CookieJar, finish, signInThrough, throughProvider, userCount } from '../helpers/upstream/flow.js';
-import { startOidcForger, type IdTokenMode, type OidcForger } from '../helpers/upstream/oidc-token-forger.js';
+import {
+  listeningCenter,
+  type ListeningCenter,
+} from '../helpers/upstream/http-browser.js';
+import {
+  addProvider,
+  CookieJar,
+  finish,
+  signInThrough,
+  throughProvider,
+  userCount,
+} from '../helpers/upstream/flow.js';
+import {
+  startOidcForger,
+  type IdTokenMode,
+  type OidcForger,
+} from '../helpers/upstream/oidc-token-forger.js';
 
 /**
  * The ID token of an OpenID Connect provider (docs/api.md §14.2): its signature is checked
@@ -16,7 +30,14 @@ let forger: OidcForger;
 beforeAll(async () => {
   [center, forger] = await Promise.all([listeningCenter(), startOidcForger()]);
   admin = await center.admin();
-  await addProvider(center, admin, { id: 'idp', type: 'oidc', name: 'IdP', client_id: forger.clientId, client_secret: forger.clientSecret, issuer: forger.issuer });
+  await addProvider(center, admin, {
+    id: 'idp',
+    type: 'oidc',
+    name: 'IdP',
+    client_id: forger.clientId,
+    client_secret: forger.clientSecret,
+    issuer: forger.issuer,
+  });
 });
 afterAll(async () => {
   await forger?.close();
@@ -25,22 +46,44 @@ afterAll(async () => {
 
 describe('the ID token of an OpenID Connect provider', () => {
   it('signed with a foreign key under the JWKS key id: refused, nobody signed in, nothing created', async () => {
-    forger.signInAs({ id: 'sub-foreign', preferred_username: 'foreign', email: 'foreign@idp.example', email_verified: true });
+    forger.signInAs({
+      id: 'sub-foreign',
+      preferred_username: 'foreign',
+      email: 'foreign@idp.example',
+      email_verified: true,
+    });
     forger.idToken = 'foreignKey';
     const before = await userCount(center, admin);
     const jar = new CookieJar();
     const page = await throughProvider(center, 'idp', jar);
-    expect(page).toMatchObject({ status: 400, result: 'error', message: 'IdP 未能完成登录，请稍后重试。' });
+    expect(page).toMatchObject({
+      status: 400,
+      result: 'error',
+      message: 'IdP 未能完成登录，请稍后重试。',
+    });
     expect((await finish(center, page.ticket, jar)).status).toBe(400);
     expect(await userCount(center, admin)).toBe(before);
   });
 
   it('unsigned (alg none), with a wrong nonce, audience or issuer, or expired: refused', async () => {
     const before = await userCount(center, admin);
-    for (const mode of ['none', 'wrongNonce', 'wrongAud', 'wrongIss', 'expired'] as IdTokenMode[]) {
+    for (const mode of [
+      'none',
+      'wrongNonce',
+      'wrongAud',
+      'wrongIss',
+      'expired',
+    ] as IdTokenMode[]) {
       forger.signInAs({ id: `sub-${mode}`, preferred_username: mode });
       forger.idToken = mode;
-      expect(await throughProvider(center, 'idp', new CookieJar()), mode).toMatchObject({ status: 400, result: 'error', message: 'IdP 未能完成登录，请稍后重试。' });
+      expect(
+        await throughProvider(center, 'idp', new CookieJar()),
+        mode,
+      ).toMatchObject({
+        status: 400,
+        result: 'error',
+        message: 'IdP 未能完成登录，请稍后重试。',
+      });
     }
     expect(await userCount(center, admin)).toBe(before);
   });

@@ -1,11 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/app.js';
-import { listeningCenter, type ListeningCenter } from '../helpers/upstream/http-browser.js';
-import { addProvider, callbackAddress, CookieJar, signInThrough, throughProvider, userCount, visitCallback } from '../helpers/upstream/flow.js';
+import {
+  listeningCenter,
+  type ListeningCenter,
+} from '../helpers/upstream/http-browser.js';
+import {
+  addProvider,
+  callbackAddress,
+  CookieJar,
+  signInThrough,
+  throughProvider,
+  userCount,
+  visitCallback,
+} from '../helpers/upstream/flow.js';
 import type { StandIn } from '../helpers/upstream/stand-in.js';
-import { githubProvider, GITHUB_CLIENT, startGithub } from '../helpers/upstream/github.js';
+import {
+  githubProvider,
+  GITHUB_CLIENT,
+  startGithub,
+} from '../helpers/upstream/github.js';
 import { DISCORD_CLIENT, startDiscord } from '../helpers/upstream/discord.js';
-import { startSteam, STEAM_API_KEY, type SteamStandIn } from '../helpers/upstream/steam.js';
+import {
+  startSteam,
+  STEAM_API_KEY,
+  type SteamStandIn,
+} from '../helpers/upstream/steam.js';
 import { QQ_CLIENT, startQq, type QqStandIn } from '../helpers/upstream/qq.js';
 import { startWechat, WECHAT_CLIENT } from '../helpers/upstream/wechat.js';
 
@@ -26,46 +45,115 @@ const A = '/api/v1/auth';
 let skewMs = 0;
 
 beforeAll(async () => {
-  [center, github, discord, steam, qq, wechat] = await Promise.all([listeningCenter({}, { now: () => Date.now() + skewMs }), startGithub(), startDiscord(), startSteam(), startQq(), startWechat()]);
+  [center, github, discord, steam, qq, wechat] = await Promise.all([
+    listeningCenter({}, { now: () => Date.now() + skewMs }),
+    startGithub(),
+    startDiscord(),
+    startSteam(),
+    startQq(),
+    startWechat(),
+  ]);
   admin = await center.admin();
   await addProvider(center, admin, githubProvider(github));
   await addProvider(center, admin, {
-    id: 'discord', type: 'discord', name: 'Discord', client_id: DISCORD_CLIENT.id, client_secret: DISCORD_CLIENT.secret,
-    authorization_endpoint: `${discord.base}/oauth2/authorize`, token_endpoint: `${discord.base}/api/oauth2/token`, api_base: `${discord.base}/api`,
+    id: 'discord',
+    type: 'discord',
+    name: 'Discord',
+    client_id: DISCORD_CLIENT.id,
+    client_secret: DISCORD_CLIENT.secret,
+    authorization_endpoint: `${discord.base}/oauth2/authorize`,
+    token_endpoint: `${discord.base}/api/oauth2/token`,
+    api_base: `${discord.base}/api`,
   });
-  await addProvider(center, admin, { id: 'steam', type: 'steam', name: 'Steam', openid_endpoint: steam.endpoint, api_base: steam.base, api_key: STEAM_API_KEY });
   await addProvider(center, admin, {
-    id: 'qq', type: 'qq', name: 'QQ', client_id: QQ_CLIENT.id, client_secret: QQ_CLIENT.secret,
-    authorization_endpoint: `${qq.base}/oauth2.0/authorize`, token_endpoint: `${qq.base}/oauth2.0/token`, api_base: qq.base,
+    id: 'steam',
+    type: 'steam',
+    name: 'Steam',
+    openid_endpoint: steam.endpoint,
+    api_base: steam.base,
+    api_key: STEAM_API_KEY,
   });
   await addProvider(center, admin, {
-    id: 'wechat', type: 'wechat', name: '微信', client_id: WECHAT_CLIENT.id, client_secret: WECHAT_CLIENT.secret,
-    authorization_endpoint: `${wechat.base}/connect/qrconnect`, token_endpoint: `${wechat.base}/sns/oauth2/access_token`, api_base: wechat.base,
+    id: 'qq',
+    type: 'qq',
+    name: 'QQ',
+    client_id: QQ_CLIENT.id,
+    client_secret: QQ_CLIENT.secret,
+    authorization_endpoint: `${qq.base}/oauth2.0/authorize`,
+    token_endpoint: `${qq.base}/oauth2.0/token`,
+    api_base: qq.base,
+  });
+  await addProvider(center, admin, {
+    id: 'wechat',
+    type: 'wechat',
+    name: '微信',
+    client_id: WECHAT_CLIENT.id,
+    client_secret: WECHAT_CLIENT.secret,
+    authorization_endpoint: `${wechat.base}/connect/qrconnect`,
+    token_endpoint: `${wechat.base}/sns/oauth2/access_token`,
+    api_base: wechat.base,
   });
 });
 afterAll(async () => {
-  await Promise.all([github, discord, steam, qq, wechat].map((s) => s?.close()));
+  await Promise.all(
+    [github, discord, steam, qq, wechat].map((s) => s?.close()),
+  );
   await center?.close();
 });
 
 describe('GitHub', () => {
   it('signs in by numeric id, with the primary address only when verified', async () => {
-    github.signInAs({ id: '583231', login: 'octo-cat', name: 'The Octocat', emails: [{ email: 'octo@github.example', primary: true, verified: true }, { email: 'old@github.example', primary: false, verified: true }] });
+    github.signInAs({
+      id: '583231',
+      login: 'octo-cat',
+      name: 'The Octocat',
+      emails: [
+        { email: 'octo@github.example', primary: true, verified: true },
+        { email: 'old@github.example', primary: false, verified: true },
+      ],
+    });
     const first = await signInThrough(center, 'github');
-    expect(first.body.user).toMatchObject({ username: 'octo_cat', display_name: 'The Octocat', email: 'octo@github.example' });
-    expect((await signInThrough(center, 'github')).body.user.uid).toBe(first.body.user.uid);
-    const links = (await center.get(`${A}/account/upstream`, first.body.access_token)).json().data.links;
-    expect(links[0]).toMatchObject({ provider: 'github', display_name: 'The Octocat', avatar_url: 'https://avatars.githubusercontent.com/u/583231?v=4' });
+    expect(first.body.user).toMatchObject({
+      username: 'octo_cat',
+      display_name: 'The Octocat',
+      email: 'octo@github.example',
+    });
+    expect((await signInThrough(center, 'github')).body.user.uid).toBe(
+      first.body.user.uid,
+    );
+    const links = (
+      await center.get(`${A}/account/upstream`, first.body.access_token)
+    ).json().data.links;
+    expect(links[0]).toMatchObject({
+      provider: 'github',
+      display_name: 'The Octocat',
+      avatar_url: 'https://avatars.githubusercontent.com/u/583231?v=4',
+    });
 
-    github.signInAs({ id: '583232', login: 'hubber', name: null, emails: [{ email: 'hubber@github.example', primary: true, verified: false }] });
-    expect((await signInThrough(center, 'github')).body.user).toMatchObject({ username: 'hubber', display_name: 'hubber', email: '' });
+    github.signInAs({
+      id: '583232',
+      login: 'hubber',
+      name: null,
+      emails: [
+        { email: 'hubber@github.example', primary: true, verified: false },
+      ],
+    });
+    expect((await signInThrough(center, 'github')).body.user).toMatchObject({
+      username: 'hubber',
+      display_name: 'hubber',
+      email: '',
+    });
   });
 
   it('shows a page when the person declines at GitHub', async () => {
     github.declines = true;
     const page = await throughProvider(center, 'github', new CookieJar());
     github.declines = false;
-    expect(page).toMatchObject({ status: 400, result: 'error', message: '你取消了 GitHub 登录。' });
+    expect(page).toMatchObject({
+      status: 400,
+      result: 'error',
+      message: '你取消了 GitHub 登录。',
+    });
   });
 });
 
@@ -78,42 +166,105 @@ describe('failures on the way back', () => {
     skewMs = 10 * 60_000 + 1000;
     try {
       const late = await visitCallback(address, jar);
-      expect(late).toMatchObject({ status: 400, result: 'error', message: '登录请求已失效，或不是在这个浏览器中发起的。请返回登录页重新开始。' });
+      expect(late).toMatchObject({
+        status: 400,
+        result: 'error',
+        message:
+          '登录请求已失效，或不是在这个浏览器中发起的。请返回登录页重新开始。',
+      });
     } finally {
       skewMs = 0;
     }
     await addProvider(center, admin, {
-      id: 'github-down', type: 'github', name: 'GitHub Down', client_id: GITHUB_CLIENT.id, client_secret: GITHUB_CLIENT.secret,
-      authorization_endpoint: `${github.base}/login/oauth/authorize`, token_endpoint: 'http://127.0.0.1:9/login/oauth/access_token', api_base: github.base,
+      id: 'github-down',
+      type: 'github',
+      name: 'GitHub Down',
+      client_id: GITHUB_CLIENT.id,
+      client_secret: GITHUB_CLIENT.secret,
+      authorization_endpoint: `${github.base}/login/oauth/authorize`,
+      token_endpoint: 'http://127.0.0.1:9/login/oauth/access_token',
+      api_base: github.base,
     });
     const down = await throughProvider(center, 'github-down', new CookieJar());
-    expect(down).toMatchObject({ status: 400, result: 'error', message: '暂时无法连接 GitHub Down，请稍后重试。' });
-    await center.post(`${A}/admin/providers/status`, { id: 'github-down', enabled: false }, admin.token);
+    expect(down).toMatchObject({
+      status: 400,
+      result: 'error',
+      message: '暂时无法连接 GitHub Down，请稍后重试。',
+    });
+    await center.post(
+      `${A}/admin/providers/status`,
+      { id: 'github-down', enabled: false },
+      admin.token,
+    );
     expect(await userCount(center, admin)).toBe(before);
   });
 });
 
 describe('Discord', () => {
   it('takes the address only when Discord says it is verified', async () => {
-    discord.signInAs({ id: '80351110224678912', username: 'nelly', global_name: 'Nelly', avatar: '8342729096ea3675442027381ff50dfe', email: 'nelly@discord.example', verified: true });
+    discord.signInAs({
+      id: '80351110224678912',
+      username: 'nelly',
+      global_name: 'Nelly',
+      avatar: '8342729096ea3675442027381ff50dfe',
+      email: 'nelly@discord.example',
+      verified: true,
+    });
     const verified = await signInThrough(center, 'discord');
-    expect(verified.body.user).toMatchObject({ username: 'nelly', display_name: 'Nelly', email: 'nelly@discord.example' });
-    discord.signInAs({ id: '80351110224678913', username: 'unverified', email: 'unverified@discord.example', verified: false });
-    expect((await signInThrough(center, 'discord')).body.user).toMatchObject({ username: 'unverified', email: '' });
+    expect(verified.body.user).toMatchObject({
+      username: 'nelly',
+      display_name: 'Nelly',
+      email: 'nelly@discord.example',
+    });
+    discord.signInAs({
+      id: '80351110224678913',
+      username: 'unverified',
+      email: 'unverified@discord.example',
+      verified: false,
+    });
+    expect((await signInThrough(center, 'discord')).body.user).toMatchObject({
+      username: 'unverified',
+      email: '',
+    });
   });
 
   it('--require-guild: asks for guilds and refuses people outside the server, creating nothing', async () => {
-    await center.post(`${A}/admin/providers/update`, { id: 'discord', require_guild: '613425648685547541' }, admin.token);
-    discord.signInAs({ id: '80351110224678914', username: 'outsider', guilds: ['1'] });
+    await center.post(
+      `${A}/admin/providers/update`,
+      { id: 'discord', require_guild: '613425648685547541' },
+      admin.token,
+    );
+    discord.signInAs({
+      id: '80351110224678914',
+      username: 'outsider',
+      guilds: ['1'],
+    });
     const before = await userCount(center, admin);
     const refused = await throughProvider(center, 'discord', new CookieJar());
-    expect(refused).toMatchObject({ status: 400, result: 'error', message: '只有指定 Discord 服务器的成员才能使用 Discord 登录。' });
+    expect(refused).toMatchObject({
+      status: 400,
+      result: 'error',
+      message: '只有指定 Discord 服务器的成员才能使用 Discord 登录。',
+    });
     expect(await userCount(center, admin)).toBe(before);
-    discord.signInAs({ id: '80351110224678915', username: 'member', guilds: ['1', '613425648685547541'] });
+    discord.signInAs({
+      id: '80351110224678915',
+      username: 'member',
+      guilds: ['1', '613425648685547541'],
+    });
     expect((await signInThrough(center, 'discord')).status).toBe(200);
-    const view = (await center.get(`${A}/admin/providers`, admin.token)).json().data.providers.find((p: { id: string }) => p.id === 'discord');
-    expect(view).toMatchObject({ require_guild: '613425648685547541', scopes: 'identify email guilds' });
-    await center.post(`${A}/admin/providers/update`, { id: 'discord', require_guild: '' }, admin.token);
+    const view = (await center.get(`${A}/admin/providers`, admin.token))
+      .json()
+      .data.providers.find((p: { id: string }) => p.id === 'discord');
+    expect(view).toMatchObject({
+      require_guild: '613425648685547541',
+      scopes: 'identify email guilds',
+    });
+    await center.post(
+      `${A}/admin/providers/update`,
+      { id: 'discord', require_guild: '' },
+      admin.token,
+    );
   });
 });
 
@@ -121,8 +272,14 @@ describe('Steam', () => {
   it('signs in by SteamID64 after check_authentication, with the Web API profile and never an address', async () => {
     steam.signInAs({ id: '76561197960287930', personaname: 'Rabscuttle' });
     const first = await signInThrough(center, 'steam');
-    expect(first.body.user).toMatchObject({ username: 'Rabscuttle', display_name: 'Rabscuttle', email: '' });
-    expect((await signInThrough(center, 'steam')).body.user.uid).toBe(first.body.user.uid);
+    expect(first.body.user).toMatchObject({
+      username: 'Rabscuttle',
+      display_name: 'Rabscuttle',
+      email: '',
+    });
+    expect((await signInThrough(center, 'steam')).body.user.uid).toBe(
+      first.body.user.uid,
+    );
     expect(steam.log).toContain('POST /openid/login');
     expect(steam.log).toContain('GET /ISteamUser/GetPlayerSummaries/v0002/');
   });
@@ -133,57 +290,121 @@ describe('Steam', () => {
     steam.forge = true;
     const forged = await throughProvider(center, 'steam', new CookieJar());
     steam.forge = false;
-    expect(forged).toMatchObject({ status: 400, result: 'error', message: 'Steam 未能完成登录，请稍后重试。' });
+    expect(forged).toMatchObject({
+      status: 400,
+      result: 'error',
+      message: 'Steam 未能完成登录，请稍后重试。',
+    });
     steam.declines = true;
     const cancelled = await throughProvider(center, 'steam', new CookieJar());
     steam.declines = false;
-    expect(cancelled).toMatchObject({ result: 'error', message: '你取消了 Steam 登录。' });
+    expect(cancelled).toMatchObject({
+      result: 'error',
+      message: '你取消了 Steam 登录。',
+    });
     expect(await userCount(center, admin)).toBe(before);
   });
 
   it('without a Web API key the account gets a made-up name', async () => {
-    await center.post(`${A}/admin/providers/update`, { id: 'steam', api_key: '' }, admin.token);
+    await center.post(
+      `${A}/admin/providers/update`,
+      { id: 'steam', api_key: '' },
+      admin.token,
+    );
     steam.signInAs({ id: '76561197960287932', personaname: 'Ignored' });
-    expect((await signInThrough(center, 'steam')).body.user).toMatchObject({ username: 'steam_user', display_name: 'steam_user' });
-    expect((await center.get(`${A}/admin/providers`, admin.token)).json().data.providers.find((p: { id: string }) => p.id === 'steam').has_api_key).toBe(false);
+    expect((await signInThrough(center, 'steam')).body.user).toMatchObject({
+      username: 'steam_user',
+      display_name: 'steam_user',
+    });
+    expect(
+      (await center.get(`${A}/admin/providers`, admin.token))
+        .json()
+        .data.providers.find((p: { id: string }) => p.id === 'steam')
+        .has_api_key,
+    ).toBe(false);
   });
 });
 
 describe('QQ and WeChat', () => {
   it('QQ: the unionid when granted, else the openid; the nickname, never an address', async () => {
-    qq.signInAs({ id: 'OPENID0000000000000000000000001', unionid: 'UID_qq_1', nickname: '小明' });
+    qq.signInAs({
+      id: 'OPENID0000000000000000000000001',
+      unionid: 'UID_qq_1',
+      nickname: '小明',
+    });
     const withUnion = await signInThrough(center, 'qq');
-    expect(withUnion.body.user).toMatchObject({ username: 'qq_user', display_name: '小明', email: '' });
-    const links = (await center.get(`${A}/account/upstream`, withUnion.body.access_token)).json().data.links;
-    expect(links[0]).toMatchObject({ provider: 'qq', display_name: '小明', avatar_url: 'https://thirdqq.qlogo.cn/ek_qqapp/standin/OPENID0000000000000000000000001/100' });
+    expect(withUnion.body.user).toMatchObject({
+      username: 'qq_user',
+      display_name: '小明',
+      email: '',
+    });
+    const links = (
+      await center.get(`${A}/account/upstream`, withUnion.body.access_token)
+    ).json().data.links;
+    expect(links[0]).toMatchObject({
+      provider: 'qq',
+      display_name: '小明',
+      avatar_url:
+        'https://thirdqq.qlogo.cn/ek_qqapp/standin/OPENID0000000000000000000000001/100',
+    });
     qq.signInAs({ id: 'OPENID0000000000000000000000002', nickname: 'Ming2' });
-    expect((await signInThrough(center, 'qq')).body.user).toMatchObject({ username: 'Ming2' });
+    expect((await signInThrough(center, 'qq')).body.user).toMatchObject({
+      username: 'Ming2',
+    });
     qq.declines = true;
-    expect(await throughProvider(center, 'qq', new CookieJar())).toMatchObject({ result: 'error', message: '你取消了 QQ 登录。' });
+    expect(await throughProvider(center, 'qq', new CookieJar())).toMatchObject({
+      result: 'error',
+      message: '你取消了 QQ 登录。',
+    });
     qq.declines = false;
   });
 
   it('QQ: an app without the unionid permission signs people in by their openid', async () => {
     qq.unionidGranted = false;
     try {
-      qq.signInAs({ id: 'OPENID0000000000000000000000003', unionid: 'UID_qq_3', nickname: 'NoUnion' });
+      qq.signInAs({
+        id: 'OPENID0000000000000000000000003',
+        unionid: 'UID_qq_3',
+        nickname: 'NoUnion',
+      });
       const first = await signInThrough(center, 'qq');
-      expect(first.body.user).toMatchObject({ username: 'NoUnion', display_name: 'NoUnion' });
-      expect((await signInThrough(center, 'qq')).body.user.uid).toBe(first.body.user.uid);
+      expect(first.body.user).toMatchObject({
+        username: 'NoUnion',
+        display_name: 'NoUnion',
+      });
+      expect((await signInThrough(center, 'qq')).body.user.uid).toBe(
+        first.body.user.uid,
+      );
     } finally {
       qq.unionidGranted = true;
     }
   });
 
   it('WeChat: the unionid, else the openid; a refusal comes back without a code', async () => {
-    wechat.signInAs({ id: 'o6_bmjrPTlm6_2sgVt7hMZOPfL2M', unionid: 'o6_bmasdasdsad6_2sgVt7hMZOPfL', nickname: '微信用户' });
+    wechat.signInAs({
+      id: 'o6_bmjrPTlm6_2sgVt7hMZOPfL2M',
+      unionid: 'o6_bmasdasdsad6_2sgVt7hMZOPfL',
+      nickname: '微信用户',
+    });
     const first = await signInThrough(center, 'wechat');
-    expect(first.body.user).toMatchObject({ username: 'wechat_user', display_name: '微信用户', email: '' });
+    expect(first.body.user).toMatchObject({
+      username: 'wechat_user',
+      display_name: '微信用户',
+      email: '',
+    });
     // The same person through another of the operator's apps has another openid but the same unionid.
-    wechat.signInAs({ id: 'o6_other_app_openid', unionid: 'o6_bmasdasdsad6_2sgVt7hMZOPfL', nickname: '微信用户' });
-    expect((await signInThrough(center, 'wechat')).body.user.uid).toBe(first.body.user.uid);
+    wechat.signInAs({
+      id: 'o6_other_app_openid',
+      unionid: 'o6_bmasdasdsad6_2sgVt7hMZOPfL',
+      nickname: '微信用户',
+    });
+    expect((await signInThrough(center, 'wechat')).body.user.uid).toBe(
+      first.body.user.uid,
+    );
     wechat.declines = true;
-    expect(await throughProvider(center, 'wechat', new CookieJar())).toMatchObject({ result: 'error', message: '你取消了 微信 登录。' });
+    expect(
+      await throughProvider(center, 'wechat', new CookieJar()),
+    ).toMatchObject({ result: 'error', message: '你取消了 微信 登录。' });
     wechat.declines = false;
   });
 });
@@ -194,36 +415,89 @@ describe('endpoint overrides', () => {
 
   it("userinfo_endpoint replaces the preset's profile address (Discord, WeChat)", async () => {
     await addProvider(center, admin, {
-      id: 'discord-ui', type: 'discord', name: 'Discord UI', client_id: DISCORD_CLIENT.id, client_secret: DISCORD_CLIENT.secret,
-      authorization_endpoint: `${discord.base}/oauth2/authorize`, token_endpoint: `${discord.base}/api/oauth2/token`,
-      userinfo_endpoint: `${discord.base}/api/users/@me`, api_base: `${NOWHERE}/api`,
+      id: 'discord-ui',
+      type: 'discord',
+      name: 'Discord UI',
+      client_id: DISCORD_CLIENT.id,
+      client_secret: DISCORD_CLIENT.secret,
+      authorization_endpoint: `${discord.base}/oauth2/authorize`,
+      token_endpoint: `${discord.base}/api/oauth2/token`,
+      userinfo_endpoint: `${discord.base}/api/users/@me`,
+      api_base: `${NOWHERE}/api`,
     });
     discord.signInAs({ id: '80351110224678920', username: 'overridden' });
-    expect((await signInThrough(center, 'discord-ui')).body.user).toMatchObject({ username: 'overridden' });
+    expect((await signInThrough(center, 'discord-ui')).body.user).toMatchObject(
+      { username: 'overridden' },
+    );
     await addProvider(center, admin, {
-      id: 'wechat-ui', type: 'wechat', name: '微信 UI', client_id: WECHAT_CLIENT.id, client_secret: WECHAT_CLIENT.secret,
-      authorization_endpoint: `${wechat.base}/connect/qrconnect`, token_endpoint: `${wechat.base}/sns/oauth2/access_token`,
-      userinfo_endpoint: `${wechat.base}/sns/userinfo`, api_base: NOWHERE,
+      id: 'wechat-ui',
+      type: 'wechat',
+      name: '微信 UI',
+      client_id: WECHAT_CLIENT.id,
+      client_secret: WECHAT_CLIENT.secret,
+      authorization_endpoint: `${wechat.base}/connect/qrconnect`,
+      token_endpoint: `${wechat.base}/sns/oauth2/access_token`,
+      userinfo_endpoint: `${wechat.base}/sns/userinfo`,
+      api_base: NOWHERE,
     });
     wechat.signInAs({ id: 'o6_override_openid', nickname: 'WxOverride' });
-    expect((await signInThrough(center, 'wechat-ui')).body.user).toMatchObject({ username: 'WxOverride' });
+    expect((await signInThrough(center, 'wechat-ui')).body.user).toMatchObject({
+      username: 'WxOverride',
+    });
   });
 
   it("the console's form, which sends every field, saves a provider of each type", async () => {
-    const FORM = ['name', 'client_id', 'issuer', 'scopes', 'require_guild', 'authorization_endpoint', 'token_endpoint', 'userinfo_endpoint',
-      'openid_endpoint', 'api_base', 'subject_field', 'username_field', 'email_field'];
-    const views = (await center.get(`${A}/admin/providers`, admin.token)).json().data.providers as Array<Record<string, unknown>>;
+    const FORM = [
+      'name',
+      'client_id',
+      'issuer',
+      'scopes',
+      'require_guild',
+      'authorization_endpoint',
+      'token_endpoint',
+      'userinfo_endpoint',
+      'openid_endpoint',
+      'api_base',
+      'subject_field',
+      'username_field',
+      'email_field',
+    ];
+    const views = (await center.get(`${A}/admin/providers`, admin.token)).json()
+      .data.providers as Array<Record<string, unknown>>;
     for (const view of views) {
-      const body = Object.fromEntries([['id', view.id], ['trust_email', view.trust_email], ...FORM.map((f) => [f, typeof view[f] === 'string' ? view[f] : ''])]);
-      const res = await center.post(`${A}/admin/providers/update`, body, admin.token);
-      expect([view.id, res.statusCode, res.json().msg]).toEqual([view.id, 200, undefined]);
+      const body = Object.fromEntries([
+        ['id', view.id],
+        ['trust_email', view.trust_email],
+        ...FORM.map((f) => [f, typeof view[f] === 'string' ? view[f] : '']),
+      ]);
+      const res = await center.post(
+        `${A}/admin/providers/update`,
+        body,
+        admin.token,
+      );
+      expect([view.id, res.statusCode, res.json().msg]).toEqual([
+        view.id,
+        200,
+        undefined,
+      ]);
     }
   });
 
   it('an endpoint the type has no use for is refused, not ignored', async () => {
-    for (const field of ['authorization_endpoint', 'token_endpoint', 'userinfo_endpoint']) {
-      const res = await center.post(`${A}/admin/providers`, { id: 'steam-x', type: 'steam', name: 'S', [field]: `${steam.base}/x` }, admin.token);
-      expect([res.statusCode, res.json()]).toEqual([400, { ok: false, msg: `参数错误：${field}` }]);
+    for (const field of [
+      'authorization_endpoint',
+      'token_endpoint',
+      'userinfo_endpoint',
+    ]) {
+      const res = await center.post(
+        `${A}/admin/providers`,
+        { id: 'steam-x', type: 'steam', name: 'S', [field]: `${steam.base}/x` },
+        admin.token,
+      );
+      expect([res.statusCode, res.json()]).toEqual([
+        400,
+        { ok: false, msg: `参数错误：${field}` },
+      ]);
     }
   });
 });

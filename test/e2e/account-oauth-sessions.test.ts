@@ -2,9 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import type { Browser, Page } from 'playwright-core';
 import type { TestUser } from '../helpers/app.js';
-import { launchBrowser, newPage, screenshot, startCenter, type Center } from './browser.js';
 import {
-  discover, landed, newAttempt, redeem, registerClient, signInOnForm, startRelyingPartyPages, stopRelyingPartyPages,
+  launchBrowser,
+  newPage,
+  screenshot,
+  startCenter,
+  type Center,
+} from './browser.js';
+import {
+  discover,
+  landed,
+  newAttempt,
+  redeem,
+  registerClient,
+  signInOnForm,
+  startRelyingPartyPages,
+  stopRelyingPartyPages,
 } from './oidc-rp.js';
 
 let center: Center;
@@ -12,7 +25,11 @@ let browser: Browser;
 let developer: TestUser;
 
 beforeAll(async () => {
-  [center, browser] = await Promise.all([startCenter(), launchBrowser(), startRelyingPartyPages()]);
+  [center, browser] = await Promise.all([
+    startCenter(),
+    launchBrowser(),
+    startRelyingPartyPages(),
+  ]);
   developer = await center.register();
 });
 afterAll(async () => {
@@ -23,11 +40,18 @@ afterAll(async () => {
 
 /** Polled from here: the page's CSP forbids eval. */
 const oauthRows = (page: Page, n: number) =>
-  expect.poll(() => page.locator('#sessions li.session[data-kind="oauth"]').count(), { timeout: 10_000 }).toBe(n);
+  expect
+    .poll(
+      () => page.locator('#sessions li.session[data-kind="oauth"]').count(),
+      { timeout: 10_000 },
+    )
+    .toBe(n);
 
 describe('account page: OpenID Connect sign-ins', () => {
   it('an app signed in through OIDC is listed; ending it makes its refresh token invalid_grant', async () => {
-    const app = await registerClient(center, developer, 'client_secret_basic', { display_name: '星际论坛' });
+    const app = await registerClient(center, developer, 'client_secret_basic', {
+      display_name: '星际论坛',
+    });
     const config = await discover(center, app, 'client_secret_basic');
     const person = await center.register();
     const { context, page } = await newPage(browser);
@@ -51,7 +75,12 @@ describe('account page: OpenID Connect sign-ins', () => {
     await row.locator('button[data-session]').click();
     await page.waitForSelector('#session-list .notice.success');
     await oauthRows(page, 0);
-    const refused = await client.refreshTokenGrant(config, tokens.refresh_token!).then(() => undefined, (e: unknown) => e);
+    const refused = await client
+      .refreshTokenGrant(config, tokens.refresh_token!)
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(refused).toBeInstanceOf(client.ResponseBodyError);
     expect((refused as client.ResponseBodyError).error).toBe('invalid_grant');
     await screenshot(page, 'account-sessions-oauth-ended');

@@ -1,12 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { uniqueName } from '../helpers/app.js';
-import { centerAndBrowser, horizontalOverflow, newPage, PHONE, screenshot, signIn } from './browser.js';
+import {
+  centerAndBrowser,
+  horizontalOverflow,
+  newPage,
+  PHONE,
+  screenshot,
+  signIn,
+} from './browser.js';
 import { jwtClaims } from '../helpers/jwt.js';
 
 const env = centerAndBrowser();
 /** Waits until the sessions list shows `n` sessions (polled from here: the page's CSP forbids eval). */
-const sessionRows = (page: Page, n: number) => expect.poll(() => page.locator('#sessions li.session').count(), { timeout: 10_000 }).toBe(n);
+const sessionRows = (page: Page, n: number) =>
+  expect
+    .poll(() => page.locator('#sessions li.session').count(), {
+      timeout: 10_000,
+    })
+    .toBe(n);
 const A = '/api/v1/auth';
 
 async function freshUser() {
@@ -15,7 +27,11 @@ async function freshUser() {
 }
 
 const loginElsewhere = async (username: string, password: string) =>
-  (await env.center.post(`${A}/login`, { username, password }, undefined, { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0) Firefox/130.0' })).json().access_token as string;
+  (
+    await env.center.post(`${A}/login`, { username, password }, undefined, {
+      'user-agent': 'Mozilla/5.0 (Windows NT 10.0) Firefox/130.0',
+    })
+  ).json().access_token as string;
 
 describe('account page: self-service (phone)', () => {
   it('renames, lists sessions, ends one (its token gets 401), ends all others', async () => {
@@ -27,7 +43,9 @@ describe('account page: self-service (phone)', () => {
     await page.fill('#f-display_name', '新的昵称');
     await page.click('#edit-name button[type=submit]');
     await page.waitForSelector('#edit-name .notice.success');
-    await expect(page.textContent('#profile-display-name')).resolves.toBe('新的昵称');
+    await expect(page.textContent('#profile-display-name')).resolves.toBe(
+      '新的昵称',
+    );
 
     // The registration token, two sign-ins elsewhere and this page: four sessions.
     await sessionRows(page, 4);
@@ -60,9 +78,18 @@ describe('account page: self-service (phone)', () => {
     await page.waitForSelector('#change-password .notice.success');
     expect((await env.center.get(`${A}/me`, other)).statusCode).toBe(401);
     await page.reload();
-    await expect(page.textContent('#profile-username')).resolves.toBe(u.username);
+    await expect(page.textContent('#profile-username')).resolves.toBe(
+      u.username,
+    );
     await sessionRows(page, 1);
-    expect((await env.center.post(`${A}/login`, { username: u.username, password: 'a brand new password' })).statusCode).toBe(200);
+    expect(
+      (
+        await env.center.post(`${A}/login`, {
+          username: u.username,
+          password: 'a brand new password',
+        })
+      ).statusCode,
+    ).toBe(200);
     await context.close();
   });
 
@@ -73,7 +100,9 @@ describe('account page: self-service (phone)', () => {
     await page.fill('#f-current_password', 'not my password');
     await page.fill('#f-new_password', 'a brand new password');
     await page.click('#change-password button[type=submit]');
-    await page.waitForSelector('#change-password .notice.error:has-text("当前密码或两步验证码不正确")');
+    await page.waitForSelector(
+      '#change-password .notice.error:has-text("当前密码或两步验证码不正确")',
+    );
     await context.close();
   });
 
@@ -86,16 +115,23 @@ describe('account page: self-service (phone)', () => {
     await page.fill('#f-new_email', next);
     // The code is sent only with the current password.
     await page.click('#send-change-code');
-    await page.waitForSelector('#change-email .notice.error:has-text("当前密码或两步验证码不正确")');
+    await page.waitForSelector(
+      '#change-email .notice.error:has-text("当前密码或两步验证码不正确")',
+    );
     await env.center.mailSent();
     expect(env.center.smtp.countTo(next)).toBe(0);
     await page.fill('#f-change_email_password', u.password);
     await page.click('#send-change-code');
     await page.waitForSelector('#change-email .notice.success');
-    await page.fill('#f-change_email_code', await env.center.smtp.codeFor(next));
+    await page.fill(
+      '#f-change_email_code',
+      await env.center.smtp.codeFor(next),
+    );
     await screenshot(page, 'account-change-email-phone');
     await page.click('#change-email button[type=submit]');
-    await page.waitForSelector('#change-email .notice.success:has-text("邮箱已更换")');
+    await page.waitForSelector(
+      '#change-email .notice.success:has-text("邮箱已更换")',
+    );
     await expect(page.textContent('#profile-email')).resolves.toBe(next);
     await expect(page.textContent('#email-status')).resolves.toBe('已验证');
     await env.center.mailSent();
@@ -113,7 +149,14 @@ describe('account page: self-service (phone)', () => {
     await screenshot(page, 'account-delete-phone');
     await page.click('#delete-account');
     await page.waitForURL(/\/login/);
-    expect((await env.center.post(`${A}/login`, { username: u.username, password: u.password })).statusCode).toBe(401);
+    expect(
+      (
+        await env.center.post(`${A}/login`, {
+          username: u.username,
+          password: u.password,
+        })
+      ).statusCode,
+    ).toBe(401);
     await context.close();
   });
 });

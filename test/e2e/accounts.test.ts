@@ -1,17 +1,44 @@
 import { describe, expect, it } from 'vitest';
 import { uniqueName } from '../helpers/app.js';
-import { centerAndBrowser, horizontalOverflow, newPage, PHONE, registerThroughForm, screenshot, signIn, storedKeys } from './browser.js';
+import {
+  centerAndBrowser,
+  horizontalOverflow,
+  newPage,
+  PHONE,
+  registerThroughForm,
+  screenshot,
+  signIn,
+  storedKeys,
+} from './browser.js';
 
 const env = centerAndBrowser();
 
 describe('pages: security headers', () => {
   it('every page is HTML under a strict CSP, not frameable, not sniffable', async () => {
-    for (const path of ['/authorize', '/login', '/register', '/reset_password', '/device', '/console', '/account', '/admin']) {
-      const res = await fetch(env.center.baseUrl + path, { redirect: 'manual' });
+    for (const path of [
+      '/authorize',
+      '/login',
+      '/register',
+      '/reset_password',
+      '/device',
+      '/console',
+      '/account',
+      '/admin',
+    ]) {
+      const res = await fetch(env.center.baseUrl + path, {
+        redirect: 'manual',
+      });
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
       const csp = res.headers.get('content-security-policy') ?? '';
-      for (const rule of ["script-src 'self'", "style-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'"]) {
+      for (const rule of [
+        "script-src 'self'",
+        "style-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+      ]) {
         expect(csp, `${path} ${rule}`).toContain(rule);
       }
       expect(csp).not.toContain('unsafe-inline');
@@ -32,7 +59,9 @@ describe('pages: security headers', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/javascript/);
     expect(res.headers.get('cache-control')).toContain('immutable');
-    expect((await fetch(`${env.center.baseUrl}/assets/nope.js`)).status).toBe(404);
+    expect((await fetch(`${env.center.baseUrl}/assets/nope.js`)).status).toBe(
+      404,
+    );
   });
 });
 
@@ -56,7 +85,9 @@ describe('pages: sign up, sign in, account', () => {
     await page.fill('#f-username', username);
     await page.fill('#f-password', 'wrong password!');
     await page.click('form:not([hidden]) button[type=submit]');
-    await expect(page.waitForSelector('.notice.error:has-text("用户名或密码错误")')).resolves.toBeTruthy();
+    await expect(
+      page.waitForSelector('.notice.error:has-text("用户名或密码错误")'),
+    ).resolves.toBeTruthy();
     await screenshot(page, 'login-error');
     await signIn(page, env.center.baseUrl, username, 'correct horse battery');
     await context.close();
@@ -74,7 +105,9 @@ describe('pages: sign up, sign in, account', () => {
     await screenshot(page, 'login-by-code');
     await page.click('form:not([hidden]) button[type=submit]');
     await page.waitForURL(`${env.center.baseUrl}/account`);
-    await expect(page.textContent('#profile-username')).resolves.toBe(user.username);
+    await expect(page.textContent('#profile-username')).resolves.toBe(
+      user.username,
+    );
     await context.close();
   });
 
@@ -85,7 +118,10 @@ describe('pages: sign up, sign in, account', () => {
     await expect(page.textContent('#email-status')).resolves.toBe('未验证');
     await page.click('section:has-text("验证邮箱") >> text=发送验证码');
     await page.waitForSelector('text=验证码已发送');
-    await page.fill('#f-verify_code', await env.center.smtp.codeFor(user.email));
+    await page.fill(
+      '#f-verify_code',
+      await env.center.smtp.codeFor(user.email),
+    );
     await page.click('section:has-text("验证邮箱") button[type=submit]');
     await page.waitForSelector('#email-status:has-text("已验证")');
 
@@ -95,7 +131,10 @@ describe('pages: sign up, sign in, account', () => {
     await page.waitForSelector('#game-token button:has-text("已复制")');
     const me = await env.center.get('/api/v1/auth/me', token);
     expect(me.statusCode).toBe(200);
-    expect(me.json().data).toMatchObject({ username: user.username, app: 'game' });
+    expect(me.json().data).toMatchObject({
+      username: user.username,
+      app: 'game',
+    });
     await screenshot(page, 'account-game-token');
     await context.close();
   });
@@ -114,9 +153,13 @@ describe('pages: sign up, sign in, account', () => {
     await page.click('button:has-text("重置密码")');
     await page.waitForSelector('.notice.success:has-text("密码已重置")');
     // Passkeys are not touched by a reset: the page says so and where to remove them.
-    await expect(page.textContent('.notice.success')).resolves.toContain('通行密钥不受密码影响');
+    await expect(page.textContent('.notice.success')).resolves.toContain(
+      '通行密钥不受密码影响',
+    );
     await signIn(page, env.center.baseUrl, user.username, 'a brand new secret');
-    expect((await env.center.get('/api/v1/auth/me', user.token)).statusCode).toBe(401);
+    expect(
+      (await env.center.get('/api/v1/auth/me', user.token)).statusCode,
+    ).toBe(401);
     await context.close();
   });
 
@@ -126,7 +169,9 @@ describe('pages: sign up, sign in, account', () => {
     await signIn(page, env.center.baseUrl, user.username, user.password);
     await page.click('#logout-all');
     await page.waitForURL(`${env.center.baseUrl}/login`);
-    expect((await env.center.get('/api/v1/auth/me', user.token)).statusCode).toBe(401);
+    expect(
+      (await env.center.get('/api/v1/auth/me', user.token)).statusCode,
+    ).toBe(401);
     await context.close();
   });
 

@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createApp, authorizeCode } from '../helpers/oauth.js';
-import { centerAndBrowser, horizontalOverflow, newPage, PHONE, screenshot, signIn, adminPage } from './browser.js';
+import {
+  centerAndBrowser,
+  horizontalOverflow,
+  newPage,
+  PHONE,
+  screenshot,
+  signIn,
+  adminPage,
+} from './browser.js';
 import { jwtClaims } from '../helpers/jwt.js';
 
 const env = centerAndBrowser();
@@ -35,14 +43,23 @@ describe('e2e: administration console', () => {
     await screenshot(page, 'admin-user-detail');
     await page.click(`button[data-session="${jwtClaims(target.token).sid}"]`);
     await page.waitForSelector('.notice.success:has-text("已结束该登录")');
-    expect((await env.center.get(`${A}/me`, target.token)).statusCode).toBe(401);
+    expect((await env.center.get(`${A}/me`, target.token)).statusCode).toBe(
+      401,
+    );
     await context.close();
   });
 
   it('disables an app with a reason: its exchange gets 403 and the owner sees the reason in the console', async () => {
     const owner = await env.center.register();
-    const app = await createApp(env.center, owner, { display_name: '可疑应用' });
-    const code = await authorizeCode(env.center, owner, { client_id: app.client_id, redirect_uri: CB, response_type: 'code', scope: 'profile' });
+    const app = await createApp(env.center, owner, {
+      display_name: '可疑应用',
+    });
+    const code = await authorizeCode(env.center, owner, {
+      client_id: app.client_id,
+      redirect_uri: CB,
+      response_type: 'code',
+      scope: 'profile',
+    });
     const { context, page } = await adminPage(env);
     await page.goto(`${env.center.baseUrl}/admin?view=apps`);
     await page.fill('[name=q]', owner.username);
@@ -53,14 +70,27 @@ describe('e2e: administration console', () => {
     await page.click(`${row} [data-action=status]`);
     await page.waitForSelector(`${row} [data-status=disabled]`);
     await screenshot(page, 'admin-apps-disabled');
-    const ex = await env.center.post(`${A}/exchange`, { client_id: app.client_id, client_secret: app.client_secret, code, redirect_uri: CB });
-    expect([ex.statusCode, ex.json()]).toEqual([403, { ok: false, msg: '该应用已被停用' }]);
+    const ex = await env.center.post(`${A}/exchange`, {
+      client_id: app.client_id,
+      client_secret: app.client_secret,
+      code,
+      redirect_uri: CB,
+    });
+    expect([ex.statusCode, ex.json()]).toEqual([
+      403,
+      { ok: false, msg: '该应用已被停用' },
+    ]);
     await context.close();
 
-    const { context: ownerContext, page: ownerPage } = await newPage(env.browser, PHONE);
+    const { context: ownerContext, page: ownerPage } = await newPage(
+      env.browser,
+      PHONE,
+    );
     await signIn(ownerPage, env.center.baseUrl, owner.username, owner.password);
     await ownerPage.goto(`${env.center.baseUrl}/console`);
-    await ownerPage.waitForSelector('#app-suspensions .notice:has-text("冒充官方页面")');
+    await ownerPage.waitForSelector(
+      '#app-suspensions .notice:has-text("冒充官方页面")',
+    );
     expect(await horizontalOverflow(ownerPage)).toBeLessThanOrEqual(0);
     await screenshot(ownerPage, 'console-suspended-phone');
     await ownerContext.close();
@@ -68,7 +98,10 @@ describe('e2e: administration console', () => {
 
   it('audit log: filters by target and action, pages, downloads CSV', async () => {
     const target = await env.center.register();
-    await env.center.post(`${A}/login`, { username: target.username, password: 'wrong password!' });
+    await env.center.post(`${A}/login`, {
+      username: target.username,
+      password: 'wrong password!',
+    });
     const { context, page } = await adminPage(env);
     await page.goto(`${env.center.baseUrl}/admin?view=audit`);
     await page.waitForSelector('#audit-total');
@@ -76,12 +109,21 @@ describe('e2e: administration console', () => {
     await page.fill('#f-action', 'login.failure');
     const today = new Date();
     const pad = (n: number) => String(n).padStart(2, '0');
-    await page.fill('#f-from', `${today.getFullYear()}-${pad(today.getMonth() + 1)}-${pad(today.getDate())}`);
+    await page.fill(
+      '#f-from',
+      `${today.getFullYear()}-${pad(today.getMonth() + 1)}-${pad(today.getDate())}`,
+    );
     await page.click('#admin-audit button[type=submit]');
     await page.waitForSelector('#audit-total:has-text("共 1 条")');
     await screenshot(page, 'admin-audit');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#audit-csv')]);
-    const csv = readFileSync((await download.path())!, 'utf8').replace(/^\ufeff/, '');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.click('#audit-csv'),
+    ]);
+    const csv = readFileSync((await download.path())!, 'utf8').replace(
+      /^\ufeff/,
+      '',
+    );
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe('id,time,actor,ip,action,target,detail');
     expect(lines).toHaveLength(2);

@@ -1,7 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Page,
+} from 'playwright-core';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { freePort } from '../helpers/net.js';
 
@@ -11,12 +16,22 @@ const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'e2e');
 /** Headless Chromium from the system; a missing browser is a clear failure, never a skip. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH`,
+    );
   }
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic',
-      '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -24,8 +39,18 @@ export const DESKTOP = { width: 1280, height: 860 };
 export const PHONE = { width: 390, height: 844 };
 
 /** A fresh browser profile (own localStorage and cookies), with a zh-CN locale unless told (its Accept-Language). */
-export async function newPage(browser: Browser, viewport = DESKTOP, locale = 'zh-CN'): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport, locale, deviceScaleFactor: 1, isMobile: viewport === PHONE, hasTouch: viewport === PHONE });
+export async function newPage(
+  browser: Browser,
+  viewport = DESKTOP,
+  locale = 'zh-CN',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport,
+    locale,
+    deviceScaleFactor: 1,
+    isMobile: viewport === PHONE,
+    hasTouch: viewport === PHONE,
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   return { context, page };
@@ -33,7 +58,10 @@ export async function newPage(browser: Browser, viewport = DESKTOP, locale = 'zh
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+  await page.screenshot({
+    path: join(ARTIFACTS, `${name}.png`),
+    fullPage: true,
+  });
 }
 
 export { freePort } from '../helpers/net.js';
@@ -43,16 +71,28 @@ export interface Center extends TestApp {
 }
 
 /** The whole service listening on loopback, with BASE_URL set to its real address. */
-export async function startCenter(env: Record<string, string> = {}): Promise<Center> {
+export async function startCenter(
+  env: Record<string, string> = {},
+): Promise<Center> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const t = await createTestApp({ PORT: String(port), HOST: '127.0.0.1', BASE_URL: baseUrl, ...env });
+  const t = await createTestApp({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BASE_URL: baseUrl,
+    ...env,
+  });
   await t.app.listen({ port, host: '127.0.0.1' });
   return Object.assign(t, { baseUrl });
 }
 
 /** Signs `page` in through the login form and waits for the account page. */
-export async function signIn(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
+export async function signIn(
+  page: Page,
+  baseUrl: string,
+  username: string,
+  password: string,
+): Promise<void> {
   await page.goto(`${baseUrl}/login`);
   await page.fill('#f-username', username);
   await page.fill('#f-password', password);
@@ -62,7 +102,9 @@ export async function signIn(page: Page, baseUrl: string, username: string, pass
 
 /** How far the page is wider than the viewport (0 or less: no horizontal scrolling). */
 export function horizontalOverflow(page: Page): Promise<number> {
-  return page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+  return page.evaluate<number>(
+    'document.documentElement.scrollWidth - window.innerWidth',
+  );
 }
 
 /** The keys the page keeps in localStorage. */
@@ -71,10 +113,16 @@ export function storedKeys(page: Page): Promise<string[]> {
 }
 
 /** One service and one browser shared by a test file's tests, closed after them. */
-export function centerAndBrowser(settings: Record<string, string> = {}): { center: Center; browser: Browser } {
+export function centerAndBrowser(settings: Record<string, string> = {}): {
+  center: Center;
+  browser: Browser;
+} {
   const env = {} as { center: Center; browser: Browser };
   beforeAll(async () => {
-    [env.center, env.browser] = await Promise.all([startCenter(settings), launchBrowser()]);
+    [env.center, env.browser] = await Promise.all([
+      startCenter(settings),
+      launchBrowser(),
+    ]);
   });
   afterAll(async () => {
     await env.browser?.close();
@@ -92,7 +140,12 @@ export async function adminPage(env: { center: Center; browser: Browser }) {
   return { admin, context, page };
 }
 
-export async function registerThroughForm(page: Page, center: Center, username: string, shot?: string): Promise<void> {
+export async function registerThroughForm(
+  page: Page,
+  center: Center,
+  username: string,
+  shot?: string,
+): Promise<void> {
   const email = `${username}@example.com`;
   await page.fill('#f-username', username);
   await page.fill('#f-email', email);

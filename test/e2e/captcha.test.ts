@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { uniqueName } from '../helpers/app.js';
 import { solvedCaptcha } from '../helpers/captcha.js';
-import { launchBrowser, newPage, screenshot, signIn, startCenter, type Center } from './browser.js';
+import {
+  launchBrowser,
+  newPage,
+  screenshot,
+  signIn,
+  startCenter,
+  type Center,
+} from './browser.js';
 
 /**
  * The ALTCHA widget on the pages (docs/abuse.md), solved by Chromium itself under the
@@ -14,7 +21,12 @@ let browser: Browser;
 
 beforeAll(async () => {
   [center, browser] = await Promise.all([
-    startCenter({ CAPTCHA: 'altcha', CAPTCHA_COST: '20000', REGISTRATION: 'invite', IP_RATE_LIMITS: 'on' }),
+    startCenter({
+      CAPTCHA: 'altcha',
+      CAPTCHA_COST: '20000',
+      REGISTRATION: 'invite',
+      IP_RATE_LIMITS: 'on',
+    }),
     launchBrowser(),
   ]);
 });
@@ -26,18 +38,34 @@ afterAll(async () => {
 /** Every CSP report and script error of the page. */
 function problems(page: Page): string[] {
   const seen: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') seen.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') seen.push(m.text());
+  });
   page.on('pageerror', (e) => seen.push(e.message));
   return seen;
 }
 
-const verified = (page: Page) => page.waitForSelector('altcha-widget [data-state="verified"], altcha-widget .altcha[data-state="verified"]', { timeout: 30_000 });
+const verified = (page: Page) =>
+  page.waitForSelector(
+    'altcha-widget [data-state="verified"], altcha-widget .altcha[data-state="verified"]',
+    { timeout: 30_000 },
+  );
 
 describe('邀请码 in the admin console', () => {
   // First in the file: later tests fail sign-ins from this address on purpose.
   it('makes a code shown once, lists its uses, and the code signs a person up', async () => {
-    const admin = { username: uniqueName('ia'), password: 'correct horse battery' };
-    await center.runtime.services.admin.createUser({ ...admin, email: `${admin.username}@example.com`, roles: ['player', 'admin'] }, 'test');
+    const admin = {
+      username: uniqueName('ia'),
+      password: 'correct horse battery',
+    };
+    await center.runtime.services.admin.createUser(
+      {
+        ...admin,
+        email: `${admin.username}@example.com`,
+        roles: ['player', 'admin'],
+      },
+      'test',
+    );
     const { context, page } = await newPage(browser);
     await signIn(page, center.baseUrl, admin.username, admin.password);
     await page.goto(`${center.baseUrl}/admin?view=invites`);
@@ -48,7 +76,13 @@ describe('邀请码 in the admin console', () => {
     await page.waitForSelector('#invites li.invite:has-text("剩余 2 次")');
     await screenshot(page, 'admin-invites');
     const username = uniqueName('iv');
-    const res = await center.post('/api/v1/auth/register', { username, password: 'correct horse battery', email: `${username}@example.com`, invite_code: code, captcha: await solvedCaptcha(center) });
+    const res = await center.post('/api/v1/auth/register', {
+      username,
+      password: 'correct horse battery',
+      email: `${username}@example.com`,
+      invite_code: code,
+      captcha: await solvedCaptcha(center),
+    });
     expect(res.statusCode).toBe(200);
     await page.reload();
     await page.waitForSelector('#invites li.invite:has-text("剩余 1 次")');
@@ -58,7 +92,10 @@ describe('邀请码 in the admin console', () => {
 
 describe('the CAPTCHA widget', () => {
   it('is solved on /register for the e-mail code and for the sign-up itself', async () => {
-    const { code } = await center.runtime.services.abuse.invites.create({ uses: 1 }, 'test');
+    const { code } = await center.runtime.services.abuse.invites.create(
+      { uses: 1 },
+      'test',
+    );
     const { context, page } = await newPage(browser);
     const errors = problems(page);
     const username = uniqueName('cw');
@@ -80,24 +117,48 @@ describe('the CAPTCHA widget', () => {
   }, 90_000);
 
   it('is solved on /account before a verify code is sent', async () => {
-    const person = { username: uniqueName('cv'), password: 'correct horse battery' };
-    const { code } = await center.runtime.services.abuse.invites.create({ uses: 1 }, 'test');
+    const person = {
+      username: uniqueName('cv'),
+      password: 'correct horse battery',
+    };
+    const { code } = await center.runtime.services.abuse.invites.create(
+      { uses: 1 },
+      'test',
+    );
     // Registered without an e-mail code: the address is still to be verified.
-    const made = await center.post('/api/v1/auth/register', { ...person, email: `${person.username}@example.com`, invite_code: code, captcha: await solvedCaptcha(center) });
+    const made = await center.post('/api/v1/auth/register', {
+      ...person,
+      email: `${person.username}@example.com`,
+      invite_code: code,
+      captcha: await solvedCaptcha(center),
+    });
     expect(made.statusCode).toBe(200);
     const { context, page } = await newPage(browser);
     const errors = problems(page);
     await signIn(page, center.baseUrl, person.username, person.password);
     await page.click('#verify-email button:has-text("发送验证码")');
-    await page.waitForSelector('#verify-email .notice:has-text("验证码已发送")', { timeout: 30_000 });
+    await page.waitForSelector(
+      '#verify-email .notice:has-text("验证码已发送")',
+      { timeout: 30_000 },
+    );
     expect(await page.locator('#verify-email altcha-widget').count()).toBe(1);
     expect(errors).toEqual([]);
     await context.close();
   }, 90_000);
 
   it('appears on /login after failed tries and lets the right password in', async () => {
-    const account = { username: uniqueName('cl'), password: 'correct horse battery' };
-    await center.runtime.services.admin.createUser({ ...account, email: `${account.username}@example.com`, roles: ['player'] }, 'test');
+    const account = {
+      username: uniqueName('cl'),
+      password: 'correct horse battery',
+    };
+    await center.runtime.services.admin.createUser(
+      {
+        ...account,
+        email: `${account.username}@example.com`,
+        roles: ['player'],
+      },
+      'test',
+    );
     const { context, page } = await newPage(browser);
     const errors = problems(page);
     await page.goto(`${center.baseUrl}/login`);
@@ -115,7 +176,9 @@ describe('the CAPTCHA widget', () => {
     await screenshot(page, 'captcha-login-asked');
     await page.click('form:not([hidden]) button[type=submit]');
     await page.waitForURL(`${center.baseUrl}/account`, { timeout: 30_000 });
-    expect(errors.filter((e) => !e.includes('401') && !e.includes('400'))).toEqual([]);
+    expect(
+      errors.filter((e) => !e.includes('401') && !e.includes('400')),
+    ).toEqual([]);
     await context.close();
   }, 90_000);
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { centerAndBrowser, horizontalOverflow, newPage, PHONE, screenshot, signIn } from './browser.js';
+import {
+  centerAndBrowser,
+  horizontalOverflow,
+  newPage,
+  PHONE,
+  screenshot,
+  signIn,
+} from './browser.js';
 
 const env = centerAndBrowser();
 
@@ -19,11 +26,16 @@ describe('e2e: developer console', () => {
     await page.fill('#create-app [name=display_name]', '我的网站');
     await page.fill('#create-app [name=redirect_uris]', 'ftp://bad.example/cb');
     await page.click('#create-app button[type=submit]');
-    await page.waitForSelector('#create-app .notice.error:has-text("回调地址格式不正确")');
+    await page.waitForSelector(
+      '#create-app .notice.error:has-text("回调地址格式不正确")',
+    );
 
     await page.fill('#create-app [name=client_id]', 'my-site');
     await page.fill('#create-app [name=homepage]', 'https://my-site.example');
-    await page.fill('#create-app [name=redirect_uris]', 'https://my-site.example/callback\nhttp://localhost:8080/cb');
+    await page.fill(
+      '#create-app [name=redirect_uris]',
+      'https://my-site.example/callback\nhttp://localhost:8080/cb',
+    );
     await page.fill('#create-app [name=scopes]', 'profile email');
     await page.click('#create-app button[type=submit]');
     await page.waitForSelector(card('my-site'));
@@ -39,12 +51,26 @@ describe('e2e: developer console', () => {
 
     // Edit the whitelists.
     await page.click(`${card('my-site')} details.edit summary`);
-    await page.fill(`${card('my-site')} [name=redirect_uris]`, 'https://my-site.example/callback2');
-    await page.fill(`${card('my-site')} [name=cors_origins]`, 'https://spa.my-site.example');
+    await page.fill(
+      `${card('my-site')} [name=redirect_uris]`,
+      'https://my-site.example/callback2',
+    );
+    await page.fill(
+      `${card('my-site')} [name=cors_origins]`,
+      'https://spa.my-site.example',
+    );
     await page.click(`${card('my-site')} details.edit button[type=submit]`);
-    await page.waitForSelector(`${card('my-site')} code:has-text("https://my-site.example/callback2")`);
-    const listed = (await env.center.get('/api/v1/auth/apps', dev.token)).json().data.apps[0];
-    expect(listed).toMatchObject({ client_id: 'my-site', redirect_uris: ['https://my-site.example/callback2'], cors_origins: ['https://spa.my-site.example'], scopes: ['profile', 'email'] });
+    await page.waitForSelector(
+      `${card('my-site')} code:has-text("https://my-site.example/callback2")`,
+    );
+    const listed = (await env.center.get('/api/v1/auth/apps', dev.token)).json()
+      .data.apps[0];
+    expect(listed).toMatchObject({
+      client_id: 'my-site',
+      redirect_uris: ['https://my-site.example/callback2'],
+      cors_origins: ['https://spa.my-site.example'],
+      scopes: ['profile', 'email'],
+    });
 
     // Rotate: a new secret is shown once and it is different.
     await page.click(`${card('my-site')} [data-action=rotate]`);
@@ -56,7 +82,11 @@ describe('e2e: developer console', () => {
     // Disable: the app is refused at once; enable brings it back.
     await page.click(`${card('my-site')} [data-action=toggle]`);
     await page.waitForSelector(`${card('my-site')} [data-status=disabled]`);
-    const info = () => env.center.post('/api/v1/auth/client_info', { client_id: 'my-site', redirect_uri: 'https://my-site.example/callback2' });
+    const info = () =>
+      env.center.post('/api/v1/auth/client_info', {
+        client_id: 'my-site',
+        redirect_uri: 'https://my-site.example/callback2',
+      });
     expect((await info()).statusCode).toBe(403);
     await screenshot(page, 'console-disabled');
     await page.click(`${card('my-site')} [data-action=toggle]`);
@@ -67,7 +97,15 @@ describe('e2e: developer console', () => {
 
   it('renders the console on a phone-sized screen', async () => {
     const dev = await env.center.register();
-    await env.center.post('/api/v1/auth/apps', { display_name: '手机上的应用', redirect_uris: ['https://phone.example/cb'], client_type: 'public' }, dev.token);
+    await env.center.post(
+      '/api/v1/auth/apps',
+      {
+        display_name: '手机上的应用',
+        redirect_uris: ['https://phone.example/cb'],
+        client_type: 'public',
+      },
+      dev.token,
+    );
     const { context, page } = await newPage(env.browser, PHONE);
     await signIn(page, env.center.baseUrl, dev.username, dev.password);
     await page.goto(`${env.center.baseUrl}/console`);
@@ -97,19 +135,25 @@ describe('e2e: user administration', () => {
     await page.click(`${row} [data-action=ban]`);
     await page.click('#ban-dialog [data-action=confirm]');
     await page.waitForSelector(`${row} [data-status=banned]`);
-    expect((await env.center.get('/api/v1/auth/me', target.token)).statusCode).toBe(403);
+    expect(
+      (await env.center.get('/api/v1/auth/me', target.token)).statusCode,
+    ).toBe(403);
     await screenshot(page, 'admin-banned');
 
     await page.click(`${row} [data-action=ban]`);
     await page.waitForSelector(`${row} [data-status=active]`);
-    expect((await env.center.get('/api/v1/auth/me', target.token)).statusCode).toBe(200);
+    expect(
+      (await env.center.get('/api/v1/auth/me', target.token)).statusCode,
+    ).toBe(200);
 
     await page.click(`${row} [data-action=roles]`);
     await page.fill('#roles-dialog [name=new_role]', 'builder');
     await page.click('#roles-dialog [data-action=add-role]');
     await page.click('#roles-dialog [data-action=confirm]');
     await page.waitForSelector('.notice.success:has-text("角色")');
-    expect((await env.center.get('/api/v1/auth/me', target.token)).json().data.roles).toEqual(['player', 'builder']);
+    expect(
+      (await env.center.get('/api/v1/auth/me', target.token)).json().data.roles,
+    ).toEqual(['player', 'builder']);
     await context.close();
   });
 

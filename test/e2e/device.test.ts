@@ -1,23 +1,45 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { centerAndBrowser, newPage, PHONE, screenshot, signIn } from './browser.js';
+import {
+  centerAndBrowser,
+  newPage,
+  PHONE,
+  screenshot,
+  signIn,
+} from './browser.js';
 
 const EXAMPLE = 'examples/device-login/index.mjs';
 const env = centerAndBrowser();
 
 /** The device client from examples/, run as a real process; resolves when it prints the code. */
 function runDeviceExample(clientId: string) {
-  const child = spawn(process.execPath, [EXAMPLE, '--base', env.center.baseUrl, '--client-id', clientId], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [EXAMPLE, '--base', env.center.baseUrl, '--client-id', clientId],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
-  child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-  child.stderr.on('data', (c: Buffer) => { out += c.toString(); });
-  const exited = new Promise<{ code: number | null; out: string }>((resolve) => child.once('exit', (code) => resolve({ code, out })));
+  child.stdout.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    out += c.toString();
+  });
+  const exited = new Promise<{ code: number | null; out: string }>((resolve) =>
+    child.once('exit', (code) => resolve({ code, out })),
+  );
   const link = new Promise<string>((resolve, reject) => {
     const timer = setInterval(() => {
       const m = /\(or open (\S+)\)/.exec(out);
-      if (m) { clearInterval(timer); resolve(m[1]!); }
-      if (child.exitCode !== null) { clearInterval(timer); reject(new Error(out)); }
+      if (m) {
+        clearInterval(timer);
+        resolve(m[1]!);
+      }
+      if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(out));
+      }
     }, 50);
   });
   return { link, exited, kill: () => child.kill('SIGTERM') };
@@ -27,17 +49,29 @@ describe('e2e: device login', () => {
   it('the device example polls while the user approves in the env.browser (phone screen)', async () => {
     expect(existsSync(EXAMPLE)).toBe(true);
     const dev = await env.center.register();
-    const created = await env.center.post('/api/v1/auth/apps', { display_name: '星海启动器', redirect_uris: ['com.example.launcher:/cb'], client_type: 'public' }, dev.token);
+    const created = await env.center.post(
+      '/api/v1/auth/apps',
+      {
+        display_name: '星海启动器',
+        redirect_uris: ['com.example.launcher:/cb'],
+        client_type: 'public',
+      },
+      dev.token,
+    );
     expect(created.statusCode, created.body).toBe(200);
     const device = runDeviceExample(created.json().data.client_id);
     try {
       const link = await device.link;
-      expect(link).toMatch(new RegExp(`^${env.center.baseUrl}/device\\?user_code=\\d{6}$`));
+      expect(link).toMatch(
+        new RegExp(`^${env.center.baseUrl}/device\\?user_code=\\d{6}$`),
+      );
       const player = await env.center.register();
       const { context, page } = await newPage(env.browser, PHONE);
       await signIn(page, env.center.baseUrl, player.username, player.password);
       await page.goto(link);
-      expect(await page.inputValue('#f-user_code')).toBe(new URL(link).searchParams.get('user_code'));
+      expect(await page.inputValue('#f-user_code')).toBe(
+        new URL(link).searchParams.get('user_code'),
+      );
       // Who asks is on screen before the user can confirm (docs/api.md §11).
       await page.waitForSelector('#device-request:has-text("星海启动器")');
       await screenshot(page, 'device-approve');
@@ -55,7 +89,10 @@ describe('e2e: device login', () => {
 
   it('at 375 px the first step is only the code and 下一步; a short code is told without asking the server', async () => {
     const player = await env.center.register();
-    const { context, page } = await newPage(env.browser, { width: 375, height: 800 });
+    const { context, page } = await newPage(env.browser, {
+      width: 375,
+      height: 800,
+    });
     await signIn(page, env.center.baseUrl, player.username, player.password);
     await page.goto(`${env.center.baseUrl}/device`);
     await page.waitForSelector('#device-next');
@@ -71,12 +108,17 @@ describe('e2e: device login', () => {
   });
 
   it('deny makes the poll answer access_denied; a wrong code shows the server message', async () => {
-    const started = (await env.center.post('/api/v1/auth/device/start', {})).json().data;
+    const started = (
+      await env.center.post('/api/v1/auth/device/start', {})
+    ).json().data;
     const player = await env.center.register();
     const { context, page } = await newPage(env.browser);
     // Signed out: the page signs the user in first and comes back with the code kept.
     await page.goto(`${env.center.baseUrl}/device`);
-    await page.waitForURL((u) => u.pathname === '/login' && u.searchParams.get('next') === '/device');
+    await page.waitForURL(
+      (u) =>
+        u.pathname === '/login' && u.searchParams.get('next') === '/device',
+    );
     await page.fill('#f-username', player.username);
     await page.fill('#f-password', player.password);
     await page.click('form:not([hidden]) button[type=submit]');
@@ -95,7 +137,9 @@ describe('e2e: device login', () => {
     await page.waitForSelector('#device-request');
     await page.click('#deny');
     await page.waitForSelector('#device-result:has-text("已拒绝")');
-    const poll = await env.center.post('/api/v1/auth/device/poll', { device_code: started.device_code });
+    const poll = await env.center.post('/api/v1/auth/device/poll', {
+      device_code: started.device_code,
+    });
     expect(poll.statusCode).toBe(400);
     expect(poll.json()).toMatchObject({ ok: false, error: 'access_denied' });
     await context.close();

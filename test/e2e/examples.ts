@@ -7,7 +7,11 @@ export interface ExampleServer {
 }
 
 /** Starts an example client as a child process and waits until it says it is listening. */
-export async function startExample(script: string, env: Record<string, string>, port?: number): Promise<ExampleServer> {
+export async function startExample(
+  script: string,
+  env: Record<string, string>,
+  port?: number,
+): Promise<ExampleServer> {
   port ??= await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, [script], {
@@ -16,7 +20,10 @@ export async function startExample(script: string, env: Record<string, string>, 
   });
   let output = '';
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start: ${output}`)), 10_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${script} did not start: ${output}`)),
+      10_000,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('listening on')) {
@@ -25,7 +32,9 @@ export async function startExample(script: string, env: Record<string, string>, 
       }
     };
     child.stdout?.on('data', onData);
-    child.stderr?.on('data', (c: Buffer) => { output += c.toString(); });
+    child.stderr?.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`${script} exited with ${code}: ${output}`));
@@ -33,11 +42,12 @@ export async function startExample(script: string, env: Record<string, string>, 
   });
   return {
     url,
-    close: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
   };
 }
 

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { TestUser } from '../helpers/app.js';
-import { freePort, launchBrowser, newPage, screenshot, startCenter, type Center } from './browser.js';
+import {
+  freePort,
+  launchBrowser,
+  newPage,
+  screenshot,
+  startCenter,
+  type Center,
+} from './browser.js';
 import { startExample, type ExampleServer } from './examples.js';
 import { signInOnForm } from './oidc-rp.js';
 
@@ -24,12 +31,27 @@ describe('e2e: examples/oidc-web signs in with openid-client against the real se
   it('sign in (code + PKCE), claims shown, refresh, logout at both ends', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const res = await center.post('/api/v1/auth/apps', {
-      display_name: 'OIDC 示例网站', redirect_uris: [`${url}/callback`], post_logout_redirect_uris: [`${url}/logged-out`],
-    }, developer.token);
+    const res = await center.post(
+      '/api/v1/auth/apps',
+      {
+        display_name: 'OIDC 示例网站',
+        redirect_uris: [`${url}/callback`],
+        post_logout_redirect_uris: [`${url}/logged-out`],
+      },
+      developer.token,
+    );
     expect(res.statusCode, res.body).toBe(200);
     const app = res.json().data as { client_id: string; client_secret: string };
-    example = await startExample('examples/oidc-web/server.mjs', { ISSUER: center.baseUrl, CLIENT_ID: app.client_id, CLIENT_SECRET: app.client_secret, APP_URL: url }, port);
+    example = await startExample(
+      'examples/oidc-web/server.mjs',
+      {
+        ISSUER: center.baseUrl,
+        CLIENT_ID: app.client_id,
+        CLIENT_SECRET: app.client_secret,
+        APP_URL: url,
+      },
+      port,
+    );
 
     const person = await center.register();
     const { context, page } = await newPage(browser);
@@ -39,10 +61,20 @@ describe('e2e: examples/oidc-web signs in with openid-client against the real se
     await signInOnForm(page, person);
     await page.getByRole('button', { name: '同意' }).click();
     await page.waitForURL(`${url}/`);
-    await expect(page.textContent('#result')).resolves.toBe(`signed in as ${person.username}`);
+    await expect(page.textContent('#result')).resolves.toBe(
+      `signed in as ${person.username}`,
+    );
     const claims = JSON.parse((await page.textContent('#claims'))!);
-    expect(claims).toMatchObject({ iss: center.baseUrl, sub: String(person.uid), aud: app.client_id, email: person.email });
-    expect(JSON.parse((await page.textContent('#userinfo'))!)).toMatchObject({ sub: String(person.uid), preferred_username: person.username });
+    expect(claims).toMatchObject({
+      iss: center.baseUrl,
+      sub: String(person.uid),
+      aud: app.client_id,
+      email: person.email,
+    });
+    expect(JSON.parse((await page.textContent('#userinfo'))!)).toMatchObject({
+      sub: String(person.uid),
+      preferred_username: person.username,
+    });
     await screenshot(page, 'oidc-example-signed-in');
 
     await page.click('#refresh');
@@ -52,7 +84,9 @@ describe('e2e: examples/oidc-web signs in with openid-client against the real se
 
     await page.click('#logout');
     await page.waitForURL((u) => u.href.startsWith(`${url}/logged-out`));
-    await expect(page.textContent('#result')).resolves.toContain('已退出登录（应用与账号中心）');
+    await expect(page.textContent('#result')).resolves.toContain(
+      '已退出登录（应用与账号中心）',
+    );
     await screenshot(page, 'oidc-example-logged-out');
     // The center's session ended too.
     await page.goto(`${center.baseUrl}/account`);

@@ -14,19 +14,31 @@ let rpOrigin = '';
 let rpServer: Server | undefined;
 
 export async function startRelyingPartyPages(): Promise<void> {
-  rpServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<p id="rp">relying party</p>'));
+  rpServer = createServer((_req, res) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<p id="rp">relying party</p>'),
+  );
   await new Promise<void>((resolve) => rpServer!.listen(0, RP_HOST, resolve));
   rpOrigin = `http://${RP_HOST}:${(rpServer.address() as { port: number }).port}`;
 }
 
 export async function stopRelyingPartyPages(): Promise<void> {
-  await new Promise<void>((resolve) => (rpServer ? rpServer.close(() => resolve()) : resolve()));
+  await new Promise<void>((resolve) =>
+    rpServer ? rpServer.close(() => resolve()) : resolve(),
+  );
 }
 
 export const rp = {
-  get origin() { return rpOrigin; },
-  get callback() { return `${rpOrigin}/cb`; },
-  get loggedOut() { return `${rpOrigin}/logged-out`; },
+  get origin() {
+    return rpOrigin;
+  },
+  get callback() {
+    return `${rpOrigin}/cb`;
+  },
+  get loggedOut() {
+    return `${rpOrigin}/logged-out`;
+  },
 };
 
 export type AuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
@@ -37,21 +49,45 @@ export interface RegisteredClient {
 }
 
 /** Registers a client through the apps API as `owner`. */
-export async function registerClient(center: Center, owner: TestUser, method: AuthMethod, extra: Record<string, unknown> = {}): Promise<RegisteredClient> {
+export async function registerClient(
+  center: Center,
+  owner: TestUser,
+  method: AuthMethod,
+  extra: Record<string, unknown> = {},
+): Promise<RegisteredClient> {
   const body: Record<string, unknown> = {
-    display_name: `RP ${method}`, redirect_uris: [rp.callback], post_logout_redirect_uris: [rp.loggedOut],
-    client_type: method === 'none' ? 'public' : 'confidential', ...extra,
+    display_name: `RP ${method}`,
+    redirect_uris: [rp.callback],
+    post_logout_redirect_uris: [rp.loggedOut],
+    client_type: method === 'none' ? 'public' : 'confidential',
+    ...extra,
   };
   if (method !== 'none') body.token_endpoint_auth_method = method;
   const res = await center.post('/api/v1/auth/apps', body, owner.token);
-  if (res.statusCode !== 200) throw new Error(`create app failed: ${res.statusCode} ${res.body}`);
+  if (res.statusCode !== 200)
+    throw new Error(`create app failed: ${res.statusCode} ${res.body}`);
   return res.json().data;
 }
 
 /** The library's configuration from nothing but the issuer URL and the client's credentials. */
-export async function discover(center: Center, c: RegisteredClient, method: AuthMethod): Promise<client.Configuration> {
-  const auth = method === 'none' ? client.None() : method === 'client_secret_post' ? client.ClientSecretPost(c.client_secret) : client.ClientSecretBasic(c.client_secret);
-  return client.discovery(new URL(center.baseUrl), c.client_id, undefined, auth, { execute: [client.allowInsecureRequests] });
+export async function discover(
+  center: Center,
+  c: RegisteredClient,
+  method: AuthMethod,
+): Promise<client.Configuration> {
+  const auth =
+    method === 'none'
+      ? client.None()
+      : method === 'client_secret_post'
+        ? client.ClientSecretPost(c.client_secret)
+        : client.ClientSecretBasic(c.client_secret);
+  return client.discovery(
+    new URL(center.baseUrl),
+    c.client_id,
+    undefined,
+    auth,
+    { execute: [client.allowInsecureRequests] },
+  );
 }
 
 export interface Attempt {
@@ -62,13 +98,21 @@ export interface Attempt {
 }
 
 /** An authorization request with PKCE, nonce and state made by the library. */
-export async function newAttempt(config: client.Configuration, params: Record<string, string> = {}): Promise<Attempt> {
+export async function newAttempt(
+  config: client.Configuration,
+  params: Record<string, string> = {},
+): Promise<Attempt> {
   const verifier = client.randomPKCECodeVerifier();
   const nonce = client.randomNonce();
   const state = client.randomState();
   const url = client.buildAuthorizationUrl(config, {
-    redirect_uri: rp.callback, scope: 'openid profile email offline_access', nonce, state,
-    code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', ...params,
+    redirect_uri: rp.callback,
+    scope: 'openid profile email offline_access',
+    nonce,
+    state,
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    ...params,
   });
   return { url, verifier, nonce, state };
 }
@@ -87,6 +131,14 @@ export async function signInOnForm(page: Page, user: TestUser): Promise<void> {
 }
 
 /** The code exchange, with state, PKCE, nonce and ID-token checks all done by the library. */
-export function redeem(config: client.Configuration, callback: URL, attempt: Attempt) {
-  return client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: attempt.verifier, expectedNonce: attempt.nonce, expectedState: attempt.state });
+export function redeem(
+  config: client.Configuration,
+  callback: URL,
+  attempt: Attempt,
+) {
+  return client.authorizationCodeGrant(config, callback, {
+    pkceCodeVerifier: attempt.verifier,
+    expectedNonce: attempt.nonce,
+    expectedState: attempt.state,
+  });
 }

@@ -2,9 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import type { Browser } from 'playwright-core';
 import type { TestUser } from '../helpers/app.js';
-import { launchBrowser, newPage, screenshot, startCenter, type Center } from './browser.js';
 import {
-  discover, landed, newAttempt, redeem, registerClient, rp as relyingParty, signInOnForm, startRelyingPartyPages, stopRelyingPartyPages,
+  launchBrowser,
+  newPage,
+  screenshot,
+  startCenter,
+  type Center,
+} from './browser.js';
+import {
+  discover,
+  landed,
+  newAttempt,
+  redeem,
+  registerClient,
+  rp as relyingParty,
+  signInOnForm,
+  startRelyingPartyPages,
+  stopRelyingPartyPages,
   type AuthMethod,
 } from './oidc-rp.js';
 
@@ -13,7 +27,11 @@ let browser: Browser;
 let developer: TestUser;
 
 beforeAll(async () => {
-  [center, browser] = await Promise.all([startCenter(), launchBrowser(), startRelyingPartyPages()]);
+  [center, browser] = await Promise.all([
+    startCenter(),
+    launchBrowser(),
+    startRelyingPartyPages(),
+  ]);
   developer = await center.register();
 });
 afterAll(async () => {
@@ -42,7 +60,11 @@ async function consentedSignIn() {
 }
 
 describe('e2e OIDC: openid-client signs people in through the real pages', () => {
-  for (const method of ['client_secret_basic', 'client_secret_post', 'none'] as AuthMethod[]) {
+  for (const method of [
+    'client_secret_basic',
+    'client_secret_post',
+    'none',
+  ] as AuthMethod[]) {
     it(`code flow with ${method}: sign in, consent, tokens, userinfo, refresh`, async () => {
       const rp = await registerClient(center, developer, method);
       const config = await discover(center, rp, method);
@@ -65,12 +87,29 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
       expect(callback.searchParams.get('iss')).toBe(center.baseUrl);
       const tokens = await redeem(config, callback, attempt);
       const claims = tokens.claims()!;
-      expect(claims).toMatchObject({ iss: center.baseUrl, sub: String(person.uid), aud: rp.client_id, nonce: attempt.nonce, preferred_username: person.username, email: person.email });
+      expect(claims).toMatchObject({
+        iss: center.baseUrl,
+        sub: String(person.uid),
+        aud: rp.client_id,
+        nonce: attempt.nonce,
+        preferred_username: person.username,
+        email: person.email,
+      });
       expect(tokens.token_type.toLowerCase()).toBe('bearer');
-      const info = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
-      expect(info).toMatchObject({ sub: String(person.uid), preferred_username: person.username });
+      const info = await client.fetchUserInfo(
+        config,
+        tokens.access_token,
+        claims.sub,
+      );
+      expect(info).toMatchObject({
+        sub: String(person.uid),
+        preferred_username: person.username,
+      });
       expect(tokens.refresh_token).toBeTruthy();
-      const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+      const refreshed = await client.refreshTokenGrant(
+        config,
+        tokens.refresh_token!,
+      );
       expect(refreshed.access_token).not.toBe(tokens.access_token);
       await context.close();
     });
@@ -82,7 +121,9 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
     const person = await center.register();
     const { context, page } = await freshBrowser();
     const visited: string[] = [];
-    page.on('framenavigated', (f) => { if (f === page.mainFrame()) visited.push(new URL(f.url()).pathname); });
+    page.on('framenavigated', (f) => {
+      if (f === page.mainFrame()) visited.push(new URL(f.url()).pathname);
+    });
 
     const first = await newAttempt(config);
     await page.goto(first.url.href);
@@ -104,7 +145,9 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
     await screenshot(page, 'oidc-prompt-login');
     await signInOnForm(page, person);
     const again = await redeem(config, await landed(page), forced);
-    expect(again.claims()!.auth_time).toBeGreaterThanOrEqual(tokens.claims()!.auth_time!);
+    expect(again.claims()!.auth_time).toBeGreaterThanOrEqual(
+      tokens.claims()!.auth_time!,
+    );
     await context.close();
   });
 
@@ -115,9 +158,14 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
     const attempt = await newAttempt(config, { prompt: 'none' });
     await page.goto(attempt.url.href);
     const callback = await landed(page);
-    expect([callback.searchParams.get('error'), callback.searchParams.get('state'), callback.searchParams.get('iss')])
-      .toEqual(['login_required', attempt.state, center.baseUrl]);
-    await expect(redeem(config, callback, attempt)).rejects.toMatchObject({ error: 'login_required' });
+    expect([
+      callback.searchParams.get('error'),
+      callback.searchParams.get('state'),
+      callback.searchParams.get('iss'),
+    ]).toEqual(['login_required', attempt.state, center.baseUrl]);
+    await expect(redeem(config, callback, attempt)).rejects.toMatchObject({
+      error: 'login_required',
+    });
     await context.close();
   });
 
@@ -127,12 +175,18 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
     const { context, page } = await freshBrowser();
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
-    const attempt = await newAttempt(config, { redirect_uri: `${relyingParty.origin}/elsewhere` });
+    const attempt = await newAttempt(config, {
+      redirect_uri: `${relyingParty.origin}/elsewhere`,
+    });
     const res = await page.goto(attempt.url.href);
     expect(res?.status()).toBe(400);
-    await expect(page.textContent('body')).resolves.toContain('回调地址不在白名单内');
+    await expect(page.textContent('body')).resolves.toContain(
+      '回调地址不在白名单内',
+    );
     expect(page.url()).toBe(attempt.url.href);
-    expect(requests.filter((u) => u.startsWith(relyingParty.origin))).toEqual([]);
+    expect(requests.filter((u) => u.startsWith(relyingParty.origin))).toEqual(
+      [],
+    );
     await screenshot(page, 'oidc-unregistered-redirect');
     await context.close();
   });
@@ -143,18 +197,32 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
     const person = await center.register();
     const { context, page } = await freshBrowser();
     const state = client.randomState();
-    await page.goto(client.buildAuthorizationUrl(config, { redirect_uri: relyingParty.callback, scope: 'openid', state }).href);
+    await page.goto(
+      client.buildAuthorizationUrl(config, {
+        redirect_uri: relyingParty.callback,
+        scope: 'openid',
+        state,
+      }).href,
+    );
     const noPkce = await landed(page);
-    expect([noPkce.searchParams.get('error'), noPkce.searchParams.get('state')]).toEqual(['invalid_request', state]);
+    expect([
+      noPkce.searchParams.get('error'),
+      noPkce.searchParams.get('state'),
+    ]).toEqual(['invalid_request', state]);
 
     const attempt = await newAttempt(config);
     await page.goto(attempt.url.href);
     await signInOnForm(page, person);
     await page.getByRole('button', { name: '拒绝' }).click();
     const denied = await landed(page);
-    expect([denied.searchParams.get('error'), denied.searchParams.get('state'), denied.searchParams.get('iss')])
-      .toEqual(['access_denied', attempt.state, center.baseUrl]);
-    await expect(redeem(config, denied, attempt)).rejects.toMatchObject({ error: 'access_denied' });
+    expect([
+      denied.searchParams.get('error'),
+      denied.searchParams.get('state'),
+      denied.searchParams.get('iss'),
+    ]).toEqual(['access_denied', attempt.state, center.baseUrl]);
+    await expect(redeem(config, denied, attempt)).rejects.toMatchObject({
+      error: 'access_denied',
+    });
     await context.close();
   });
 
@@ -162,7 +230,13 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
     const { config, context, page, tokens } = await consentedSignIn();
 
     const state = client.randomState();
-    await page.goto(client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: relyingParty.loggedOut, state }).href);
+    await page.goto(
+      client.buildEndSessionUrl(config, {
+        id_token_hint: tokens.id_token!,
+        post_logout_redirect_uri: relyingParty.loggedOut,
+        state,
+      }).href,
+    );
     const back = await landed(page, '/logged-out');
     expect(back.searchParams.get('state')).toBe(state);
 
@@ -171,10 +245,18 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
     await page.waitForURL((u) => u.pathname === '/login');
     const silent = await newAttempt(config, { prompt: 'none' });
     await page.goto(silent.url.href);
-    expect((await landed(page)).searchParams.get('error')).toBe('login_required');
+    expect((await landed(page)).searchParams.get('error')).toBe(
+      'login_required',
+    );
 
     // An address that is not registered for the client is not followed.
-    await page.goto(client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: `${relyingParty.callback}x`, state }).href);
+    await page.goto(
+      client.buildEndSessionUrl(config, {
+        id_token_hint: tokens.id_token!,
+        post_logout_redirect_uri: `${relyingParty.callback}x`,
+        state,
+      }).href,
+    );
     await expect(page.textContent('body')).resolves.toContain('已退出登录');
     expect(new URL(page.url()).origin).toBe(center.baseUrl);
     await screenshot(page, 'oidc-signed-out');
@@ -184,15 +266,27 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
   it('a cross-site link to end-session without a hint ends nothing until the person confirms', async () => {
     const { config, context, page } = await consentedSignIn();
     const state = client.randomState();
-    const logout = client.buildEndSessionUrl(config, { post_logout_redirect_uri: relyingParty.loggedOut, state }).href;
-    const sessionToken = async () => (await context.cookies(center.baseUrl)).find((c) => c.name === 'ac_session')?.value ?? '';
-    const signedIn = async () => (await center.get('/api/v1/auth/me', await sessionToken())).statusCode === 200;
+    const logout = client.buildEndSessionUrl(config, {
+      post_logout_redirect_uri: relyingParty.loggedOut,
+      state,
+    }).href;
+    const sessionToken = async () =>
+      (await context.cookies(center.baseUrl)).find(
+        (c) => c.name === 'ac_session',
+      )?.value ?? '';
+    const signedIn = async () =>
+      (await center.get('/api/v1/auth/me', await sessionToken())).statusCode ===
+      200;
     const ask = page.getByRole('heading', { name: '退出登录？' });
 
     // A plain link on another site (localhost is another site than 127.0.0.1): the SameSite=Lax
     // session cookie rides on this top-level GET, yet only the confirmation page answers.
-    await page.goto(`${relyingParty.origin.replace('127.0.0.1', 'localhost')}/lure`);
-    await page.evaluate(`(() => { const a = document.createElement('a'); a.id = 'lure'; a.href = ${JSON.stringify(logout)}; a.textContent = 'win'; document.body.append(a); })()`);
+    await page.goto(
+      `${relyingParty.origin.replace('127.0.0.1', 'localhost')}/lure`,
+    );
+    await page.evaluate(
+      `(() => { const a = document.createElement('a'); a.id = 'lure'; a.href = ${JSON.stringify(logout)}; a.textContent = 'win'; document.body.append(a); })()`,
+    );
     await page.click('#lure');
     await ask.waitFor();
     expect(new URL(page.url()).origin).toBe(center.baseUrl);
@@ -201,7 +295,9 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
 
     // 取消: back to the client with its state, still signed in.
     await page.getByRole('button', { name: '取消' }).click();
-    expect((await landed(page, '/logged-out')).searchParams.get('state')).toBe(state);
+    expect((await landed(page, '/logged-out')).searchParams.get('state')).toBe(
+      state,
+    );
     expect(await signedIn()).toBe(true);
 
     // 确认退出: signed out, back to the client with its state.
@@ -209,7 +305,9 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
     await ask.waitFor();
     const token = await sessionToken();
     await page.getByRole('button', { name: '确认退出' }).click();
-    expect((await landed(page, '/logged-out')).searchParams.get('state')).toBe(state);
+    expect((await landed(page, '/logged-out')).searchParams.get('state')).toBe(
+      state,
+    );
     expect((await center.get('/api/v1/auth/me', token)).statusCode).toBe(401);
     expect(await sessionToken()).toBe('');
     await context.close();
@@ -219,21 +317,35 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
     const { config, context, page, tokens } = await consentedSignIn();
 
     await page.goto(`${center.baseUrl}/account`);
-    const row = page.locator('.authorized-app', { hasText: 'RP client_secret_basic' });
+    const row = page.locator('.authorized-app', {
+      hasText: 'RP client_secret_basic',
+    });
     await expect(row.textContent()).resolves.toContain('openid');
     await screenshot(page, 'oidc-authorized-apps');
     await row.getByRole('button', { name: '撤销授权' }).click();
     await page.waitForSelector('.notice.success');
-    await expect(client.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
-    await expect(client.fetchUserInfo(config, tokens.access_token, tokens.claims()!.sub)).rejects.toBeTruthy();
+    await expect(
+      client.refreshTokenGrant(config, tokens.refresh_token!),
+    ).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(
+      client.fetchUserInfo(config, tokens.access_token, tokens.claims()!.sub),
+    ).rejects.toBeTruthy();
     await context.close();
   });
 
   it('device grant approved in the browser on /device', async () => {
-    const rp = await registerClient(center, developer, 'client_secret_basic', { grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'] });
+    const rp = await registerClient(center, developer, 'client_secret_basic', {
+      grant_types: [
+        'authorization_code',
+        'refresh_token',
+        'urn:ietf:params:oauth:grant-type:device_code',
+      ],
+    });
     const config = await discover(center, rp, 'client_secret_basic');
     const person = await center.register();
-    const started = await client.initiateDeviceAuthorization(config, { scope: 'openid profile' });
+    const started = await client.initiateDeviceAuthorization(config, {
+      scope: 'openid profile',
+    });
     expect(started.user_code).toMatch(/^\d{6}$/);
     const { context, page } = await freshBrowser();
     await page.goto(started.verification_uri_complete!);

@@ -2,7 +2,13 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createTestApp, uniqueName, type TestApp } from '../helpers/app.js';
-import { freePort, launchBrowser, newPage, screenshot, signIn } from './browser.js';
+import {
+  freePort,
+  launchBrowser,
+  newPage,
+  screenshot,
+  signIn,
+} from './browser.js';
 
 /**
  * Second factors in a real Chromium. WebAuthn needs a secure context, and http://localhost
@@ -30,14 +36,19 @@ afterAll(async () => {
  * The code of the step after the current one: within the ±1 window, and later than the step
  * used at enrolment a moment ago, so it is never a replay of that one.
  */
-const nextCode = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+const nextCode = (secret: string) =>
+  generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
 
 async function signOut(page: Page): Promise<void> {
   await page.click('#logout');
   await page.waitForURL(`${base}/login`);
 }
 
-async function passwordStep(page: Page, username: string, password: string): Promise<void> {
+async function passwordStep(
+  page: Page,
+  username: string,
+  password: string,
+): Promise<void> {
   await page.fill('#f-username', username);
   await page.fill('#f-password', password);
   await page.click('form:not([hidden]) button[type=submit]');
@@ -51,7 +62,9 @@ describe('pages: authenticator app and passkeys', () => {
 
     // Enrolment asks for the password before it shows a secret.
     await page.click('#totp-setup');
-    await page.waitForSelector('#two-factor .notice.error:has-text("当前密码或两步验证码不正确")');
+    await page.waitForSelector(
+      '#two-factor .notice.error:has-text("当前密码或两步验证码不正确")',
+    );
     expect(await page.locator('#totp-secret').count()).toBe(0);
     await page.fill('#f-totp_setup_password', u.password);
     await page.click('#totp-setup');
@@ -59,7 +72,9 @@ describe('pages: authenticator app and passkeys', () => {
     await page.waitForSelector('#totp-secret');
     const secret = (await page.textContent('#totp-secret'))!.trim();
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
-    expect(await page.getAttribute('img.qr', 'src')).toMatch(/^data:image\/png;base64,/);
+    expect(await page.getAttribute('img.qr', 'src')).toMatch(
+      /^data:image\/png;base64,/,
+    );
     await screenshot(page, 'totp-setup');
     await page.fill('#f-totp_code', await generate({ secret }));
     await page.click('#totp-enable');
@@ -72,7 +87,9 @@ describe('pages: authenticator app and passkeys', () => {
 
     // Sign-in now takes a second step, and still goes on to the page that asked for it.
     await signOut(page);
-    await page.goto(`${base}/login?next=${encodeURIComponent('/device?user_code=123456')}`);
+    await page.goto(
+      `${base}/login?next=${encodeURIComponent('/device?user_code=123456')}`,
+    );
     await passwordStep(page, u.username, u.password);
     await page.waitForSelector('#f-otp');
     await page.fill('#f-otp', '000000');
@@ -83,24 +100,36 @@ describe('pages: authenticator app and passkeys', () => {
     await page.click('button:has-text("验证")');
     await page.waitForURL(`${base}/device?user_code=123456`);
     await page.goto(`${base}/account`);
-    await expect(page.textContent('#profile-username')).resolves.toBe(u.username);
+    await expect(page.textContent('#profile-username')).resolves.toBe(
+      u.username,
+    );
 
     // A passkey, made by Chromium's virtual authenticator (CTAP2, built in, resident keys, UV).
     const cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+      },
     });
     await page.fill('#f-passkey_name', 'Chromium 测试');
     // Adding one asks for the password and, the authenticator being on, a code.
     await page.click('#passkey-add');
-    await page.waitForSelector('#passkeys .notice.error:has-text("当前密码或两步验证码不正确")');
+    await page.waitForSelector(
+      '#passkeys .notice.error:has-text("当前密码或两步验证码不正确")',
+    );
     await page.fill('#f-passkey_add_password', u.password);
     await page.waitForSelector('#f-passkey_add_otp');
     await page.fill('#f-passkey_add_otp', recovery[0]!.trim());
     await page.click('#passkey-add');
     await page.waitForSelector('[data-passkey="Chromium 测试"]');
-    await expect(page.textContent('[data-passkey="Chromium 测试"]')).resolves.toContain('尚未使用');
+    await expect(
+      page.textContent('[data-passkey="Chromium 测试"]'),
+    ).resolves.toContain('尚未使用');
     await screenshot(page, 'passkey-added');
 
     // A password change leaves the passkey signing in: the page lists it right after.
@@ -109,32 +138,59 @@ describe('pages: authenticator app and passkeys', () => {
     await page.fill('#f-current_otp', recovery[2]!.trim());
     await page.fill('#f-new_password', 'a brand new password');
     await page.click('#change-password button[type=submit]');
-    await page.waitForSelector('#password-passkeys li:has-text("Chromium 测试")');
+    await page.waitForSelector(
+      '#password-passkeys li:has-text("Chromium 测试")',
+    );
     await screenshot(page, 'password-changed-passkeys');
 
     // A passkey sign-in needs no user name and counts as both factors: no code is asked.
     await signOut(page);
     await page.click('#passkey-login');
     await page.waitForURL(`${base}/account`);
-    await expect(page.textContent('#profile-username')).resolves.toBe(u.username);
+    await expect(page.textContent('#profile-username')).resolves.toBe(
+      u.username,
+    );
     await page.waitForSelector('[data-passkey="Chromium 测试"]');
-    await expect(page.textContent('[data-passkey="Chromium 测试"]')).resolves.toContain('上次使用');
+    await expect(
+      page.textContent('[data-passkey="Chromium 测试"]'),
+    ).resolves.toContain('上次使用');
     await screenshot(page, 'passkey-signed-in');
 
     // Deleting it asks for the proof too, and leaves the list empty.
-    await page.click('[data-passkey="Chromium 测试"] [data-action="delete-passkey"]');
+    await page.click(
+      '[data-passkey="Chromium 测试"] [data-action="delete-passkey"]',
+    );
     await page.fill('#f-passkey_delete_password', 'a brand new password');
     await page.fill('#f-passkey_delete_otp', recovery[1]!.trim());
-    await page.click('[data-passkey="Chromium 测试"] [data-action="confirm-delete-passkey"]');
+    await page.click(
+      '[data-passkey="Chromium 测试"] [data-action="confirm-delete-passkey"]',
+    );
     await page.waitForSelector('#passkey-list:has-text("还没有通行密钥")');
     await context.close();
   });
 
-  it('an admin removes a locked-out user\'s second factor from /admin', async () => {
+  it("an admin removes a locked-out user's second factor from /admin", async () => {
     const u = await center.register({ username: uniqueName('locked') });
-    const { secret } = (await center.post('/api/v1/auth/account/totp/setup', { current_password: u.password }, u.token)).json().data;
-    expect((await center.post('/api/v1/auth/account/totp/enable', { code: await generate({ secret }) }, u.token)).statusCode).toBe(200);
-    const needs = await center.post('/api/v1/auth/login', { username: u.username, password: u.password });
+    const { secret } = (
+      await center.post(
+        '/api/v1/auth/account/totp/setup',
+        { current_password: u.password },
+        u.token,
+      )
+    ).json().data;
+    expect(
+      (
+        await center.post(
+          '/api/v1/auth/account/totp/enable',
+          { code: await generate({ secret }) },
+          u.token,
+        )
+      ).statusCode,
+    ).toBe(200);
+    const needs = await center.post('/api/v1/auth/login', {
+      username: u.username,
+      password: u.password,
+    });
     expect(needs.json().msg).toBe('需要两步验证');
 
     const admin = await center.admin();
@@ -148,10 +204,19 @@ describe('pages: authenticator app and passkeys', () => {
     await page.waitForSelector('#user-second-factor:has-text("身份验证器")');
     page.once('dialog', (dialog) => void dialog.accept());
     await page.click('#remove-second-factor');
-    await page.waitForSelector(`.notice.success:has-text("已移除 ${u.username} 的两步验证")`);
+    await page.waitForSelector(
+      `.notice.success:has-text("已移除 ${u.username} 的两步验证")`,
+    );
     await page.waitForSelector('#remove-second-factor', { state: 'detached' });
     await screenshot(page, 'admin-remove-second-factor');
-    expect((await center.post('/api/v1/auth/login', { username: u.username, password: u.password })).statusCode).toBe(200);
+    expect(
+      (
+        await center.post('/api/v1/auth/login', {
+          username: u.username,
+          password: u.password,
+        })
+      ).statusCode,
+    ).toBe(200);
     await context.close();
   });
 });

@@ -1,11 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, signIn, startCenter, type Center } from './browser.js';
+import {
+  launchBrowser,
+  newPage,
+  screenshot,
+  signIn,
+  startCenter,
+  type Center,
+} from './browser.js';
 
 let center: Center;
 let browser: Browser;
 beforeAll(async () => {
-  [center, browser] = await Promise.all([startCenter({ SITE_NAME: '星海社区' }), launchBrowser()]);
+  [center, browser] = await Promise.all([
+    startCenter({ SITE_NAME: '星海社区' }),
+    launchBrowser(),
+  ]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -14,7 +24,8 @@ afterAll(async () => {
 
 describe('e2e: SITE_NAME is what the pages call the center', () => {
   it('the device page names the center itself by SITE_NAME', async () => {
-    const started = (await center.post('/api/v1/auth/device/start', {})).json().data;
+    const started = (await center.post('/api/v1/auth/device/start', {})).json()
+      .data;
     const person = await center.register();
     const { context, page } = await newPage(browser);
     await signIn(page, center.baseUrl, person.username, person.password);

@@ -1,8 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { uniqueName } from '../helpers/app.js';
-import { launchBrowser, newPage, screenshot, signIn, startCenter, type Center } from './browser.js';
-import { startSteam, STEAM_API_KEY, type SteamStandIn } from '../helpers/upstream/steam.js';
+import {
+  launchBrowser,
+  newPage,
+  screenshot,
+  signIn,
+  startCenter,
+  type Center,
+} from './browser.js';
+import {
+  startSteam,
+  STEAM_API_KEY,
+  type SteamStandIn,
+} from '../helpers/upstream/steam.js';
 import { DISCORD_CLIENT, startDiscord } from '../helpers/upstream/discord.js';
 import type { StandIn } from '../helpers/upstream/stand-in.js';
 
@@ -19,13 +30,34 @@ let adminToken: string;
 const A = '/api/v1/auth';
 
 beforeAll(async () => {
-  [center, browser, steam, discord] = await Promise.all([startCenter(), launchBrowser(), startSteam(), startDiscord()]);
+  [center, browser, steam, discord] = await Promise.all([
+    startCenter(),
+    launchBrowser(),
+    startSteam(),
+    startDiscord(),
+  ]);
   adminToken = (await center.admin()).token;
-  const add = async (body: Record<string, unknown>) => expect((await center.post(`${A}/admin/providers`, body, adminToken)).statusCode).toBe(200);
-  await add({ id: 'steam', type: 'steam', name: 'Steam', openid_endpoint: steam.endpoint, api_base: steam.base, api_key: STEAM_API_KEY });
+  const add = async (body: Record<string, unknown>) =>
+    expect(
+      (await center.post(`${A}/admin/providers`, body, adminToken)).statusCode,
+    ).toBe(200);
   await add({
-    id: 'discord', type: 'discord', name: 'Discord', client_id: DISCORD_CLIENT.id, client_secret: DISCORD_CLIENT.secret,
-    authorization_endpoint: `${discord.base}/oauth2/authorize`, token_endpoint: `${discord.base}/api/oauth2/token`, api_base: `${discord.base}/api`,
+    id: 'steam',
+    type: 'steam',
+    name: 'Steam',
+    openid_endpoint: steam.endpoint,
+    api_base: steam.base,
+    api_key: STEAM_API_KEY,
+  });
+  await add({
+    id: 'discord',
+    type: 'discord',
+    name: 'Discord',
+    client_id: DISCORD_CLIENT.id,
+    client_secret: DISCORD_CLIENT.secret,
+    authorization_endpoint: `${discord.base}/oauth2/authorize`,
+    token_endpoint: `${discord.base}/api/oauth2/token`,
+    api_base: `${discord.base}/api`,
   });
 });
 afterAll(async () => {
@@ -34,7 +66,8 @@ afterAll(async () => {
   await center?.close();
 });
 
-const button = (page: Page, name: string) => page.getByRole('button', { name: `使用 ${name} 登录`, exact: true });
+const button = (page: Page, name: string) =>
+  page.getByRole('button', { name: `使用 ${name} 登录`, exact: true });
 
 describe('pages: sign in with other accounts', () => {
   it('/login shows one button per provider; Steam signs a new player in and /account lists the link', async () => {
@@ -66,7 +99,11 @@ describe('pages: sign in with other accounts', () => {
   it('a failed return shows a clear page with a way back to /login', async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${center.baseUrl}/login/steam/callback?state=forged`);
-    await page.getByText('登录请求已失效，或不是在这个浏览器中发起的。请返回登录页重新开始。').waitFor();
+    await page
+      .getByText(
+        '登录请求已失效，或不是在这个浏览器中发起的。请返回登录页重新开始。',
+      )
+      .waitFor();
     await screenshot(page, 'upstream-error');
     await page.click('#upstream-back');
     await page.waitForURL(`${center.baseUrl}/login`);
@@ -76,7 +113,11 @@ describe('pages: sign in with other accounts', () => {
   it('a failed return in an English browser says why in English', async () => {
     const { context, page } = await newPage(browser, undefined, 'en-US');
     await page.goto(`${center.baseUrl}/login/steam/callback?state=forged`);
-    await page.getByText('This sign-in request has expired or was not started in this browser. Please go back to the sign-in page and start again.').waitFor();
+    await page
+      .getByText(
+        'This sign-in request has expired or was not started in this browser. Please go back to the sign-in page and start again.',
+      )
+      .waitFor();
     const shown = await page.textContent('main');
     expect(shown).not.toMatch(/[\u4e00-\u9fff]/);
     expect(await page.textContent('#upstream-back')).toBe('Back to sign-in');
@@ -84,20 +125,33 @@ describe('pages: sign in with other accounts', () => {
   });
 
   it('an address already in use is linked only after signing in to its account and proving it again', async () => {
-    const owner = await center.register({ username: uniqueName('owner'), email: `${uniqueName('mail')}@example.com` });
-    discord.signInAs({ id: '90000000000000001', username: 'owner_on_discord', email: owner.email, verified: true });
+    const owner = await center.register({
+      username: uniqueName('owner'),
+      email: `${uniqueName('mail')}@example.com`,
+    });
+    discord.signInAs({
+      id: '90000000000000001',
+      username: 'owner_on_discord',
+      email: owner.email,
+      verified: true,
+    });
     const { context, page } = await newPage(browser);
     await page.goto(`${center.baseUrl}/login`);
     await button(page, 'Discord').click();
     await page.locator('#upstream-email-exists').waitFor();
-    expect(await page.textContent('#upstream-email-exists')).toContain(owner.email);
+    expect(await page.textContent('#upstream-email-exists')).toContain(
+      owner.email,
+    );
     expect(await page.inputValue('#f-username')).toBe(owner.email);
     await page.fill('#f-password', owner.password);
     await page.click('form:not([hidden]) button[type=submit]');
     // Signing in links nothing yet: the page asks for the account's proof (docs/api.md §10.1).
     await page.locator('#upstream-confirm-link').waitFor();
     await page.locator('#f-link_existing_password').waitFor();
-    expect((await center.get(`${A}/account/upstream`, owner.token)).json().data.links).toEqual([]);
+    expect(
+      (await center.get(`${A}/account/upstream`, owner.token)).json().data
+        .links,
+    ).toEqual([]);
     await screenshot(page, 'upstream-confirm-link');
     await page.fill('#f-link_existing_password', 'not the password');
     await page.getByRole('button', { name: '确认绑定 Discord' }).click();
@@ -110,18 +164,44 @@ describe('pages: sign in with other accounts', () => {
   });
 
   it('with an e-mail allow list, a provider without an address says in the page language that no account is made', async () => {
-    const listed = await startCenter({ REGISTRATION_EMAIL_DOMAINS: 'example.com' });
+    const listed = await startCenter({
+      REGISTRATION_EMAIL_DOMAINS: 'example.com',
+    });
     try {
       const token = (await listed.admin()).token;
-      expect((await listed.post(`${A}/admin/providers`, { id: 'steam', type: 'steam', name: 'Steam', openid_endpoint: steam.endpoint }, token)).statusCode).toBe(200);
+      expect(
+        (
+          await listed.post(
+            `${A}/admin/providers`,
+            {
+              id: 'steam',
+              type: 'steam',
+              name: 'Steam',
+              openid_endpoint: steam.endpoint,
+            },
+            token,
+          )
+        ).statusCode,
+      ).toBe(200);
       steam.signInAs({ id: '76561198000000009', personaname: 'Unlisted' });
       for (const [locale, text] of [
-        ['zh-CN', '注册需要邮箱，但 Steam 没有提供经过验证的邮箱。请先用邮箱注册账号，再在账号页面绑定 Steam。'],
-        ['en-US', 'Signing up needs an e-mail address, and Steam gave no verified one. Please sign up with your e-mail address first, then link Steam on your account page.'],
+        [
+          'zh-CN',
+          '注册需要邮箱，但 Steam 没有提供经过验证的邮箱。请先用邮箱注册账号，再在账号页面绑定 Steam。',
+        ],
+        [
+          'en-US',
+          'Signing up needs an e-mail address, and Steam gave no verified one. Please sign up with your e-mail address first, then link Steam on your account page.',
+        ],
       ] as const) {
         const { context, page } = await newPage(browser, undefined, locale);
         await page.goto(`${listed.baseUrl}/login`);
-        await page.getByRole('button', { name: locale === 'en-US' ? 'Sign in with Steam' : '使用 Steam 登录', exact: true }).click();
+        await page
+          .getByRole('button', {
+            name: locale === 'en-US' ? 'Sign in with Steam' : '使用 Steam 登录',
+            exact: true,
+          })
+          .click();
         await page.getByText(text).waitFor();
         await page.locator('#upstream-back').waitFor();
         await context.close();
@@ -143,14 +223,20 @@ describe('pages: sign in with other accounts', () => {
     const row = page.locator('#upstream-links [data-provider="steam"]');
     await row.getByRole('button', { name: '解除绑定' }).click();
     await row.getByRole('button', { name: '确认解除绑定' }).click();
-    await page.getByText('这是账号唯一的登录方式，请先设置密码或绑定其他登录方式').waitFor();
+    await page
+      .getByText('这是账号唯一的登录方式，请先设置密码或绑定其他登录方式')
+      .waitFor();
     await screenshot(page, 'upstream-account');
     await context.close();
   });
 
   it('links a provider from /account after the password, and a disabled provider loses its button at once', async () => {
     const person = await center.register({ username: uniqueName('linker') });
-    discord.signInAs({ id: '90000000000000002', username: 'linker_on_discord', global_name: 'Linker' });
+    discord.signInAs({
+      id: '90000000000000002',
+      username: 'linker_on_discord',
+      global_name: 'Linker',
+    });
     const { context, page } = await newPage(browser);
     await signIn(page, center.baseUrl, person.username, person.password);
     const link = page.locator('#upstream .upstream-available');
@@ -160,11 +246,27 @@ describe('pages: sign in with other accounts', () => {
     await page.getByText('已绑定 Discord').waitFor();
     expect(await page.textContent('#upstream-links')).toContain('Linker');
 
-    expect((await center.post(`${A}/admin/providers/status`, { id: 'discord', enabled: false }, adminToken)).statusCode).toBe(200);
+    expect(
+      (
+        await center.post(
+          `${A}/admin/providers/status`,
+          { id: 'discord', enabled: false },
+          adminToken,
+        )
+      ).statusCode,
+    ).toBe(200);
     await page.goto(`${center.baseUrl}/login?switch=1`);
     await button(page, 'Steam').waitFor();
     expect(await button(page, 'Discord').count()).toBe(0);
-    expect((await center.post(`${A}/admin/providers/status`, { id: 'discord', enabled: true }, adminToken)).statusCode).toBe(200);
+    expect(
+      (
+        await center.post(
+          `${A}/admin/providers/status`,
+          { id: 'discord', enabled: true },
+          adminToken,
+        )
+      ).statusCode,
+    ).toBe(200);
     await context.close();
   });
 
@@ -182,12 +284,18 @@ describe('pages: sign in with other accounts', () => {
     await page.getByRole('button', { name: '添加', exact: true }).click();
     const row = page.locator('#providers [data-provider="github"]');
     await row.waitFor();
-    expect(await row.locator('input').inputValue()).toBe(`${center.baseUrl}/login/github/callback`);
-    expect(await page.textContent('#providers-view')).not.toContain('console-secret-0123456789');
+    expect(await row.locator('input').inputValue()).toBe(
+      `${center.baseUrl}/login/github/callback`,
+    );
+    expect(await page.textContent('#providers-view')).not.toContain(
+      'console-secret-0123456789',
+    );
     await screenshot(page, 'upstream-console');
     await row.getByRole('button', { name: '停用' }).click();
     await row.getByText('已停用').waitFor();
-    const buttons = (await center.get(`${A}/upstream/providers`)).json().data.providers.map((p: { id: string }) => p.id);
+    const buttons = (await center.get(`${A}/upstream/providers`))
+      .json()
+      .data.providers.map((p: { id: string }) => p.id);
     expect(buttons).not.toContain('github');
     await context.close();
   });

@@ -1,8 +1,23 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, uniqueName, type TestApp, type TestUser } from '../helpers/app.js';
 import {
-  CONTRACT_POST_PATHS, anyString, assertAnswerOf, assertEnvelope, assertStandardAnswer, bodyText, contentTypes, injectWithin, postRoutes, prototypeIsClean, type PostRoute,
+  createTestApp,
+  uniqueName,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.js';
+import {
+  CONTRACT_POST_PATHS,
+  anyString,
+  assertAnswerOf,
+  assertEnvelope,
+  assertStandardAnswer,
+  bodyText,
+  contentTypes,
+  injectWithin,
+  postRoutes,
+  prototypeIsClean,
+  type PostRoute,
 } from './harness.js';
 
 /**
@@ -29,7 +44,15 @@ beforeAll(async () => {
   // accounts must not be deleted through account/delete with their own password.
   victim = await t.register({ password: 'victim password 123' });
   for (const client_type of ['confidential', 'public']) {
-    const res = await t.post('/api/v1/auth/apps', { display_name: 'Fuzz', redirect_uris: ['https://example.com/cb'], client_type }, user.token);
+    const res = await t.post(
+      '/api/v1/auth/apps',
+      {
+        display_name: 'Fuzz',
+        redirect_uris: ['https://example.com/cb'],
+        client_type,
+      },
+      user.token,
+    );
     if (res.statusCode === 200) apps.push(res.json().data.client_id);
   }
   routes = postRoutes(t.app);
@@ -42,27 +65,68 @@ afterAll(async () => {
 function plausibleFor(fields: string[]): fc.Arbitrary<Record<string, unknown>> {
   const known: Record<string, fc.Arbitrary<unknown>> = {
     // Admin targets are a bystander, never the users whose tokens drive the fuzzing.
-    username: fc.constantFrom(victim.username, victim.email, uniqueName('ghost'), 'ab'),
+    username: fc.constantFrom(
+      victim.username,
+      victim.email,
+      uniqueName('ghost'),
+      'ab',
+    ),
     password: fc.constantFrom(victim.password, 'wrong password!', 'short'),
     new_password: fc.constantFrom('another good password', 'short'),
-    email: fc.constantFrom(victim.email, `${uniqueName()}@example.com`, 'not-an-email'),
+    email: fc.constantFrom(
+      victim.email,
+      `${uniqueName()}@example.com`,
+      'not-an-email',
+    ),
     display_name: fc.oneof(fc.constant('Fuzz 应用'), anyString),
-    purpose: fc.constantFrom('register', 'login', 'verify', 'reset_password', 'other'),
+    purpose: fc.constantFrom(
+      'register',
+      'login',
+      'verify',
+      'reset_password',
+      'other',
+    ),
     code: fc.oneof(fc.constantFrom('123456', '000000'), anyString),
     email_code: fc.constantFrom('123456', ''),
-    client_id: fc.constantFrom(...apps, 'account-center', 'game', 'no-such-app'),
-    redirect_uri: fc.constantFrom('https://example.com/cb', 'https://example.com/cb/', 'https://evil.example/cb'),
-    redirect_uris: fc.constantFrom(['https://example.com/cb'], ['http://localhost:8080/cb'], ['com.example.app:/cb'], ['ftp://x'], []),
-    cors_origins: fc.constantFrom([], ['https://example.com'], ['null'], ['https://example.com/path']),
+    client_id: fc.constantFrom(
+      ...apps,
+      'account-center',
+      'game',
+      'no-such-app',
+    ),
+    redirect_uri: fc.constantFrom(
+      'https://example.com/cb',
+      'https://example.com/cb/',
+      'https://evil.example/cb',
+    ),
+    redirect_uris: fc.constantFrom(
+      ['https://example.com/cb'],
+      ['http://localhost:8080/cb'],
+      ['com.example.app:/cb'],
+      ['ftp://x'],
+      [],
+    ),
+    cors_origins: fc.constantFrom(
+      [],
+      ['https://example.com'],
+      ['null'],
+      ['https://example.com/path'],
+    ),
     scopes: fc.constantFrom([], ['profile'], ['bad scope']),
     scope: fc.constantFrom('profile', 'profile+email', ''),
     state: anyString,
     homepage: fc.constantFrom('https://example.com', 'not a url'),
     client_type: fc.constantFrom('confidential', 'public', 'other'),
     client_secret: anyString,
-    code_challenge: fc.constantFrom('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', 'x'),
+    code_challenge: fc.constantFrom(
+      'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      'x',
+    ),
     code_challenge_method: fc.constantFrom('S256', 'plain'),
-    code_verifier: fc.constantFrom('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', 'short'),
+    code_verifier: fc.constantFrom(
+      'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+      'short',
+    ),
     enabled: fc.boolean(),
     banned: fc.boolean(),
     roles: fc.constantFrom(['player'], ['player', 'builder'], ['bad role!']),
@@ -74,9 +138,15 @@ function plausibleFor(fields: string[]): fc.Arbitrary<Record<string, unknown>> {
   const fresh = fc.stringMatching(/^[a-z][a-z0-9]{9}$/);
   // Values every route accepts, so whole bodies get through validation into the services.
   const valid: Record<string, fc.Arbitrary<unknown>> = {
-    username: fc.oneof(fresh.map((n) => `fz_${n}`), fc.constant(victim.username)),
+    username: fc.oneof(
+      fresh.map((n) => `fz_${n}`),
+      fc.constant(victim.username),
+    ),
     password: fc.constant(victim.password),
-    email: fc.oneof(fresh.map((n) => `${n}@example.com`), fc.constant(victim.email)),
+    email: fc.oneof(
+      fresh.map((n) => `${n}@example.com`),
+      fc.constant(victim.email),
+    ),
     display_name: fc.constant('Fuzz 应用'),
     client_id: fc.oneof(fc.constantFrom(...apps, 'account-center'), fresh),
     redirect_uri: fc.constant('https://example.com/cb'),
@@ -92,17 +162,37 @@ function plausibleFor(fields: string[]): fc.Arbitrary<Record<string, unknown>> {
   };
   const present = fields.filter((f) => known[f]);
   const model = Object.fromEntries(present.map((f) => [f, known[f]!]));
-  const validModel = Object.fromEntries(present.filter((f) => valid[f]).map((f) => [f, valid[f]!]));
+  const validModel = Object.fromEntries(
+    present.filter((f) => valid[f]).map((f) => [f, valid[f]!]),
+  );
   // Complete bodies reach past validation into the services; partial ones probe the checks.
-  return fc.oneof(fc.record(validModel), fc.record(model), fc.record(model, { requiredKeys: [] })) as fc.Arbitrary<Record<string, unknown>>;
+  return fc.oneof(
+    fc.record(validModel),
+    fc.record(model),
+    fc.record(model, { requiredKeys: [] }),
+  ) as fc.Arbitrary<Record<string, unknown>>;
 }
 
 /** Short valid values, so a long value in one field is the only thing wrong with a body. */
 const SHORT_VALID: Record<string, unknown> = {
-  username: 'fz_short', password: 'correct horse battery', new_password: 'correct horse battery', email: 'fz@example.com',
-  display_name: 'Fuzz', purpose: 'login', code: '123456', client_id: 'account-center', redirect_uri: 'https://example.com/cb',
-  redirect_uris: ['https://example.com/cb'], cors_origins: [], scopes: [], homepage: 'https://example.com', client_secret: 'x',
-  code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', user_code: '123456', device_code: 'x', roles: ['player'],
+  username: 'fz_short',
+  password: 'correct horse battery',
+  new_password: 'correct horse battery',
+  email: 'fz@example.com',
+  display_name: 'Fuzz',
+  purpose: 'login',
+  code: '123456',
+  client_id: 'account-center',
+  redirect_uri: 'https://example.com/cb',
+  redirect_uris: ['https://example.com/cb'],
+  cors_origins: [],
+  scopes: [],
+  homepage: 'https://example.com',
+  client_secret: 'x',
+  code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+  user_code: '123456',
+  device_code: 'x',
+  roles: ['player'],
 };
 
 type Who = 'none' | 'user' | 'admin' | 'garbage' | 'third-party' | 'alg-none';
@@ -111,38 +201,69 @@ async function bearerFor(who: Who): Promise<string | undefined> {
   const { services, storage, config } = t.runtime;
   const mint = async (u: TestUser, app = config.centerAppId) => {
     const record = await storage.users.findByUsername(u.username);
-    return record ? (await services.tokens.envelope(record, app)).body.access_token : undefined;
+    return record
+      ? (await services.tokens.envelope(record, app)).body.access_token
+      : undefined;
   };
   switch (who) {
-    case 'none': return undefined;
-    case 'user': return mint(user);
-    case 'admin': return mint(admin);
-    case 'third-party': return mint(user, apps[0] ?? 'game');
-    case 'garbage': return 'not.a.jwt';
-    case 'alg-none': return `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: admin.username, uid: 1, roles: ['admin'], app: 'account-center', exp: 9e9 })).toString('base64url')}.`;
+    case 'none':
+      return undefined;
+    case 'user':
+      return mint(user);
+    case 'admin':
+      return mint(admin);
+    case 'third-party':
+      return mint(user, apps[0] ?? 'game');
+    case 'garbage':
+      return 'not.a.jwt';
+    case 'alg-none':
+      return `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: admin.username, uid: 1, roles: ['admin'], app: 'account-center', exp: 9e9 })).toString('base64url')}.`;
   }
 }
 
-const request = (route: PostRoute) => fc.record({
-  text: bodyText(route.fields, plausibleFor(route.fields)),
-  contentType: contentTypes,
-  who: fc.oneof(
-    { arbitrary: fc.constantFrom<Who>('user', 'admin'), weight: 3 },
-    { arbitrary: fc.constantFrom<Who>('none', 'garbage', 'third-party', 'alg-none'), weight: 2 },
-  ),
-  scheme: fc.constantFrom('Bearer', 'bearer', 'Basic'),
-});
+const request = (route: PostRoute) =>
+  fc.record({
+    text: bodyText(route.fields, plausibleFor(route.fields)),
+    contentType: contentTypes,
+    who: fc.oneof(
+      { arbitrary: fc.constantFrom<Who>('user', 'admin'), weight: 3 },
+      {
+        arbitrary: fc.constantFrom<Who>(
+          'none',
+          'garbage',
+          'third-party',
+          'alg-none',
+        ),
+        weight: 2,
+      },
+    ),
+    scheme: fc.constantFrom('Bearer', 'bearer', 'Basic'),
+  });
 
-interface FuzzRequest { text: string; contentType: string | undefined; who: Who; scheme: string }
+interface FuzzRequest {
+  text: string;
+  contentType: string | undefined;
+  who: Who;
+  scheme: string;
+}
 
 async function hit(route: PostRoute, r: FuzzRequest): Promise<void> {
   const token = await bearerFor(r.who);
   const headers: Record<string, string> = {};
   if (r.contentType) headers['content-type'] = r.contentType;
   if (token) headers.authorization = `${r.scheme} ${token}`;
-  const res = await injectWithin(t.app, ANSWER_WITHIN_MS, { method: 'POST', url: route.path, payload: r.text, headers });
-  assertAnswerOf(route.path)(res, `${route.path} ${r.contentType} ${r.text.slice(0, 120)}`);
-  if (!prototypeIsClean()) throw new Error(`${route.path}: Object.prototype was polluted`);
+  const res = await injectWithin(t.app, ANSWER_WITHIN_MS, {
+    method: 'POST',
+    url: route.path,
+    payload: r.text,
+    headers,
+  });
+  assertAnswerOf(route.path)(
+    res,
+    `${route.path} ${r.contentType} ${r.text.slice(0, 120)}`,
+  );
+  if (!prototypeIsClean())
+    throw new Error(`${route.path}: Object.prototype was polluted`);
 }
 
 describe('fuzzing every POST endpoint', () => {
@@ -152,13 +273,20 @@ describe('fuzzing every POST endpoint', () => {
     expect(routes.length).toBeGreaterThanOrEqual(CONTRACT_POST_PATHS.length);
   });
 
-  it('answers every arbitrary request with an envelope, never a 5xx or a hang', { timeout: 240_000 }, async () => {
+  it('answers every arbitrary request with an envelope, never a 5xx or a hang', {
+    timeout: 240_000,
+  }, async () => {
     for (const route of routes) {
-      await fc.assert(fc.asyncProperty(request(route), (r) => hit(route, r)), { numRuns: RUNS, interruptAfterTimeLimit: 30_000 });
+      await fc.assert(
+        fc.asyncProperty(request(route), (r) => hit(route, r)),
+        { numRuns: RUNS, interruptAfterTimeLimit: 30_000 },
+      );
     }
   });
 
-  it('answers the hand-picked worst cases on every route', { timeout: 120_000 }, async () => {
+  it('answers the hand-picked worst cases on every route', {
+    timeout: 120_000,
+  }, async () => {
     const worst = [
       '['.repeat(32_000) + ']'.repeat(32_000),
       '{"a":'.repeat(12_000) + '1' + '}'.repeat(12_000),
@@ -169,24 +297,58 @@ describe('fuzzing every POST endpoint', () => {
       JSON.stringify({ x: 'y'.repeat(65_400) }),
     ];
     // Long adversarial strings in every field of the route (regular-expression blow-ups).
-    const longValues = ['a'.repeat(60_000), 'a-'.repeat(30_000) + '!', 'a.'.repeat(30_000) + '@', `${'a'.repeat(200)}@${'b-'.repeat(29_000)}.c`, 'https://' + 'a.'.repeat(29_000)];
+    const longValues = [
+      'a'.repeat(60_000),
+      'a-'.repeat(30_000) + '!',
+      'a.'.repeat(30_000) + '@',
+      `${'a'.repeat(200)}@${'b-'.repeat(29_000)}.c`,
+      'https://' + 'a.'.repeat(29_000),
+    ];
     for (const route of routes) {
-      const base = Object.fromEntries(route.fields.filter((f) => f in SHORT_VALID).map((f) => [f, SHORT_VALID[f]]));
-      const perField = route.fields.flatMap((f) => longValues.map((v) => JSON.stringify({ ...base, [f]: Array.isArray(SHORT_VALID[f]) ? [v] : v })));
+      const base = Object.fromEntries(
+        route.fields
+          .filter((f) => f in SHORT_VALID)
+          .map((f) => [f, SHORT_VALID[f]]),
+      );
+      const perField = route.fields.flatMap((f) =>
+        longValues.map((v) =>
+          JSON.stringify({
+            ...base,
+            [f]: Array.isArray(SHORT_VALID[f]) ? [v] : v,
+          }),
+        ),
+      );
       for (const text of [...worst, ...perField]) {
-        for (const who of ['none', 'admin'] as const) await hit(route, { text, contentType: 'application/json', who, scheme: 'Bearer' });
+        for (const who of ['none', 'admin'] as const)
+          await hit(route, {
+            text,
+            contentType: 'application/json',
+            who,
+            scheme: 'Bearer',
+          });
       }
     }
   });
 
   it('the checks themselves catch a server error, a non-envelope and pollution', () => {
-    const res = (statusCode: number, body: string) => ({ statusCode, body }) as never;
-    expect(() => assertEnvelope(res(500, '{"ok":false,"msg":"x"}'), 't')).toThrow(/server error/);
+    const res = (statusCode: number, body: string) =>
+      ({ statusCode, body }) as never;
+    expect(() =>
+      assertEnvelope(res(500, '{"ok":false,"msg":"x"}'), 't'),
+    ).toThrow(/server error/);
     expect(() => assertEnvelope(res(400, 'oops'), 't')).toThrow(/not JSON/);
-    expect(() => assertEnvelope(res(400, '{"error":"x"}'), 't')).toThrow(/ok:false/);
-    expect(() => assertEnvelope(res(400, '{"ok":false,"msg":"参数错误：x"}'), 't')).not.toThrow();
-    expect(() => assertStandardAnswer(res(500, '{"error":"server_error"}'), 't')).toThrow(/unexpected status/);
-    expect(() => assertStandardAnswer(res(400, '{"error":"invalid_request"}'), 't')).not.toThrow();
+    expect(() => assertEnvelope(res(400, '{"error":"x"}'), 't')).toThrow(
+      /ok:false/,
+    );
+    expect(() =>
+      assertEnvelope(res(400, '{"ok":false,"msg":"参数错误：x"}'), 't'),
+    ).not.toThrow();
+    expect(() =>
+      assertStandardAnswer(res(500, '{"error":"server_error"}'), 't'),
+    ).toThrow(/unexpected status/);
+    expect(() =>
+      assertStandardAnswer(res(400, '{"error":"invalid_request"}'), 't'),
+    ).not.toThrow();
     expect(assertAnswerOf('/oauth/token')).toBe(assertStandardAnswer);
     expect(assertAnswerOf('/api/v1/auth/login')).toBe(assertEnvelope);
     (Object.prototype as Record<string, unknown>).fuzzPolluted = 'yes';
@@ -202,7 +364,10 @@ describe('fuzzing every POST endpoint', () => {
     expect(health.statusCode).toBe(200);
     expect(prototypeIsClean()).toBe(true);
     // The users that drove the fuzzing still sign in.
-    const login = await t.post('/api/v1/auth/login', { username: user.username, password: user.password });
+    const login = await t.post('/api/v1/auth/login', {
+      username: user.username,
+      password: user.password,
+    });
     expect(login.statusCode).toBe(200);
   });
 });

@@ -1,7 +1,11 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/platform/logging/log.js';
-import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/main.js';
+import {
+  createRuntime,
+  type Runtime,
+  type RuntimeOptions,
+} from '../../src/main.js';
 import { testDatabaseUrl } from './db.js';
 import { LogSink } from './log.js';
 import { SmtpSink } from './smtp.js';
@@ -25,10 +29,21 @@ export interface TestApp {
   /** What the service logged: nothing unless `env` sets LOG_LEVEL (the default is silent). */
   log: LogSink;
   /** POST JSON (or nothing) with an optional Bearer token. */
-  post(url: string, payload?: unknown, token?: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
-  get(url: string, token?: string, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  post(
+    url: string,
+    payload?: unknown,
+    token?: string,
+    headers?: Record<string, string>,
+  ): Promise<LightMyRequestResponse>;
+  get(
+    url: string,
+    token?: string,
+    headers?: Record<string, string>,
+  ): Promise<LightMyRequestResponse>;
   /** Registers a fresh user and returns its first-party token. */
-  register(overrides?: Partial<{ username: string; password: string; email: string }>): Promise<TestUser>;
+  register(
+    overrides?: Partial<{ username: string; password: string; email: string }>,
+  ): Promise<TestUser>;
   /** A fresh user holding role admin, with a token issued after the role change. */
   admin(): Promise<TestUser>;
   /**
@@ -40,12 +55,16 @@ export interface TestApp {
 }
 
 /** A failed answer as `[status, body]`, to compare with `[400, refusal('…')]`. */
-export const failure = (res: { statusCode: number; json(): unknown }) => [res.statusCode, res.json()];
+export const failure = (res: { statusCode: number; json(): unknown }) => [
+  res.statusCode,
+  res.json(),
+];
 /** The failure body `{ ok: false, msg }`. */
 export const refusal = (msg: string) => ({ ok: false, msg });
 
 let counter = 0;
-export const uniqueName = (prefix = 'user') => `${prefix}_${process.pid}_${++counter}_${Math.floor(Math.random() * 1e6)}`;
+export const uniqueName = (prefix = 'user') =>
+  `${prefix}_${process.pid}_${++counter}_${Math.floor(Math.random() * 1e6)}`;
 
 /**
  * The whole service in-process on a fresh database (SQLite in memory, or the PostgreSQL
@@ -54,47 +73,104 @@ export const uniqueName = (prefix = 'user') => `${prefix}_${process.pid}_${++cou
  * used as it is (and left in place on close), an SMTP_URL replaces the sink (an empty one
  * makes the service write e-mails to its log, as it does without SMTP).
  */
-export async function createTestApp(env: Record<string, string> = {}, opts: RuntimeOptions = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: RuntimeOptions = {},
+): Promise<TestApp> {
   const smtp = new SmtpSink();
   const ownSmtp = env.SMTP_URL === undefined;
   const smtpUrl = ownSmtp ? await smtp.start() : '';
-  const { url, dispose } = env.DATABASE_URL === undefined ? await testDatabaseUrl() : { url: env.DATABASE_URL, dispose: async () => undefined };
+  const { url, dispose } =
+    env.DATABASE_URL === undefined
+      ? await testDatabaseUrl()
+      : { url: env.DATABASE_URL, dispose: async () => undefined };
   const { config } = loadConfig({
-    JWT_SECRET: TEST_SECRET, DATABASE_URL: url, SMTP_URL: smtpUrl, IP_RATE_LIMITS: 'off', LOG_LEVEL: 'silent', ...env,
+    JWT_SECRET: TEST_SECRET,
+    DATABASE_URL: url,
+    SMTP_URL: smtpUrl,
+    IP_RATE_LIMITS: 'off',
+    LOG_LEVEL: 'silent',
+    ...env,
   });
   const log = new LogSink();
-  const runtime = await createRuntime(config, createLogger(config.logLevel, log.stream, config.logFormat), opts);
+  const runtime = await createRuntime(
+    config,
+    createLogger(config.logLevel, log.stream, config.logFormat),
+    opts,
+  );
   const app = runtime.app;
   await app.ready();
 
-  const json = (payload: unknown) => (payload === undefined ? {} : { payload: JSON.stringify(payload), headers: { 'content-type': 'application/json' } });
-  const auth = (token?: string) => (token ? { authorization: `Bearer ${token}` } : {});
+  const json = (payload: unknown) =>
+    payload === undefined
+      ? {}
+      : {
+          payload: JSON.stringify(payload),
+          headers: { 'content-type': 'application/json' },
+        };
+  const auth = (token?: string) =>
+    token ? { authorization: `Bearer ${token}` } : {};
   const t: TestApp = {
-    app, runtime, smtp, log,
+    app,
+    runtime,
+    smtp,
+    log,
     post(u, payload, token, headers = {}) {
       const j = json(payload);
-      return app.inject({ method: 'POST', url: u, ...j, headers: { ...(j.headers ?? {}), ...auth(token), ...headers } });
+      return app.inject({
+        method: 'POST',
+        url: u,
+        ...j,
+        headers: { ...(j.headers ?? {}), ...auth(token), ...headers },
+      });
     },
     get(u, token, headers = {}) {
-      return app.inject({ method: 'GET', url: u, headers: { ...auth(token), ...headers } });
+      return app.inject({
+        method: 'GET',
+        url: u,
+        headers: { ...auth(token), ...headers },
+      });
     },
     async register(o = {}) {
       const username = o.username ?? uniqueName();
       const password = o.password ?? 'correct horse battery';
       const email = o.email ?? `${username}@example.com`;
-      const res = await t.post('/api/v1/auth/register', { username, password, email });
-      if (res.statusCode !== 200) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+      const res = await t.post('/api/v1/auth/register', {
+        username,
+        password,
+        email,
+      });
+      if (res.statusCode !== 200)
+        throw new Error(`register failed: ${res.statusCode} ${res.body}`);
       const b = res.json();
-      return { token: b.access_token, uid: b.user.uid, username, password, email };
+      return {
+        token: b.access_token,
+        uid: b.user.uid,
+        username,
+        password,
+        email,
+      };
     },
     async admin() {
       const u = await t.register({ username: uniqueName('admin') });
-      await runtime.services.admin.setRoles(u.username, ['player', 'admin'], 'test');
-      const res = await t.post('/api/v1/auth/login', { username: u.username, password: u.password });
+      await runtime.services.admin.setRoles(
+        u.username,
+        ['player', 'admin'],
+        'test',
+      );
+      const res = await t.post('/api/v1/auth/login', {
+        username: u.username,
+        password: u.password,
+      });
       return { ...u, token: res.json().access_token };
     },
     async mailSent(timeoutMs = 5000) {
-      await waitFor('the mail outbox to be sent', timeoutMs, async () => (await runtime.storage.mail.pending()) === 0, 20);
+      await waitFor(
+        'the mail outbox to be sent',
+        timeoutMs,
+        async () => (await runtime.storage.mail.pending()) === 0,
+        20,
+      );
     },
     async close() {
       await runtime.close();

@@ -14,7 +14,9 @@ export type Run = CliRun;
  */
 export function cliWorkspace(prefix: string) {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const pgBase = isPostgresUrl(process.env.TEST_DATABASE_URL) ? process.env.TEST_DATABASE_URL : undefined;
+  const pgBase = isPostgresUrl(process.env.TEST_DATABASE_URL)
+    ? process.env.TEST_DATABASE_URL
+    : undefined;
   const disposers: Array<() => Promise<void>> = [];
   return {
     dir,
@@ -26,12 +28,23 @@ export function cliWorkspace(prefix: string) {
       return fresh.url;
     },
     /** `account-center <args>` on `databaseUrl`, given PATH and `env` but nothing else of this environment. */
-    cli(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
-      return runCommand({ DATABASE_URL: databaseUrl, JWT_SECRET: SERVER_SECRET, ...env }, args, { isolated: true, timeoutMs: 120_000 });
+    cli(
+      databaseUrl: string,
+      args: string[],
+      env: Record<string, string> = {},
+    ): Promise<Run> {
+      return runCommand(
+        { DATABASE_URL: databaseUrl, JWT_SECRET: SERVER_SECRET, ...env },
+        args,
+        { isolated: true, timeoutMs: 120_000 },
+      );
     },
     /** The service in-process on `databaseUrl` (see createTestApp); close it before `dispose`. */
     service(databaseUrl: string): Promise<TestApp> {
-      return createTestApp({ DATABASE_URL: databaseUrl, JWT_SECRET: SERVER_SECRET });
+      return createTestApp({
+        DATABASE_URL: databaseUrl,
+        JWT_SECRET: SERVER_SECRET,
+      });
     },
     async dispose(): Promise<void> {
       for (const d of disposers) await d();
@@ -40,4 +53,5 @@ export function cliWorkspace(prefix: string) {
   };
 }
 
-export const loginWith = (t: TestApp, username: string, password: string) => t.post('/api/v1/auth/login', { username, password });
+export const loginWith = (t: TestApp, username: string, password: string) =>
+  t.post('/api/v1/auth/login', { username, password });

@@ -8,9 +8,14 @@ import pg from 'pg';
  * postgres:// URL, each call gets a fresh schema of its own so runs never collide; `dispose`
  * drops it.
  */
-export async function testDatabaseUrl(): Promise<{ url: string; schema?: string; dispose: () => Promise<void> }> {
+export async function testDatabaseUrl(): Promise<{
+  url: string;
+  schema?: string;
+  dispose: () => Promise<void>;
+}> {
   const base = process.env.TEST_DATABASE_URL;
-  if (!base || base.startsWith('sqlite:')) return { url: base ?? 'sqlite::memory:', dispose: async () => undefined };
+  if (!base || base.startsWith('sqlite:'))
+    return { url: base ?? 'sqlite::memory:', dispose: async () => undefined };
   const fresh = await freshPostgresSchema(base);
   // Small pools: many test apps run side by side on two cores against one server.
   const url = new URL(fresh.url);
@@ -18,10 +23,13 @@ export async function testDatabaseUrl(): Promise<{ url: string; schema?: string;
   return { ...fresh, url: url.toString() };
 }
 
-export const isPostgresUrl = (url: string | undefined): url is string => !!url && /^postgres(ql)?:\/\//.test(url);
+export const isPostgresUrl = (url: string | undefined): url is string =>
+  !!url && /^postgres(ql)?:\/\//.test(url);
 
 /** A schema named after this process plus randomness, created empty and dropped by `dispose`. */
-export async function freshPostgresSchema(base: string): Promise<{ url: string; schema: string; dispose: () => Promise<void> }> {
+export async function freshPostgresSchema(
+  base: string,
+): Promise<{ url: string; schema: string; dispose: () => Promise<void> }> {
   const schema = `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   await withClient(base, (c) => c.query(`create schema ${schema}`));
   const url = new URL(base);
@@ -29,11 +37,17 @@ export async function freshPostgresSchema(base: string): Promise<{ url: string; 
   return {
     url: url.toString(),
     schema,
-    dispose: () => withClient(base, (c) => c.query(`drop schema if exists ${schema} cascade`)).then(() => undefined),
+    dispose: () =>
+      withClient(base, (c) =>
+        c.query(`drop schema if exists ${schema} cascade`),
+      ).then(() => undefined),
   };
 }
 
-async function withClient<T>(url: string, run: (c: pg.Client) => Promise<T>): Promise<T> {
+async function withClient<T>(
+  url: string,
+  run: (c: pg.Client) => Promise<T>,
+): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -44,8 +58,14 @@ async function withClient<T>(url: string, run: (c: pg.Client) => Promise<T>): Pr
 }
 
 /** Whether a PostgreSQL server answers at `url` within a short time. */
-export async function postgresReachable(url: string, timeoutMs = 2000): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+export async function postgresReachable(
+  url: string,
+  timeoutMs = 2000,
+): Promise<boolean> {
+  const client = new pg.Client({
+    connectionString: url,
+    connectionTimeoutMillis: timeoutMs,
+  });
   try {
     await client.connect();
     await client.query('select 1');
@@ -61,9 +81,14 @@ export async function postgresReachable(url: string, timeoutMs = 2000): Promise<
  * One database for two instances of the service: a fresh PostgreSQL schema on the postgres
  * project, otherwise a SQLite file in a temporary folder (memory is one instance's own).
  */
-export async function sharedDatabase(prefix: string): Promise<{ url: string; dispose: () => Promise<void> }> {
+export async function sharedDatabase(
+  prefix: string,
+): Promise<{ url: string; dispose: () => Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (isPostgresUrl(base)) return freshPostgresSchema(base);
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { url: `sqlite:${join(dir, 'shared.db')}`, dispose: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    url: `sqlite:${join(dir, 'shared.db')}`,
+    dispose: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

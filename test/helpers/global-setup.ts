@@ -11,13 +11,23 @@ export default function setup(): void {
   if (run.accountCenterBuilt) return;
   run.accountCenterBuilt = true;
   try {
-    execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.'], { stdio: 'inherit' });
+    execFileSync(
+      process.execPath,
+      ['node_modules/typescript/bin/tsc', '-p', '.'],
+      { stdio: 'inherit' },
+    );
   } catch (err) {
     if (process.env.CI) throw err;
-    console.warn('tsc failed; tests that spawn the service use the previous build');
+    console.warn(
+      'tsc failed; tests that spawn the service use the previous build',
+    );
   }
   // The browser pages are served from dist/web and the CLI runs dist/server; every run gets
   // bundles of today's sources.
-  execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
-  execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
+  execFileSync(process.execPath, ['scripts/build-web.mjs'], {
+    stdio: 'inherit',
+  });
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], {
+    stdio: 'inherit',
+  });
 }

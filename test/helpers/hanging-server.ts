@@ -20,12 +20,16 @@ export class HangingServer {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) =>
+      this.server!.listen(0, '127.0.0.1', resolve),
+    );
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
   close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
-    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    return new Promise((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
   }
 }

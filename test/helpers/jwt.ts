@@ -10,6 +10,7 @@ export function jwtClaims(token: string): Record<string, any> {
 
 function decodePart(token: string, index: number): Record<string, any> {
   const part = token.split('.')[index];
-  if (part === undefined) throw new Error(`not a compact JWT: ${token.slice(0, 40)}`);
+  if (part === undefined)
+    throw new Error(`not a compact JWT: ${token.slice(0, 40)}`);
   return JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
 }

@@ -18,6 +18,9 @@ export class LogSink {
 
   /** Each line written so far, parsed (the logger must write JSON lines, the default format). */
   entries(): Array<Record<string, unknown>> {
-    return this.text().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    return this.text()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   }
 }

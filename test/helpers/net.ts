@@ -9,7 +9,8 @@ import { createServer } from 'node:net';
 export async function freePort(): Promise<number> {
   const block = Number(process.env.VITEST_POOL_ID ?? process.pid) % PORT_BLOCKS;
   for (let tries = 0; tries < PORTS_PER_BLOCK; tries++) {
-    const port = FIRST_PORT + block * PORTS_PER_BLOCK + (nextInBlock++ % PORTS_PER_BLOCK);
+    const port =
+      FIRST_PORT + block * PORTS_PER_BLOCK + (nextInBlock++ % PORTS_PER_BLOCK);
     if (await canListen(port)) return port;
   }
   throw new Error(`no free port in block ${block}`);
@@ -41,10 +42,21 @@ export interface HttpReply {
  * token, `headers` on top. A connection that fails rejects, as fetch does (compare `call` in
  * server.ts, which answers status 0 instead).
  */
-export async function fetchJson(base: string, method: string, path: string, body?: unknown, token?: string, headers: Record<string, string> = {}): Promise<HttpReply> {
+export async function fetchJson(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<HttpReply> {
   const res = await fetch(`${base}${path}`, {
     method,
-    headers: { ...(body !== undefined && { 'content-type': 'application/json' }), ...(token && { authorization: `Bearer ${token}` }), ...headers },
+    headers: {
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+      ...(token && { authorization: `Bearer ${token}` }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return reply(res);
@@ -52,7 +64,11 @@ export async function fetchJson(base: string, method: string, path: string, body
 
 async function reply(res: Response): Promise<HttpReply> {
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: text ? JSON.parse(text) : undefined,
+  };
 }
 
 /** An `Authorization: Basic` value for client credentials, each part form-url-encoded first as OAuth asks. */
@@ -62,9 +78,15 @@ export function basicAuth(id: string, secret: string): string {
 }
 
 /** POST a form over fetch, as relying parties call the token endpoints; `basic` sends client credentials. */
-export async function fetchForm(base: string, path: string, fields: Record<string, string>, basic?: [string, string]): Promise<HttpReply> {
+export async function fetchForm(
+  base: string,
+  path: string,
+  fields: Record<string, string>,
+  basic?: [string, string],
+): Promise<HttpReply> {
   const res = await fetch(`${base}${path}`, {
-    method: 'POST', body: new URLSearchParams(fields),
+    method: 'POST',
+    body: new URLSearchParams(fields),
     headers: basic ? { authorization: basicAuth(...basic) } : {},
   });
   return reply(res);

@@ -9,20 +9,41 @@ export interface CreatedApp {
 }
 
 /** Registers an app through the API as `owner`; throws unless it answers 200. */
-export async function createApp(t: TestApp, owner: TestUser, fields: Record<string, unknown> = {}): Promise<CreatedApp> {
-  const res = await t.post('/api/v1/auth/apps', { display_name: 'Demo App', redirect_uris: ['https://good.example.com/cb'], ...fields }, owner.token);
-  if (res.statusCode !== 200) throw new Error(`create app failed: ${res.statusCode} ${res.body}`);
+export async function createApp(
+  t: TestApp,
+  owner: TestUser,
+  fields: Record<string, unknown> = {},
+): Promise<CreatedApp> {
+  const res = await t.post(
+    '/api/v1/auth/apps',
+    {
+      display_name: 'Demo App',
+      redirect_uris: ['https://good.example.com/cb'],
+      ...fields,
+    },
+    owner.token,
+  );
+  if (res.statusCode !== 200)
+    throw new Error(`create app failed: ${res.statusCode} ${res.body}`);
   return res.json().data;
 }
 
 export function pkcePair(): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+  return {
+    verifier,
+    challenge: createHash('sha256').update(verifier).digest('base64url'),
+  };
 }
 
 /** POST /authorize as `user`; returns the code (throws unless 200). */
-export async function authorizeCode(t: TestApp, user: TestUser, payload: Record<string, unknown>): Promise<string> {
+export async function authorizeCode(
+  t: TestApp,
+  user: TestUser,
+  payload: Record<string, unknown>,
+): Promise<string> {
   const res = await t.post('/api/v1/auth/authorize', payload, user.token);
-  if (res.statusCode !== 200) throw new Error(`authorize failed: ${res.statusCode} ${res.body}`);
+  if (res.statusCode !== 200)
+    throw new Error(`authorize failed: ${res.statusCode} ${res.body}`);
   return res.json().data.code;
 }

@@ -17,20 +17,34 @@ export interface RawRequest {
  * written is in the kernel's hands, so a later request on another socket is known to arrive
  * after it; `answer` is the status and JSON body ({} when there is none) once the socket closes.
  */
-export function rawRequest(base: string, req: RawRequest): { sent: Promise<void>; answer: Promise<Reply & { at: number }>; release(): void } {
+export function rawRequest(
+  base: string,
+  req: RawRequest,
+): {
+  sent: Promise<void>;
+  answer: Promise<Reply & { at: number }>;
+  release(): void;
+} {
   const { hostname, port } = new URL(base);
   const socket = connect(Number(port), hostname);
   let text = '';
   socket.setEncoding('utf8');
   socket.on('data', (d) => (text += d));
-  const extra = Object.entries(req.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-  const type = req.contentType === undefined ? '' : `Content-Type: ${req.contentType}\r\n`;
-  const head = `${req.method ?? 'POST'} ${req.path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${extra}${type}` +
+  const extra = Object.entries(req.headers ?? {})
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  const type =
+    req.contentType === undefined ? '' : `Content-Type: ${req.contentType}\r\n`;
+  const head =
+    `${req.method ?? 'POST'} ${req.path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${extra}${type}` +
     `Content-Length: ${Buffer.byteLength(req.body)}\r\nConnection: close\r\n\r\n`;
   const held = req.holdLastByte ? req.body.slice(-1) : '';
   const sent = new Promise<void>((ok, fail) => {
     socket.once('error', fail);
-    socket.write(head + req.body.slice(0, req.body.length - held.length), (err) => (err ? fail(err) : ok()));
+    socket.write(
+      head + req.body.slice(0, req.body.length - held.length),
+      (err) => (err ? fail(err) : ok()),
+    );
   });
   const answer = new Promise<Reply & { at: number }>((ok) => {
     socket.once('close', () => {

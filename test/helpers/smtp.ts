@@ -1,5 +1,10 @@
 import { SMTPServer } from 'smtp-server';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import {
+  createServer,
+  type AddressInfo,
+  type Server,
+  type Socket,
+} from 'node:net';
 import { freePort } from './net.js';
 import { waitFor } from './wait.js';
 
@@ -31,7 +36,7 @@ export class SmtpSink {
 
   /** Serves on the reserved port (or, with none, on a fresh one) and returns its URL. */
   async start(): Promise<string> {
-    const server = this.server = new SMTPServer({
+    const server = (this.server = new SMTPServer({
       authOptional: true,
       // Pooled clients keep their connection open: stopping waits this long for them, not 30 s.
       closeTimeout: 100,
@@ -40,24 +45,31 @@ export class SmtpSink {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
-          this.messages.push({ to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), raw: Buffer.concat(chunks).toString('utf8') });
+          this.messages.push({
+            to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
           callback();
         });
       },
-    });
-    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    }));
+    await new Promise<void>((resolve) =>
+      server.listen(this.port, '127.0.0.1', resolve),
+    );
     this.port = (server.server.address() as AddressInfo).port;
     return this.url();
   }
 
   /** A server that accepts connections on the reserved port and never says a word. */
   async hang(): Promise<void> {
-    const silent = this.silent = createServer((socket) => {
+    const silent = (this.silent = createServer((socket) => {
       this.hungConnections++;
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
-    });
-    await new Promise<void>((resolve) => silent.listen(this.port, '127.0.0.1', resolve));
+    }));
+    await new Promise<void>((resolve) =>
+      silent.listen(this.port, '127.0.0.1', resolve),
+    );
   }
 
   /**
@@ -77,30 +89,54 @@ export class SmtpSink {
 
   /** The 6-digit code of the newest message to `email`, waiting briefly for delivery. */
   async codeFor(email: string, timeoutMs = 5000): Promise<string> {
-    return waitFor(`a code mailed to ${email}`, timeoutMs, () => {
-      const mail = [...this.messages].reverse().find((m) => m.to.includes(email.toLowerCase()));
-      return (mail && /(?<!\d)(\d{6})(?!\d)/.exec(decodeBody(mail.raw))?.[1]) ?? undefined;
-    }, 25);
+    return waitFor(
+      `a code mailed to ${email}`,
+      timeoutMs,
+      () => {
+        const mail = [...this.messages]
+          .reverse()
+          .find((m) => m.to.includes(email.toLowerCase()));
+        return (
+          (mail && /(?<!\d)(\d{6})(?!\d)/.exec(decodeBody(mail.raw))?.[1]) ??
+          undefined
+        );
+      },
+      25,
+    );
   }
 
   /** Waits until more than `before` messages went to `email`, and returns the newest code. */
-  async nextCodeFor(email: string, before: number, timeoutMs = 5000): Promise<string> {
-    await waitFor(`another message to ${email}`, timeoutMs, () => this.countTo(email) > before, 20);
+  async nextCodeFor(
+    email: string,
+    before: number,
+    timeoutMs = 5000,
+  ): Promise<string> {
+    await waitFor(
+      `another message to ${email}`,
+      timeoutMs,
+      () => this.countTo(email) > before,
+      20,
+    );
     return this.codeFor(email);
   }
 
   /** The decoded texts of the messages to `email`, oldest first. */
   textsTo(email: string): string[] {
-    return this.messages.filter((m) => m.to.includes(email.toLowerCase())).map((m) => decodeBody(m.raw));
+    return this.messages
+      .filter((m) => m.to.includes(email.toLowerCase()))
+      .map((m) => decodeBody(m.raw));
   }
 
   /** The decoded subjects of the messages to `email`, oldest first. */
   subjectsTo(email: string): string[] {
-    return this.messages.filter((m) => m.to.includes(email.toLowerCase())).map((m) => decodeSubject(m.raw));
+    return this.messages
+      .filter((m) => m.to.includes(email.toLowerCase()))
+      .map((m) => decodeSubject(m.raw));
   }
 
   countTo(email: string): number {
-    return this.messages.filter((m) => m.to.includes(email.toLowerCase())).length;
+    return this.messages.filter((m) => m.to.includes(email.toLowerCase()))
+      .length;
   }
 
   /** Stops whichever server runs (dropping hung connections); `start()` may follow on the same port. */
@@ -109,8 +145,10 @@ export class SmtpSink {
     this.server = undefined;
     this.silent = undefined;
     for (const socket of this.sockets) socket.destroy();
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-    if (silent?.listening) await new Promise<void>((resolve) => silent.close(() => resolve()));
+    if (server)
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (silent?.listening)
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
   }
 }
 
@@ -121,15 +159,34 @@ function decodeBody(raw: string): string {
   if (/content-transfer-encoding:\s*base64/i.test(raw)) {
     return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   }
-  return body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  return body
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/gi, (_, h: string) =>
+      String.fromCharCode(parseInt(h, 16)),
+    );
 }
 
 /** The Subject header, unfolded, with its RFC 2047 encoded words (B or Q) decoded. */
 function decodeSubject(raw: string): string {
-  const header = /^subject:(.*(?:\r?\n[ \t].*)*)/im.exec(raw.split(/\r?\n\r?\n/, 1)[0]!)?.[1] ?? '';
-  return header.replace(/\r?\n[ \t]/g, ' ').trim()
+  const header =
+    /^subject:(.*(?:\r?\n[ \t].*)*)/im.exec(
+      raw.split(/\r?\n\r?\n/, 1)[0]!,
+    )?.[1] ?? '';
+  return header
+    .replace(/\r?\n[ \t]/g, ' ')
+    .trim()
     .replace(/\?=\s+=\?/g, '?==?')
-    .replace(/=\?utf-8\?([bq])\?([^?]*)\?=/gi, (_, enc: string, text: string) => (enc.toLowerCase() === 'b'
-      ? Buffer.from(text, 'base64')
-      : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1')).toString('utf8'));
+    .replace(/=\?utf-8\?([bq])\?([^?]*)\?=/gi, (_, enc: string, text: string) =>
+      (enc.toLowerCase() === 'b'
+        ? Buffer.from(text, 'base64')
+        : Buffer.from(
+            text
+              .replace(/_/g, ' ')
+              .replace(/=([0-9A-F]{2})/gi, (_m, h: string) =>
+                String.fromCharCode(parseInt(h, 16)),
+              ),
+            'latin1',
+          )
+      ).toString('utf8'),
+    );
 }

@@ -16,7 +16,10 @@ export interface TestStorage {
  * TEST_DATABASE_URL names one, otherwise a SQLite file of its own (a file, not memory, so the
  * writes go through WAL as in service).
  */
-export async function openTestStorage(name: string, pgPoolMax = 8): Promise<TestStorage> {
+export async function openTestStorage(
+  name: string,
+  pgPoolMax = 8,
+): Promise<TestStorage> {
   const pgUrl = process.env.TEST_DATABASE_URL;
   let storage: Storage;
   let dispose: () => Promise<void>;

@@ -39,7 +39,10 @@ export class WebhookReceiver {
         }
         try {
           if (!this.secret) throw new Error('no secret yet');
-          const event = new Webhook(this.secret).verify(body, req.headers as Record<string, string>) as Omit<ReceivedEvent, 'id'>;
+          const event = new Webhook(this.secret).verify(
+            body,
+            req.headers as Record<string, string>,
+          ) as Omit<ReceivedEvent, 'id'>;
           this.events.push({ ...event, id: String(req.headers['webhook-id']) });
           res.writeHead(204).end();
         } catch (err) {
@@ -48,7 +51,9 @@ export class WebhookReceiver {
         }
       });
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) =>
+      this.server!.listen(0, '127.0.0.1', resolve),
+    );
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
   }
 
@@ -66,7 +71,9 @@ export class WebhookReceiver {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    return new Promise((resolve) =>
+      this.server ? this.server.close(() => resolve()) : resolve(),
+    );
   }
 }
 
@@ -74,13 +81,21 @@ export class WebhookReceiver {
  * A test app with private webhook targets allowed, on `now`, and one endpoint registered (with
  * `endpoint`'s fields) to a fresh receiver that trusts its secret.
  */
-export async function centerWithReceiver(now: () => number, endpoint: Record<string, unknown> = {}) {
+export async function centerWithReceiver(
+  now: () => number,
+  endpoint: Record<string, unknown> = {},
+) {
   const t = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'on' }, { now });
   const receiver = new WebhookReceiver();
   const url = await receiver.start();
   const admin = await t.admin();
-  const added = await t.post('/api/v1/auth/admin/webhooks', { url, ...endpoint }, admin.token);
-  if (added.statusCode !== 200) throw new Error(`webhook not added: ${added.body}`);
+  const added = await t.post(
+    '/api/v1/auth/admin/webhooks',
+    { url, ...endpoint },
+    admin.token,
+  );
+  if (added.statusCode !== 200)
+    throw new Error(`webhook not added: ${added.body}`);
   const { id, secret } = added.json().data as { id: string; secret: string };
   receiver.trust(secret);
   return { t, admin, receiver, endpointId: id };

@@ -13,7 +13,9 @@ const mode = (path: string) => statSync(path).mode & 0o777;
 describe('files the service creates are private', () => {
   it('a fresh data folder is 0700, the database (and its WAL) 0600', async () => {
     const dir = join(root, 'data-a');
-    const t = await createTestApp({ DATABASE_URL: `sqlite:${join(dir, 'account-center.db')}` });
+    const t = await createTestApp({
+      DATABASE_URL: `sqlite:${join(dir, 'account-center.db')}`,
+    });
     try {
       await t.register();
       expect(mode(dir)).toBe(0o700);
@@ -26,7 +28,10 @@ describe('files the service creates are private', () => {
 
   it('the CLI, without JWT_SECRET, creates the folder 0700 and the secret and database 0600', async () => {
     const dir = join(root, 'data-b');
-    await runCli({ DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, JWT_SECRET: '' }, ['migrate']);
+    await runCli(
+      { DATABASE_URL: `sqlite:${join(dir, 'db.sqlite')}`, JWT_SECRET: '' },
+      ['migrate'],
+    );
     expect(mode(dir)).toBe(0o700);
     expect(mode(join(dir, 'db.sqlite'))).toBe(0o600);
     expect(mode(join(dir, 'jwt-secret'))).toBe(0o600);

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, uniqueName, type TestApp, type TestUser } from '../helpers/app.js';
+import {
+  createTestApp,
+  uniqueName,
+  type TestApp,
+  type TestUser,
+} from '../helpers/app.js';
 import { fetchJson } from '../helpers/net.js';
 
 /**
@@ -10,7 +15,11 @@ let t: TestApp;
 let base: string;
 let user: TestUser;
 beforeAll(async () => {
-  t = await createTestApp({ IP_RATE_LIMITS: 'on', TRUST_PROXY: 'true', LIMIT_LOGIN_IP: '1000000/900' });
+  t = await createTestApp({
+    IP_RATE_LIMITS: 'on',
+    TRUST_PROXY: 'true',
+    LIMIT_LOGIN_IP: '1000000/900',
+  });
   user = await t.register();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
@@ -20,14 +29,25 @@ afterAll(async () => {
 });
 
 describe('under a sign-in flood', () => {
-  it('keeps answering me quickly, and answers every guess with 401 or 429', { timeout: 60_000 }, async () => {
-    const guess = () => fetchJson(base, 'POST', '/api/v1/auth/login', { username: Math.random() < 0.5 ? user.username : uniqueName('ghost'), password: 'wrong password!' })
-      .then((r) => r.status);
+  it('keeps answering me quickly, and answers every guess with 401 or 429', {
+    timeout: 60_000,
+  }, async () => {
+    const guess = () =>
+      fetchJson(base, 'POST', '/api/v1/auth/login', {
+        username: Math.random() < 0.5 ? user.username : uniqueName('ghost'),
+        password: 'wrong password!',
+      }).then((r) => r.status);
     const flood = Promise.all(Array.from({ length: 150 }, guess));
     const latencies: number[] = [];
     for (let i = 0; i < 20; i++) {
       const started = performance.now();
-      const res = await fetchJson(base, 'GET', '/api/v1/auth/me', undefined, user.token);
+      const res = await fetchJson(
+        base,
+        'GET',
+        '/api/v1/auth/me',
+        undefined,
+        user.token,
+      );
       latencies.push(performance.now() - started);
       expect(res.status).toBe(200);
     }
@@ -38,7 +58,12 @@ describe('under a sign-in flood', () => {
     latencies.sort((a, b) => a - b);
     expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(500);
     // The owner, from another address, is not locked out by the flood.
-    const owner = await t.post('/api/v1/auth/login', { username: user.username, password: user.password }, undefined, { 'x-forwarded-for': '198.51.100.1' });
+    const owner = await t.post(
+      '/api/v1/auth/login',
+      { username: user.username, password: user.password },
+      undefined,
+      { 'x-forwarded-for': '198.51.100.1' },
+    );
     expect(owner.statusCode).toBe(200);
   });
 });

@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { DEFAULT_LIMITS } from '../../src/features/limits/policy.js';
 import { testClock } from '../helpers/clock.js';
-import { createTestApp, TEST_SECRET, uniqueName, type TestApp } from '../helpers/app.js';
+import {
+  createTestApp,
+  TEST_SECRET,
+  uniqueName,
+  type TestApp,
+} from '../helpers/app.js';
 
 const RATE_LIMITED = { ok: false, msg: '请求过于频繁，请稍后再试' };
 const from = (ip: string) => ({ 'x-forwarded-for': ip });
@@ -17,7 +22,10 @@ afterEach(async () => {
 async function limitedApp(env: Record<string, string> = {}) {
   const clock = testClock();
   onTestFinished(() => clock.restore());
-  t = await createTestApp({ IP_RATE_LIMITS: 'on', TRUST_PROXY: 'true', ...env }, { now: () => clock.now });
+  t = await createTestApp(
+    { IP_RATE_LIMITS: 'on', TRUST_PROXY: 'true', ...env },
+    { now: () => clock.now },
+  );
   return { app: t, clock };
 }
 
@@ -29,9 +37,15 @@ describe('configuration', () => {
     const base = { JWT_SECRET: TEST_SECRET, DATABASE_URL: 'sqlite::memory:' };
     expect(loadConfig(base).config.limits).toEqual(DEFAULT_LIMITS);
     expect(DEFAULT_LIMITS.loginPair).toEqual({ max: 10, windowS: 900 });
-    expect(loadConfig({ ...base, LIMIT_LOGIN_PAIR: '3/60' }).config.limits.loginPair).toEqual({ max: 3, windowS: 60 });
-    expect(() => loadConfig({ ...base, LIMIT_LOGIN_PAIR: 'ten' })).toThrow(/LIMIT_LOGIN_PAIR/);
-    expect(() => loadConfig({ ...base, LIMIT_REGISTER_IP: '0/60' })).toThrow(/LIMIT_REGISTER_IP/);
+    expect(
+      loadConfig({ ...base, LIMIT_LOGIN_PAIR: '3/60' }).config.limits.loginPair,
+    ).toEqual({ max: 3, windowS: 60 });
+    expect(() => loadConfig({ ...base, LIMIT_LOGIN_PAIR: 'ten' })).toThrow(
+      /LIMIT_LOGIN_PAIR/,
+    );
+    expect(() => loadConfig({ ...base, LIMIT_REGISTER_IP: '0/60' })).toThrow(
+      /LIMIT_REGISTER_IP/,
+    );
   });
 });
 
@@ -39,38 +53,64 @@ describe('password sign-in', () => {
   it('blocks an (account, address) pair after 10 failures, even for the right password, until the window ends', async () => {
     const { app, clock } = await limitedApp();
     const u = await app.register();
-    for (let i = 0; i < 10; i++) expect((await login(app, u.username, 'wrong password!', '10.0.0.1')).statusCode).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect(
+        (await login(app, u.username, 'wrong password!', '10.0.0.1'))
+          .statusCode,
+      ).toBe(401);
     const blocked = await login(app, u.username, u.password, '10.0.0.1');
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toEqual(RATE_LIMITED);
     // The owner, from their own address, is not locked out by the attacker.
-    expect((await login(app, u.username, u.password, '10.0.0.2')).statusCode).toBe(200);
+    expect(
+      (await login(app, u.username, u.password, '10.0.0.2')).statusCode,
+    ).toBe(200);
     // The e-mail form of the name shares the account's counter.
-    expect((await login(app, u.email, u.password, '10.0.0.1')).statusCode).toBe(429);
+    expect((await login(app, u.email, u.password, '10.0.0.1')).statusCode).toBe(
+      429,
+    );
     clock.now += 15 * 60 * 1000 + 1;
-    expect((await login(app, u.username, u.password, '10.0.0.1')).statusCode).toBe(200);
+    expect(
+      (await login(app, u.username, u.password, '10.0.0.1')).statusCode,
+    ).toBe(200);
   });
 
   it('a success resets the pair counter', async () => {
     const { app } = await limitedApp();
     const u = await app.register();
     for (let round = 0; round < 3; round++) {
-      for (let i = 0; i < 9; i++) expect((await login(app, u.username, 'wrong password!', '10.0.0.3')).statusCode).toBe(401);
-      expect((await login(app, u.username, u.password, '10.0.0.3')).statusCode).toBe(200);
+      for (let i = 0; i < 9; i++)
+        expect(
+          (await login(app, u.username, 'wrong password!', '10.0.0.3'))
+            .statusCode,
+        ).toBe(401);
+      expect(
+        (await login(app, u.username, u.password, '10.0.0.3')).statusCode,
+      ).toBe(200);
     }
   });
 
   it('one address cannot push an account to its ceiling; many addresses can', async () => {
-    const { app } = await limitedApp({ LIMIT_LOGIN_PAIR: '2/900', LIMIT_LOGIN_ACCOUNT: '5/900' });
+    const { app } = await limitedApp({
+      LIMIT_LOGIN_PAIR: '2/900',
+      LIMIT_LOGIN_ACCOUNT: '5/900',
+    });
     const u = await app.register();
     const statuses: number[] = [];
-    for (let i = 0; i < 20; i++) statuses.push((await login(app, u.username, 'wrong password!', '10.1.0.1')).statusCode);
+    for (let i = 0; i < 20; i++)
+      statuses.push(
+        (await login(app, u.username, 'wrong password!', '10.1.0.1'))
+          .statusCode,
+      );
     expect(statuses.slice(0, 2)).toEqual([401, 401]);
     expect(new Set(statuses.slice(2))).toEqual(new Set([429]));
-    expect((await login(app, u.username, u.password, '10.1.0.2')).statusCode).toBe(200);
+    expect(
+      (await login(app, u.username, u.password, '10.1.0.2')).statusCode,
+    ).toBe(200);
     // A distributed guesser reaches the per-account ceiling: then every address waits.
     for (let ip = 3; ip < 6; ip++) {
-      for (let i = 0; i < 2; i++) await login(app, u.username, 'wrong password!', `10.1.0.${ip}`);
+      for (let i = 0; i < 2; i++)
+        await login(app, u.username, 'wrong password!', `10.1.0.${ip}`);
     }
     const ceiling = await login(app, u.username, u.password, '10.1.0.99');
     expect(ceiling.statusCode).toBe(429);
@@ -83,8 +123,12 @@ describe('password sign-in', () => {
     const known = [];
     const unknown = [];
     for (let i = 0; i < 3; i++) {
-      known.push((await login(app, u.username, 'wrong password!', '10.2.0.1')).json());
-      unknown.push((await login(app, ghost, 'wrong password!', '10.2.0.1')).json());
+      known.push(
+        (await login(app, u.username, 'wrong password!', '10.2.0.1')).json(),
+      );
+      unknown.push(
+        (await login(app, ghost, 'wrong password!', '10.2.0.1')).json(),
+      );
     }
     expect(unknown).toEqual(known);
     expect(known[2]).toEqual(RATE_LIMITED);
@@ -94,28 +138,52 @@ describe('password sign-in', () => {
     const run = async (env: Record<string, string>) => {
       const { app } = await limitedApp({ LIMIT_LOGIN_IP: '3/900', ...env });
       const out: number[] = [];
-      for (let i = 0; i < 5; i++) out.push((await login(app, uniqueName('nobody'), 'wrong password!', '10.3.0.1')).statusCode);
-      out.push((await login(app, uniqueName('nobody'), 'wrong password!', '10.3.0.2')).statusCode);
+      for (let i = 0; i < 5; i++)
+        out.push(
+          (
+            await login(
+              app,
+              uniqueName('nobody'),
+              'wrong password!',
+              '10.3.0.1',
+            )
+          ).statusCode,
+        );
+      out.push(
+        (await login(app, uniqueName('nobody'), 'wrong password!', '10.3.0.2'))
+          .statusCode,
+      );
       await t?.close();
       t = undefined;
       return out;
     };
     expect(await run({})).toEqual([401, 401, 401, 429, 429, 401]);
-    expect(await run({ IP_RATE_LIMITS: 'off' })).toEqual([401, 401, 401, 401, 401, 401]);
+    expect(await run({ IP_RATE_LIMITS: 'off' })).toEqual([
+      401, 401, 401, 401, 401, 401,
+    ]);
   });
 
   it('per-account limits still apply with IP_RATE_LIMITS=off', async () => {
-    const { app } = await limitedApp({ IP_RATE_LIMITS: 'off', LIMIT_LOGIN_PAIR: '2/900' });
+    const { app } = await limitedApp({
+      IP_RATE_LIMITS: 'off',
+      LIMIT_LOGIN_PAIR: '2/900',
+    });
     const u = await app.register();
     await login(app, u.username, 'wrong password!', '10.4.0.1');
     await login(app, u.username, 'wrong password!', '10.4.0.1');
-    expect((await login(app, u.username, u.password, '10.4.0.1')).statusCode).toBe(429);
+    expect(
+      (await login(app, u.username, u.password, '10.4.0.1')).statusCode,
+    ).toBe(429);
   });
 
   it('concurrent guesses from one address do not overshoot the pair limit', async () => {
     const { app } = await limitedApp({ LIMIT_LOGIN_PAIR: '3/900' });
     const u = await app.register();
-    const all = await Promise.all(Array.from({ length: 12 }, () => login(app, u.username, 'wrong password!', '10.5.0.1')));
+    const all = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        login(app, u.username, 'wrong password!', '10.5.0.1'),
+      ),
+    );
     expect(all.filter((r) => r.statusCode === 401)).toHaveLength(3);
     expect(all.filter((r) => r.statusCode === 429)).toHaveLength(9);
   });
@@ -123,9 +191,13 @@ describe('password sign-in', () => {
 
 describe('send_code', () => {
   it('limits codes per e-mail beyond the 60 s rule, always', async () => {
-    const { app, clock } = await limitedApp({ IP_RATE_LIMITS: 'off', LIMIT_SEND_CODE_EMAIL: '3/3600' });
+    const { app, clock } = await limitedApp({
+      IP_RATE_LIMITS: 'off',
+      LIMIT_SEND_CODE_EMAIL: '3/3600',
+    });
     const email = `${uniqueName()}@example.com`;
-    const send = () => app.post('/api/v1/auth/send_code', { email, purpose: 'register' });
+    const send = () =>
+      app.post('/api/v1/auth/send_code', { email, purpose: 'register' });
     for (let i = 0; i < 3; i++) {
       expect((await send()).statusCode).toBe(200);
       expect((await send()).statusCode).toBe(429); // the 60 s rule
@@ -140,7 +212,13 @@ describe('send_code', () => {
 
   it('limits codes per address, only while IP_RATE_LIMITS is on', async () => {
     const { app } = await limitedApp({ LIMIT_SEND_CODE_IP: '2/3600' });
-    const send = (ip: string) => app.post('/api/v1/auth/send_code', { email: `${uniqueName()}@example.com`, purpose: 'login' }, undefined, from(ip));
+    const send = (ip: string) =>
+      app.post(
+        '/api/v1/auth/send_code',
+        { email: `${uniqueName()}@example.com`, purpose: 'login' },
+        undefined,
+        from(ip),
+      );
     expect((await send('10.6.0.1')).statusCode).toBe(200);
     expect((await send('10.6.0.1')).statusCode).toBe(200);
     expect((await send('10.6.0.1')).json()).toEqual(RATE_LIMITED);
@@ -153,7 +231,16 @@ describe('register', () => {
     const { app } = await limitedApp({ LIMIT_REGISTER_IP: '2/3600' });
     const reg = (ip: string) => {
       const username = uniqueName();
-      return app.post('/api/v1/auth/register', { username, password: 'correct horse battery', email: `${username}@example.com` }, undefined, from(ip));
+      return app.post(
+        '/api/v1/auth/register',
+        {
+          username,
+          password: 'correct horse battery',
+          email: `${username}@example.com`,
+        },
+        undefined,
+        from(ip),
+      );
     };
     expect((await reg('10.7.0.1')).statusCode).toBe(200);
     expect((await reg('10.7.0.1')).statusCode).toBe(200);
@@ -165,10 +252,22 @@ describe('register', () => {
 
   it('without TRUST_PROXY, X-Forwarded-For is ignored (an attacker cannot pick a fresh address)', async () => {
     const clock = { now: Date.now() };
-    t = await createTestApp({ IP_RATE_LIMITS: 'on', LIMIT_REGISTER_IP: '1/3600' }, { now: () => clock.now });
+    t = await createTestApp(
+      { IP_RATE_LIMITS: 'on', LIMIT_REGISTER_IP: '1/3600' },
+      { now: () => clock.now },
+    );
     const reg = (ip: string) => {
       const username = uniqueName();
-      return t!.post('/api/v1/auth/register', { username, password: 'correct horse battery', email: `${username}@example.com` }, undefined, from(ip));
+      return t!.post(
+        '/api/v1/auth/register',
+        {
+          username,
+          password: 'correct horse battery',
+          email: `${username}@example.com`,
+        },
+        undefined,
+        from(ip),
+      );
     };
     expect((await reg('10.8.0.1')).statusCode).toBe(200);
     expect((await reg('10.8.0.2')).statusCode).toBe(429);
@@ -179,23 +278,40 @@ describe('exchange', () => {
   async function setup(env: Record<string, string>) {
     const { app } = await limitedApp(env);
     const owner = await app.register();
-    const created = await app.post('/api/v1/auth/apps', { display_name: 'Limited', redirect_uris: ['https://example.com/cb'] }, owner.token);
+    const created = await app.post(
+      '/api/v1/auth/apps',
+      { display_name: 'Limited', redirect_uris: ['https://example.com/cb'] },
+      owner.token,
+    );
     expect(created.statusCode).toBe(200);
     const { client_id, client_secret } = created.json().data;
     const code = async () => {
-      const res = await app.post('/api/v1/auth/authorize', { client_id, redirect_uri: 'https://example.com/cb', state: 's' }, owner.token);
+      const res = await app.post(
+        '/api/v1/auth/authorize',
+        { client_id, redirect_uri: 'https://example.com/cb', state: 's' },
+        owner.token,
+      );
       return res.json().data.code as string;
     };
     const exchange = async (secret: string, ip: string, c?: string) =>
-      app.post('/api/v1/auth/exchange', { client_id, client_secret: secret, code: c ?? (await code()) }, undefined, from(ip));
+      app.post(
+        '/api/v1/auth/exchange',
+        { client_id, client_secret: secret, code: c ?? (await code()) },
+        undefined,
+        from(ip),
+      );
     return { client_secret: client_secret as string, exchange };
   }
 
   // docs/api.md §5: failures may be slowed down, but a valid code with the valid secret is never
   // refused because of earlier failures, from any address.
-  it('answers a (client, address) pair\'s failures 429 after repeated failures; valid exchanges always pass', async () => {
-    const { client_secret, exchange } = await setup({ LIMIT_EXCHANGE_PAIR: '3/300', IP_RATE_LIMITS: 'off' });
-    for (let i = 0; i < 3; i++) expect((await exchange('wrong-secret', '10.9.0.1')).statusCode).toBe(401);
+  it("answers a (client, address) pair's failures 429 after repeated failures; valid exchanges always pass", async () => {
+    const { client_secret, exchange } = await setup({
+      LIMIT_EXCHANGE_PAIR: '3/300',
+      IP_RATE_LIMITS: 'off',
+    });
+    for (let i = 0; i < 3; i++)
+      expect((await exchange('wrong-secret', '10.9.0.1')).statusCode).toBe(401);
     const blocked = await exchange('wrong-secret', '10.9.0.1');
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json()).toEqual(RATE_LIMITED);
@@ -204,11 +320,16 @@ describe('exchange', () => {
   });
 
   it('a per-client ceiling stops a distributed guesser getting answers; one address cannot reach it alone', async () => {
-    const { client_secret, exchange } = await setup({ LIMIT_EXCHANGE_PAIR: '2/300', LIMIT_EXCHANGE_CLIENT: '5/300', IP_RATE_LIMITS: 'off' });
+    const { client_secret, exchange } = await setup({
+      LIMIT_EXCHANGE_PAIR: '2/300',
+      LIMIT_EXCHANGE_CLIENT: '5/300',
+      IP_RATE_LIMITS: 'off',
+    });
     for (let i = 0; i < 10; i++) await exchange('wrong-secret', '10.9.1.1');
     expect((await exchange('wrong-secret', '10.9.1.2')).statusCode).toBe(401);
     expect((await exchange(client_secret, '10.9.1.2')).statusCode).toBe(200);
-    for (const ip of ['10.9.1.3', '10.9.1.4']) for (let i = 0; i < 2; i++) await exchange('wrong-secret', ip);
+    for (const ip of ['10.9.1.3', '10.9.1.4'])
+      for (let i = 0; i < 2; i++) await exchange('wrong-secret', ip);
     expect((await exchange('wrong-secret', '10.9.1.99')).statusCode).toBe(429);
     expect((await exchange(client_secret, '10.9.1.99')).statusCode).toBe(200);
   });
@@ -216,7 +337,10 @@ describe('exchange', () => {
   it('limits failed exchanges per address only while IP_RATE_LIMITS is on', async () => {
     const { exchange } = await setup({ LIMIT_EXCHANGE_IP: '2/300' });
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await exchange('wrong-secret', '10.9.2.1', 'no-such-code')).statusCode);
+    for (let i = 0; i < 3; i++)
+      statuses.push(
+        (await exchange('wrong-secret', '10.9.2.1', 'no-such-code')).statusCode,
+      );
     expect(statuses).toEqual([401, 401, 429]);
   });
 });

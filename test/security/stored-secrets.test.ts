@@ -29,34 +29,77 @@ describe('secrets at rest', () => {
     const u = await t.register({ password });
     const secrets: string[] = [password];
 
-    expect((await t.post('/api/v1/auth/send_code', { email: u.email, purpose: 'verify' })).statusCode).toBe(200);
+    expect(
+      (
+        await t.post('/api/v1/auth/send_code', {
+          email: u.email,
+          purpose: 'verify',
+        })
+      ).statusCode,
+    ).toBe(200);
     const emailCode = await t.smtp.codeFor(u.email);
     secrets.push(emailCode);
 
-    const created = await t.post('/api/v1/auth/apps', { display_name: 'At rest', redirect_uris: ['https://example.com/cb'] }, u.token);
+    const created = await t.post(
+      '/api/v1/auth/apps',
+      { display_name: 'At rest', redirect_uris: ['https://example.com/cb'] },
+      u.token,
+    );
     const { client_id, client_secret } = created.json().data;
     secrets.push(client_secret);
     const verifier = randomBytes(32).toString('base64url');
     const challenge = createHash('sha256').update(verifier).digest('base64url');
-    const authz = await t.post('/api/v1/auth/authorize', { client_id, redirect_uri: 'https://example.com/cb', code_challenge: challenge, code_challenge_method: 'S256' }, u.token);
+    const authz = await t.post(
+      '/api/v1/auth/authorize',
+      {
+        client_id,
+        redirect_uri: 'https://example.com/cb',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      },
+      u.token,
+    );
     secrets.push(authz.json().data.code);
     const device = await t.post('/api/v1/auth/device/start', {});
     secrets.push(device.json().data.device_code);
 
-    const setup = await t.post('/api/v1/auth/account/totp/setup', { current_password: u.password }, u.token);
+    const setup = await t.post(
+      '/api/v1/auth/account/totp/setup',
+      { current_password: u.password },
+      u.token,
+    );
     const { secret } = setup.json().data;
-    const on = await t.post('/api/v1/auth/account/totp/enable', { code: await generate({ secret }) }, u.token);
+    const on = await t.post(
+      '/api/v1/auth/account/totp/enable',
+      { code: await generate({ secret }) },
+      u.token,
+    );
     const recoveryCodes: string[] = on.json().data.recovery_codes;
     expect(recoveryCodes).toHaveLength(10);
-    secrets.push(secret, ...recoveryCodes, ...recoveryCodes.map((c) => c.replace('-', '')));
+    secrets.push(
+      secret,
+      ...recoveryCodes,
+      ...recoveryCodes.map((c) => c.replace('-', '')),
+    );
 
     const db = new Database(file, { readonly: true });
     try {
-      const tables = db.prepare("select name from sqlite_master where type = 'table'").all() as Array<{ name: string }>;
-      const dump = tables.map(({ name }) => JSON.stringify(db.prepare(`select * from "${name}"`).all())).join('\n');
+      const tables = db
+        .prepare("select name from sqlite_master where type = 'table'")
+        .all() as Array<{ name: string }>;
+      const dump = tables
+        .map(({ name }) =>
+          JSON.stringify(db.prepare(`select * from "${name}"`).all()),
+        )
+        .join('\n');
       expect(dump).toContain(u.username);
-      for (const s of secrets) expect(dump.includes(s), `${s.slice(0, 6)}… stored in clear`).toBe(false);
-      const row = db.prepare('select password_hash from users where username = ?').get(u.username) as { password_hash: string };
+      for (const s of secrets)
+        expect(dump.includes(s), `${s.slice(0, 6)}… stored in clear`).toBe(
+          false,
+        );
+      const row = db
+        .prepare('select password_hash from users where username = ?')
+        .get(u.username) as { password_hash: string };
       expect(row.password_hash).toMatch(/^\$argon2id\$/);
     } finally {
       db.close();
@@ -69,14 +112,27 @@ describe('secrets at rest', () => {
     try {
       const u = await app.register();
       const codes: string[] = [];
-      expect((await app.post('/api/v1/auth/send_code', { email: u.email, purpose: 'verify' })).statusCode).toBe(200);
+      expect(
+        (
+          await app.post('/api/v1/auth/send_code', {
+            email: u.email,
+            purpose: 'verify',
+          })
+        ).statusCode,
+      ).toBe(200);
       codes.push(await app.smtp.codeFor(u.email));
       const db = new Database(file, { readonly: true });
       try {
-        const stored = (db.prepare('select code_hash from email_codes').all() as Array<{ code_hash: string }>).map((r) => r.code_hash);
+        const stored = (
+          db.prepare('select code_hash from email_codes').all() as Array<{
+            code_hash: string;
+          }>
+        ).map((r) => r.code_hash);
         expect(stored.length).toBeGreaterThan(0);
         for (const code of codes) {
-          const underTheSecretItself = createHmac('sha256', TEST_SECRET).update(code).digest('hex');
+          const underTheSecretItself = createHmac('sha256', TEST_SECRET)
+            .update(code)
+            .digest('hex');
           expect(stored).not.toContain(underTheSecretItself);
         }
       } finally {
@@ -91,34 +147,63 @@ describe('secrets at rest', () => {
     const file = join(dir, 'mail.sqlite');
     const sink = new SmtpSink();
     let later = 0;
-    const app = await createTestApp({ DATABASE_URL: `sqlite:${file}`, SMTP_URL: await sink.reserve(), LOG_LEVEL: 'warn' }, { now: () => Date.now() + later });
+    const app = await createTestApp(
+      {
+        DATABASE_URL: `sqlite:${file}`,
+        SMTP_URL: await sink.reserve(),
+        LOG_LEVEL: 'warn',
+      },
+      { now: () => Date.now() + later },
+    );
     try {
       const u = await app.register();
-      expect((await app.post('/api/v1/auth/send_code', { email: u.email, purpose: 'verify' })).statusCode).toBe(200);
-      await waitFor('a failed try', 10_000, () => app.log.text().includes('e-mail not sent'));
+      expect(
+        (
+          await app.post('/api/v1/auth/send_code', {
+            email: u.email,
+            purpose: 'verify',
+          })
+        ).statusCode,
+      ).toBe(200);
+      await waitFor('a failed try', 10_000, () =>
+        app.log.text().includes('e-mail not sent'),
+      );
       const db = new Database(file, { readonly: true });
       let queued: string;
       try {
-        const rows = db.prepare('select * from mail_outbox').all() as Array<{ recipient_domain: string; message_enc: string }>;
+        const rows = db.prepare('select * from mail_outbox').all() as Array<{
+          recipient_domain: string;
+          message_enc: string;
+        }>;
         expect(rows.map((r) => r.recipient_domain)).toEqual(['example.com']);
         expect(rows[0]!.message_enc).toMatch(/^v1\./);
         // Neither the address nor the subject: only the domain is in clear.
         expect(JSON.stringify(rows)).not.toContain(u.username);
         expect(JSON.stringify(rows)).not.toContain('验证码');
         queued = JSON.stringify(rows);
-        const tables = db.prepare("select name from sqlite_master where type = 'table'").all() as Array<{ name: string }>;
-        queued += tables.map(({ name }) => JSON.stringify(db.prepare(`select * from "${name}"`).all())).join('\n');
+        const tables = db
+          .prepare("select name from sqlite_master where type = 'table'")
+          .all() as Array<{ name: string }>;
+        queued += tables
+          .map(({ name }) =>
+            JSON.stringify(db.prepare(`select * from "${name}"`).all()),
+          )
+          .join('\n');
       } finally {
         db.close();
       }
       await sink.start();
       later = 60_000;
       const code = await sink.codeFor(u.email, 10_000);
-      expect(queued.includes(code), 'the queued code stored in clear').toBe(false);
+      expect(queued.includes(code), 'the queued code stored in clear').toBe(
+        false,
+      );
       await app.mailSent();
       const after = new Database(file, { readonly: true });
       try {
-        expect(after.prepare('select count(*) as n from mail_outbox').get()).toEqual({ n: 0 });
+        expect(
+          after.prepare('select count(*) as n from mail_outbox').get(),
+        ).toEqual({ n: 0 });
       } finally {
         after.close();
       }

@@ -19,7 +19,13 @@ describe(`migration 007: rotations record their successor (${isPostgresUrl(pgUrl
     if (isPostgresUrl(pgUrl)) {
       const fresh = await freshPostgresSchema(pgUrl);
       const { default: pg } = await import('pg');
-      dialect = new PostgresDialect({ pool: new pg.Pool({ connectionString: pgUrl, options: `-c search_path=${fresh.schema}`, max: 1 }) });
+      dialect = new PostgresDialect({
+        pool: new pg.Pool({
+          connectionString: pgUrl,
+          options: `-c search_path=${fresh.schema}`,
+          max: 1,
+        }),
+      });
       url = fresh.url;
       done = fresh.dispose;
       migrationTableSchema = fresh.schema;
@@ -31,18 +37,62 @@ describe(`migration 007: rotations record their successor (${isPostgresUrl(pgUrl
       done = async () => rmSync(dir, { recursive: true, force: true });
     }
     const db = new Kysely<any>({ dialect });
-    await new Migrator({ db, provider: migrationProvider, ...(migrationTableSchema && { migrationTableSchema }) }).migrateTo('006-reauth-grants');
-    await db.insertInto('refresh_families').values({ family_id: 'fam-old', user_id: 3, client_id: 'c', created_at: 1000, revoked_at: null }).execute();
-    const row = { family_id: 'fam-old', client_id: 'c', user_id: 3, scope: 'openid', auth_time: 900, created_at: 1000, expires_at: 9_000_000_000_000, revoked_at: null };
-    await db.insertInto('refresh_tokens').values([{ ...row, token_hash: 'rotated', used_at: 2000 }, { ...row, token_hash: 'current', used_at: null }]).execute();
+    await new Migrator({
+      db,
+      provider: migrationProvider,
+      ...(migrationTableSchema && { migrationTableSchema }),
+    }).migrateTo('006-reauth-grants');
+    await db
+      .insertInto('refresh_families')
+      .values({
+        family_id: 'fam-old',
+        user_id: 3,
+        client_id: 'c',
+        created_at: 1000,
+        revoked_at: null,
+      })
+      .execute();
+    const row = {
+      family_id: 'fam-old',
+      client_id: 'c',
+      user_id: 3,
+      scope: 'openid',
+      auth_time: 900,
+      created_at: 1000,
+      expires_at: 9_000_000_000_000,
+      revoked_at: null,
+    };
+    await db
+      .insertInto('refresh_tokens')
+      .values([
+        { ...row, token_hash: 'rotated', used_at: 2000 },
+        { ...row, token_hash: 'current', used_at: null },
+      ])
+      .execute();
     await db.destroy();
     const migrated = await createSqlStorage(url);
     try {
       await migrated.migrate();
-      expect(await migrated.refreshTokens.findPresented('rotated')).toMatchObject({ usedAt: 2000, successorHash: null, successorStored: true });
-      expect(await migrated.refreshTokens.findPresented('current')).toMatchObject({ usedAt: null, successorHash: null, successorStored: false });
-      expect(await migrated.refreshTokens.use('current', 3000, 'next')).toMatchObject({ tokenHash: 'current', usedAt: 3000 });
-      expect(await migrated.refreshTokens.findPresented('current')).toMatchObject({ successorHash: 'next', successorStored: false });
+      expect(
+        await migrated.refreshTokens.findPresented('rotated'),
+      ).toMatchObject({
+        usedAt: 2000,
+        successorHash: null,
+        successorStored: true,
+      });
+      expect(
+        await migrated.refreshTokens.findPresented('current'),
+      ).toMatchObject({
+        usedAt: null,
+        successorHash: null,
+        successorStored: false,
+      });
+      expect(
+        await migrated.refreshTokens.use('current', 3000, 'next'),
+      ).toMatchObject({ tokenHash: 'current', usedAt: 3000 });
+      expect(
+        await migrated.refreshTokens.findPresented('current'),
+      ).toMatchObject({ successorHash: 'next', successorStored: false });
     } finally {
       await migrated.close();
       await done();

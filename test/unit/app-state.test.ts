@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { isActive, nextStatus, viewStatus } from '../../src/features/apps/app-state.js';
+import {
+  isActive,
+  nextStatus,
+  viewStatus,
+} from '../../src/features/apps/app-state.js';
 
 describe('application state machine (docs/api.md §4.3)', () => {
   it('only active is active', () => {
     expect(isActive('active')).toBe(true);
-    for (const s of ['disabled', 'suspended', 'ACTIVE', '']) expect(isActive(s)).toBe(false);
+    for (const s of ['disabled', 'suspended', 'ACTIVE', ''])
+      expect(isActive(s)).toBe(false);
   });
   it('views any other status as disabled', () => {
     expect(viewStatus('active')).toBe('active');

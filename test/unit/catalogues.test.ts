@@ -5,15 +5,23 @@ import { API_MESSAGES_EN } from '../../src/web/messages/en/api.js';
 import { zhCN } from '../../src/web/messages/zh-CN/index.js';
 import { MAIL_CATALOGUES } from '../../src/platform/mail/mail-text.js';
 
-const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+const placeholders = (text: string) =>
+  [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
-describe('the pages\' message catalogues', () => {
+describe("the pages' message catalogues", () => {
   it('have the same keys in Chinese and English, none empty', () => {
     const zhKeys = Object.keys(zhCN).sort();
     const enKeys = Object.keys(en).sort();
-    expect(enKeys.filter((k) => !(k in zhCN)), 'keys only in English').toEqual([]);
-    expect(zhKeys.filter((k) => !(k in en)), 'keys missing in English').toEqual([]);
-    for (const [key, text] of [...Object.entries(zhCN), ...Object.entries(en)]) expect(text.trim(), key).not.toBe('');
+    expect(
+      enKeys.filter((k) => !(k in zhCN)),
+      'keys only in English',
+    ).toEqual([]);
+    expect(
+      zhKeys.filter((k) => !(k in en)),
+      'keys missing in English',
+    ).toEqual([]);
+    for (const [key, text] of [...Object.entries(zhCN), ...Object.entries(en)])
+      expect(text.trim(), key).not.toBe('');
   });
 
   it('fill the same placeholders in both languages', () => {
@@ -23,7 +31,9 @@ describe('the pages\' message catalogues', () => {
   });
 
   it('give every refusal of the API an English line', () => {
-    const missing = Object.values(MSG).filter((msg) => msg !== MSG.badParam && !(msg in API_MESSAGES_EN));
+    const missing = Object.values(MSG).filter(
+      (msg) => msg !== MSG.badParam && !(msg in API_MESSAGES_EN),
+    );
     expect(missing).toEqual([]);
   });
 });

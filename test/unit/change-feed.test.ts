@@ -1,23 +1,41 @@
 import { describe, expect, it } from 'vitest';
 import { ChangeFeed } from '../../src/platform/bus/change-feed.js';
-import { CACHE_MAX_AGE_MS, FEED_FRESH_MS, RowCache } from '../../src/platform/cache/row-cache.js';
+import {
+  CACHE_MAX_AGE_MS,
+  FEED_FRESH_MS,
+  RowCache,
+} from '../../src/platform/cache/row-cache.js';
 
 /** A cache over a table of versioned rows, a change feed over its `updated_at`, and a hand-driven clock. */
 function fixture() {
   const clock = { now: 1_000_000 };
-  const rows = new Map<number, { v: number; updatedAt: number }>([[1, { v: 1, updatedAt: 0 }], [2, { v: 1, updatedAt: 0 }]]);
+  const rows = new Map<number, { v: number; updatedAt: number }>([
+    [1, { v: 1, updatedAt: 0 }],
+    [2, { v: 1, updatedAt: 0 }],
+  ]);
   let reads = 0;
-  const cache = new RowCache<number, number>(async (id) => {
-    reads += 1;
-    return rows.get(id)?.v;
-  }, 100, () => clock.now);
+  const cache = new RowCache<number, number>(
+    async (id) => {
+      reads += 1;
+      return rows.get(id)?.v;
+    },
+    100,
+    () => clock.now,
+  );
   const asked: number[] = [];
-  const feed = new ChangeFeed(async (since) => {
-    asked.push(since);
-    return [...rows].filter(([, r]) => r.updatedAt >= since).map(([id]) => id);
-  }, cache, () => clock.now);
+  const feed = new ChangeFeed(
+    async (since) => {
+      asked.push(since);
+      return [...rows]
+        .filter(([, r]) => r.updatedAt >= since)
+        .map(([id]) => id);
+    },
+    cache,
+    () => clock.now,
+  );
   /** Another instance's write: only the table and its `updated_at` change, no event. */
-  const writeElsewhere = (id: number) => rows.set(id, { v: (rows.get(id)?.v ?? 0) + 1, updatedAt: clock.now });
+  const writeElsewhere = (id: number) =>
+    rows.set(id, { v: (rows.get(id)?.v ?? 0) + 1, updatedAt: clock.now });
   return { clock, cache, feed, writeElsewhere, asked, reads: () => reads };
 }
 

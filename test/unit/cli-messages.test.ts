@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { cliMessage } from '../../src/cli/messages.js';
-import { AppError, badParam, MSG, type Reason } from '../../src/errors/index.js';
+import {
+  AppError,
+  badParam,
+  MSG,
+  type Reason,
+} from '../../src/errors/index.js';
 
 /** Any CJK character or full-width punctuation: none may reach the English CLI. */
 const NOT_ENGLISH = /[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]/;
@@ -15,6 +20,8 @@ describe('the CLI prints every refusal of the service in English', () => {
   });
 
   it('an invalid parameter keeps the field name', () => {
-    expect(cliMessage(badParam('grant_types'))).toBe('invalid parameter: grant_types');
+    expect(cliMessage(badParam('grant_types'))).toBe(
+      'invalid parameter: grant_types',
+    );
   });
 });

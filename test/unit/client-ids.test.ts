@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { couldBeUserSubject, isValidClientId, newClientId } from '../../src/features/apps/app-rules.js';
+import {
+  couldBeUserSubject,
+  isValidClientId,
+  newClientId,
+} from '../../src/features/apps/app-rules.js';
 
 /** docs/api.md §10.5: no client id, chosen or generated, is made of digits alone. */
 describe('generated client ids', () => {
@@ -12,7 +16,10 @@ describe('generated client ids', () => {
   });
 
   it('a draw of decimal digits only is made again', () => {
-    const draws = [Buffer.from('123456789012345678901234', 'hex'), Buffer.from('0123456789abcdef01234567', 'hex')];
+    const draws = [
+      Buffer.from('123456789012345678901234', 'hex'),
+      Buffer.from('0123456789abcdef01234567', 'hex'),
+    ];
     let calls = 0;
     const id = newClientId((bytes) => {
       expect(bytes).toBe(12);

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../../src/errors/index.js';
-import { codeStateOf, exchangeFailure, transition, type CodeEvent, type CodeState } from '../../src/features/authorization/code-state.js';
+import {
+  codeStateOf,
+  exchangeFailure,
+  transition,
+  type CodeEvent,
+  type CodeState,
+} from '../../src/features/authorization/code-state.js';
 
 describe('authorization code state machine (docs/api.md §5.1)', () => {
   const table: Array<[CodeState, CodeEvent, CodeState, string]> = [
@@ -24,7 +30,9 @@ describe('authorization code state machine (docs/api.md §5.1)', () => {
   it('derives the state of a stored code; used wins over expired', () => {
     expect(codeStateOf(undefined, 0)).toBe('none');
     expect(codeStateOf({ usedAt: null, expiresAt: 1000 }, 999)).toBe('issued');
-    expect(codeStateOf({ usedAt: null, expiresAt: 1000 }, 1000)).toBe('expired');
+    expect(codeStateOf({ usedAt: null, expiresAt: 1000 }, 1000)).toBe(
+      'expired',
+    );
     expect(codeStateOf({ usedAt: 500, expiresAt: 1000 }, 600)).toBe('used');
     expect(codeStateOf({ usedAt: 500, expiresAt: 1000 }, 5000)).toBe('used');
   });

@@ -1,4 +1,11 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -45,31 +52,88 @@ describe('defaults (docs/api.md §11)', () => {
   });
 
   it('derives BASE_URL from HOST and PORT and strips trailing slashes', () => {
-    expect(loadConfig({ JWT_SECRET: SECRET, HOST: '0.0.0.0', PORT: '8080' }).config.baseUrl).toBe('http://0.0.0.0:8080');
-    expect(loadConfig({ JWT_SECRET: SECRET, HOST: '::1', PORT: '8080' }).config.baseUrl).toBe('http://[::1]:8080');
-    expect(loadConfig({ JWT_SECRET: SECRET, BASE_URL: 'https://id.example.com/' }).config.baseUrl).toBe('https://id.example.com');
+    expect(
+      loadConfig({ JWT_SECRET: SECRET, HOST: '0.0.0.0', PORT: '8080' }).config
+        .baseUrl,
+    ).toBe('http://0.0.0.0:8080');
+    expect(
+      loadConfig({ JWT_SECRET: SECRET, HOST: '::1', PORT: '8080' }).config
+        .baseUrl,
+    ).toBe('http://[::1]:8080');
+    expect(
+      loadConfig({ JWT_SECRET: SECRET, BASE_URL: 'https://id.example.com/' })
+        .config.baseUrl,
+    ).toBe('https://id.example.com');
   });
 
   it('reads every setting', () => {
     const { config } = loadConfig({
-      JWT_SECRET: SECRET, PORT: '0', HOST: '::', DATABASE_URL: 'postgres://u:p@db/ac', REDIS_URL: 'redis://r:6379',
-      IP_RATE_LIMITS: 'off', SMTP_URL: 'smtp://mail:25', MAIL_FROM: 'x@example.com', CENTER_APP_ID: 'center', GAME_APP_ID: 'mc',
-      AUTH_CODE_TTL: '60', TOKEN_TTL: '3600', GAME_TOKEN_TTL: '7200', DEVICE_CODE_TTL: '300', CORS_CACHE_TTL: '10',
-      REGISTER_REQUIRES_EMAIL_CODE: 'true', TRUST_PROXY: '1', LOG_LEVEL: 'warn', GC_FLAGS: ' --heap-growing-percent=50  --max-semi-space-size=32 ',
+      JWT_SECRET: SECRET,
+      PORT: '0',
+      HOST: '::',
+      DATABASE_URL: 'postgres://u:p@db/ac',
+      REDIS_URL: 'redis://r:6379',
+      IP_RATE_LIMITS: 'off',
+      SMTP_URL: 'smtp://mail:25',
+      MAIL_FROM: 'x@example.com',
+      CENTER_APP_ID: 'center',
+      GAME_APP_ID: 'mc',
+      AUTH_CODE_TTL: '60',
+      TOKEN_TTL: '3600',
+      GAME_TOKEN_TTL: '7200',
+      DEVICE_CODE_TTL: '300',
+      CORS_CACHE_TTL: '10',
+      REGISTER_REQUIRES_EMAIL_CODE: 'true',
+      TRUST_PROXY: '1',
+      LOG_LEVEL: 'warn',
+      GC_FLAGS: ' --heap-growing-percent=50  --max-semi-space-size=32 ',
     });
     expect(config).toMatchObject({
-      port: 0, host: '::', databaseUrl: 'postgres://u:p@db/ac', redisUrl: 'redis://r:6379', ipRateLimits: false,
-      smtpUrl: 'smtp://mail:25', mailFrom: '"账号中心" <x@example.com>', centerAppId: 'center', gameAppId: 'mc', authCodeTtl: 60,
-      tokenTtl: 3600, gameTokenTtl: 7200, deviceCodeTtl: 300, corsCacheTtl: 10, registerRequiresEmailCode: true,
-      trustProxy: 1, logLevel: 'warn', dataDir: resolve('./data'), gcFlags: ['--heap-growing-percent=50', '--max-semi-space-size=32'],
+      port: 0,
+      host: '::',
+      databaseUrl: 'postgres://u:p@db/ac',
+      redisUrl: 'redis://r:6379',
+      ipRateLimits: false,
+      smtpUrl: 'smtp://mail:25',
+      mailFrom: '"账号中心" <x@example.com>',
+      centerAppId: 'center',
+      gameAppId: 'mc',
+      authCodeTtl: 60,
+      tokenTtl: 3600,
+      gameTokenTtl: 7200,
+      deviceCodeTtl: 300,
+      corsCacheTtl: 10,
+      registerRequiresEmailCode: true,
+      trustProxy: 1,
+      logLevel: 'warn',
+      dataDir: resolve('./data'),
+      gcFlags: ['--heap-growing-percent=50', '--max-semi-space-size=32'],
     });
-    expect(loadConfig({ JWT_SECRET: SECRET }).config.mailFrom).toBe('"账号中心" <no-reply@localhost>');
-    expect(loadConfig({ JWT_SECRET: SECRET, SITE_NAME: 'Star "Sea"' }).config.mailFrom).toBe('"Star \\"Sea\\"" <no-reply@localhost>');
-    expect(loadConfig({ JWT_SECRET: SECRET, MAIL_FROM: 'Accounts <a@example.com>' }).config.mailFrom).toBe('Accounts <a@example.com>');
-    expect(loadConfig({ JWT_SECRET: SECRET, GC_FLAGS: 'none' }).config.gcFlags).toEqual([]);
-    expect(loadConfig({ JWT_SECRET: SECRET, TRUST_PROXY: 'true' }).config.trustProxy).toBe(true);
-    expect(loadConfig({ JWT_SECRET: SECRET, TRUST_PROXY: '10.0.0.0/8' }).config.trustProxy).toBe('10.0.0.0/8');
-    expect(loadConfig({ JWT_SECRET: SECRET, CORS_CACHE_TTL: '600' }).config.corsCacheTtl).toBe(60);
+    expect(loadConfig({ JWT_SECRET: SECRET }).config.mailFrom).toBe(
+      '"账号中心" <no-reply@localhost>',
+    );
+    expect(
+      loadConfig({ JWT_SECRET: SECRET, SITE_NAME: 'Star "Sea"' }).config
+        .mailFrom,
+    ).toBe('"Star \\"Sea\\"" <no-reply@localhost>');
+    expect(
+      loadConfig({ JWT_SECRET: SECRET, MAIL_FROM: 'Accounts <a@example.com>' })
+        .config.mailFrom,
+    ).toBe('Accounts <a@example.com>');
+    expect(
+      loadConfig({ JWT_SECRET: SECRET, GC_FLAGS: 'none' }).config.gcFlags,
+    ).toEqual([]);
+    expect(
+      loadConfig({ JWT_SECRET: SECRET, TRUST_PROXY: 'true' }).config.trustProxy,
+    ).toBe(true);
+    expect(
+      loadConfig({ JWT_SECRET: SECRET, TRUST_PROXY: '10.0.0.0/8' }).config
+        .trustProxy,
+    ).toBe('10.0.0.0/8');
+    expect(
+      loadConfig({ JWT_SECRET: SECRET, CORS_CACHE_TTL: '600' }).config
+        .corsCacheTtl,
+    ).toBe(60);
   });
 
   it('is frozen', () => {
@@ -87,8 +151,17 @@ describe('the CAPTCHA cost (docs/abuse.md)', () => {
 
 describe('SITE_NAME', () => {
   it('defaults to 账号中心 and is read trimmed', () => {
-    expect(loadConfig({ JWT_SECRET: SECRET, DATABASE_URL: 'sqlite::memory:' }).config.siteName).toBe('账号中心');
-    expect(loadConfig({ JWT_SECRET: SECRET, DATABASE_URL: 'sqlite::memory:', SITE_NAME: ' 星海社区 ' }).config.siteName).toBe('星海社区');
+    expect(
+      loadConfig({ JWT_SECRET: SECRET, DATABASE_URL: 'sqlite::memory:' }).config
+        .siteName,
+    ).toBe('账号中心');
+    expect(
+      loadConfig({
+        JWT_SECRET: SECRET,
+        DATABASE_URL: 'sqlite::memory:',
+        SITE_NAME: ' 星海社区 ',
+      }).config.siteName,
+    ).toBe('星海社区');
   });
 });
 
@@ -100,7 +173,10 @@ describe('invalid settings', () => {
       [{ TOKEN_TTL: '0' }, /TOKEN_TTL/],
       [{ TOKEN_TTL: '1.5' }, /TOKEN_TTL/],
       [{ IP_RATE_LIMITS: 'maybe' }, /IP_RATE_LIMITS/],
-      [{ REGISTER_REQUIRES_EMAIL_CODE: 'sure' }, /REGISTER_REQUIRES_EMAIL_CODE/],
+      [
+        { REGISTER_REQUIRES_EMAIL_CODE: 'sure' },
+        /REGISTER_REQUIRES_EMAIL_CODE/,
+      ],
       [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
       [{ DATABASE_URL: 'sqlite:' }, /DATABASE_URL/],
       [{ BASE_URL: 'not a url' }, /BASE_URL/],
@@ -111,8 +187,14 @@ describe('invalid settings', () => {
       [{ GC_FLAGS: '--expose-gc; rm -rf /' }, /GC_FLAGS/],
     ];
     for (const [env, message] of cases) {
-      expect(() => loadConfig({ JWT_SECRET: SECRET, ...env }), JSON.stringify(env)).toThrow(ConfigError);
-      expect(() => loadConfig({ JWT_SECRET: SECRET, ...env }), JSON.stringify(env)).toThrow(message);
+      expect(
+        () => loadConfig({ JWT_SECRET: SECRET, ...env }),
+        JSON.stringify(env),
+      ).toThrow(ConfigError);
+      expect(
+        () => loadConfig({ JWT_SECRET: SECRET, ...env }),
+        JSON.stringify(env),
+      ).toThrow(message);
     }
   });
 });
@@ -120,21 +202,34 @@ describe('invalid settings', () => {
 describe('JWT_SECRET', () => {
   it('is required in production', () => {
     const dir = tempDir();
-    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dir })).toThrow(ConfigError);
-    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dir })).toThrow(/JWT_SECRET is required when NODE_ENV=production/);
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dir })).toThrow(
+      ConfigError,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: dir })).toThrow(
+      /JWT_SECRET is required when NODE_ENV=production/,
+    );
     expect(existsSync(join(dir, 'jwt-secret'))).toBe(false);
   });
 
   it('must be at least 32 bytes in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'short-secret' })).toThrow(ConfigError);
-    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(31) })).toThrow(/JWT_SECRET must be at least 32 bytes/);
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).config.jwtSecret).toBe('x'.repeat(32));
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'short-secret' }),
+    ).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(31) }),
+    ).toThrow(/JWT_SECRET must be at least 32 bytes/);
+    expect(
+      loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).config
+        .jwtSecret,
+    ).toBe('x'.repeat(32));
   });
 
   it('warns when short outside production', () => {
     const { config, warnings } = loadConfig({ JWT_SECRET: 'short-secret' });
     expect(config.jwtSecret).toBe('short-secret');
-    expect(warnings.some((w) => w.includes('JWT_SECRET') && w.includes('32'))).toBe(true);
+    expect(
+      warnings.some((w) => w.includes('JWT_SECRET') && w.includes('32')),
+    ).toBe(true);
   });
 
   it('is generated once into the data folder and reused, with a warning', () => {
@@ -145,25 +240,37 @@ describe('JWT_SECRET', () => {
     expect(first.config.jwtSecret.length).toBeGreaterThanOrEqual(43);
     expect(readFileSync(file, 'utf8').trim()).toBe(first.config.jwtSecret);
     expect(statSync(file).mode & 0o077).toBe(0);
-    expect(first.warnings.some((w) => w.includes('JWT_SECRET') && w.includes(file))).toBe(true);
+    expect(
+      first.warnings.some((w) => w.includes('JWT_SECRET') && w.includes(file)),
+    ).toBe(true);
     const second = loadConfig({ DATA_DIR: dir });
     expect(second.config.jwtSecret).toBe(first.config.jwtSecret);
-    expect(second.warnings.some((w) => w.includes('JWT_SECRET') && w.includes(file))).toBe(true);
+    expect(
+      second.warnings.some((w) => w.includes('JWT_SECRET') && w.includes(file)),
+    ).toBe(true);
   });
 
   it('lives beside the SQLite file when DATA_DIR is not set', () => {
     const dir = tempDir();
-    const { config } = loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'db', 'ac.db')}` });
+    const { config } = loadConfig({
+      DATABASE_URL: `sqlite:${join(dir, 'db', 'ac.db')}`,
+    });
     expect(config.dataDir).toBe(join(dir, 'db'));
-    expect(readFileSync(join(dir, 'db', 'jwt-secret'), 'utf8').trim()).toBe(config.jwtSecret);
+    expect(readFileSync(join(dir, 'db', 'jwt-secret'), 'utf8').trim()).toBe(
+      config.jwtSecret,
+    );
   });
 
   it('reports an unwritable data folder clearly', () => {
     const dir = tempDir();
     const blocker = join(dir, 'file');
     writeFileSync(blocker, 'x');
-    expect(() => loadConfig({ DATA_DIR: join(blocker, 'sub') })).toThrow(ConfigError);
-    expect(() => loadConfig({ DATA_DIR: join(blocker, 'sub') })).toThrow(/JWT_SECRET is not set/);
+    expect(() => loadConfig({ DATA_DIR: join(blocker, 'sub') })).toThrow(
+      ConfigError,
+    );
+    expect(() => loadConfig({ DATA_DIR: join(blocker, 'sub') })).toThrow(
+      /JWT_SECRET is not set/,
+    );
   });
 
   it('an explicit secret never touches the data folder', () => {
@@ -175,8 +282,20 @@ describe('JWT_SECRET', () => {
 
 describe('warnings', () => {
   it('mention a missing SMTP_URL and plain-http BASE_URL in production', () => {
-    expect(loadConfig({ JWT_SECRET: SECRET }).warnings.some((w) => w.includes('SMTP_URL'))).toBe(true);
-    expect(loadConfig({ JWT_SECRET: SECRET, SMTP_URL: 'smtp://x' }).warnings).toEqual([]);
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: SECRET, SMTP_URL: 'smtp://x' }).warnings.some((w) => w.includes('BASE_URL'))).toBe(true);
+    expect(
+      loadConfig({ JWT_SECRET: SECRET }).warnings.some((w) =>
+        w.includes('SMTP_URL'),
+      ),
+    ).toBe(true);
+    expect(
+      loadConfig({ JWT_SECRET: SECRET, SMTP_URL: 'smtp://x' }).warnings,
+    ).toEqual([]);
+    expect(
+      loadConfig({
+        NODE_ENV: 'production',
+        JWT_SECRET: SECRET,
+        SMTP_URL: 'smtp://x',
+      }).warnings.some((w) => w.includes('BASE_URL')),
+    ).toBe(true);
   });
 });

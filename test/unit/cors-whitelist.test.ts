@@ -5,9 +5,26 @@ import { CorsWhitelist } from '../../src/features/apps/cors-whitelist.js';
 import type { App } from '../../src/features/apps/repository.js';
 
 const app = (clientId: string, origin: string): App => ({
-  clientId, ownerId: 1, displayName: clientId, homepage: '', scopes: [], redirectUris: [], corsOrigins: [origin],
-  clientType: 'public', secretHash: null, status: 'active', grantTypes: [], tokenEndpointAuthMethod: 'none',
-  postLogoutRedirectUris: [], backchannelLogoutUri: '', backchannelLogoutSessionRequired: false, statusReason: '', statusChangedAt: null, adminScopes: [], createdAt: 0, updatedAt: 0,
+  clientId,
+  ownerId: 1,
+  displayName: clientId,
+  homepage: '',
+  scopes: [],
+  redirectUris: [],
+  corsOrigins: [origin],
+  clientType: 'public',
+  secretHash: null,
+  status: 'active',
+  grantTypes: [],
+  tokenEndpointAuthMethod: 'none',
+  postLogoutRedirectUris: [],
+  backchannelLogoutUri: '',
+  backchannelLogoutSessionRequired: false,
+  statusReason: '',
+  statusChangedAt: null,
+  adminScopes: [],
+  createdAt: 0,
+  updatedAt: 0,
 });
 
 /** Apps whose origin can change behind the whitelist's back, counted reads, a hand-driven clock. */
@@ -15,10 +32,25 @@ function fixture(ttlMs: number) {
   const clock = { now: 1_000_000 };
   const rows = new Map<string, App>([['a', app('a', 'https://a.example')]]);
   let reads = 0;
-  const apps = { async findById(id: string) { reads += 1; return rows.get(id); } };
-  const clients = new ClientDirectory(apps, { centerAppId: 'account-center', gameAppId: 'game', siteNames: { 'zh-CN': 'Center', en: 'Center' } });
+  const apps = {
+    async findById(id: string) {
+      reads += 1;
+      return rows.get(id);
+    },
+  };
+  const clients = new ClientDirectory(apps, {
+    centerAppId: 'account-center',
+    gameAppId: 'game',
+    siteNames: { 'zh-CN': 'Center', en: 'Center' },
+  });
   const bus = new LocalChangeBus();
-  const whitelist = new CorsWhitelist(clients, { listActive: async () => [...rows.values()] }, bus, ttlMs, () => clock.now);
+  const whitelist = new CorsWhitelist(
+    clients,
+    { listActive: async () => [...rows.values()] },
+    bus,
+    ttlMs,
+    () => clock.now,
+  );
   return { clock, rows, bus, whitelist, reads: () => reads };
 }
 

@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { logDestination, type LogDestination } from '../../src/platform/logging/log.js';
+import {
+  logDestination,
+  type LogDestination,
+} from '../../src/platform/logging/log.js';
 import { waitFor } from '../helpers/wait.js';
 
 const opened: LogDestination[] = [];
@@ -17,18 +20,31 @@ function fileDestination() {
 
 // The destination owns its descriptor: ending it writes what is pending and closes it.
 afterEach(async () => {
-  await Promise.all(opened.splice(0).map((destination) => new Promise((resolve) => {
-    destination.once('close', resolve);
-    destination.end();
-  })));
+  await Promise.all(
+    opened.splice(0).map(
+      (destination) =>
+        new Promise((resolve) => {
+          destination.once('close', resolve);
+          destination.end();
+        }),
+    ),
+  );
 });
 
 describe('log destination', () => {
   it('writes every line once, in order, across many batches, wide characters included', async () => {
     const { destination, read } = fileDestination();
-    const lines = Array.from({ length: 5000 }, (_, i) => `{"n":${i},"msg":"${i % 7 === 0 ? '用户不存在 ✓' : 'request'}"}\n`);
+    const lines = Array.from(
+      { length: 5000 },
+      (_, i) =>
+        `{"n":${i},"msg":"${i % 7 === 0 ? '用户不存在 ✓' : 'request'}"}\n`,
+    );
     for (const line of lines) destination.write(line);
-    await waitFor('every line written', 10_000, () => read() === lines.join(''));
+    await waitFor(
+      'every line written',
+      10_000,
+      () => read() === lines.join(''),
+    );
   });
 
   it('takes a line longer than a batch', async () => {
@@ -37,7 +53,11 @@ describe('log destination', () => {
     destination.write('first\n');
     destination.write(long);
     destination.write('last\n');
-    await waitFor('the long line written', 10_000, () => read() === `first\n${long}last\n`);
+    await waitFor(
+      'the long line written',
+      10_000,
+      () => read() === `first\n${long}last\n`,
+    );
   });
 
   it('writes a lone line soon, though no batch fills up behind it', async () => {
@@ -55,15 +75,26 @@ describe('log destination', () => {
   });
 
   it('a process that exits at once still writes every line it logged to stdout', () => {
-    const log = fileURLToPath(new URL('../../dist/platform/logging/log.js', import.meta.url));
+    const log = fileURLToPath(
+      new URL('../../dist/platform/logging/log.js', import.meta.url),
+    );
     const script = `import { createLogger } from ${JSON.stringify(log)};
       const logger = createLogger('info');
       for (let i = 0; i < 300; i++) logger.info({ n: i }, 'line');
       process.exit(0);`;
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    const child = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', script],
+      { encoding: 'utf8' },
+    );
     expect(child.status).toBe(0);
-    const lines = child.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { n: number; msg: string });
-    expect(lines.map((l) => l.n)).toEqual(Array.from({ length: 300 }, (_, i) => i));
+    const lines = child.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { n: number; msg: string });
+    expect(lines.map((l) => l.n)).toEqual(
+      Array.from({ length: 300 }, (_, i) => i),
+    );
     expect(lines.every((l) => l.msg === 'line')).toBe(true);
   });
 });

@@ -10,11 +10,21 @@ describe('request metrics', () => {
     const text = await metrics.registry.metrics();
     expect(text).toContain('# TYPE http_requests_total counter');
     expect(text).toContain('# TYPE http_request_duration_seconds histogram');
-    expect(text).toContain('http_requests_total{method="GET",route="/api/v1/auth/me",status="200"} 2');
-    expect(text).toContain('http_request_duration_seconds_bucket{le="0.0025",method="GET",route="/api/v1/auth/me",status="200"} 1');
-    expect(text).toContain('http_request_duration_seconds_bucket{le="0.05",method="GET",route="/api/v1/auth/me",status="200"} 2');
-    expect(text).toContain('http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/api/v1/auth/me",status="200"} 2');
-    expect(text).toContain('http_request_duration_seconds_count{method="POST",route="/api/v1/auth/login",status="429"} 1');
+    expect(text).toContain(
+      'http_requests_total{method="GET",route="/api/v1/auth/me",status="200"} 2',
+    );
+    expect(text).toContain(
+      'http_request_duration_seconds_bucket{le="0.0025",method="GET",route="/api/v1/auth/me",status="200"} 1',
+    );
+    expect(text).toContain(
+      'http_request_duration_seconds_bucket{le="0.05",method="GET",route="/api/v1/auth/me",status="200"} 2',
+    );
+    expect(text).toContain(
+      'http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/api/v1/auth/me",status="200"} 2',
+    );
+    expect(text).toContain(
+      'http_request_duration_seconds_count{method="POST",route="/api/v1/auth/login",status="429"} 1',
+    );
   });
 
   it('tell how many answers had one status, over every route', async () => {
@@ -30,11 +40,21 @@ describe('request metrics', () => {
     const metrics = createMetrics();
     metrics.http.record('GET', '/api/v1/auth/me', 200, 0.002);
     metrics.http.record('GET', '/api/v1/auth/me', 200, 0.002);
-    const texts = await Promise.all([metrics.registry.metrics(), metrics.registry.metrics(), metrics.answeredWith(200)]);
-    expect(texts[0]).toContain('http_requests_total{method="GET",route="/api/v1/auth/me",status="200"} 2');
-    expect(texts[1]).toContain('http_requests_total{method="GET",route="/api/v1/auth/me",status="200"} 2');
+    const texts = await Promise.all([
+      metrics.registry.metrics(),
+      metrics.registry.metrics(),
+      metrics.answeredWith(200),
+    ]);
+    expect(texts[0]).toContain(
+      'http_requests_total{method="GET",route="/api/v1/auth/me",status="200"} 2',
+    );
+    expect(texts[1]).toContain(
+      'http_requests_total{method="GET",route="/api/v1/auth/me",status="200"} 2',
+    );
     expect(texts[2]).toBe(2);
     metrics.http.record('GET', '/api/v1/auth/me', 200, 0.002);
-    expect(await metrics.registry.metrics()).toContain('http_requests_total{method="GET",route="/api/v1/auth/me",status="200"} 3');
+    expect(await metrics.registry.metrics()).toContain(
+      'http_requests_total{method="GET",route="/api/v1/auth/me",status="200"} 3',
+    );
   });
 });

@@ -15,7 +15,9 @@ describe('Passwords', () => {
     expect(await passwords.verify(undefined, 'whatever-password')).toBe(false);
     const unknown = performance.now() - started;
     const again = performance.now();
-    expect(await passwords.verify('!no-password', 'whatever-password')).toBe(false);
+    expect(await passwords.verify('!no-password', 'whatever-password')).toBe(
+      false,
+    );
     const none = performance.now() - again;
     // Both run one argon2id verification: the same order of magnitude, not an instant answer.
     expect(none).toBeGreaterThan(unknown / 4);

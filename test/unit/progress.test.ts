@@ -13,7 +13,9 @@ describe('import progress', () => {
     p.update(250, 250, true);
     p.update(500, 500, true);
     p.finish();
-    expect(s.out[0]).toMatch(/^\rimport \[#+\.+\]  25\.0%  250 rows  [\d,]+ rows\/s  ETA \d\d:\d\d\x1b\[K$/);
+    expect(s.out[0]).toMatch(
+      /^\rimport \[#+\.+\]  25\.0%  250 rows  [\d,]+ rows\/s  ETA \d\d:\d\d\x1b\[K$/,
+    );
     expect(s.out[1]).toMatch(/^\rimport \[#+\.+\]  50\.0%  500 rows/);
     expect(s.out.at(-1)).toBe('\n');
   });
@@ -26,6 +28,8 @@ describe('import progress', () => {
     p.update(2000, 2000, true);
     p.finish();
     expect(s.out).toHaveLength(1);
-    expect(s.out[0]).toMatch(/^import: 100\.0% 2,000 rows  [\d,]+ rows\/s  ETA 00:00\n$/);
+    expect(s.out[0]).toMatch(
+      /^import: 100\.0% 2,000 rows  [\d,]+ rows\/s  ETA 00:00\n$/,
+    );
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { newTimedSecret, randomToken, sha256Hex, timedSecretKey, timeOrderedId } from '../../src/platform/crypto/random.js';
+import {
+  newTimedSecret,
+  randomToken,
+  sha256Hex,
+  timedSecretKey,
+  timeOrderedId,
+} from '../../src/platform/crypto/random.js';
 
 describe('randomToken', () => {
   it('gives base64url of the asked number of bytes, across pool refills, never repeating', () => {
@@ -18,13 +24,27 @@ describe('randomToken', () => {
 
 describe('timeOrderedId', () => {
   it('is 22 base64url characters that sort as the times they were made at, and never repeat', () => {
-    const times = [0, 1, 63, 64, 4095, 4096, Date.UTC(2026, 10, 24), Date.UTC(2026, 10, 24) + 1, Date.UTC(2100, 0, 1)];
+    const times = [
+      0,
+      1,
+      63,
+      64,
+      4095,
+      4096,
+      Date.UTC(2026, 10, 24),
+      Date.UTC(2026, 10, 24) + 1,
+      Date.UTC(2100, 0, 1),
+    ];
     const ids = times.map((t) => timeOrderedId(t));
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
     // Byte order, as SQLite's BINARY collation and PostgreSQL's "C" comparisons see it.
-    const byBytes = [...ids].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    const byBytes = [...ids].sort((a, b) =>
+      Buffer.compare(Buffer.from(a), Buffer.from(b)),
+    );
     expect(byBytes).toEqual(ids);
-    const sameMs = new Set(Array.from({ length: 2000 }, () => timeOrderedId(Date.UTC(2026, 10, 24))));
+    const sameMs = new Set(
+      Array.from({ length: 2000 }, () => timeOrderedId(Date.UTC(2026, 10, 24))),
+    );
     expect(sameMs.size).toBe(2000);
   });
 });

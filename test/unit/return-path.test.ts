@@ -7,17 +7,35 @@ describe('safeReturnPath: the sign-in pages follow `next` only to a path on this
   it.each([
     ['/account', '/account'],
     ['/account?tab=apps', '/account?tab=apps'],
-    ['/authorize?client_id=a&redirect_uri=https%3A%2F%2Fa.example%2Fcb', '/authorize?client_id=a&redirect_uri=https%3A%2F%2Fa.example%2Fcb'],
+    [
+      '/authorize?client_id=a&redirect_uri=https%3A%2F%2Fa.example%2Fcb',
+      '/authorize?client_id=a&redirect_uri=https%3A%2F%2Fa.example%2Fcb',
+    ],
     ['/a/./b/../c', '/a/c'],
     ['/x#frag', '/x'],
-  ])('follows %j → %j', (raw, want) => expect(safeReturnPath(raw, ORIGIN)).toBe(want));
+  ])('follows %j → %j', (raw, want) =>
+    expect(safeReturnPath(raw, ORIGIN)).toBe(want),
+  );
 
   it.each([
     // Normalises to the protocol-relative `//evil.example/x`: another host to a browser.
-    '/.//evil.example/x', '/./\\evil.example/x', '/..//evil.example/x', '/a/../..//evil.example/x', '/%2e//evil.example/x',
-    '//evil.example', '/\\evil.example', '/\t/evil.example', '/\n/evil.example', 'https://evil.example/', 'javascript:alert(1)',
-    'account', '', ' /account',
-  ])('refuses %j', (raw) => expect(safeReturnPath(raw, ORIGIN)).toBe('/account'));
+    '/.//evil.example/x',
+    '/./\\evil.example/x',
+    '/..//evil.example/x',
+    '/a/../..//evil.example/x',
+    '/%2e//evil.example/x',
+    '//evil.example',
+    '/\\evil.example',
+    '/\t/evil.example',
+    '/\n/evil.example',
+    'https://evil.example/',
+    'javascript:alert(1)',
+    'account',
+    '',
+    ' /account',
+  ])('refuses %j', (raw) =>
+    expect(safeReturnPath(raw, ORIGIN)).toBe('/account'),
+  );
 
   it('never returns a path that a browser reads as another host', () => {
     const tricks = ['/.', '/..', '/./', '/%2e', '/\\', '//', '/\t', '/%09'];

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { LocalChangeBus, type ChangeEvent } from '../../src/platform/bus/change-bus.js';
+import {
+  LocalChangeBus,
+  type ChangeEvent,
+} from '../../src/platform/bus/change-bus.js';
 import { RevokedTokens } from '../../src/features/sessions/revoked-tokens.js';
 
 /** A revocation table in memory (id → when it was recorded), with a hand-driven clock. */
@@ -7,13 +10,23 @@ function fixture() {
   const clock = { now: 1_000_000 };
   const table = new Map<string, number>();
   const revocations = {
-    async revoke(jti: string, _userId: number, _exp: number, now: number) { table.set(jti, now); },
-    async revokedSince(since: number) { return [...table].filter(([, at]) => at >= since).map(([jti]) => jti); },
+    async revoke(jti: string, _userId: number, _exp: number, now: number) {
+      table.set(jti, now);
+    },
+    async revokedSince(since: number) {
+      return [...table].filter(([, at]) => at >= since).map(([jti]) => jti);
+    },
   };
   const bus = new LocalChangeBus();
   const published: ChangeEvent[] = [];
   bus.subscribe((e) => published.push(e));
-  return { clock, table, bus, published, revoked: new RevokedTokens(revocations, bus, () => clock.now) };
+  return {
+    clock,
+    table,
+    bus,
+    published,
+    revoked: new RevokedTokens(revocations, bus, () => clock.now),
+  };
 }
 
 describe('RevokedTokens', () => {
@@ -25,7 +38,7 @@ describe('RevokedTokens', () => {
     expect(f.published).toContainEqual({ type: 'revoked', jti: 'a.1' });
   });
 
-  it('learns other instances\' revocations from the bus and from the table', async () => {
+  it("learns other instances' revocations from the bus and from the table", async () => {
     const f = fixture();
     f.table.set('before-start', f.clock.now - 10_000);
     await f.revoked.start();

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CACHE_FRESH_MS, CACHE_MAX_AGE_MS, RowCache } from '../../src/platform/cache/row-cache.js';
+import {
+  CACHE_FRESH_MS,
+  CACHE_MAX_AGE_MS,
+  RowCache,
+} from '../../src/platform/cache/row-cache.js';
 
 /** A table of versioned rows (`v<id>.<version>`), with reads that can be held back or fail, and a hand-driven clock. */
 function fixture(maxEntries = 100) {
@@ -8,21 +12,34 @@ function fixture(maxEntries = 100) {
   const reads: number[] = [];
   let hold: Promise<void> | undefined;
   let failing = false;
-  const cache = new RowCache<number, string>(async (id) => {
-    reads.push(id);
-    const version = versions.get(id);
-    if (hold) await hold;
-    if (failing) throw new Error('database unreachable');
-    return version === undefined ? undefined : `v${id}.${version}`;
-  }, maxEntries, () => clock.now);
+  const cache = new RowCache<number, string>(
+    async (id) => {
+      reads.push(id);
+      const version = versions.get(id);
+      if (hold) await hold;
+      if (failing) throw new Error('database unreachable');
+      return version === undefined ? undefined : `v${id}.${version}`;
+    },
+    maxEntries,
+    () => clock.now,
+  );
   return {
-    cache, clock, reads,
+    cache,
+    clock,
+    reads,
     write: (id: number) => versions.set(id, (versions.get(id) ?? 0) + 1),
-    fail: (on: boolean) => { failing = on; },
+    fail: (on: boolean) => {
+      failing = on;
+    },
     holdReads: () => {
       let release!: () => void;
-      hold = new Promise((r) => { release = r; });
-      return () => { hold = undefined; release(); };
+      hold = new Promise((r) => {
+        release = r;
+      });
+      return () => {
+        hold = undefined;
+        release();
+      };
     },
   };
 }
@@ -36,7 +53,8 @@ describe('RowCache: bounded per instance', () => {
       f.write(id);
       await f.cache.get(id);
     }
-    for (let id = 991; id <= 1000; id++) expect(f.cache.inMemory(id)).toBe(`v${id}.1`);
+    for (let id = 991; id <= 1000; id++)
+      expect(f.cache.inMemory(id)).toBe(`v${id}.1`);
     expect(f.cache.inMemory(990)).toBeUndefined();
     expect(f.cache.inMemory(1)).toBeUndefined();
     expect(f.reads).toHaveLength(1000);
@@ -50,7 +68,12 @@ describe('RowCache: bounded per instance', () => {
     await f.cache.get(3);
     expect(f.cache.inMemory(1)).toBe('v1.1');
     await f.cache.get(4);
-    expect([1, 2, 3, 4].map((id) => f.cache.inMemory(id))).toEqual(['v1.1', undefined, 'v3.1', 'v4.1']);
+    expect([1, 2, 3, 4].map((id) => f.cache.inMemory(id))).toEqual([
+      'v1.1',
+      undefined,
+      'v3.1',
+      'v4.1',
+    ]);
   });
 
   it('forget drops one row and keeps the others', async () => {
@@ -95,7 +118,7 @@ describe('RowCache: freshness', () => {
     expect(await f.cache.get(1)).toBe('v1.3');
   });
 
-  it('counts a copy\'s age from the start of its read', async () => {
+  it("counts a copy's age from the start of its read", async () => {
     const f = fixture();
     f.write(1);
     const release = f.holdReads();

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { grantScope, isValidScopeName, splitScope } from '../../src/features/apps/scope.js';
+import {
+  grantScope,
+  isValidScopeName,
+  splitScope,
+} from '../../src/features/apps/scope.js';
 
 describe('scope', () => {
   it('splits on spaces or +, drops duplicates and empties', () => {
@@ -12,7 +16,10 @@ describe('scope', () => {
     expect(grantScope('', ['profile'])).toBe('profile');
     expect(grantScope(undefined, [])).toBe('');
   });
-  it('normalises to one space', () => expect(grantScope('email+profile  email', ['profile', 'email'])).toBe('email profile'));
+  it('normalises to one space', () =>
+    expect(grantScope('email+profile  email', ['profile', 'email'])).toBe(
+      'email profile',
+    ));
   it('refuses a scope outside the app scopes', () => {
     expect(grantScope('profile admin', ['profile', 'email'])).toBeUndefined();
     expect(grantScope('Profile', ['profile'])).toBeUndefined();

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { jtiIssuedMs, newJti, newSid } from '../../src/platform/jwt/token-ids.js';
+import {
+  jtiIssuedMs,
+  newJti,
+  newSid,
+} from '../../src/platform/jwt/token-ids.js';
 
 describe('token ids', () => {
   it('a jti carries its issue millisecond, then 128 random bits', () => {
@@ -11,7 +15,8 @@ describe('token ids', () => {
   });
 
   it('a jti without a time reads as -1, before every cut-off', () => {
-    for (const jti of ['', 'abc', '.abc', '!!.abc']) expect(jtiIssuedMs(jti)).toBe(-1);
+    for (const jti of ['', 'abc', '.abc', '!!.abc'])
+      expect(jtiIssuedMs(jti)).toBe(-1);
   });
 
   it('a sid is 22 base64url characters, different every time', () => {

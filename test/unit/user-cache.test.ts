@@ -1,11 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { LocalChangeBus } from '../../src/platform/bus/change-bus.js';
-import { UserCache, USER_FRESH_MS, USER_MAX_AGE_MS } from '../../src/features/sessions/user-cache.js';
+import {
+  UserCache,
+  USER_FRESH_MS,
+  USER_MAX_AGE_MS,
+} from '../../src/features/sessions/user-cache.js';
 import type { User } from '../../src/features/accounts/repository.js';
 
 const user = (over: Partial<User> = {}): User => ({
-  id: 1, username: 'alice', email: 'a@example.com', displayName: 'alice', passwordHash: 'x', emailVerified: true,
-  roles: ['player'], banned: false, banReason: '', bannedUntil: null, tokensValidAfter: 0, createdAt: 0, updatedAt: 0, ...over,
+  id: 1,
+  username: 'alice',
+  email: 'a@example.com',
+  displayName: 'alice',
+  passwordHash: 'x',
+  emailVerified: true,
+  roles: ['player'],
+  banned: false,
+  banReason: '',
+  bannedUntil: null,
+  tokensValidAfter: 0,
+  createdAt: 0,
+  updatedAt: 0,
+  ...over,
 });
 
 /** A user table of one row whose reads can be held back, with a hand-driven clock. */
@@ -20,19 +36,30 @@ function fixture() {
       if (hold) await hold;
       return seen;
     },
-    async changedSince() { return []; },
+    async changedSince() {
+      return [];
+    },
   };
   const clock = { now: 1_000_000 };
   const bus = new LocalChangeBus();
   const cache = new UserCache(users, bus, () => clock.now);
   return {
-    cache, clock, bus,
+    cache,
+    clock,
+    bus,
     reads: () => reads,
-    setRow: (u: User) => { row = u; },
+    setRow: (u: User) => {
+      row = u;
+    },
     holdReads: () => {
       let release!: () => void;
-      hold = new Promise((r) => { release = r; });
-      return () => { hold = undefined; release(); };
+      hold = new Promise((r) => {
+        release = r;
+      });
+      return () => {
+        hold = undefined;
+        release();
+      };
     },
   };
 }
@@ -91,7 +118,11 @@ describe('UserCache', () => {
   it('concurrent misses share one read', async () => {
     const f = fixture();
     const release = f.holdReads();
-    const all = Promise.all([f.cache.findById(1), f.cache.findById(1), f.cache.findById(1)]);
+    const all = Promise.all([
+      f.cache.findById(1),
+      f.cache.findById(1),
+      f.cache.findById(1),
+    ]);
     release();
     await all;
     expect(f.reads()).toBe(1);

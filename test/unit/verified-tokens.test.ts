@@ -18,7 +18,11 @@ describe('VerifiedTokens', () => {
     verified.set(token(1), 1);
     verified.set(token(2), 2);
     verified.set(token(3), 3);
-    expect([1, 2, 3].map((n) => verified.get(token(n)))).toEqual([undefined, 2, 3]);
+    expect([1, 2, 3].map((n) => verified.get(token(n)))).toEqual([
+      undefined,
+      2,
+      3,
+    ]);
   });
 
   it('keeps a token presented again over older ones, and never more than its size', () => {
@@ -28,6 +32,12 @@ describe('VerifiedTokens', () => {
     expect(verified.get(token(1))).toBe(1);
     verified.set(token(4), 4);
     verified.set(token(5), 5);
-    expect([1, 2, 3, 4, 5].map((n) => verified.get(token(n)))).toEqual([1, undefined, undefined, 4, 5]);
+    expect([1, 2, 3, 4, 5].map((n) => verified.get(token(n)))).toEqual([
+      1,
+      undefined,
+      undefined,
+      4,
+      5,
+    ]);
   });
 });

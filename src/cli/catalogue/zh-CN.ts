@@ -54,7 +54,8 @@ export const CLI_ZH_CN: { readonly [K in CliKey]: string } = {
   usernameTaken: '用户名已被占用',
   emailTaken: '邮箱已被注册',
   roleListRequired: 'user roles U a,b：需要以逗号分隔的角色列表',
-  appRequired: 'app create：--owner、--name 和 --redirect-uri 均为必填（只用 --grant-types client_credentials 时可省略 --redirect-uri）',
+  appRequired:
+    'app create：--owner、--name 和 --redirect-uri 均为必填（只用 --grant-types client_credentials 时可省略 --redirect-uri）',
   appUpdateIdRequired: 'app update：需要且只能有一个 client_id',
   appIdRequired: '{command}：需要应用 ID',
   adminScopeRequired: 'app grant-admin：至少指定一个权限（{scopes}）',
@@ -67,17 +68,23 @@ export const CLI_ZH_CN: { readonly [K in CliKey]: string } = {
   notOurDatabase: '{file} 不是账号中心的数据库',
   notOurDatabaseBecause: '{file} 不是账号中心的数据库（{error}）',
   cannotOpen: '无法打开 {path}（DATABASE_URL）：{error}',
-  restoreNotEmpty: 'DATABASE_URL 指向的数据库不是空的（已有 {users} 个用户）：请恢复到新文件或空数据库',
-  toolMissing: '未安装 {tool}：请安装 PostgreSQL 客户端工具（与服务器相同或更新的大版本）',
+  restoreNotEmpty:
+    'DATABASE_URL 指向的数据库不是空的（已有 {users} 个用户）：请恢复到新文件或空数据库',
+  toolMissing:
+    '未安装 {tool}：请安装 PostgreSQL 客户端工具（与服务器相同或更新的大版本）',
   toolFailed: '{tool} 执行失败：{error}',
   dumpUnreadable: '无法读回备份文件 {file}：{error}',
   notOurDump: '{file} 不是账号中心的备份：{error}',
   noUsersTable: '没有 users 表',
   inviteUses: 'invite create：--uses 须为正整数，收到“{value}”',
-  banUntil: 'user ban：--until 须为 3d、12h 或 30m 这样的时长，或晚于现在、带时区的 ISO-8601 时间（2030-01-31T00:00:00Z），收到“{value}”',
-  baseUrlNotSet: '此命令未设置 BASE_URL，callback_url 按 {url} 生成；请用服务器的 BASE_URL 运行，以得到要在登录方式提供方处填写的地址',
-  webhookPrivate: 'webhook add：{url} 是回环、内网或链路本地地址；只有设置 WEBHOOK_ALLOW_PRIVATE=on 时服务器才会向其发送，服务器和此命令都须设置',
-  inviteExpires: 'invite create：--expires 须为 7d、12h 或 30m 这样的时长，收到“{value}”',
+  banUntil:
+    'user ban：--until 须为 3d、12h 或 30m 这样的时长，或晚于现在、带时区的 ISO-8601 时间（2030-01-31T00:00:00Z），收到“{value}”',
+  baseUrlNotSet:
+    '此命令未设置 BASE_URL，callback_url 按 {url} 生成；请用服务器的 BASE_URL 运行，以得到要在登录方式提供方处填写的地址',
+  webhookPrivate:
+    'webhook add：{url} 是回环、内网或链路本地地址；只有设置 WEBHOOK_ALLOW_PRIVATE=on 时服务器才会向其发送，服务器和此命令都须设置',
+  inviteExpires:
+    'invite create：--expires 须为 7d、12h 或 30m 这样的时长，收到“{value}”',
   inviteIdRequired: 'invite remove：需要邀请码 ID',
   trustEmailBoth: '{command}：--trust-email 与 --no-trust-email 不能同时使用',
   providerIdRequired: '{command}：需要登录方式 ID',
@@ -89,7 +96,8 @@ export const CLI_ZH_CN: { readonly [K in CliKey]: string } = {
   importFileRequired: 'users import FILE：需要且只能给出一个输入文件',
   batchSize: '--batch-size：1 到 2000',
   lineRefused: '第 {line} 行：{reason}（整个文件被拒绝）',
-  nothingImported: '未导入任何用户：{n} 行的密码哈希超出计算成本上限（docs/operations.md）',
+  nothingImported:
+    '未导入任何用户：{n} 行的密码哈希超出计算成本上限（docs/operations.md）',
   lineSkipped: '第 {line} 行：{reason}（已跳过）',
   progressImport: '导入',
   progressStats: '{rows} 行  {rate} 行/秒  剩余 {eta}',

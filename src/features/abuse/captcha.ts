@@ -40,20 +40,32 @@ function parsePayload(raw: string): Payload | undefined {
   }
   if (typeof value !== 'object' || value === null) return undefined;
   const p = value as Record<string, unknown>;
-  const ok = p.algorithm === 'SHA-256' && typeof p.challenge === 'string' && /^[0-9a-f]{64}$/.test(p.challenge)
-    && typeof p.number === 'number' && Number.isSafeInteger(p.number) && p.number >= 0
-    && typeof p.salt === 'string' && typeof p.signature === 'string';
+  const ok =
+    p.algorithm === 'SHA-256' &&
+    typeof p.challenge === 'string' &&
+    /^[0-9a-f]{64}$/.test(p.challenge) &&
+    typeof p.number === 'number' &&
+    Number.isSafeInteger(p.number) &&
+    p.number >= 0 &&
+    typeof p.salt === 'string' &&
+    typeof p.signature === 'string';
   return ok ? (p as unknown as Payload) : undefined;
 }
 
-export type CaptchaDeps = { readonly config: Config; readonly now: () => number; readonly storage: { readonly captchaUses: CaptchaUseRepo } };
+export type CaptchaDeps = {
+  readonly config: Config;
+  readonly now: () => number;
+  readonly storage: { readonly captchaUses: CaptchaUseRepo };
+};
 
 export class Captcha {
   /** Challenges are signed with a key of their own, derived from JWT_SECRET so every instance shares it. */
   private readonly hmacKey: string;
 
   constructor(private readonly ctx: CaptchaDeps) {
-    this.hmacKey = derivedKey(ctx.config.jwtSecret, 'altcha-captcha').toString('hex');
+    this.hmacKey = derivedKey(ctx.config.jwtSecret, 'altcha-captcha').toString(
+      'hex',
+    );
   }
 
   get enabled(): boolean {
@@ -67,7 +79,9 @@ export class Captcha {
    * /login then asks for a solution, the Yggdrasil API (which cannot show one) refuses.
    */
   async signInGateUp(failedTries: () => Promise<number>): Promise<boolean> {
-    return this.enabled && (await failedTries()) >= CAPTCHA_AFTER_FAILED_SIGN_INS;
+    return (
+      this.enabled && (await failedTries()) >= CAPTCHA_AFTER_FAILED_SIGN_INS
+    );
   }
 
   /** A fresh challenge, valid CAPTCHA_TTL_MS; 404 when CAPTCHA=off (the route then does not exist). */
@@ -75,7 +89,10 @@ export class Captcha {
     if (!this.enabled) throw fail('notFound');
     const maxnumber = this.ctx.config.captchaCost;
     const { challenge, salt, signature } = await createChallenge({
-      algorithm: 'SHA-256', hmacKey: this.hmacKey, maxnumber, expires: new Date(this.ctx.now() + CAPTCHA_TTL_MS),
+      algorithm: 'SHA-256',
+      hmacKey: this.hmacKey,
+      maxnumber,
+      expires: new Date(this.ctx.now() + CAPTCHA_TTL_MS),
     });
     return { algorithm: 'SHA-256', challenge, maxnumber, salt, signature };
   }
@@ -91,10 +108,19 @@ export class Captcha {
     if (!payload) throw fail('captchaRequired');
     const expiresS = Number(extractParams(payload).expires);
     // Expiry is judged on the service's clock, not altcha-lib's, so it follows the injected one.
-    if (!Number.isSafeInteger(expiresS) || expiresS * 1000 < this.ctx.now()) throw fail('captchaRequired');
+    if (!Number.isSafeInteger(expiresS) || expiresS * 1000 < this.ctx.now())
+      throw fail('captchaRequired');
     if (!(await this.solves(payload))) throw fail('captchaRequired');
-    const challengeHash = createHash('sha256').update(payload.challenge).digest('hex');
-    if (!(await this.ctx.storage.captchaUses.claim(challengeHash, expiresS * 1000))) throw fail('captchaRequired');
+    const challengeHash = createHash('sha256')
+      .update(payload.challenge)
+      .digest('hex');
+    if (
+      !(await this.ctx.storage.captchaUses.claim(
+        challengeHash,
+        expiresS * 1000,
+      ))
+    )
+      throw fail('captchaRequired');
   }
 
   /**
@@ -102,7 +128,15 @@ export class Captcha {
    * challenge is recomputed from the salt and the number, and must carry our signature.
    */
   private async solves(payload: Payload): Promise<boolean> {
-    const check = await createChallenge({ algorithm: payload.algorithm, hmacKey: this.hmacKey, number: payload.number, salt: payload.salt });
-    return safeEqual(check.challenge, payload.challenge) && safeEqual(check.signature, payload.signature);
+    const check = await createChallenge({
+      algorithm: payload.algorithm,
+      hmacKey: this.hmacKey,
+      number: payload.number,
+      salt: payload.salt,
+    });
+    return (
+      safeEqual(check.challenge, payload.challenge) &&
+      safeEqual(check.signature, payload.signature)
+    );
   }
 }

@@ -2,7 +2,11 @@
 import type { Captcha } from './captcha.js';
 import type { Invites, Registration } from './registration.js';
 
-export { Captcha, CAPTCHA_AFTER_FAILED_SIGN_INS, CAPTCHA_TTL_MS } from './captcha.js';
+export {
+  Captcha,
+  CAPTCHA_AFTER_FAILED_SIGN_INS,
+  CAPTCHA_TTL_MS,
+} from './captcha.js';
 export { Invites, Registration } from './registration.js';
 export type { CaptchaUseRepo, InviteRepo } from './repository.js';
 export { abuseRoutes } from './routes.js';

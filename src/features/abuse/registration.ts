@@ -16,15 +16,21 @@ export const MAX_INVITE_USES = 10_000;
 /** Ten years: longer is "never", which is what leaving the expiry out says. */
 export const MAX_INVITE_TTL_S = 10 * 365 * 86_400;
 
-const codeHash = (code: string) => createHash('sha256').update(code).digest('hex');
+const codeHash = (code: string) =>
+  createHash('sha256').update(code).digest('hex');
 
 /** ASCII lower case only, as usernames and e-mails are compared elsewhere. */
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /** Whether `domain` is `listed` or one of its subdomains. */
-const within = (domain: string, listed: string) => domain === listed || domain.endsWith(`.${listed}`);
+const within = (domain: string, listed: string) =>
+  domain === listed || domain.endsWith(`.${listed}`);
 
-export type RegistrationDeps = { readonly config: Config; readonly now: () => number; readonly storage: Pick<Repositories, 'invites' | 'atomically'> };
+export type RegistrationDeps = {
+  readonly config: Config;
+  readonly now: () => number;
+  readonly storage: Pick<Repositories, 'invites' | 'atomically'>;
+};
 
 export class Registration {
   constructor(private readonly ctx: RegistrationDeps) {}
@@ -56,16 +62,25 @@ export class Registration {
    * form to ask for another address: `email` is the address the provider vouches for, if any.
    * With an allow list, an account without an address would slip past it, so none is made.
    */
-  refusesUpstreamEmail(email: string | undefined): 'emailRequired' | 'emailDomainRefused' | undefined {
-    if (email === undefined) return this.ctx.config.registrationEmailDomains.length > 0 ? 'emailRequired' : undefined;
+  refusesUpstreamEmail(
+    email: string | undefined,
+  ): 'emailRequired' | 'emailDomainRefused' | undefined {
+    if (email === undefined)
+      return this.ctx.config.registrationEmailDomains.length > 0
+        ? 'emailRequired'
+        : undefined;
     return this.domainAllowed(email) ? undefined : 'emailDomainRefused';
   }
 
   /** The allow list (when set) has the address's domain, and the deny list does not. */
   private domainAllowed(email: string): boolean {
-    const { registrationEmailDomains: allowed, registrationBlockedDomains: blocked } = this.ctx.config;
+    const {
+      registrationEmailDomains: allowed,
+      registrationBlockedDomains: blocked,
+    } = this.ctx.config;
     const domain = asciiLower(email.slice(email.lastIndexOf('@') + 1));
-    if (allowed.length > 0 && !allowed.some((d) => within(domain, d))) return false;
+    if (allowed.length > 0 && !allowed.some((d) => within(domain, d)))
+      return false;
     return !blocked.some((d) => within(domain, d));
   }
 
@@ -75,7 +90,13 @@ export class Registration {
    */
   async requireInvite(inviteCode: string | undefined): Promise<void> {
     if (this.ctx.config.registration !== 'invite') return;
-    if (!(await this.ctx.storage.invites.usable(codeHash(inviteCode ?? ''), this.ctx.now()))) throw fail('badInvite');
+    if (
+      !(await this.ctx.storage.invites.usable(
+        codeHash(inviteCode ?? ''),
+        this.ctx.now(),
+      ))
+    )
+      throw fail('badInvite');
   }
 
   /**
@@ -84,33 +105,68 @@ export class Registration {
    * N-use code make N accounts, never more) and is kept only when the writes `create` makes
    * through the repositories it is given commit with it.
    */
-  async withInvite<T>(inviteCode: string | undefined, create: (repos: Repositories) => Promise<T>): Promise<T> {
-    const hash = this.ctx.config.registration === 'invite' ? codeHash(inviteCode ?? '') : undefined;
+  async withInvite<T>(
+    inviteCode: string | undefined,
+    create: (repos: Repositories) => Promise<T>,
+  ): Promise<T> {
+    const hash =
+      this.ctx.config.registration === 'invite'
+        ? codeHash(inviteCode ?? '')
+        : undefined;
     return this.ctx.storage.atomically(async (tx) => {
-      if (hash !== undefined && !(await tx.invites.takeUse(hash, this.ctx.now()))) throw fail('badInvite');
+      if (
+        hash !== undefined &&
+        !(await tx.invites.takeUse(hash, this.ctx.now()))
+      )
+        throw fail('badInvite');
       return create(tx);
     });
   }
 }
 
 function inviteView(i: Invite): InviteView {
-  return { id: i.id, uses: i.uses, used: i.used, expires_at: i.expiresAt, created_by: i.createdBy, created_at: i.createdAt };
+  return {
+    id: i.id,
+    uses: i.uses,
+    used: i.used,
+    expires_at: i.expiresAt,
+    created_by: i.createdBy,
+    created_at: i.createdAt,
+  };
 }
 
 /** Invite codes for administrators: API, console and `account-center invite create`. */
 export class Invites {
   constructor(private readonly ctx: RegistrationDeps) {}
 
-  async create(input: { uses?: number; expiresInS?: number }, actor: string): Promise<NewInviteView> {
+  async create(
+    input: { uses?: number; expiresInS?: number },
+    actor: string,
+  ): Promise<NewInviteView> {
     const uses = input.uses ?? 1;
-    if (!Number.isSafeInteger(uses) || uses < 1 || uses > MAX_INVITE_USES) throw badParam('uses');
+    if (!Number.isSafeInteger(uses) || uses < 1 || uses > MAX_INVITE_USES)
+      throw badParam('uses');
     const ttl = input.expiresInS;
-    if (ttl !== undefined && (!Number.isSafeInteger(ttl) || ttl < 1 || ttl > MAX_INVITE_TTL_S)) throw badParam('expires_in');
+    if (
+      ttl !== undefined &&
+      (!Number.isSafeInteger(ttl) || ttl < 1 || ttl > MAX_INVITE_TTL_S)
+    )
+      throw badParam('expires_in');
     const now = this.ctx.now();
     // 96 random bits: the code is the secret; the id only names it in lists.
     const code = randomToken(12);
-    const invite: Invite = { id: randomToken(6), uses, used: 0, expiresAt: ttl === undefined ? null : now + ttl * 1000, createdBy: actor, createdAt: now };
-    await this.ctx.storage.invites.create({ ...invite, codeHash: codeHash(code) });
+    const invite: Invite = {
+      id: randomToken(6),
+      uses,
+      used: 0,
+      expiresAt: ttl === undefined ? null : now + ttl * 1000,
+      createdBy: actor,
+      createdAt: now,
+    };
+    await this.ctx.storage.invites.create({
+      ...invite,
+      codeHash: codeHash(code),
+    });
     return { ...inviteView(invite), code };
   }
 
@@ -119,6 +175,7 @@ export class Invites {
   }
 
   async remove(id: string): Promise<void> {
-    if (!(await this.ctx.storage.invites.remove(id))) throw fail('unknownInvite');
+    if (!(await this.ctx.storage.invites.remove(id)))
+      throw fail('unknownInvite');
   }
 }

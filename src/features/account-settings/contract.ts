@@ -8,13 +8,22 @@ export const ProfileBody = Type.Object({ display_name: Str() });
 export const ProfileReply = DataEnvelope(PublicUser);
 
 export const ChangePasswordBody = Type.Object({
-  ...ReauthFields, new_password: Str(),
-  end_other_sessions: Type.Optional(Type.Boolean({ description: 'default true: every other sign-in ends' })),
+  ...ReauthFields,
+  new_password: Str(),
+  end_other_sessions: Type.Optional(
+    Type.Boolean({ description: 'default true: every other sign-in ends' }),
+  ),
 });
 
-export const ChangeEmailCodeBody = Type.Object({ email: Str(), ...ReauthFields });
+export const ChangeEmailCodeBody = Type.Object({
+  email: Str(),
+  ...ReauthFields,
+});
 export const ChangeEmailBody = Type.Object({ email: Str(), code: Str() });
-export const ChangeEmailData = View({ email: Type.String(), email_verified: Type.Literal(true) });
+export const ChangeEmailData = View({
+  email: Type.String(),
+  email_verified: Type.Literal(true),
+});
 export const ChangeEmailReply = DataEnvelope(ChangeEmailData);
 
 /**
@@ -24,9 +33,17 @@ export const ChangeEmailReply = DataEnvelope(ChangeEmailData);
  */
 export const SessionView = View({
   id: Type.String(),
-  kind: Type.Union([Type.Literal('token'), Type.Literal('oauth')], { description: '"token": a sign-in of the account center\'s own tokens; "oauth": an OAuth refresh-token family' }),
-  app: Type.String(), app_name: Type.String(), created_at: Type.Integer(), last_used_at: Type.Integer(),
-  ip: Type.String(), user_agent: Type.String(), current: Type.Boolean(),
+  kind: Type.Union([Type.Literal('token'), Type.Literal('oauth')], {
+    description:
+      '"token": a sign-in of the account center\'s own tokens; "oauth": an OAuth refresh-token family',
+  }),
+  app: Type.String(),
+  app_name: Type.String(),
+  created_at: Type.Integer(),
+  last_used_at: Type.Integer(),
+  ip: Type.String(),
+  user_agent: Type.String(),
+  current: Type.Boolean(),
 });
 export type SessionView = Static<typeof SessionView>;
 export const SessionList = View({ sessions: Type.Array(SessionView) });
@@ -35,8 +52,13 @@ export const SessionListReply = DataEnvelope(SessionList);
 
 export const EndSessionBody = Type.Object({ id: Str(64) });
 export const EndSessionReply = DataEnvelope(View({}));
-export const EndOtherSessionsReply = DataEnvelope(View({ ended: Type.Integer() }));
+export const EndOtherSessionsReply = DataEnvelope(
+  View({ ended: Type.Integer() }),
+);
 
 /** `password` is the older name of `current_password`, still accepted. */
-export const DeleteAccountBody = Type.Object({ ...ReauthFields, password: Type.Optional(Str()) });
+export const DeleteAccountBody = Type.Object({
+  ...ReauthFields,
+  password: Type.Optional(Str()),
+});
 export const DeleteAccountReply = DataEnvelope(View({}));

@@ -2,13 +2,19 @@
 
 const USERNAME = /^[A-Za-z0-9_]{3,32}$/;
 // Deliberately simple: one @, no spaces, a dot in the domain; the mailbox proves the rest.
-const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[^\s@"<>()[\]\\,;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
 export const EMAIL_CODE_LENGTH = 6;
 export const EMAIL_CODE_TTL_S = 600;
 export const EMAIL_RESEND_AFTER_S = 60;
 export const EMAIL_CODE_MAX_TRIES = 5;
-export const EMAIL_PURPOSES = ['register', 'login', 'verify', 'reset_password'] as const;
+export const EMAIL_PURPOSES = [
+  'register',
+  'login',
+  'verify',
+  'reset_password',
+] as const;
 export const DEFAULT_ROLES = ['player'];
 export const DISPLAY_NAME_MAX = 64;
 
@@ -35,7 +41,9 @@ export function isValidEmail(v: string): boolean {
   return v.length <= 254 && EMAIL.test(v);
 }
 
-export function isEmailPurpose(v: string): v is (typeof EMAIL_PURPOSES)[number] {
+export function isEmailPurpose(
+  v: string,
+): v is (typeof EMAIL_PURPOSES)[number] {
   return (EMAIL_PURPOSES as readonly string[]).includes(v);
 }
 
@@ -53,6 +61,9 @@ export function isValidRole(v: string): boolean {
  * Whether the account is banned at `now`: a ban with an end is over once the end has passed,
  * with no write needed, so every sign-in and token check sees it end on time (docs/api.md §15).
  */
-export function isBanned(user: { banned: boolean; bannedUntil: number | null }, now: number): boolean {
+export function isBanned(
+  user: { banned: boolean; bannedUntil: number | null },
+  now: number,
+): boolean {
   return user.banned && (user.bannedUntil === null || user.bannedUntil > now);
 }

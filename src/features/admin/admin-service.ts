@@ -15,9 +15,14 @@ const ADMIN_ROLE = 'admin';
  * touch an administrator's account nor make or unmake one, so a leaked client secret can not
  * become a way to take the center over.
  */
-function refuseAppOverAdmins(actor: string | null, target: User, newRoles?: readonly string[]): void {
+function refuseAppOverAdmins(
+  actor: string | null,
+  target: User,
+  newRoles?: readonly string[],
+): void {
   if (actor === null || !actor.startsWith(appActor(''))) return;
-  if (target.roles.includes('admin') || newRoles?.includes('admin')) throw fail('adminOnly');
+  if (target.roles.includes('admin') || newRoles?.includes('admin'))
+    throw fail('adminOnly');
 }
 
 export interface NewAccount {
@@ -30,15 +35,27 @@ export interface NewAccount {
 /** `banned` says whether the ban holds now: one whose end has passed shows as lifted. */
 export function adminUserView(u: User, now: number): AdminUserView {
   return {
-    uid: u.id, username: u.username, display_name: u.displayName, email: u.email,
-    email_verified: u.emailVerified, roles: u.roles, banned: isBanned(u, now),
+    uid: u.id,
+    username: u.username,
+    display_name: u.displayName,
+    email: u.email,
+    email_verified: u.emailVerified,
+    roles: u.roles,
+    banned: isBanned(u, now),
   };
 }
 
 /** The reason and end (unix seconds) of a ban in force at `now`; empty and null otherwise. */
-export function banOf(u: User, now: number): { ban_reason: string; banned_until: number | null } {
+export function banOf(
+  u: User,
+  now: number,
+): { ban_reason: string; banned_until: number | null } {
   if (!isBanned(u, now)) return { ban_reason: '', banned_until: null };
-  return { ban_reason: u.banReason, banned_until: u.bannedUntil === null ? null : Math.floor(u.bannedUntil / 1000) };
+  return {
+    ban_reason: u.banReason,
+    banned_until:
+      u.bannedUntil === null ? null : Math.floor(u.bannedUntil / 1000),
+  };
 }
 
 /** A ban's optional terms as the API and the CLI give them. */
@@ -50,18 +67,26 @@ export interface BanTerms {
 
 const BAN_REASON_MAX = 500;
 // A full date and time with its zone: a zoneless time would mean the server's local time.
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+const ISO_INSTANT =
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 
 /** Whether the date part names a real day: `Date.parse` rolls 02-30 over to March. */
 function isCalendarDay(iso: string): boolean {
-  const [y, m, d] = iso.slice(0, 10).split('-').map(Number) as [number, number, number];
-  return m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+  const [y, m, d] = iso.slice(0, 10).split('-').map(Number) as [
+    number,
+    number,
+    number,
+  ];
+  return (
+    m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate()
+  );
 }
 
 /** The end of a ban in ms: 400 `参数错误：until` unless an ISO-8601 instant after `now`. */
 export function banEnd(until: string | undefined, now: number): number | null {
   if (until === undefined) return null;
-  const ms = ISO_INSTANT.test(until) && isCalendarDay(until) ? Date.parse(until) : NaN;
+  const ms =
+    ISO_INSTANT.test(until) && isCalendarDay(until) ? Date.parse(until) : NaN;
   if (!Number.isFinite(ms) || ms <= now) throw badParam('until');
   return ms;
 }
@@ -69,7 +94,11 @@ export function banEnd(until: string | undefined, now: number): number | null {
 /** The roles that always exist, with their names on the pages. */
 const BUILT_IN_ROLES = [
   { name: 'player', display_name: '玩家', display_name_en: 'Player' },
-  { name: ADMIN_ROLE, display_name: '管理员', display_name_en: 'Administrator' },
+  {
+    name: ADMIN_ROLE,
+    display_name: '管理员',
+    display_name_en: 'Administrator',
+  },
 ] as const;
 
 export type AdminDeps = Uses<'now' | 'passwords' | 'audit', 'users'>;
@@ -79,9 +108,18 @@ export class AdminService {
   constructor(private readonly ctx: AdminDeps) {}
 
   /** A page of users; for an application (docs/api.md §15.3) without the administrators, as it never acts on them. */
-  async searchUsers(q: string, page: number, forApplication = false): Promise<UserPage> {
+  async searchUsers(
+    q: string,
+    page: number,
+    forApplication = false,
+  ): Promise<UserPage> {
     const filter = forApplication ? { withoutRole: 'admin' } : {};
-    const { users, total } = await this.ctx.storage.users.search(q.trim(), (page - 1) * PAGE_SIZE, PAGE_SIZE, filter);
+    const { users, total } = await this.ctx.storage.users.search(
+      q.trim(),
+      (page - 1) * PAGE_SIZE,
+      PAGE_SIZE,
+      filter,
+    );
     const now = this.ctx.now();
     return { users: users.map((u) => adminUserView(u, now)), total };
   }
@@ -95,14 +133,33 @@ export class AdminService {
 
   /** Creates an account with a verified e-mail and the given roles (the CLI's `user create`). */
   async createUser(input: NewAccount, actor: string): Promise<User> {
-    const user = await this.ctx.storage.users.create({
-      username: input.username, email: input.email, displayName: input.username,
-      passwordHash: await this.ctx.passwords.hash(input.password), emailVerified: true, roles: input.roles,
-    }, this.ctx.now(), (created) => [userEvent('user.created', created, { display_name: created.displayName, email: created.email })]).catch((err: unknown) => {
-      if (err instanceof UniqueViolation) throw fail(err.field === 'email' ? 'emailTaken' : 'usernameTaken');
-      throw err;
+    const user = await this.ctx.storage.users
+      .create(
+        {
+          username: input.username,
+          email: input.email,
+          displayName: input.username,
+          passwordHash: await this.ctx.passwords.hash(input.password),
+          emailVerified: true,
+          roles: input.roles,
+        },
+        this.ctx.now(),
+        (created) => [
+          userEvent('user.created', created, {
+            display_name: created.displayName,
+            email: created.email,
+          }),
+        ],
+      )
+      .catch((err: unknown) => {
+        if (err instanceof UniqueViolation)
+          throw fail(err.field === 'email' ? 'emailTaken' : 'usernameTaken');
+        throw err;
+      });
+    await this.ctx.audit.record('user.create', {
+      actor,
+      target: user.username,
     });
-    await this.ctx.audit.record('user.create', { actor, target: user.username });
     return user;
   }
 
@@ -110,7 +167,14 @@ export class AdminService {
    * Bans (with an optional reason and end) or lifts a ban; the webhook event is written with
    * the change. A ban ends by itself at `until` (isBanned), without another write.
    */
-  async setBanned(username: string, banned: boolean, actor: string | null, caller?: Caller, terms: BanTerms = {}, actorUid?: number) {
+  async setBanned(
+    username: string,
+    banned: boolean,
+    actor: string | null,
+    caller?: Caller,
+    terms: BanTerms = {},
+    actorUid?: number,
+  ) {
     const now = this.ctx.now();
     const reason = banned ? (terms.reason ?? '').trim() : '';
     if ([...reason].length > BAN_REASON_MAX) throw badParam('reason');
@@ -119,20 +183,54 @@ export class AdminService {
     refuseAppOverAdmins(actor, user);
     if (banned && actorUid === user.id) throw fail('selfBan');
     const event = banned
-      ? userEvent('user.banned', user, { reason, until: isoOrNull(bannedUntil) })
+      ? userEvent('user.banned', user, {
+          reason,
+          until: isoOrNull(bannedUntil),
+        })
       : userEvent('user.unbanned', user);
-    await this.ctx.storage.users.update(user.id, { banned, banReason: reason, bannedUntil }, now, [event]);
-    const detail = banned ? { reason, until: isoOrNull(bannedUntil) } : undefined;
-    await this.ctx.audit.record(banned ? 'user.ban' : 'user.unban', { actor, ip: caller?.ip ?? null, target: user.username, ...(detail && { detail }) });
-    return adminUserView({ ...user, banned, banReason: reason, bannedUntil }, now);
+    await this.ctx.storage.users.update(
+      user.id,
+      { banned, banReason: reason, bannedUntil },
+      now,
+      [event],
+    );
+    const detail = banned
+      ? { reason, until: isoOrNull(bannedUntil) }
+      : undefined;
+    await this.ctx.audit.record(banned ? 'user.ban' : 'user.unban', {
+      actor,
+      ip: caller?.ip ?? null,
+      target: user.username,
+      ...(detail && { detail }),
+    });
+    return adminUserView(
+      { ...user, banned, banReason: reason, bannedUntil },
+      now,
+    );
   }
 
   /** The built-in roles, then every other role some user holds, by name; each with its holders' count. */
   async roles(): Promise<RoleView[]> {
-    const counts = new Map((await this.ctx.storage.users.roleCounts()).map((r) => [r.role, r.users]));
-    const builtIn = BUILT_IN_ROLES.map((r) => ({ ...r, description: '', members: counts.get(r.name) ?? 0, builtin: true }));
-    const others = [...counts].filter(([name]) => !BUILT_IN_ROLES.some((r) => r.name === name)).sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([name, members]) => ({ name, display_name: name, display_name_en: name, description: '', members, builtin: false }));
+    const counts = new Map(
+      (await this.ctx.storage.users.roleCounts()).map((r) => [r.role, r.users]),
+    );
+    const builtIn = BUILT_IN_ROLES.map((r) => ({
+      ...r,
+      description: '',
+      members: counts.get(r.name) ?? 0,
+      builtin: true,
+    }));
+    const others = [...counts]
+      .filter(([name]) => !BUILT_IN_ROLES.some((r) => r.name === name))
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, members]) => ({
+        name,
+        display_name: name,
+        display_name_en: name,
+        description: '',
+        members,
+        builtin: false,
+      }));
     return [...builtIn, ...others];
   }
 
@@ -140,25 +238,63 @@ export class AdminService {
    * Reads of users by an application (docs/api.md §15.3) are audited under it, as its bans
    * and role changes are; an administrator's reads are not.
    */
-  async recordApplicationRead(clientId: string | undefined, caller: Caller, target: string | null, detail?: Record<string, unknown>): Promise<void> {
+  async recordApplicationRead(
+    clientId: string | undefined,
+    caller: Caller,
+    target: string | null,
+    detail?: Record<string, unknown>,
+  ): Promise<void> {
     if (clientId === undefined) return;
-    await this.ctx.audit.record('admin.users_read', { actor: appActor(clientId), ip: caller.ip, target, ...(detail && { detail }) });
+    await this.ctx.audit.record('admin.users_read', {
+      actor: appActor(clientId),
+      ip: caller.ip,
+      target,
+      ...(detail && { detail }),
+    });
   }
 
   /**
    * Replaces the roles. `actorUid` is the administrator acting through the API: they may not
    * take `admin` from themselves; nobody (the CLI included) takes it from the last holder.
    */
-  async setRoles(username: string, roles: string[], actor: string | null, caller?: Caller, actorUid?: number) {
+  async setRoles(
+    username: string,
+    roles: string[],
+    actor: string | null,
+    caller?: Caller,
+    actorUid?: number,
+  ) {
     if (roles.length > 20 || !roles.every(isValidRole)) throw badParam('roles');
     const unique = [...new Set(roles)];
     const user = await this.userNamed(username);
     refuseAppOverAdmins(actor, user, unique);
-    if (actorUid === user.id && user.roles.includes(ADMIN_ROLE) && !unique.includes(ADMIN_ROLE)) throw fail('selfDemote');
+    if (
+      actorUid === user.id &&
+      user.roles.includes(ADMIN_ROLE) &&
+      !unique.includes(ADMIN_ROLE)
+    )
+      throw fail('selfDemote');
     const now = this.ctx.now();
-    const event = userEvent('user.roles_changed', user, { roles: unique, previous_roles: user.roles });
-    if (!(await this.ctx.storage.users.setRolesKeepingOne(user.id, unique, ADMIN_ROLE, now, [event]))) throw fail('lastAdmin');
-    await this.ctx.audit.record('user.roles', { actor, ip: caller?.ip ?? null, target: user.username, detail: { from: user.roles, to: unique } });
+    const event = userEvent('user.roles_changed', user, {
+      roles: unique,
+      previous_roles: user.roles,
+    });
+    if (
+      !(await this.ctx.storage.users.setRolesKeepingOne(
+        user.id,
+        unique,
+        ADMIN_ROLE,
+        now,
+        [event],
+      ))
+    )
+      throw fail('lastAdmin');
+    await this.ctx.audit.record('user.roles', {
+      actor,
+      ip: caller?.ip ?? null,
+      target: user.username,
+      detail: { from: user.roles, to: unique },
+    });
     return adminUserView({ ...user, roles: unique }, now);
   }
 }

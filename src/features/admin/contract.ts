@@ -1,23 +1,47 @@
 /** User administration for role admin (docs/api.md §8). */
 import { Type, type Static } from '@sinclair/typebox';
-import { DataEnvelope, PageParam, Str, StrList, View } from '../../platform/http/contract.js';
+import {
+  DataEnvelope,
+  PageParam,
+  Str,
+  StrList,
+  View,
+} from '../../platform/http/contract.js';
 
 /** A user as the admin API lists it. */
 export const AdminUserView = View({
-  uid: Type.Integer(), username: Type.String(), display_name: Type.String(), email: Type.String(),
-  email_verified: Type.Boolean(), roles: Type.Array(Type.String()), banned: Type.Boolean(),
+  uid: Type.Integer(),
+  username: Type.String(),
+  display_name: Type.String(),
+  email: Type.String(),
+  email_verified: Type.Boolean(),
+  roles: Type.Array(Type.String()),
+  banned: Type.Boolean(),
 });
 export type AdminUserView = Static<typeof AdminUserView>;
 
-
-export const UserSearchQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 256 })), page: PageParam });
-export const UserPage = View({ users: Type.Array(AdminUserView), total: Type.Integer() });
+export const UserSearchQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 256 })),
+  page: PageParam,
+});
+export const UserPage = View({
+  users: Type.Array(AdminUserView),
+  total: Type.Integer(),
+});
 export type UserPage = Static<typeof UserPage>;
 export const UserPageReply = DataEnvelope(UserPage);
 
 /** `reason` and `until` (ISO-8601, in the future) apply to a ban; an unban ignores them (docs/api.md §15.1). */
-export const BanBody = Type.Object({ username: Str(256), banned: Type.Boolean(), reason: Type.Optional(Str(2048)), until: Type.Optional(Str(64)) });
-export const RolesBody = Type.Object({ username: Str(256), roles: StrList(20, 64) });
+export const BanBody = Type.Object({
+  username: Str(256),
+  banned: Type.Boolean(),
+  reason: Type.Optional(Str(2048)),
+  until: Type.Optional(Str(64)),
+});
+export const RolesBody = Type.Object({
+  username: Str(256),
+  roles: StrList(20, 64),
+});
 export const AdminUserReply = DataEnvelope(AdminUserView);
 
 /**
@@ -25,8 +49,14 @@ export const AdminUserReply = DataEnvelope(AdminUserView);
  * Display names are the name itself for a role without a catalogue entry.
  */
 export const RoleView = View({
-  name: Type.String(), display_name: Type.String(), display_name_en: Type.String(), description: Type.String(),
-  members: Type.Integer(), builtin: Type.Boolean(),
+  name: Type.String(),
+  display_name: Type.String(),
+  display_name_en: Type.String(),
+  description: Type.String(),
+  members: Type.Integer(),
+  builtin: Type.Boolean(),
 });
 export type RoleView = Static<typeof RoleView>;
-export const RoleListReply = DataEnvelope(View({ roles: Type.Array(RoleView) }));
+export const RoleListReply = DataEnvelope(
+  View({ roles: Type.Array(RoleView) }),
+);

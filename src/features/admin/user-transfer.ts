@@ -1,7 +1,22 @@
-import { DEFAULT_ROLES, asciiLower, isValidDisplayName, isValidEmail, isValidRole, isValidUsername } from '../accounts/index.js';
+import {
+  DEFAULT_ROLES,
+  asciiLower,
+  isValidDisplayName,
+  isValidEmail,
+  isValidRole,
+  isValidUsername,
+} from '../accounts/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
-import { type ImportedUser, type User, type UserRepo } from '../accounts/index.js';
-import { hashProblem, isCostProblem, keycloakCredentialToHash } from '../../platform/crypto/password-formats.js';
+import {
+  type ImportedUser,
+  type User,
+  type UserRepo,
+} from '../accounts/index.js';
+import {
+  hashProblem,
+  isCostProblem,
+  keycloakCredentialToHash,
+} from '../../platform/crypto/password-formats.js';
 
 /**
  * Moving users in and out (`account-center users export|import`). Export writes each user
@@ -40,13 +55,16 @@ export interface RowResult {
 
 export function toRecord(u: User): UserRecord {
   return {
-    username: u.username, email: u.email, display_name: u.displayName, roles: u.roles,
-    email_verified: u.emailVerified, banned: u.banned,
+    username: u.username,
+    email: u.email,
+    display_name: u.displayName,
+    roles: u.roles,
+    email_verified: u.emailVerified,
+    banned: u.banned,
     password_hash: u.passwordHash === NO_PASSWORD ? '' : u.passwordHash,
     created_at: new Date(u.createdAt).toISOString(),
   };
 }
-
 
 function bool(v: unknown, field: string): boolean {
   if (v === undefined || v === null || v === '') return false;
@@ -59,16 +77,25 @@ function bool(v: unknown, field: string): boolean {
 
 function roles(v: unknown): string[] {
   if (v === undefined || v === null || v === '') return [...DEFAULT_ROLES];
-  const list = Array.isArray(v) ? v.map(String) : String(v).split(/[\s,;|]+/).filter(Boolean);
+  const list = Array.isArray(v)
+    ? v.map(String)
+    : String(v)
+        .split(/[\s,;|]+/)
+        .filter(Boolean);
   const bad = list.find((r) => !isValidRole(r));
-  if (bad !== undefined) throw new Error(`roles: "${bad}" is not a valid role name`);
+  if (bad !== undefined)
+    throw new Error(`roles: "${bad}" is not a valid role name`);
   return [...new Set(list)];
 }
 
 function createdAt(v: unknown, now: number): number {
   if (v === undefined || v === null || v === '') return now;
-  const ms = typeof v === 'number' || /^\d+$/.test(String(v)) ? Number(v) : Date.parse(String(v));
-  if (!Number.isFinite(ms) || ms < 0) throw new Error(`created_at: not a date: "${String(v)}"`);
+  const ms =
+    typeof v === 'number' || /^\d+$/.test(String(v))
+      ? Number(v)
+      : Date.parse(String(v));
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new Error(`created_at: not a date: "${String(v)}"`);
   return ms;
 }
 
@@ -76,13 +103,25 @@ function createdAt(v: unknown, now: number): number {
 const DJANGO_WRAPPER = /^(?:argon2(?=\$argon2)|bcrypt\$(?=\$2))/;
 
 function passwordHash(r: Record<string, unknown>): string {
-  const credential = r.keycloak_credential ?? (Array.isArray(r.credentials) ? r.credentials.find((c: any) => c?.type === 'password') : undefined);
-  const raw = credential !== undefined ? keycloakCredentialToHash(credential) : typeof r.password_hash === 'object' && r.password_hash !== null
-    ? keycloakCredentialToHash(r.password_hash)
-    : String(r.password_hash ?? '').trim().replace(DJANGO_WRAPPER, '');
+  const credential =
+    r.keycloak_credential ??
+    (Array.isArray(r.credentials)
+      ? r.credentials.find((c: any) => c?.type === 'password')
+      : undefined);
+  const raw =
+    credential !== undefined
+      ? keycloakCredentialToHash(credential)
+      : typeof r.password_hash === 'object' && r.password_hash !== null
+        ? keycloakCredentialToHash(r.password_hash)
+        : String(r.password_hash ?? '')
+            .trim()
+            .replace(DJANGO_WRAPPER, '');
   if (raw === '') return NO_PASSWORD;
   const problem = hashProblem(raw);
-  if (problem) throw new (isCostProblem(problem) ? HashTooCostly : Error)(`password_hash: ${problem}`);
+  if (problem)
+    throw new (isCostProblem(problem) ? HashTooCostly : Error)(
+      `password_hash: ${problem}`,
+    );
   return raw;
 }
 
@@ -91,16 +130,28 @@ function passwordHash(r: Record<string, unknown>): string {
  * names of a Keycloak user representation are understood (emailVerified, firstName, lastName,
  * credentials, enabled, createdTimestamp).
  */
-export function parseRecord(r: Record<string, unknown>, now: number): ImportedUser {
+export function parseRecord(
+  r: Record<string, unknown>,
+  now: number,
+): ImportedUser {
   const username = String(r.username ?? '').trim();
-  if (!isValidUsername(username)) throw new Error(`username: "${username}" is not 3–32 of A-Z a-z 0-9 _`);
+  if (!isValidUsername(username))
+    throw new Error(`username: "${username}" is not 3–32 of A-Z a-z 0-9 _`);
   const email = String(r.email ?? '').trim();
-  if (!isValidEmail(email)) throw new Error(`email: "${email}" is not a valid e-mail address`);
-  const fullName = [r.firstName, r.lastName].filter((s) => typeof s === 'string' && s.trim()).join(' ');
-  const displayName = String(r.display_name ?? r.displayName ?? (fullName || username)).trim();
-  if (!isValidDisplayName(displayName)) throw new Error('display_name: 1–64 characters without control characters');
+  if (!isValidEmail(email))
+    throw new Error(`email: "${email}" is not a valid e-mail address`);
+  const fullName = [r.firstName, r.lastName]
+    .filter((s) => typeof s === 'string' && s.trim())
+    .join(' ');
+  const displayName = String(
+    r.display_name ?? r.displayName ?? (fullName || username),
+  ).trim();
+  if (!isValidDisplayName(displayName))
+    throw new Error('display_name: 1–64 characters without control characters');
   return {
-    username, email, displayName,
+    username,
+    email,
+    displayName,
     roles: roles(r.roles),
     emailVerified: bool(r.email_verified ?? r.emailVerified, 'email_verified'),
     banned: r.enabled === false || bool(r.banned, 'banned'),
@@ -110,7 +161,10 @@ export function parseRecord(r: Record<string, unknown>, now: number): ImportedUs
 }
 
 export class UserTransferService {
-  constructor(private readonly users: UserRepo, private readonly now: () => number) {}
+  constructor(
+    private readonly users: UserRepo,
+    private readonly now: () => number,
+  ) {}
 
   /** Every user, in id order, a page at a time. */
   async *exportAll(pageSize = 1000): AsyncGenerator<UserRecord> {
@@ -129,9 +183,14 @@ export class UserTransferService {
    * account is a rejected row. Rows go in together in one transaction; if a concurrent sign-up
    * takes a name meanwhile, the batch is retried row by row. A row is written whole or not at all.
    */
-  async importBatch(rows: Array<{ line: number; user: ImportedUser }>): Promise<RowResult> {
+  async importBatch(
+    rows: Array<{ line: number; user: ImportedUser }>,
+  ): Promise<RowResult> {
     const result: RowResult = { imported: 0, present: 0, rejected: [] };
-    const taken = await this.users.takenKeys(rows.map((r) => asciiLower(r.user.username)), rows.map((r) => asciiLower(r.user.email)));
+    const taken = await this.users.takenKeys(
+      rows.map((r) => asciiLower(r.user.username)),
+      rows.map((r) => asciiLower(r.user.email)),
+    );
     const seenNames = new Set<string>();
     const seenEmails = new Set<string>();
     const fresh: Array<{ line: number; user: ImportedUser }> = [];
@@ -141,11 +200,21 @@ export class UserTransferService {
       const owner = taken.usernames.get(name);
       if (owner !== undefined) {
         if (owner === email) result.present += 1;
-        else result.rejected.push({ line: row.line, reason: `username "${row.user.username}" is taken by an account with another e-mail` });
+        else
+          result.rejected.push({
+            line: row.line,
+            reason: `username "${row.user.username}" is taken by an account with another e-mail`,
+          });
       } else if (taken.emails.has(email) || seenEmails.has(email)) {
-        result.rejected.push({ line: row.line, reason: `e-mail "${row.user.email}" is used by another account` });
+        result.rejected.push({
+          line: row.line,
+          reason: `e-mail "${row.user.email}" is used by another account`,
+        });
       } else if (seenNames.has(name)) {
-        result.rejected.push({ line: row.line, reason: `username "${row.user.username}" appears twice` });
+        result.rejected.push({
+          line: row.line,
+          reason: `username "${row.user.username}" appears twice`,
+        });
       } else {
         seenNames.add(name);
         seenEmails.add(email);
@@ -153,7 +222,10 @@ export class UserTransferService {
       }
     }
     try {
-      await this.users.insertMany(fresh.map((r) => r.user), this.now());
+      await this.users.insertMany(
+        fresh.map((r) => r.user),
+        this.now(),
+      );
       result.imported += fresh.length;
     } catch (err) {
       if (!(err instanceof UniqueViolation)) throw err;
@@ -163,7 +235,10 @@ export class UserTransferService {
           result.imported += 1;
         } catch (e) {
           if (!(e instanceof UniqueViolation)) throw e;
-          result.rejected.push({ line: row.line, reason: `${e.field} is already taken` });
+          result.rejected.push({
+            line: row.line,
+            reason: `${e.field} is already taken`,
+          });
         }
       }
     }

@@ -17,9 +17,21 @@ export class AppCache implements AppRepo {
   private readonly rows: RowCache<string, App>;
   private readonly feed: ChangeFeed<string>;
 
-  constructor(private readonly repo: AppRepo, bus: ChangeBus, now: () => number = Date.now) {
-    this.rows = new RowCache((clientId) => repo.findById(clientId), MAX_CACHED_APPS, now);
-    this.feed = new ChangeFeed((since) => repo.changedSince(since), this.rows, now);
+  constructor(
+    private readonly repo: AppRepo,
+    bus: ChangeBus,
+    now: () => number = Date.now,
+  ) {
+    this.rows = new RowCache(
+      (clientId) => repo.findById(clientId),
+      MAX_CACHED_APPS,
+      now,
+    );
+    this.feed = new ChangeFeed(
+      (since) => repo.changedSince(since),
+      this.rows,
+      now,
+    );
     bus.subscribe((e) => {
       if (e.type === 'app') this.rows.forget(e.clientId);
     });
@@ -38,10 +50,22 @@ export class AppCache implements AppRepo {
     return this.rows.get(clientId);
   }
 
-  create(...args: Parameters<AppRepo['create']>) { return this.repo.create(...args); }
-  update(...args: Parameters<AppRepo['update']>) { return this.repo.update(...args); }
-  listByOwner(ownerId: number) { return this.repo.listByOwner(ownerId); }
-  listActive() { return this.repo.listActive(); }
-  changedSince(since: number) { return this.repo.changedSince(since); }
-  search(...args: Parameters<AppRepo['search']>) { return this.repo.search(...args); }
+  create(...args: Parameters<AppRepo['create']>) {
+    return this.repo.create(...args);
+  }
+  update(...args: Parameters<AppRepo['update']>) {
+    return this.repo.update(...args);
+  }
+  listByOwner(ownerId: number) {
+    return this.repo.listByOwner(ownerId);
+  }
+  listActive() {
+    return this.repo.listActive();
+  }
+  changedSince(since: number) {
+    return this.repo.changedSince(since);
+  }
+  search(...args: Parameters<AppRepo['search']>) {
+    return this.repo.search(...args);
+  }
 }

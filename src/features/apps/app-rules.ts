@@ -36,7 +36,9 @@ export function couldBeUserSubject(clientId: string): boolean {
  * the token endpoint would never give a `client_credentials` token (couldBeUserSubject), so
  * such a draw is made again.
  */
-export function newClientId(draw: (bytes: number) => Buffer = randomBytes): string {
+export function newClientId(
+  draw: (bytes: number) => Buffer = randomBytes,
+): string {
   for (;;) {
     const id = draw(12).toString('hex');
     if (!couldBeUserSubject(id)) return id;
@@ -55,17 +57,23 @@ export function isClientType(v: string): v is ClientTypeName {
  * The service's own ids (CENTER_APP_ID, GAME_APP_ID) are never registrable: an app under
  * one of them would be handed first-party or game tokens by exchange.
  */
-export function isReservedClientId(clientId: string, reserved: readonly string[]): boolean {
+export function isReservedClientId(
+  clientId: string,
+  reserved: readonly string[],
+): boolean {
   return reserved.includes(clientId);
 }
 
 /** '' (no homepage) or an absolute http(s) address. */
 export function isValidHomepage(v: string): boolean {
   if (v === '') return true;
-  if (v.length > HOMEPAGE_MAX || /[\s\u0000-\u001f\u007f]/.test(v)) return false;
+  if (v.length > HOMEPAGE_MAX || /[\s\u0000-\u001f\u007f]/.test(v))
+    return false;
   try {
     const u = new URL(v);
-    return (u.protocol === 'https:' || u.protocol === 'http:') && u.hostname !== '';
+    return (
+      (u.protocol === 'https:' || u.protocol === 'http:') && u.hostname !== ''
+    );
   } catch {
     return false;
   }
@@ -95,10 +103,18 @@ export interface AppFields {
  * `machineOnly`: the app will hold the client_credentials grant alone, sends no browser
  * anywhere, and may have an empty redirect_uris list.
  */
-export function checkAppFields(input: AppFieldsInput, creating: boolean, machineOnly = false): Outcome<AppFields> {
+export function checkAppFields(
+  input: AppFieldsInput,
+  creating: boolean,
+  machineOnly = false,
+): Outcome<AppFields> {
   const out: AppFields = {};
   if (input.display_name !== undefined || creating) {
-    if (input.display_name === undefined || !isValidDisplayName(input.display_name)) return refuse('badParam', 'display_name');
+    if (
+      input.display_name === undefined ||
+      !isValidDisplayName(input.display_name)
+    )
+      return refuse('badParam', 'display_name');
     out.displayName = input.display_name.trim();
   }
   if (input.homepage !== undefined) {
@@ -107,17 +123,28 @@ export function checkAppFields(input: AppFieldsInput, creating: boolean, machine
   }
   if (input.redirect_uris !== undefined || creating) {
     const uris = input.redirect_uris;
-    if (!uris || uris.length < (machineOnly ? 0 : 1) || uris.length > MAX_REDIRECT_URIS) return refuse('badParam', 'redirect_uris');
+    if (
+      !uris ||
+      uris.length < (machineOnly ? 0 : 1) ||
+      uris.length > MAX_REDIRECT_URIS
+    )
+      return refuse('badParam', 'redirect_uris');
     if (!uris.every(isValidRedirectUri)) return refuse('badRedirectUriFormat');
     out.redirectUris = dedupe(uris);
   }
   if (input.cors_origins !== undefined) {
-    if (input.cors_origins.length > MAX_CORS_ORIGINS) return refuse('badParam', 'cors_origins');
-    if (!input.cors_origins.every(isValidOrigin)) return refuse('badOriginFormat');
+    if (input.cors_origins.length > MAX_CORS_ORIGINS)
+      return refuse('badParam', 'cors_origins');
+    if (!input.cors_origins.every(isValidOrigin))
+      return refuse('badOriginFormat');
     out.corsOrigins = dedupe(input.cors_origins);
   }
   if (input.scopes !== undefined) {
-    if (input.scopes.length > MAX_SCOPES || !input.scopes.every((s) => isValidScopeName(s) && !isReservedScopeName(s))) return refuse('badParam', 'scopes');
+    if (
+      input.scopes.length > MAX_SCOPES ||
+      !input.scopes.every((s) => isValidScopeName(s) && !isReservedScopeName(s))
+    )
+      return refuse('badParam', 'scopes');
     out.scopes = dedupe(input.scopes);
   }
   return accept(out);
@@ -127,4 +154,5 @@ export function checkAppFields(input: AppFieldsInput, creating: boolean, machine
 export const toUnixSeconds = (ms: number): number => Math.floor(ms / 1000);
 
 /** Whether these grants are `client_credentials` alone: an app that needs no redirect URI. */
-export const isMachineOnly = (grants: readonly string[]): boolean => grants.length > 0 && grants.every((g) => g === 'client_credentials');
+export const isMachineOnly = (grants: readonly string[]): boolean =>
+  grants.length > 0 && grants.every((g) => g === 'client_credentials');

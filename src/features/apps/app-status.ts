@@ -2,7 +2,8 @@ import { isActive } from './app-state.js';
 import type { App } from './repository.js';
 import type { AppCache } from './app-cache.js';
 
-const activeRow = (app: App | undefined) => app === undefined || isActive(app.status);
+const activeRow = (app: App | undefined) =>
+  app === undefined || isActive(app.status);
 
 /**
  * Whether the application a token was issued to is still enabled (docs/api.md §3: `me` and
@@ -11,9 +12,15 @@ const activeRow = (app: App | undefined) => app === undefined || isActive(app.st
  * which no disable can have touched.
  */
 export class AppStatusCache {
-  constructor(private readonly apps: Pick<AppCache, 'findById'>, private readonly builtIn: ReadonlySet<string>) {}
+  constructor(
+    private readonly apps: Pick<AppCache, 'findById'>,
+    private readonly builtIn: ReadonlySet<string>,
+  ) {}
 
   async active(clientId: string): Promise<boolean> {
-    return this.builtIn.has(clientId) || activeRow(await this.apps.findById(clientId));
+    return (
+      this.builtIn.has(clientId) ||
+      activeRow(await this.apps.findById(clientId))
+    );
   }
 }

@@ -2,10 +2,16 @@ import type { Reason } from '../../errors/index.js';
 import { isActive } from './app-state.js';
 import type { App } from './repository.js';
 import type { AppCache } from './app-cache.js';
-import { DEFAULT_LANGUAGE, type Language } from '../../platform/i18n/language.js';
+import {
+  DEFAULT_LANGUAGE,
+  type Language,
+} from '../../platform/i18n/language.js';
 
 /** The built-in game's name in each language; the center's own is SITE_NAME (config.siteNames). */
-export const GAME_APP_NAMES: Readonly<Record<Language, string>> = { 'zh-CN': '游戏', en: 'Game' };
+export const GAME_APP_NAMES: Readonly<Record<Language, string>> = {
+  'zh-CN': '游戏',
+  en: 'Game',
+};
 
 export interface BuiltInIds {
   centerAppId: string;
@@ -14,7 +20,11 @@ export interface BuiltInIds {
 }
 
 /** The name of a built-in client (the center, the game) in `language`; undefined for any other id. */
-export function builtInAppName(ids: BuiltInIds, clientId: string, language: Language = DEFAULT_LANGUAGE): string | undefined {
+export function builtInAppName(
+  ids: BuiltInIds,
+  clientId: string,
+  language: Language = DEFAULT_LANGUAGE,
+): string | undefined {
   if (clientId === ids.centerAppId) return ids.siteNames[language];
   if (clientId === ids.gameAppId) return GAME_APP_NAMES[language];
   return undefined;
@@ -34,21 +44,33 @@ export interface ResolvedClient {
   app?: App;
 }
 
-export type ClientResolution = { ok: true; client: ResolvedClient } | { ok: false; reason: Extract<Reason, 'unknownApp' | 'appDisabled'> };
+export type ClientResolution =
+  | { ok: true; client: ResolvedClient }
+  | { ok: false; reason: Extract<Reason, 'unknownApp' | 'appDisabled'> };
 
 /** The one answer to "is this client usable for X?", over the app cache (features/apps/app-cache.ts). */
 export class ClientDirectory {
-  constructor(private readonly apps: Pick<AppCache, 'findById'>, private readonly ids: BuiltInIds) {}
+  constructor(
+    private readonly apps: Pick<AppCache, 'findById'>,
+    private readonly ids: BuiltInIds,
+  ) {}
 
   /** How a page in `language` names the client: a built-in one in that language, an app by its own name. */
   nameIn(client: ResolvedClient, language: Language): string {
-    return builtInAppName(this.ids, client.clientId, language) ?? client.displayName;
+    return (
+      builtInAppName(this.ids, client.clientId, language) ?? client.displayName
+    );
   }
 
-  async resolveClient(clientId: string, purpose: ClientPurpose): Promise<ClientResolution> {
+  async resolveClient(
+    clientId: string,
+    purpose: ClientPurpose,
+  ): Promise<ClientResolution> {
     const builtInName = builtInAppName(this.ids, clientId);
     if (builtInName !== undefined) {
-      return purpose === 'device' ? { ok: true, client: { clientId, displayName: builtInName } } : { ok: false, reason: 'unknownApp' };
+      return purpose === 'device'
+        ? { ok: true, client: { clientId, displayName: builtInName } }
+        : { ok: false, reason: 'unknownApp' };
     }
     return judgeApp(await this.apps.findById(clientId));
   }
@@ -57,5 +79,8 @@ export class ClientDirectory {
 function judgeApp(app: App | undefined): ClientResolution {
   if (!app) return { ok: false, reason: 'unknownApp' };
   if (!isActive(app.status)) return { ok: false, reason: 'appDisabled' };
-  return { ok: true, client: { clientId: app.clientId, displayName: app.displayName, app } };
+  return {
+    ok: true,
+    client: { clientId: app.clientId, displayName: app.displayName, app },
+  };
 }

@@ -30,7 +30,15 @@ export class CorsWhitelist {
     private readonly now: () => number,
   ) {
     // ttlResolution 0: every look-up reads the clock, which may be a test's.
-    this.perApp = ttlMs > 0 ? new LRUCache({ max: MAX_CACHED_APPS, ttl: ttlMs, ttlResolution: 0, perf: { now } }) : undefined;
+    this.perApp =
+      ttlMs > 0
+        ? new LRUCache({
+            max: MAX_CACHED_APPS,
+            ttl: ttlMs,
+            ttlResolution: 0,
+            perf: { now },
+          })
+        : undefined;
     bus.subscribe((e) => {
       if (e.type === 'app') this.invalidate(e.clientId);
     });
@@ -49,7 +57,9 @@ export class CorsWhitelist {
   /** Origins of every active app. */
   async all(): Promise<ReadonlySet<string>> {
     if (this.fresh(this.union)) return this.union.origins;
-    const origins = new Set((await this.apps.listActive()).flatMap(allowedOriginsOf));
+    const origins = new Set(
+      (await this.apps.listActive()).flatMap(allowedOriginsOf),
+    );
     if (this.ttlMs > 0) this.union = { origins, loadedAt: this.now() };
     return origins;
   }
@@ -59,7 +69,11 @@ export class CorsWhitelist {
     const hit = this.perApp?.get(clientId);
     if (hit !== undefined) return hit;
     const resolved = await this.clients.resolveClient(clientId, 'cors');
-    const origins = new Set(resolved.ok && resolved.client.app ? allowedOriginsOf(resolved.client.app) : []);
+    const origins = new Set(
+      resolved.ok && resolved.client.app
+        ? allowedOriginsOf(resolved.client.app)
+        : [],
+    );
     this.perApp?.set(clientId, origins);
     return origins;
   }
@@ -67,7 +81,8 @@ export class CorsWhitelist {
   /** Whether `origin` may call for `clientId` (any active app's origin when no client is named). */
   async allows(origin: string, clientId: string | undefined): Promise<boolean> {
     if (origin === 'null') return false;
-    const origins = clientId === undefined ? await this.all() : await this.of(clientId);
+    const origins =
+      clientId === undefined ? await this.all() : await this.of(clientId);
     return origins.has(origin);
   }
 }

@@ -37,8 +37,22 @@ export interface App {
 }
 
 /** The RFC 7591 fields are optional on create: grants default to code + refresh, the method to the client type's. */
-type OptionalClientFields = 'grantTypes' | 'tokenEndpointAuthMethod' | 'postLogoutRedirectUris' | 'backchannelLogoutUri' | 'backchannelLogoutSessionRequired';
-export type NewApp = Omit<App, 'createdAt' | 'updatedAt' | 'statusReason' | 'statusChangedAt' | 'adminScopes' | OptionalClientFields> & Partial<Pick<App, OptionalClientFields>>;
+type OptionalClientFields =
+  | 'grantTypes'
+  | 'tokenEndpointAuthMethod'
+  | 'postLogoutRedirectUris'
+  | 'backchannelLogoutUri'
+  | 'backchannelLogoutSessionRequired';
+export type NewApp = Omit<
+  App,
+  | 'createdAt'
+  | 'updatedAt'
+  | 'statusReason'
+  | 'statusChangedAt'
+  | 'adminScopes'
+  | OptionalClientFields
+> &
+  Partial<Pick<App, OptionalClientFields>>;
 
 /**
  * A cap on the apps of one owner that have a back-channel logout address, counted with the
@@ -52,7 +66,22 @@ export interface BackchannelCap {
 /** Thrown by create and update when the write would take the owner past their BackchannelCap. */
 export class BackchannelCapReached extends Error {}
 
-export type AppPatch = Partial<Pick<App, 'displayName' | 'homepage' | 'scopes' | 'redirectUris' | 'corsOrigins' | 'secretHash' | 'status' | 'statusReason' | 'statusChangedAt' | 'adminScopes' | OptionalClientFields>>;
+export type AppPatch = Partial<
+  Pick<
+    App,
+    | 'displayName'
+    | 'homepage'
+    | 'scopes'
+    | 'redirectUris'
+    | 'corsOrigins'
+    | 'secretHash'
+    | 'status'
+    | 'statusReason'
+    | 'statusChangedAt'
+    | 'adminScopes'
+    | OptionalClientFields
+  >
+>;
 
 export interface AppRepo {
   /** Throws `UniqueViolation('client_id')` when taken, BackchannelCapReached past `cap`. */
@@ -61,8 +90,18 @@ export interface AppRepo {
   listByOwner(ownerId: number): Promise<App[]>;
   listActive(): Promise<App[]>;
   /** Throws BackchannelCapReached when `cap` is given and the owner's other apps with an address fill it. */
-  update(clientId: string, patch: AppPatch, now: number, events?: readonly OutboxEvent[], cap?: BackchannelCap): Promise<App | undefined>;
+  update(
+    clientId: string,
+    patch: AppPatch,
+    now: number,
+    events?: readonly OutboxEvent[],
+    cap?: BackchannelCap,
+  ): Promise<App | undefined>;
   changedSince(since: number): Promise<string[]>;
   /** Every app whose name, client_id or owner's username contains `query` (ASCII case ignored), newest first. */
-  search(query: string, offset: number, limit: number): Promise<{ apps: App[]; total: number }>;
+  search(
+    query: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ apps: App[]; total: number }>;
 }

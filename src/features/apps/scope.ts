@@ -16,10 +16,14 @@ export function splitScope(raw: string): string[] {
  * normalised request, which must stay within the app's scopes when it lists any.
  * Returns undefined when the request is not acceptable.
  */
-export function grantScope(requested: string | undefined, appScopes: readonly string[]): string | undefined {
+export function grantScope(
+  requested: string | undefined,
+  appScopes: readonly string[],
+): string | undefined {
   const names = requested === undefined ? [] : splitScope(requested);
   if (names.length === 0) return [...new Set(appScopes)].join(' ');
   if (!names.every(isValidScopeName)) return undefined;
-  if (appScopes.length > 0 && !names.every((n) => appScopes.includes(n))) return undefined;
+  if (appScopes.length > 0 && !names.every((n) => appScopes.includes(n)))
+    return undefined;
   return names.join(' ');
 }

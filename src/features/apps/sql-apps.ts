@@ -1,7 +1,15 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { asciiLower } from '../accounts/index.js';
 import type { AppsTable, Database } from '../../platform/sql/schema.js';
-import { BackchannelCapReached, type App, type AppPatch, type AppRepo, type BackchannelCap, type ClientType, type NewApp } from './repository.js';
+import {
+  BackchannelCapReached,
+  type App,
+  type AppPatch,
+  type AppRepo,
+  type BackchannelCap,
+  type ClientType,
+  type NewApp,
+} from './repository.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { enqueueEvents, type OutboxEvent } from '../../platform/sql/outbox.js';
 
@@ -23,9 +31,11 @@ function toApp(r: Selectable<AppsTable>): App {
     tokenEndpointAuthMethod: r.token_endpoint_auth_method,
     postLogoutRedirectUris: JSON.parse(r.post_logout_redirect_uris) as string[],
     backchannelLogoutUri: r.backchannel_logout_uri,
-    backchannelLogoutSessionRequired: Number(r.backchannel_logout_session_required) === 1,
+    backchannelLogoutSessionRequired:
+      Number(r.backchannel_logout_session_required) === 1,
     statusReason: r.status_reason,
-    statusChangedAt: r.status_changed_at === null ? null : Number(r.status_changed_at),
+    statusChangedAt:
+      r.status_changed_at === null ? null : Number(r.status_changed_at),
     adminScopes: r.admin_scopes.split(' ').filter(Boolean),
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
@@ -33,10 +43,14 @@ function toApp(r: Selectable<AppsTable>): App {
 }
 
 export class SqlAppRepo implements AppRepo {
-  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly kind: 'sqlite' | 'postgres',
+  ) {}
 
   async create(a: NewApp, now: number, cap?: BackchannelCap): Promise<App> {
-    if (cap && a.backchannelLogoutUri) return this.withinCap(cap, null, (trx) => this.insert(trx, a, now));
+    if (cap && a.backchannelLogoutUri)
+      return this.withinCap(cap, null, (trx) => this.insert(trx, a, now));
     return this.insert(this.db, a, now);
   }
 
@@ -45,11 +59,24 @@ export class SqlAppRepo implements AppRepo {
    * are fewer than the cap; the count and the write must not interleave with another for the
    * same owner: PostgreSQL locks the owner's row, SQLite runs one write transaction at a time.
    */
-  private withinCap<T>(cap: BackchannelCap, clientId: string | null, write: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  private withinCap<T>(
+    cap: BackchannelCap,
+    clientId: string | null,
+    write: (trx: Kysely<Database>) => Promise<T>,
+  ): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
-      if (this.kind === 'postgres') await trx.selectFrom('users').select('id').where('id', '=', cap.ownerId).forUpdate().execute();
-      let others = trx.selectFrom('apps').select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('owner_id', '=', cap.ownerId).where('backchannel_logout_uri', '!=', '');
+      if (this.kind === 'postgres')
+        await trx
+          .selectFrom('users')
+          .select('id')
+          .where('id', '=', cap.ownerId)
+          .forUpdate()
+          .execute();
+      let others = trx
+        .selectFrom('apps')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('owner_id', '=', cap.ownerId)
+        .where('backchannel_logout_uri', '!=', '');
       if (clientId !== null) others = others.where('client_id', '!=', clientId);
       const { n } = await others.executeTakeFirstOrThrow();
       if (Number(n) >= cap.max) throw new BackchannelCapReached();
@@ -57,27 +84,40 @@ export class SqlAppRepo implements AppRepo {
     });
   }
 
-  private async insert(db: Kysely<Database>, a: NewApp, now: number): Promise<App> {
+  private async insert(
+    db: Kysely<Database>,
+    a: NewApp,
+    now: number,
+  ): Promise<App> {
     try {
-      const row = await db.insertInto('apps').values({
-        client_id: a.clientId,
-        owner_id: a.ownerId,
-        display_name: a.displayName,
-        homepage: a.homepage,
-        scopes: JSON.stringify(a.scopes),
-        redirect_uris: JSON.stringify(a.redirectUris),
-        cors_origins: JSON.stringify(a.corsOrigins),
-        client_type: a.clientType,
-        secret_hash: a.secretHash,
-        status: a.status,
-        grant_types: JSON.stringify(a.grantTypes ?? DEFAULT_GRANT_TYPES),
-        token_endpoint_auth_method: a.tokenEndpointAuthMethod ?? (a.clientType === 'public' ? 'none' : 'client_secret_basic'),
-        post_logout_redirect_uris: JSON.stringify(a.postLogoutRedirectUris ?? []),
-        backchannel_logout_uri: a.backchannelLogoutUri ?? '',
-        backchannel_logout_session_required: a.backchannelLogoutSessionRequired ? 1 : 0,
-        created_at: now,
-        updated_at: now,
-      }).returningAll().executeTakeFirstOrThrow();
+      const row = await db
+        .insertInto('apps')
+        .values({
+          client_id: a.clientId,
+          owner_id: a.ownerId,
+          display_name: a.displayName,
+          homepage: a.homepage,
+          scopes: JSON.stringify(a.scopes),
+          redirect_uris: JSON.stringify(a.redirectUris),
+          cors_origins: JSON.stringify(a.corsOrigins),
+          client_type: a.clientType,
+          secret_hash: a.secretHash,
+          status: a.status,
+          grant_types: JSON.stringify(a.grantTypes ?? DEFAULT_GRANT_TYPES),
+          token_endpoint_auth_method:
+            a.tokenEndpointAuthMethod ??
+            (a.clientType === 'public' ? 'none' : 'client_secret_basic'),
+          post_logout_redirect_uris: JSON.stringify(
+            a.postLogoutRedirectUris ?? [],
+          ),
+          backchannel_logout_uri: a.backchannelLogoutUri ?? '',
+          backchannel_logout_session_required:
+            a.backchannelLogoutSessionRequired ? 1 : 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
       return toApp(row);
     } catch (err) {
       return mapUnique(err);
@@ -85,21 +125,41 @@ export class SqlAppRepo implements AppRepo {
   }
 
   async findById(clientId: string): Promise<App | undefined> {
-    const r = await this.db.selectFrom('apps').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('apps')
+      .selectAll()
+      .where('client_id', '=', clientId)
+      .executeTakeFirst();
     return r && toApp(r);
   }
 
   async listByOwner(ownerId: number): Promise<App[]> {
-    const rows = await this.db.selectFrom('apps').selectAll().where('owner_id', '=', ownerId).orderBy('created_at').orderBy('client_id').execute();
+    const rows = await this.db
+      .selectFrom('apps')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .orderBy('created_at')
+      .orderBy('client_id')
+      .execute();
     return rows.map(toApp);
   }
 
   async listActive(): Promise<App[]> {
-    const rows = await this.db.selectFrom('apps').selectAll().where('status', '=', 'active').execute();
+    const rows = await this.db
+      .selectFrom('apps')
+      .selectAll()
+      .where('status', '=', 'active')
+      .execute();
     return rows.map(toApp);
   }
 
-  async update(clientId: string, p: AppPatch, now: number, events: readonly OutboxEvent[] = [], cap?: BackchannelCap): Promise<App | undefined> {
+  async update(
+    clientId: string,
+    p: AppPatch,
+    now: number,
+    events: readonly OutboxEvent[] = [],
+    cap?: BackchannelCap,
+  ): Promise<App | undefined> {
     if (cap && p.backchannelLogoutUri) {
       return this.withinCap(cap, clientId, async (trx) => {
         const app = await this.updateRow(trx, clientId, p, now);
@@ -116,42 +176,91 @@ export class SqlAppRepo implements AppRepo {
     });
   }
 
-  private async updateRow(db: Kysely<Database>, clientId: string, p: AppPatch, now: number): Promise<App | undefined> {
-    const row = await db.updateTable('apps').set({
-      ...(p.displayName !== undefined && { display_name: p.displayName }),
-      ...(p.homepage !== undefined && { homepage: p.homepage }),
-      ...(p.scopes !== undefined && { scopes: JSON.stringify(p.scopes) }),
-      ...(p.redirectUris !== undefined && { redirect_uris: JSON.stringify(p.redirectUris) }),
-      ...(p.corsOrigins !== undefined && { cors_origins: JSON.stringify(p.corsOrigins) }),
-      ...(p.secretHash !== undefined && { secret_hash: p.secretHash }),
-      ...(p.status !== undefined && { status: p.status }),
-      ...(p.grantTypes !== undefined && { grant_types: JSON.stringify(p.grantTypes) }),
-      ...(p.tokenEndpointAuthMethod !== undefined && { token_endpoint_auth_method: p.tokenEndpointAuthMethod }),
-      ...(p.postLogoutRedirectUris !== undefined && { post_logout_redirect_uris: JSON.stringify(p.postLogoutRedirectUris) }),
-      ...(p.backchannelLogoutUri !== undefined && { backchannel_logout_uri: p.backchannelLogoutUri }),
-      ...(p.backchannelLogoutSessionRequired !== undefined && { backchannel_logout_session_required: p.backchannelLogoutSessionRequired ? 1 : 0 }),
-      ...(p.statusReason !== undefined && { status_reason: p.statusReason }),
-      ...(p.statusChangedAt !== undefined && { status_changed_at: p.statusChangedAt }),
-      ...(p.adminScopes !== undefined && { admin_scopes: p.adminScopes.join(' ') }),
-      updated_at: now,
-    }).where('client_id', '=', clientId).returningAll().executeTakeFirst();
+  private async updateRow(
+    db: Kysely<Database>,
+    clientId: string,
+    p: AppPatch,
+    now: number,
+  ): Promise<App | undefined> {
+    const row = await db
+      .updateTable('apps')
+      .set({
+        ...(p.displayName !== undefined && { display_name: p.displayName }),
+        ...(p.homepage !== undefined && { homepage: p.homepage }),
+        ...(p.scopes !== undefined && { scopes: JSON.stringify(p.scopes) }),
+        ...(p.redirectUris !== undefined && {
+          redirect_uris: JSON.stringify(p.redirectUris),
+        }),
+        ...(p.corsOrigins !== undefined && {
+          cors_origins: JSON.stringify(p.corsOrigins),
+        }),
+        ...(p.secretHash !== undefined && { secret_hash: p.secretHash }),
+        ...(p.status !== undefined && { status: p.status }),
+        ...(p.grantTypes !== undefined && {
+          grant_types: JSON.stringify(p.grantTypes),
+        }),
+        ...(p.tokenEndpointAuthMethod !== undefined && {
+          token_endpoint_auth_method: p.tokenEndpointAuthMethod,
+        }),
+        ...(p.postLogoutRedirectUris !== undefined && {
+          post_logout_redirect_uris: JSON.stringify(p.postLogoutRedirectUris),
+        }),
+        ...(p.backchannelLogoutUri !== undefined && {
+          backchannel_logout_uri: p.backchannelLogoutUri,
+        }),
+        ...(p.backchannelLogoutSessionRequired !== undefined && {
+          backchannel_logout_session_required:
+            p.backchannelLogoutSessionRequired ? 1 : 0,
+        }),
+        ...(p.statusReason !== undefined && { status_reason: p.statusReason }),
+        ...(p.statusChangedAt !== undefined && {
+          status_changed_at: p.statusChangedAt,
+        }),
+        ...(p.adminScopes !== undefined && {
+          admin_scopes: p.adminScopes.join(' '),
+        }),
+        updated_at: now,
+      })
+      .where('client_id', '=', clientId)
+      .returningAll()
+      .executeTakeFirst();
     return row && toApp(row);
   }
 
   async changedSince(since: number): Promise<string[]> {
-    const rows = await this.db.selectFrom('apps').select('client_id').where('updated_at', '>=', since).execute();
+    const rows = await this.db
+      .selectFrom('apps')
+      .select('client_id')
+      .where('updated_at', '>=', since)
+      .execute();
     return rows.map((r) => r.client_id);
   }
 
-  async search(query: string, offset: number, limit: number): Promise<{ apps: App[]; total: number }> {
-    let q = this.db.selectFrom('apps').leftJoin('users', 'users.id', 'apps.owner_id');
+  async search(
+    query: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ apps: App[]; total: number }> {
+    let q = this.db
+      .selectFrom('apps')
+      .leftJoin('users', 'users.id', 'apps.owner_id');
     if (query) {
       const pattern = `%${asciiLower(query).replace(/[\\%_]/g, (c) => '\\' + c)}%`;
-      q = q.where(sql<boolean>`(lower(apps.display_name) like ${pattern} escape '\\' or lower(apps.client_id) like ${pattern} escape '\\' or users.username_lower like ${pattern} escape '\\')`);
+      q = q.where(
+        sql<boolean>`(lower(apps.display_name) like ${pattern} escape '\\' or lower(apps.client_id) like ${pattern} escape '\\' or users.username_lower like ${pattern} escape '\\')`,
+      );
     }
     const [rows, count] = await Promise.all([
-      q.selectAll('apps').orderBy('apps.created_at', 'desc').orderBy('apps.client_id').offset(offset).limit(limit).execute(),
-      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      q
+        .selectAll('apps')
+        .orderBy('apps.created_at', 'desc')
+        .orderBy('apps.client_id')
+        .offset(offset)
+        .limit(limit)
+        .execute(),
+      q
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
     ]);
     return { apps: rows.map(toApp), total: Number(count.n) };
   }

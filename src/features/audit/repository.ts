@@ -13,9 +13,16 @@ export interface AuditEntry {
 export interface AuditRepo {
   append(entry: Omit<AuditEntry, 'id'>): Promise<void>;
   /** Newest first; `from`/`to` (ms) bound `at` inclusively. */
-  list(filter: AuditListFilter, offset: number, limit: number): Promise<{ entries: AuditEntry[]; total: number }>;
+  list(
+    filter: AuditListFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ entries: AuditEntry[]; total: number }>;
   /** Entries of `action` per UTC day (`YYYY-MM-DD`) since `since`, for the dashboard. */
-  countPerDay(action: string, since: number): Promise<Array<{ day: string; count: number }>>;
+  countPerDay(
+    action: string,
+    since: number,
+  ): Promise<Array<{ day: string; count: number }>>;
 }
 
 export interface AuditListFilter {

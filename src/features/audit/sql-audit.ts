@@ -4,11 +4,23 @@ import type { AuditEntry, AuditListFilter, AuditRepo } from './repository.js';
 import { dayOf, perDay } from '../../platform/sql/per-day.js';
 
 export class SqlAuditRepo implements AuditRepo {
-  constructor(private readonly db: Kysely<Database>, private readonly kind: 'sqlite' | 'postgres') {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly kind: 'sqlite' | 'postgres',
+  ) {}
 
   async append(e: Omit<AuditEntry, 'id'>): Promise<void> {
-    await this.db.insertInto('audit_log')
-      .values({ at: e.at, actor: e.actor, ip: e.ip, action: e.action, target: e.target, detail: JSON.stringify(e.detail) }).execute();
+    await this.db
+      .insertInto('audit_log')
+      .values({
+        at: e.at,
+        actor: e.actor,
+        ip: e.ip,
+        action: e.action,
+        target: e.target,
+        detail: JSON.stringify(e.detail),
+      })
+      .execute();
   }
 
   async list(f: AuditListFilter, offset: number, limit: number) {
@@ -20,18 +32,37 @@ export class SqlAuditRepo implements AuditRepo {
     if (f.to !== undefined) q = q.where('at', '<=', f.to);
     const [rows, count] = await Promise.all([
       q.selectAll().orderBy('id', 'desc').offset(offset).limit(limit).execute(),
-      q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      q
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow(),
     ]);
     const entries: AuditEntry[] = rows.map((r) => ({
-      id: Number(r.id), at: Number(r.at), actor: r.actor, ip: r.ip, action: r.action, target: r.target,
+      id: Number(r.id),
+      at: Number(r.at),
+      actor: r.actor,
+      ip: r.ip,
+      action: r.action,
+      target: r.target,
       detail: JSON.parse(r.detail) as Record<string, unknown>,
     }));
     return { entries, total: Number(count.n) };
   }
 
-  async countPerDay(action: string, since: number): Promise<Array<{ day: string; count: number }>> {
-    const rows = await this.db.selectFrom('audit_log').select([dayOf('at', this.kind).as('d'), (eb) => eb.fn.countAll<number>().as('n')])
-      .where('action', '=', action).where('at', '>=', since).groupBy('d').orderBy('d').execute();
+  async countPerDay(
+    action: string,
+    since: number,
+  ): Promise<Array<{ day: string; count: number }>> {
+    const rows = await this.db
+      .selectFrom('audit_log')
+      .select([
+        dayOf('at', this.kind).as('d'),
+        (eb) => eb.fn.countAll<number>().as('n'),
+      ])
+      .where('action', '=', action)
+      .where('at', '>=', since)
+      .groupBy('d')
+      .orderBy('d')
+      .execute();
     return perDay(rows);
   }
 }

@@ -2,13 +2,27 @@ import { badParam, fail, refused } from '../../errors/index.js';
 import type { Outcome } from '../../errors/outcome.js';
 import { codeStateOf, exchangeFailure, transition } from './code-state.js';
 import { pkceForAuthorize, verifyPkce } from './pkce.js';
-import { composeRedirectUrl, grantScope, isRegisteredRedirect } from '../apps/index.js';
+import {
+  composeRedirectUrl,
+  grantScope,
+  isRegisteredRedirect,
+} from '../apps/index.js';
 import type { App } from '../apps/index.js';
 import { isBanned, type User } from '../accounts/index.js';
-import type { AuthorizeBody, ClientInfo, ExchangeBody, ExchangeReply, IssuedCode } from './contract.js';
+import type {
+  AuthorizeBody,
+  ClientInfo,
+  ExchangeBody,
+  ExchangeReply,
+  IssuedCode,
+} from './contract.js';
 import type { ClientResolution } from '../apps/index.js';
 import type { Caller, Uses } from '../kit.js';
-import { matchesHash, newTimedSecret, timedSecretKey } from '../../platform/crypto/random.js';
+import {
+  matchesHash,
+  newTimedSecret,
+  timedSecretKey,
+} from '../../platform/crypto/random.js';
 import { throttledExchange, type RateLimiter } from '../limits/index.js';
 import type { CodeReplays } from './code-replay.js';
 
@@ -24,7 +38,8 @@ const blank = (v: string | undefined): boolean => v === undefined || v === '';
 /** The app of a resolution for the authorization-code flow, or the failure it is. */
 function usableApp(resolved: ClientResolution): App {
   // This purpose never resolves to a built-in client, so a usable one always has its row.
-  if (!resolved.ok || !resolved.client.app) throw fail(resolved.ok ? 'unknownApp' : resolved.reason);
+  if (!resolved.ok || !resolved.client.app)
+    throw fail(resolved.ok ? 'unknownApp' : resolved.reason);
   return resolved.client.app;
 }
 
@@ -40,7 +55,11 @@ function clientInfoOf(app: App, redirectUri: string): ClientInfo {
   };
 }
 
-export type AuthorizationDeps = Uses<'now' | 'tokens' | 'userCache' | 'clients' | 'signIns', 'codes', 'authCodeTtl'>;
+export type AuthorizationDeps = Uses<
+  'now' | 'tokens' | 'userCache' | 'clients' | 'signIns',
+  'codes',
+  'authCodeTtl'
+>;
 
 /**
  * client_info, POST /authorize and exchange (docs/api.md §5.3–5.5, §5).
@@ -48,11 +67,17 @@ export type AuthorizationDeps = Uses<'now' | 'tokens' | 'userCache' | 'clients' 
  * applies to the very next request, one made on another instance within 4 s.
  */
 export class AuthorizationService {
-  constructor(private readonly ctx: AuthorizationDeps, private readonly limiter: RateLimiter, private readonly replays: CodeReplays) {}
+  constructor(
+    private readonly ctx: AuthorizationDeps,
+    private readonly limiter: RateLimiter,
+    private readonly replays: CodeReplays,
+  ) {}
 
   /** A registered, active app usable for the authorization-code flow. */
   private async activeApp(clientId: string): Promise<App> {
-    return usableApp(await this.ctx.clients.resolveClient(clientId, 'authorization_code'));
+    return usableApp(
+      await this.ctx.clients.resolveClient(clientId, 'authorization_code'),
+    );
   }
 
   /** What the authorization page shows of an app, and whether the callback is registered. */
@@ -66,8 +91,15 @@ export class AuthorizationService {
    */
   async authorize(user: User, input: AuthorizeInput): Promise<IssuedCode> {
     const app = await this.activeApp(input.client_id);
-    if (!isRegisteredRedirect(app.redirectUris, input.redirect_uri)) throw fail('redirectNotAllowed');
-    const pkce = unwrap(pkceForAuthorize(app.clientType, input.code_challenge, input.code_challenge_method));
+    if (!isRegisteredRedirect(app.redirectUris, input.redirect_uri))
+      throw fail('redirectNotAllowed');
+    const pkce = unwrap(
+      pkceForAuthorize(
+        app.clientType,
+        input.code_challenge,
+        input.code_challenge_method,
+      ),
+    );
     const scope = grantScope(input.scope, app.scopes);
     if (scope === undefined) throw fail('badScope');
 
@@ -85,7 +117,11 @@ export class AuthorizationService {
       expiresAt: now + ttl * 1000,
       createdAt: now,
     });
-    return { code, redirect_url: composeRedirectUrl(input.redirect_uri, code, input.state), expires_in: ttl };
+    return {
+      code,
+      redirect_url: composeRedirectUrl(input.redirect_uri, code, input.state),
+      expires_in: ttl,
+    };
   }
 
   /**
@@ -96,25 +132,43 @@ export class AuthorizationService {
    * A wrong verifier or secret never burns the code; a replay burns the token issued from it.
    */
   async exchange(input: ExchangeInput, caller: Caller): Promise<ExchangeReply> {
-    return throttledExchange(this.limiter, input.client_id, caller.ip, () => this.exchangeOnce(input, caller));
+    return throttledExchange(this.limiter, input.client_id, caller.ip, () =>
+      this.exchangeOnce(input, caller),
+    );
   }
 
-  private async exchangeOnce(input: ExchangeInput, caller: Caller): Promise<ExchangeReply> {
+  private async exchangeOnce(
+    input: ExchangeInput,
+    caller: Caller,
+  ): Promise<ExchangeReply> {
     if (blank(input.client_id)) throw fail('confidentialFields');
     const app = await this.activeApp(input.client_id!);
     if (app.clientType === 'confidential') {
-      if (blank(input.client_secret) || blank(input.code)) throw fail('confidentialFields');
-      if (app.secretHash === null || !matchesHash(input.client_secret!, app.secretHash)) throw fail('badSecret');
+      if (blank(input.client_secret) || blank(input.code))
+        throw fail('confidentialFields');
+      if (
+        app.secretHash === null ||
+        !matchesHash(input.client_secret!, app.secretHash)
+      )
+        throw fail('badSecret');
     } else if (blank(input.code)) {
       throw badParam('code');
     }
 
     const codeHash = timedSecretKey(input.code!);
     const code = await this.ctx.storage.codes.findByHash(codeHash);
-    if (!code || code.clientId !== app.clientId || code.flow !== 'v1') throw fail('codeInvalid');
-    if (input.redirect_uri !== undefined && input.redirect_uri !== code.redirectUri) throw fail('codeInvalid');
+    if (!code || code.clientId !== app.clientId || code.flow !== 'v1')
+      throw fail('codeInvalid');
+    if (
+      input.redirect_uri !== undefined &&
+      input.redirect_uri !== code.redirectUri
+    )
+      throw fail('codeInvalid');
 
-    const { outcome } = transition(codeStateOf(code, this.ctx.now()), 'exchange');
+    const { outcome } = transition(
+      codeStateOf(code, this.ctx.now()),
+      'exchange',
+    );
     if (outcome === 'replay') return this.replayed(codeHash, caller);
     if (outcome !== 'token') throw fail(exchangeFailure(outcome));
     unwrap(verifyPkce(code.codeChallenge, input.code_verifier));
@@ -126,10 +180,19 @@ export class AuthorizationService {
     // records its jti: exactly one concurrent caller wins, and every replay, however it
     // interleaves, finds the jti to revoke.
     const { body, claims } = await this.ctx.tokens.envelope(user, app.clientId);
-    if (!(await this.ctx.storage.codes.consume(codeHash, this.ctx.now(), { jti: claims.jti, exp: claims.exp }))) {
+    if (
+      !(await this.ctx.storage.codes.consume(codeHash, this.ctx.now(), {
+        jti: claims.jti,
+        exp: claims.exp,
+      }))
+    ) {
       const after = await this.ctx.storage.codes.findByHash(codeHash);
       if (after?.usedAt != null) return this.replayed(codeHash, caller);
-      throw fail(exchangeFailure(transition(codeStateOf(after, this.ctx.now()), 'exchange').outcome));
+      throw fail(
+        exchangeFailure(
+          transition(codeStateOf(after, this.ctx.now()), 'exchange').outcome,
+        ),
+      );
     }
     await this.ctx.signIns.record(claims, user, caller);
     return { ...body, scope: code.scope };

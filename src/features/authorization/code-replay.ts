@@ -23,11 +23,24 @@ export class CodeReplays {
   ) {}
 
   /** Marks the code replayed, revokes the token and family issued from it, and records it; the caller then refuses. */
-  async revokeIssued(codeHash: string, flow: CodeFlow, caller: Caller): Promise<void> {
+  async revokeIssued(
+    codeHash: string,
+    flow: CodeFlow,
+    caller: Caller,
+  ): Promise<void> {
     const row = await this.codes.markReplayed(codeHash, this.now());
-    if (row?.tokenJti && row.tokenExp !== null) await this.revoked.revoke(row.tokenJti, row.userId, row.tokenExp);
-    if (row?.refreshFamily) await this.revokeFamily(row.refreshFamily, this.now());
-    const detail = { token_revoked: Boolean(row?.tokenJti), ...(flow === 'oidc' && { flow }) };
-    await this.audit.record('code.replay', { ip: caller.ip, target: row?.clientId ?? null, detail });
+    if (row?.tokenJti && row.tokenExp !== null)
+      await this.revoked.revoke(row.tokenJti, row.userId, row.tokenExp);
+    if (row?.refreshFamily)
+      await this.revokeFamily(row.refreshFamily, this.now());
+    const detail = {
+      token_revoked: Boolean(row?.tokenJti),
+      ...(flow === 'oidc' && { flow }),
+    };
+    await this.audit.record('code.replay', {
+      ip: caller.ip,
+      target: row?.clientId ?? null,
+      detail,
+    });
   }
 }

@@ -21,13 +21,18 @@ export interface PkceBinding {
 }
 
 /** Empty strings count as absent, so `""` cannot smuggle a challenge or verifier past a check. */
-const given = (v: string | undefined): string | undefined => (v === undefined || v === '' ? undefined : v);
+const given = (v: string | undefined): string | undefined =>
+  v === undefined || v === '' ? undefined : v;
 
 /**
  * The PKCE binding a code will carry, decided at authorize. Public clients must bind one;
  * confidential clients may. Only S256 is accepted, and the challenge must look like one.
  */
-export function pkceForAuthorize(clientType: string, rawChallenge?: string, rawMethod?: string): Outcome<PkceBinding | null> {
+export function pkceForAuthorize(
+  clientType: string,
+  rawChallenge?: string,
+  rawMethod?: string,
+): Outcome<PkceBinding | null> {
   const challenge = given(rawChallenge);
   const method = given(rawMethod);
   if (method !== undefined && method !== S256) return refuse('s256Only');
@@ -37,7 +42,8 @@ export function pkceForAuthorize(clientType: string, rawChallenge?: string, rawM
     return accept(null);
   }
   if (method === undefined) return refuse('s256Only');
-  if (!S256_CHALLENGE.test(challenge)) return refuse('badParam', 'code_challenge');
+  if (!S256_CHALLENGE.test(challenge))
+    return refuse('badParam', 'code_challenge');
   return accept({ challenge, method: S256 });
 }
 
@@ -45,12 +51,20 @@ export function pkceForAuthorize(clientType: string, rawChallenge?: string, rawM
  * Checks the verifier sent at exchange against the code's challenge. A verifier for a code
  * without a challenge is refused too: a PKCE downgrade (RFC 9700 §2.1.1).
  */
-export function verifyPkce(challenge: string | null, rawVerifier?: string): Outcome<void> {
+export function verifyPkce(
+  challenge: string | null,
+  rawVerifier?: string,
+): Outcome<void> {
   const verifier = given(rawVerifier);
-  if (challenge === null) return verifier === undefined ? accept(undefined) : refuse('verifierFailed');
+  if (challenge === null)
+    return verifier === undefined
+      ? accept(undefined)
+      : refuse('verifierFailed');
   if (verifier === undefined) return refuse('verifierMissing');
   if (!isValidVerifier(verifier)) return refuse('badParam', 'code_verifier');
   const a = Buffer.from(s256(verifier));
   const b = Buffer.from(challenge);
-  return a.length === b.length && timingSafeEqual(a, b) ? accept(undefined) : refuse('verifierFailed');
+  return a.length === b.length && timingSafeEqual(a, b)
+    ? accept(undefined)
+    : refuse('verifierFailed');
 }

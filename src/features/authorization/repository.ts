@@ -34,8 +34,26 @@ export interface AuthCode {
 
 export type CodeFlow = 'v1' | 'oidc';
 
-export type NewAuthCode = Omit<AuthCode, 'usedAt' | 'tokenJti' | 'tokenExp' | 'replayedAt' | 'flow' | 'nonce' | 'authTime' | 'redirectUriGiven' | 'refreshFamily' | 'amr' | 'sessionId'>
-  & Partial<Pick<AuthCode, 'flow' | 'nonce' | 'authTime' | 'redirectUriGiven' | 'amr' | 'sessionId'>>;
+export type NewAuthCode = Omit<
+  AuthCode,
+  | 'usedAt'
+  | 'tokenJti'
+  | 'tokenExp'
+  | 'replayedAt'
+  | 'flow'
+  | 'nonce'
+  | 'authTime'
+  | 'redirectUriGiven'
+  | 'refreshFamily'
+  | 'amr'
+  | 'sessionId'
+> &
+  Partial<
+    Pick<
+      AuthCode,
+      'flow' | 'nonce' | 'authTime' | 'redirectUriGiven' | 'amr' | 'sessionId'
+    >
+  >;
 
 export interface AuthCodeRepo {
   /** `flow` defaults to `v1`, `redirectUriGiven` to true. */
@@ -46,9 +64,17 @@ export interface AuthCodeRepo {
    * the code is unused and unexpired (one conditional UPDATE). Exactly one concurrent
    * caller gets true; a later replay finds the token's jti already on the row to revoke.
    */
-  consume(codeHash: string, now: number, token: { jti: string; exp: number }): Promise<boolean>;
+  consume(
+    codeHash: string,
+    now: number,
+    token: { jti: string; exp: number },
+  ): Promise<boolean>;
   /** The same for an `oidc` code; also records the refresh family the exchange created (or null). */
-  consumeOidc(codeHash: string, now: number, issued: { jti: string; exp: number; refreshFamily: string | null }): Promise<boolean>;
+  consumeOidc(
+    codeHash: string,
+    now: number,
+    issued: { jti: string; exp: number; refreshFamily: string | null },
+  ): Promise<boolean>;
   markReplayed(codeHash: string, now: number): Promise<AuthCode | undefined>;
   purgeExpired(before: number): Promise<number>;
 }

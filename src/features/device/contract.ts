@@ -4,20 +4,34 @@ import { DataEnvelope, Str, View } from '../../platform/http/contract.js';
 
 export const DeviceStartBody = Type.Object({ client_id: Type.Optional(Str()) });
 export const DeviceStart = View({
-  device_code: Type.String(), user_code: Type.String(), verification_uri: Type.String(),
-  verification_uri_complete: Type.String(), expires_in: Type.Integer(), interval: Type.Integer(),
+  device_code: Type.String(),
+  user_code: Type.String(),
+  verification_uri: Type.String(),
+  verification_uri_complete: Type.String(),
+  expires_in: Type.Integer(),
+  interval: Type.Integer(),
 });
 export type DeviceStart = Static<typeof DeviceStart>;
 export const DeviceStartReply = DataEnvelope(DeviceStart);
 
-export const DeviceApproveBody = Type.Object({ user_code: Str(), deny: Type.Optional(Type.Boolean()) });
-export const DeviceApproved = View({ client_id: Type.String(), display_name: Type.String() });
+export const DeviceApproveBody = Type.Object({
+  user_code: Str(),
+  deny: Type.Optional(Type.Boolean()),
+});
+export const DeviceApproved = View({
+  client_id: Type.String(),
+  display_name: Type.String(),
+});
 export type DeviceApproved = Static<typeof DeviceApproved>;
 export const DeviceApproveReply = DataEnvelope(DeviceApproved);
 
 export const DevicePollBody = Type.Object({ device_code: Str() });
 /** Poll failures carry the RFC 8628 `error` code next to `msg` (docs/api.md §7). */
-export const PollFailure = Type.Object({ ok: Type.Boolean(), msg: Type.String(), error: Type.Optional(Type.String()) });
+export const PollFailure = Type.Object({
+  ok: Type.Boolean(),
+  msg: Type.String(),
+  error: Type.Optional(Type.String()),
+});
 
 export const DeviceInspectBody = Type.Object({ user_code: Str() });
 /** Who asks behind a live user code, shown before approval (RFC 8628 §5.4). */

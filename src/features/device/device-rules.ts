@@ -30,16 +30,27 @@ export interface DeviceCodeView {
 }
 
 /** The RFC 8628 `error` values a failed poll carries. */
-export type PollError = 'authorization_pending' | 'slow_down' | 'access_denied' | 'expired_token';
+export type PollError =
+  | 'authorization_pending'
+  | 'slow_down'
+  | 'access_denied'
+  | 'expired_token';
 
 export type PollDecision =
   /** Still waiting; `interval` is what to store with this poll (grown on slow_down). */
-  | { kind: 'wait'; error: 'authorization_pending' | 'slow_down'; interval: number }
+  | {
+      kind: 'wait';
+      error: 'authorization_pending' | 'slow_down';
+      interval: number;
+    }
   | { kind: 'fail'; error: 'access_denied' | 'expired_token' }
   /** The user approved: try to claim the code (approved → used) and issue the token. */
   | { kind: 'redeem'; userId: number };
 
-export function isLive(code: Pick<DeviceCodeView, 'expiresAt'>, now: number): boolean {
+export function isLive(
+  code: Pick<DeviceCodeView, 'expiresAt'>,
+  now: number,
+): boolean {
   return code.expiresAt > now;
 }
 
@@ -48,20 +59,35 @@ export function isLive(code: Pick<DeviceCodeView, 'expiresAt'>, now: number): bo
  * client. The pacing rule only applies while waiting: a final answer (token or denial)
  * is given as soon as it exists.
  */
-export function decidePoll(code: DeviceCodeView | undefined, now: number): PollDecision {
-  if (!code || !isLive(code, now) || code.status === 'used') return { kind: 'fail', error: 'expired_token' };
+export function decidePoll(
+  code: DeviceCodeView | undefined,
+  now: number,
+): PollDecision {
+  if (!code || !isLive(code, now) || code.status === 'used')
+    return { kind: 'fail', error: 'expired_token' };
   if (code.status === 'denied') return { kind: 'fail', error: 'access_denied' };
   if (code.status === 'approved') {
-    return code.userId === null ? { kind: 'fail', error: 'expired_token' } : { kind: 'redeem', userId: code.userId };
+    return code.userId === null
+      ? { kind: 'fail', error: 'expired_token' }
+      : { kind: 'redeem', userId: code.userId };
   }
-  const tooSoon = code.lastPollAt !== null && now - code.lastPollAt < code.interval * 1000 - POLL_GRACE_MS;
+  const tooSoon =
+    code.lastPollAt !== null &&
+    now - code.lastPollAt < code.interval * 1000 - POLL_GRACE_MS;
   return tooSoon
-    ? { kind: 'wait', error: 'slow_down', interval: code.interval + SLOW_DOWN_STEP_S }
+    ? {
+        kind: 'wait',
+        error: 'slow_down',
+        interval: code.interval + SLOW_DOWN_STEP_S,
+      }
     : { kind: 'wait', error: 'authorization_pending', interval: code.interval };
 }
 
 /** Whether approve (or deny) may act on this code now: only a live, pending one. */
-export function canDecide(code: DeviceCodeView | undefined, now: number): boolean {
+export function canDecide(
+  code: DeviceCodeView | undefined,
+  now: number,
+): boolean {
   return code !== undefined && isLive(code, now) && code.status === 'pending';
 }
 
@@ -71,11 +97,19 @@ export function canDecide(code: DeviceCodeView | undefined, now: number): boolea
  */
 export function normalizeUserCode(input: string): string | undefined {
   const code = input.replace(/[\s-]/g, '');
-  return /^\d+$/.test(code) && code.length === USER_CODE_LENGTH ? code : undefined;
+  return /^\d+$/.test(code) && code.length === USER_CODE_LENGTH
+    ? code
+    : undefined;
 }
 
 /** Where the user goes to approve: the page, and the page with the code filled in. */
-export function verificationUris(baseUrl: string, userCode: string): { verification_uri: string; verification_uri_complete: string } {
+export function verificationUris(
+  baseUrl: string,
+  userCode: string,
+): { verification_uri: string; verification_uri_complete: string } {
   const verification_uri = `${baseUrl}/device`;
-  return { verification_uri, verification_uri_complete: `${verification_uri}?user_code=${encodeURIComponent(userCode)}` };
+  return {
+    verification_uri,
+    verification_uri_complete: `${verification_uri}?user_code=${encodeURIComponent(userCode)}`,
+  };
 }

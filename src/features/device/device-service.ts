@@ -1,16 +1,33 @@
 import {
-  DEFAULT_POLL_INTERVAL_S, USER_CODE_LENGTH,
-  canDecide, decidePoll, normalizeUserCode, verificationUris, type PollError,
+  DEFAULT_POLL_INTERVAL_S,
+  USER_CODE_LENGTH,
+  canDecide,
+  decidePoll,
+  normalizeUserCode,
+  verificationUris,
+  type PollError,
 } from './device-rules.js';
-import { fail, rateLimited, type AppError, type Reason } from '../../errors/index.js';
+import {
+  fail,
+  rateLimited,
+  type AppError,
+  type Reason,
+} from '../../errors/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { type DeviceCode } from './repository.js';
 import { isBanned, type User } from '../accounts/index.js';
 import type { ResolvedClient } from '../apps/index.js';
 import type { Caller, Uses } from '../kit.js';
-import { randomDigits, randomToken, sha256Hex } from '../../platform/crypto/random.js';
+import {
+  randomDigits,
+  randomToken,
+  sha256Hex,
+} from '../../platform/crypto/random.js';
 import type { RateLimiter } from '../limits/index.js';
-import { DEFAULT_LANGUAGE, type Language } from '../../platform/i18n/language.js';
+import {
+  DEFAULT_LANGUAGE,
+  type Language,
+} from '../../platform/i18n/language.js';
 import type { DeviceApproved, DeviceRequest, DeviceStart } from './contract.js';
 import type { TokenEnvelope } from '../sessions/index.js';
 
@@ -28,23 +45,37 @@ const REASON_FOR_POLL_ERROR: Record<PollError, Reason> = {
   expired_token: 'deviceInvalid',
 };
 
-function pollFailure(error: PollError, reason = REASON_FOR_POLL_ERROR[error]): AppError {
+function pollFailure(
+  error: PollError,
+  reason = REASON_FOR_POLL_ERROR[error],
+): AppError {
   return fail(reason, { error });
 }
 
-export type DeviceDeps = Uses<'now' | 'tokens' | 'audit' | 'userCache' | 'clients' | 'signIns', 'devices', 'baseUrl' | 'centerAppId' | 'deviceCodeTtl' | 'gameAppId' | 'gameTokenTtl'>;
+export type DeviceDeps = Uses<
+  'now' | 'tokens' | 'audit' | 'userCache' | 'clients' | 'signIns',
+  'devices',
+  'baseUrl' | 'centerAppId' | 'deviceCodeTtl' | 'gameAppId' | 'gameTokenTtl'
+>;
 
 /** Device login (docs/api.md §7) and the game token (docs/api.md §3.6). */
 export class DeviceService {
   private lastPurge = 0;
 
-  constructor(private readonly ctx: DeviceDeps, private readonly limiter: RateLimiter) {}
+  constructor(
+    private readonly ctx: DeviceDeps,
+    private readonly limiter: RateLimiter,
+  ) {}
 
   /**
    * Starts a device login for `clientId` (omitted → the center itself). `scope` is set only by
    * the OpenID Connect device authorization endpoint; such codes are redeemed at /oauth/token only.
    */
-  async start(clientId: string | undefined, caller: Caller, scope?: string): Promise<DeviceStart> {
+  async start(
+    clientId: string | undefined,
+    caller: Caller,
+    scope?: string,
+  ): Promise<DeviceStart> {
     const { config, storage } = this.ctx;
     await this.limiter.takeOrRefuse('deviceStartIp', caller.ip);
     const client = await this.activeClient(clientId ?? config.centerAppId);
@@ -91,12 +122,18 @@ export class DeviceService {
    * for guessing codes, however many are sent at once. Over the budget every try is
    * refused, a correct code too, until the window passes.
    */
-  private async pendingCode(user: User, userCode: string): Promise<{ code: DeviceCode; client: ResolvedClient }> {
+  private async pendingCode(
+    user: User,
+    userCode: string,
+  ): Promise<{ code: DeviceCode; client: ResolvedClient }> {
     const subject = String(user.id);
     await this.limiter.takeOrRefuse('deviceApproveWrong', subject);
     const now = this.ctx.now();
     const normalized = normalizeUserCode(userCode);
-    const code = normalized === undefined ? undefined : await this.ctx.storage.devices.findLiveByUserCode(normalized, now);
+    const code =
+      normalized === undefined
+        ? undefined
+        : await this.ctx.storage.devices.findLiveByUserCode(normalized, now);
     if (!code || !canDecide(code, now)) throw fail('deviceInvalid');
     const client = await this.activeClient(code.clientId);
     await this.limiter.giveBack('deviceApproveWrong', subject);
@@ -104,24 +141,51 @@ export class DeviceService {
   }
 
   /** Who asks, for the approval page to show before the user decides (RFC 8628 §5.4). */
-  async inspect(user: User, userCode: string, language?: Language): Promise<DeviceRequest> {
+  async inspect(
+    user: User,
+    userCode: string,
+    language?: Language,
+  ): Promise<DeviceRequest> {
     const { code, client } = await this.pendingCode(user, userCode);
     return {
       client_id: client.clientId,
-      display_name: this.ctx.clients.nameIn(client, language ?? DEFAULT_LANGUAGE),
+      display_name: this.ctx.clients.nameIn(
+        client,
+        language ?? DEFAULT_LANGUAGE,
+      ),
       first_party: client.clientId === this.ctx.config.centerAppId,
       created_at: Math.floor(code.createdAt / 1000),
     };
   }
 
   /** The signed-in user approves (or denies) the device showing `userCode`. */
-  async approve(user: User, userCode: string, deny: boolean, caller: Caller): Promise<DeviceApproved> {
+  async approve(
+    user: User,
+    userCode: string,
+    deny: boolean,
+    caller: Caller,
+  ): Promise<DeviceApproved> {
     const { code, client } = await this.pendingCode(user, userCode);
-    const decided = await this.ctx.storage.devices.transition(code.deviceCodeHash, 'pending', deny ? 'denied' : 'approved', user.id);
+    const decided = await this.ctx.storage.devices.transition(
+      code.deviceCodeHash,
+      'pending',
+      deny ? 'denied' : 'approved',
+      user.id,
+    );
     // Someone else decided it between the read and the write.
     if (!decided) throw fail('deviceInvalid');
-    await this.ctx.audit.record(deny ? 'device.deny' : 'device.approve', { actor: user.username, ip: caller.ip, target: client.clientId });
-    return { client_id: client.clientId, display_name: this.ctx.clients.nameIn(client, caller.language ?? DEFAULT_LANGUAGE) };
+    await this.ctx.audit.record(deny ? 'device.deny' : 'device.approve', {
+      actor: user.username,
+      ip: caller.ip,
+      target: client.clientId,
+    });
+    return {
+      client_id: client.clientId,
+      display_name: this.ctx.clients.nameIn(
+        client,
+        caller.language ?? DEFAULT_LANGUAGE,
+      ),
+    };
   }
 
   /** One poll by the device; the token envelope once approved, else an RFC 8628 error. */
@@ -135,7 +199,10 @@ export class DeviceService {
     if (code) await counted.giveBack();
     const now = this.ctx.now();
     const decision = decidePoll(code, now);
-    if (decision.kind === 'fail' || !code || code.scope !== null) throw pollFailure(decision.kind === 'fail' ? decision.error : 'expired_token');
+    if (decision.kind === 'fail' || !code || code.scope !== null)
+      throw pollFailure(
+        decision.kind === 'fail' ? decision.error : 'expired_token',
+      );
 
     await this.activeClient(code.clientId, 'access_denied');
     if (decision.kind === 'wait') {
@@ -145,10 +212,15 @@ export class DeviceService {
 
     const user = await this.ctx.userCache.findById(decision.userId);
     if (!user) throw pollFailure('expired_token');
-    if (isBanned(user, this.ctx.now())) throw pollFailure('access_denied', 'banned');
+    if (isBanned(user, this.ctx.now()))
+      throw pollFailure('access_denied', 'banned');
     // Single use: of concurrent polls only the one that moves approved → used gets a token.
-    if (!(await storage.devices.transition(hash, 'approved', 'used'))) throw pollFailure('expired_token');
-    await this.ctx.audit.signedIn(user, caller, 'device', { action: 'device.token', target: code.clientId });
+    if (!(await storage.devices.transition(hash, 'approved', 'used')))
+      throw pollFailure('expired_token');
+    await this.ctx.audit.signedIn(user, caller, 'device', {
+      action: 'device.token',
+      target: code.clientId,
+    });
     const issued = await this.ctx.tokens.envelope(user, code.clientId);
     await this.ctx.signIns.record(issued.claims, user, caller);
     return issued.body;
@@ -157,8 +229,16 @@ export class DeviceService {
   /** A 30-day token for the game application, for the signed-in user. */
   async gameToken(user: User, caller: Caller): Promise<TokenEnvelope> {
     const { config } = this.ctx;
-    await this.ctx.audit.record('game_token.issue', { actor: user.username, ip: caller.ip, target: config.gameAppId });
-    const issued = await this.ctx.tokens.envelope(user, config.gameAppId, config.gameTokenTtl);
+    await this.ctx.audit.record('game_token.issue', {
+      actor: user.username,
+      ip: caller.ip,
+      target: config.gameAppId,
+    });
+    const issued = await this.ctx.tokens.envelope(
+      user,
+      config.gameAppId,
+      config.gameTokenTtl,
+    );
     await this.ctx.signIns.record(issued.claims, user, caller);
     return issued.body;
   }
@@ -167,9 +247,13 @@ export class DeviceService {
    * The client behind `clientId`, if usable for device login (the built-in center and game
    * included). `pollError` keeps the RFC 8628 `error` key on failures seen by a polling device.
    */
-  private async activeClient(clientId: string, pollError?: PollError): Promise<ResolvedClient> {
+  private async activeClient(
+    clientId: string,
+    pollError?: PollError,
+  ): Promise<ResolvedClient> {
     const resolved = await this.ctx.clients.resolveClient(clientId, 'device');
-    if (!resolved.ok) throw fail(resolved.reason, pollError && { error: pollError });
+    if (!resolved.ok)
+      throw fail(resolved.reason, pollError && { error: pollError });
     return resolved.client;
   }
 }

@@ -25,7 +25,23 @@ export class Housekeeping {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly storage: Pick<Repositories, 'revocations' | 'emailCodes' | 'codes' | 'refreshTokens' | 'passkeys' | 'sessions' | 'reauthGrants' | 'upstreamFlows' | 'signInHistory' | 'minecraft' | 'captchaUses' | 'users' | 'outbox' | 'mail'>,
+    private readonly storage: Pick<
+      Repositories,
+      | 'revocations'
+      | 'emailCodes'
+      | 'codes'
+      | 'refreshTokens'
+      | 'passkeys'
+      | 'sessions'
+      | 'reauthGrants'
+      | 'upstreamFlows'
+      | 'signInHistory'
+      | 'minecraft'
+      | 'captchaUses'
+      | 'users'
+      | 'outbox'
+      | 'mail'
+    >,
     private readonly revokedTokens: Pick<RevokedTokens, 'reload'>,
     private readonly now: () => number,
     private readonly log: Logger,
@@ -33,7 +49,9 @@ export class Housekeeping {
 
   start(): void {
     this.timer = setInterval(() => {
-      void this.run().catch((err: unknown) => this.log.warn({ err }, 'housekeeping failed; retried next round'));
+      void this.run().catch((err: unknown) =>
+        this.log.warn({ err }, 'housekeeping failed; retried next round'),
+      );
     }, HOUSEKEEPING_INTERVAL_MS);
     this.timer.unref();
   }
@@ -57,10 +75,14 @@ export class Housekeeping {
     await this.storage.signInHistory.purgeOlderThan(now - SIGN_IN_RETENTION_MS);
     await this.storage.minecraft.tokens.purgeExpired(now);
     await this.storage.minecraft.joins.purgeExpired(now);
-    await this.storage.minecraft.textures.purgeUnused(now - UNUSED_TEXTURE_GRACE_MS);
+    await this.storage.minecraft.textures.purgeUnused(
+      now - UNUSED_TEXTURE_GRACE_MS,
+    );
     await this.storage.captchaUses.purgeExpired(now);
     // A ban ends by itself at its end (isBanned); this writes it down and announces it, once.
-    await this.storage.users.endExpiredBans(now, (user) => [userEvent('user.unbanned', user)]);
+    await this.storage.users.endExpiredBans(now, (user) => [
+      userEvent('user.unbanned', user),
+    ]);
     await this.storage.outbox.purgeSettled(now - SETTLED_DELIVERY_RETENTION_MS);
     await this.storage.mail.purgeFailures(now - FAILED_MAIL_RETENTION_MS);
     await this.revokedTokens.reload();

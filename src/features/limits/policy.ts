@@ -111,7 +111,14 @@ export const DEFAULT_LIMITS: LimitPolicy = {
 
 /** Rules whose key is only the client address: these are the ones IP_RATE_LIMITS=off turns off. */
 export const IP_ONLY_RULES: ReadonlySet<keyof LimitPolicy> = new Set([
-  'loginIp', 'sendCodeIp', 'registerIp', 'exchangeIp', 'deviceStartIp', 'devicePollUnknownIp', 'otpIp', 'upstreamIp',
+  'loginIp',
+  'sendCodeIp',
+  'registerIp',
+  'exchangeIp',
+  'deviceStartIp',
+  'devicePollUnknownIp',
+  'otpIp',
+  'upstreamIp',
 ]);
 
 /** Parses `<max>/<seconds>`; returns an error text for anything else. */
@@ -125,7 +132,9 @@ export function parseLimitRule(raw: string): LimitRule | string {
 }
 
 /** The policy from the environment; unset variables keep their defaults. Throws on a malformed value. */
-export function limitPolicyFrom(env: Record<string, string | undefined>): LimitPolicy {
+export function limitPolicyFrom(
+  env: Record<string, string | undefined>,
+): LimitPolicy {
   const policy: Record<string, LimitRule> = { ...DEFAULT_LIMITS };
   for (const [name, variable] of Object.entries(LIMIT_ENV)) {
     const raw = env[variable];

@@ -1,5 +1,8 @@
 import { hash } from 'node:crypto';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import { IP_ONLY_RULES, type LimitPolicy } from './policy.js';
 import { AppError, rateLimited, type Reason } from '../../errors/index.js';
 import type { RateCounters } from '../../platform/rate-limit/counters.js';
@@ -34,9 +37,17 @@ const UNCOUNTED: CountedTry = {
 export class RateLimiter {
   private readonly counters = new Map<LimitRuleName, RateLimiterAbstract>();
 
-  constructor(counters: RateCounters, private readonly policy: LimitPolicy, ipLimits: boolean) {
+  constructor(
+    counters: RateCounters,
+    private readonly policy: LimitPolicy,
+    ipLimits: boolean,
+  ) {
     for (const rule of Object.keys(policy) as LimitRuleName[]) {
-      if (ipLimits || !IP_ONLY_RULES.has(rule)) this.counters.set(rule, counters.counter({ name: rule, ...policy[rule] }));
+      if (ipLimits || !IP_ONLY_RULES.has(rule))
+        this.counters.set(
+          rule,
+          counters.counter({ name: rule, ...policy[rule] }),
+        );
     }
   }
 
@@ -61,7 +72,11 @@ export class RateLimiter {
       within,
       giveBack: () => giveBackOne(counter, key),
       // A window that ended since the count: the whole window is the safe answer.
-      refusal: (extra) => rateLimited(windowEnds > Date.now() ? (windowEnds - Date.now()) / 1000 : windowS, extra),
+      refusal: (extra) =>
+        rateLimited(
+          windowEnds > Date.now() ? (windowEnds - Date.now()) / 1000 : windowS,
+          extra,
+        ),
     };
   }
 
@@ -93,7 +108,10 @@ function keyOf(subject: string): string {
   return hash('sha256', subject, 'base64url').slice(0, 32);
 }
 
-async function giveBackOne(counter: RateLimiterAbstract, key: string): Promise<void> {
+async function giveBackOne(
+  counter: RateLimiterAbstract,
+  key: string,
+): Promise<void> {
   const after = await counter.reward(key);
   // Its window ended or was reset since the try: a count below zero would let extra tries
   // into the next window, so this return undoes itself (only itself, should others race it).
@@ -116,7 +134,10 @@ export class LoginThrottle {
    * `rules` are the pair, address and account rules: the password ones, or the second factor's.
    */
   constructor(
-    private readonly limiter: RateLimiter, loginKey: string, userId: number | undefined, private readonly ip: string,
+    private readonly limiter: RateLimiter,
+    loginKey: string,
+    userId: number | undefined,
+    private readonly ip: string,
     private readonly rules: ThrottleRules = PASSWORD_RULES,
   ) {
     // A known account is one counter whichever name (username or e-mail) the attempt used.
@@ -136,7 +157,10 @@ export class LoginThrottle {
    * failures, plus tries still running. Read without counting, from the same counters.
    */
   async failedTries(): Promise<number> {
-    const [fromIp, onAccount] = await Promise.all([this.limiter.peek(this.rules.ip, this.ip), this.limiter.peek(this.rules.account, this.account)]);
+    const [fromIp, onAccount] = await Promise.all([
+      this.limiter.peek(this.rules.ip, this.ip),
+      this.limiter.peek(this.rules.account, this.account),
+    ]);
     return Math.max(fromIp, onAccount);
   }
 
@@ -154,12 +178,24 @@ export interface ThrottleRules {
   readonly account: LimitRuleName;
 }
 
-const PASSWORD_RULES: ThrottleRules = { pair: 'loginPair', ip: 'loginIp', account: 'loginAccount' };
+const PASSWORD_RULES: ThrottleRules = {
+  pair: 'loginPair',
+  ip: 'loginIp',
+  account: 'loginAccount',
+};
 /** Second-factor codes: counted like passwords, on rules of their own. */
-export const OTP_RULES: ThrottleRules = { pair: 'otpPair', ip: 'otpIp', account: 'otpAccount' };
+export const OTP_RULES: ThrottleRules = {
+  pair: 'otpPair',
+  ip: 'otpIp',
+  account: 'otpAccount',
+};
 
 /** Exchange failures that only a holder of the real code (and secret) can reach: no guess to slow down. */
-const HELD_THE_REAL_CODE: ReadonlySet<Reason> = new Set<Reason>(['codeUsed', 'codeExpired', 'banned']);
+const HELD_THE_REAL_CODE: ReadonlySet<Reason> = new Set<Reason>([
+  'codeUsed',
+  'codeExpired',
+  'banned',
+]);
 
 /**
  * Code-exchange throttling. Codes and secrets carry at least 128 bits, so nothing is there to
@@ -179,12 +215,20 @@ function v1ExchangeFailure(err: unknown): ExchangeFailure {
 }
 
 export async function throttledExchange<T>(
-  limiter: RateLimiter, clientId: unknown, ip: string, run: () => Promise<T>, judge: (err: unknown) => ExchangeFailure = v1ExchangeFailure,
+  limiter: RateLimiter,
+  clientId: unknown,
+  ip: string,
+  run: () => Promise<T>,
+  judge: (err: unknown) => ExchangeFailure = v1ExchangeFailure,
 ): Promise<T> {
   if (typeof clientId !== 'string' || clientId === '') return run();
   // In this order, stopping at the first exhausted rule: an address blocked on its pair no
   // longer feeds the client's ceiling.
-  const rules: Array<[LimitRuleName, string]> = [['exchangePair', `${clientId}\u0000${ip}`], ['exchangeClient', clientId], ['exchangeIp', ip]];
+  const rules: Array<[LimitRuleName, string]> = [
+    ['exchangePair', `${clientId}\u0000${ip}`],
+    ['exchangeClient', clientId],
+    ['exchangeIp', ip],
+  ];
   const counted: CountedTry[] = [];
   let exhausted: CountedTry | undefined;
   for (const [rule, subject] of rules) {

@@ -29,10 +29,17 @@ export interface MinecraftServices {
 }
 
 export function createMinecraftServices(
-  kit: ServiceKit, limiter: RateLimiter, secondFactor: Pick<SecondFactorService, 'required'>, captcha: Pick<Captcha, 'signInGateUp'>,
+  kit: ServiceKit,
+  limiter: RateLimiter,
+  secondFactor: Pick<SecondFactorService, 'required'>,
+  captcha: Pick<Captcha, 'signInGateUp'>,
 ): MinecraftServices {
   const { config, storage, now } = kit;
-  const key = new PropertySigningKey(storage.minecraft.key, config.jwtSecret, now);
+  const key = new PropertySigningKey(
+    storage.minecraft.key,
+    config.jwtSecret,
+    now,
+  );
   const views = new ProfileViews(config.baseUrl, key, now);
   const signIn = new YggdrasilSignIn(kit, limiter, secondFactor, captcha);
   return {
@@ -46,7 +53,10 @@ export function createMinecraftServices(
           serverName: config.siteName,
           implementationName: 'account-center',
           implementationVersion: '1',
-          links: { homepage: `${config.baseUrl}/`, register: `${config.baseUrl}/register` },
+          links: {
+            homepage: `${config.baseUrl}/`,
+            register: `${config.baseUrl}/register`,
+          },
           'feature.non_email_login': true,
         },
         skinDomains: [new URL(config.baseUrl).hostname],

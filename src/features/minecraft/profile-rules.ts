@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { decodePng, pngHeaderSize, type RgbaImage } from '../../platform/images/png.js';
+import {
+  decodePng,
+  pngHeaderSize,
+  type RgbaImage,
+} from '../../platform/images/png.js';
 import { asciiLower } from '../accounts/index.js';
 import type { SkinModel, TextureKind } from './repository.js';
 
@@ -10,8 +14,14 @@ const UNSIGNED_UUID = /^[0-9a-f]{32}$/;
 export const TEXTURE_MAX_BYTES = 64 * 1024;
 /** The sizes the game reads: classic and current skins, and the two cape layouts. */
 const SIZES: Record<TextureKind, ReadonlyArray<readonly [number, number]>> = {
-  skin: [[64, 32], [64, 64]],
-  cape: [[64, 32], [22, 17]],
+  skin: [
+    [64, 32],
+    [64, 64],
+  ],
+  cape: [
+    [64, 32],
+    [22, 17],
+  ],
 };
 
 export const isValidProfileName = (name: string): boolean => NAME.test(name);
@@ -21,14 +31,30 @@ export const isValidProfileName = (name: string): boolean => NAME.test(name);
  * administrators (docs/minecraft.md lists them). Compared ignoring case.
  */
 export const RESERVED_PROFILE_NAMES: readonly string[] = [
-  'admin', 'administrator', 'moderator', 'mod', 'root', 'system', 'staff', 'owner', 'support', 'operator', 'official', 'server', 'console',
+  'admin',
+  'administrator',
+  'moderator',
+  'mod',
+  'root',
+  'system',
+  'staff',
+  'owner',
+  'support',
+  'operator',
+  'official',
+  'server',
+  'console',
 ];
 
 /** A reserved name, or the site's own name (SITE_NAME with spaces dropped or made underscores). */
 export function isReservedProfileName(name: string, siteName: string): boolean {
   const key = asciiLower(name);
   const site = asciiLower(siteName.trim());
-  return RESERVED_PROFILE_NAMES.includes(key) || key === site.replace(/\s+/g, '') || key === site.replace(/\s+/g, '_');
+  return (
+    RESERVED_PROFILE_NAMES.includes(key) ||
+    key === site.replace(/\s+/g, '') ||
+    key === site.replace(/\s+/g, '_')
+  );
 }
 
 /** Profile ids are unsigned UUIDs, compared lower-case; dashed input is accepted too. */
@@ -39,16 +65,23 @@ export function profileIdOf(raw: string): string | undefined {
 
 export const newProfileId = (): string => randomUUID().replaceAll('-', '');
 
-export const isSkinModel = (v: unknown): v is SkinModel => v === 'default' || v === 'slim';
-export const isTextureKind = (v: unknown): v is TextureKind => v === 'skin' || v === 'cape';
+export const isSkinModel = (v: unknown): v is SkinModel =>
+  v === 'default' || v === 'slim';
+export const isTextureKind = (v: unknown): v is TextureKind =>
+  v === 'skin' || v === 'cape';
 
 /**
  * The picture of `file` when it is a PNG of a size the game reads for `kind`, within the size
  * cap; undefined otherwise. The size is read from the header before anything is inflated.
  */
-export function textureImage(kind: TextureKind, file: Buffer): RgbaImage | undefined {
+export function textureImage(
+  kind: TextureKind,
+  file: Buffer,
+): RgbaImage | undefined {
   if (file.length > TEXTURE_MAX_BYTES) return undefined;
-  const fits = (size: { width: number; height: number } | undefined) => size !== undefined && SIZES[kind].some(([w, h]) => size.width === w && size.height === h);
+  const fits = (size: { width: number; height: number } | undefined) =>
+    size !== undefined &&
+    SIZES[kind].some(([w, h]) => size.width === w && size.height === h);
   if (!fits(pngHeaderSize(file))) return undefined;
   const image = decodePng(file);
   return fits(image) ? image : undefined;

@@ -26,7 +26,13 @@ export interface MinecraftProfileRepo {
   /** Throws UniqueViolation for a taken name; false when the profile is gone. */
   rename(id: string, name: string, now: number): Promise<boolean>;
   /** Points the profile's skin or cape at `hash` (null: none); answers the hash it replaced, or undefined when the profile is gone. */
-  setTexture(id: string, kind: TextureKind, hash: string | null, model: SkinModel | undefined, now: number): Promise<TextureChange | undefined>;
+  setTexture(
+    id: string,
+    kind: TextureKind,
+    hash: string | null,
+    model: SkinModel | undefined,
+    now: number,
+  ): Promise<TextureChange | undefined>;
   setSkinModel(id: string, model: SkinModel, now: number): Promise<boolean>;
   remove(id: string): Promise<boolean>;
   removeAllOf(userId: number): Promise<void>;
@@ -44,7 +50,14 @@ export interface TextureRepo {
    * Stores the PNG and points the profile at it in one transaction, so the file is never
    * seen without the profile that uses it; undefined (and nothing stored) when the profile is gone.
    */
-  attach(profileId: string, kind: TextureKind, hash: string, png: Buffer, model: SkinModel | undefined, now: number): Promise<TextureChange | undefined>;
+  attach(
+    profileId: string,
+    kind: TextureKind,
+    hash: string,
+    png: Buffer,
+    model: SkinModel | undefined,
+    now: number,
+  ): Promise<TextureChange | undefined>;
   get(hash: string): Promise<Buffer | undefined>;
   /** Deletes the texture unless a profile uses it; true when it went. */
   removeIfUnused(hash: string): Promise<boolean>;

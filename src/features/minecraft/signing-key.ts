@@ -1,6 +1,15 @@
-import { createPublicKey, createSign, type JsonWebKey, type KeyObject } from 'node:crypto';
+import {
+  createPublicKey,
+  createSign,
+  type JsonWebKey,
+  type KeyObject,
+} from 'node:crypto';
 import { SecretBox } from '../../platform/crypto/secret-box.js';
-import { newKeyPair, privateJwtKey, type Jwk } from '../../platform/jwt/key-pairs.js';
+import {
+  newKeyPair,
+  privateJwtKey,
+  type Jwk,
+} from '../../platform/jwt/key-pairs.js';
 import type { MinecraftKeyRepo, StoredSigningKey } from './repository.js';
 
 /**
@@ -26,7 +35,11 @@ export class PropertySigningKey {
   private readonly cipher: SecretBox;
   private loading: Promise<Loaded> | undefined;
 
-  constructor(private readonly repo: MinecraftKeyRepo, jwtSecret: string, private readonly now: () => number) {
+  constructor(
+    private readonly repo: MinecraftKeyRepo,
+    jwtSecret: string,
+    private readonly now: () => number,
+  ) {
     this.cipher = new SecretBox(jwtSecret, KEY_SEAL_PURPOSE, KEY_SEAL_SALT);
   }
 
@@ -37,7 +50,9 @@ export class PropertySigningKey {
   /** base64 of the SHA1withRSA signature of `value`, as the Yggdrasil specification asks. */
   async sign(value: string): Promise<string> {
     const { privateKey } = await this.load();
-    return createSign('RSA-SHA1').update(value, 'utf8').sign(privateKey, 'base64');
+    return createSign('RSA-SHA1')
+      .update(value, 'utf8')
+      .sign(privateKey, 'base64');
   }
 
   private load(): Promise<Loaded> {
@@ -50,14 +65,30 @@ export class PropertySigningKey {
   }
 
   private async read(): Promise<Loaded> {
-    const stored = (await this.repo.get()) ?? (await this.repo.insertOrGet(await this.create()));
-    const privateJwk = JSON.parse(this.cipher.open(stored.privateJwkEnc, KEY_CONTEXT)) as Jwk;
-    return { publicPem: stored.publicPem, privateKey: privateJwtKey('RS256', KEY_CONTEXT, privateJwk).privateKey };
+    const stored =
+      (await this.repo.get()) ??
+      (await this.repo.insertOrGet(await this.create()));
+    const privateJwk = JSON.parse(
+      this.cipher.open(stored.privateJwkEnc, KEY_CONTEXT),
+    ) as Jwk;
+    return {
+      publicPem: stored.publicPem,
+      privateKey: privateJwtKey('RS256', KEY_CONTEXT, privateJwk).privateKey,
+    };
   }
 
   private async create(): Promise<StoredSigningKey> {
     const { publicJwk, privateJwk } = await newKeyPair('RS256');
-    const publicPem = createPublicKey({ key: publicJwk as JsonWebKey, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString();
-    return { publicPem, privateJwkEnc: this.cipher.seal(JSON.stringify(privateJwk), KEY_CONTEXT), createdAt: this.now() };
+    const publicPem = createPublicKey({
+      key: publicJwk as JsonWebKey,
+      format: 'jwk',
+    })
+      .export({ type: 'spki', format: 'pem' })
+      .toString();
+    return {
+      publicPem,
+      privateJwkEnc: this.cipher.seal(JSON.stringify(privateJwk), KEY_CONTEXT),
+      createdAt: this.now(),
+    };
   }
 }

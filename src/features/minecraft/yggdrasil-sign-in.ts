@@ -5,9 +5,17 @@ import type { Captcha } from '../abuse/index.js';
 import type { Caller, Uses } from '../kit.js';
 import { LoginThrottle, type RateLimiter } from '../limits/index.js';
 import type { SecondFactorService } from '../second-factor/index.js';
-import { bannedAccount, captchaGateUp, invalidCredentials } from './yggdrasil-errors.js';
+import {
+  bannedAccount,
+  captchaGateUp,
+  invalidCredentials,
+} from './yggdrasil-errors.js';
 
-export type SignInDeps = Uses<'now' | 'passwords' | 'tokens' | 'audit', 'users' | 'minecraft', 'gameAppId'>;
+export type SignInDeps = Uses<
+  'now' | 'passwords' | 'tokens' | 'audit',
+  'users' | 'minecraft',
+  'gameAppId'
+>;
 
 /** What the credentials are for: a sign-in (recorded in the history) or `signout`. */
 export type SignInPurpose = 'authenticate' | 'signout';
@@ -30,12 +38,26 @@ export class YggdrasilSignIn {
     private readonly captcha: Pick<Captcha, 'signInGateUp'>,
   ) {}
 
-  async check(login: string, secret: string, caller: Caller, purpose: SignInPurpose): Promise<User> {
+  async check(
+    login: string,
+    secret: string,
+    caller: Caller,
+    purpose: SignInPurpose,
+  ): Promise<User> {
     const user = await this.findAccount(login);
-    const throttle = new LoginThrottle(this.limiter, asciiLower(login), user?.id, caller.ip);
+    const throttle = new LoginThrottle(
+      this.limiter,
+      asciiLower(login),
+      user?.id,
+      caller.ip,
+    );
     const method = JWT_SHAPE.test(secret) ? 'game_token' : 'password';
     // A launcher cannot show the CAPTCHA /login now asks for: passwords wait, game tokens (unguessable) do not.
-    if (method === 'password' && (await this.captcha.signInGateUp(() => throttle.failedTries()))) throw captchaGateUp();
+    if (
+      method === 'password' &&
+      (await this.captcha.signInGateUp(() => throttle.failedTries()))
+    )
+      throw captchaGateUp();
     try {
       await throttle.begin();
     } catch (err) {
@@ -43,17 +65,33 @@ export class YggdrasilSignIn {
       if (err instanceof AppError) throw invalidCredentials();
       throw err;
     }
-    const ok = method === 'game_token' ? await this.gameTokenOf(user, secret) : await this.passwordOf(user, secret);
+    const ok =
+      method === 'game_token'
+        ? await this.gameTokenOf(user, secret)
+        : await this.passwordOf(user, secret);
     if (!user || !ok) {
-      await this.ctx.audit.record('login.failure', { actor: user?.username ?? null, ip: caller.ip, target: user?.username ?? null, detail: { method: `minecraft:${method}` } });
+      await this.ctx.audit.record('login.failure', {
+        actor: user?.username ?? null,
+        ip: caller.ip,
+        target: user?.username ?? null,
+        detail: { method: `minecraft:${method}` },
+      });
       throw invalidCredentials();
     }
     await throttle.succeeded();
     if (isBanned(user, this.ctx.now())) throw bannedAccount(user.bannedUntil);
     if (purpose === 'authenticate' && method === 'password') {
-      await this.ctx.audit.signedIn(user, caller, 'password', { action: 'minecraft.authenticate', detail: { method } });
+      await this.ctx.audit.signedIn(user, caller, 'password', {
+        action: 'minecraft.authenticate',
+        detail: { method },
+      });
     } else {
-      await this.ctx.audit.record('minecraft.authenticate', { actor: user.username, ip: caller.ip, target: user.username, detail: { method } });
+      await this.ctx.audit.record('minecraft.authenticate', {
+        actor: user.username,
+        ip: caller.ip,
+        target: user.username,
+        detail: { method },
+      });
     }
     return user;
   }
@@ -71,17 +109,28 @@ export class YggdrasilSignIn {
   }
 
   /** The password counts only for accounts without a second factor; the hash is checked either way, for even timing. */
-  private async passwordOf(user: User | undefined, password: string): Promise<boolean> {
+  private async passwordOf(
+    user: User | undefined,
+    password: string,
+  ): Promise<boolean> {
     const ok = await this.ctx.passwords.verify(user?.passwordHash, password);
-    return ok && user !== undefined && !(await this.secondFactor.required(user.id));
+    return (
+      ok && user !== undefined && !(await this.secondFactor.required(user.id))
+    );
   }
 
   /** A live game token (CONTRACT §7) of this very account. */
-  private async gameTokenOf(user: User | undefined, token: string): Promise<boolean> {
+  private async gameTokenOf(
+    user: User | undefined,
+    token: string,
+  ): Promise<boolean> {
     if (!user) return false;
     try {
       const auth = await this.ctx.tokens.check(`Bearer ${token}`);
-      return auth.claims.app === this.ctx.config.gameAppId && auth.user.id === user.id;
+      return (
+        auth.claims.app === this.ctx.config.gameAppId &&
+        auth.user.id === user.id
+      );
     } catch {
       return false;
     }

@@ -1,9 +1,22 @@
 import { Webhook } from 'standardwebhooks';
 import type { Logger } from 'pino';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
-import { LeaseLoop, retryAt, type RetrySchedule } from '../../platform/outbox/lease-loop.js';
-import { guardedPost, type PostResult } from '../../platform/net/guarded-post.js';
-import type { Delivery, DeliveryKind, DeliveryOutcome, OutboxRepo, WebhookEndpointRepo } from './repository.js';
+import {
+  LeaseLoop,
+  retryAt,
+  type RetrySchedule,
+} from '../../platform/outbox/lease-loop.js';
+import {
+  guardedPost,
+  type PostResult,
+} from '../../platform/net/guarded-post.js';
+import type {
+  Delivery,
+  DeliveryKind,
+  DeliveryOutcome,
+  OutboxRepo,
+  WebhookEndpointRepo,
+} from './repository.js';
 
 /** The waits after the 1st, 2nd, … failed try (docs/api.md §15.2); then every 6 hours. */
 export const RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000];
@@ -20,17 +33,27 @@ const LEASE_MS = 60_000;
  * addresses (registered by any application owner) have slots of their own, so addresses
  * that never answer can only ever hold back-channel slots, never a ban's webhook.
  */
-export const LANES: Readonly<Record<DeliveryKind, { slots: number; perTarget: number }>> = {
+export const LANES: Readonly<
+  Record<DeliveryKind, { slots: number; perTarget: number }>
+> = {
   webhook: { slots: 16, perTarget: 4 },
   backchannel: { slots: 16, perTarget: 2 },
 };
 const KINDS = Object.keys(LANES) as DeliveryKind[];
 
 /** The webhook and back-channel retry schedule (docs/api.md §15.2). */
-export const DELIVERY_RETRIES: RetrySchedule = { delaysMs: RETRY_DELAYS_MS, everyMs: RETRY_EVERY_MS, giveUpAfterMs: GIVE_UP_AFTER_MS };
+export const DELIVERY_RETRIES: RetrySchedule = {
+  delaysMs: RETRY_DELAYS_MS,
+  everyMs: RETRY_EVERY_MS,
+  giveUpAfterMs: GIVE_UP_AFTER_MS,
+};
 
 /** When to try again after `attempts` failed tries, or null to give up. */
-export function nextAttemptAt(attempts: number, createdAt: number, now: number): number | null {
+export function nextAttemptAt(
+  attempts: number,
+  createdAt: number,
+  now: number,
+): number | null {
   return retryAt(DELIVERY_RETRIES, attempts, createdAt, now);
 }
 
@@ -61,11 +84,28 @@ export class DeliveryLoop {
   private readonly loop: LeaseLoop<Delivery>;
 
   constructor(private readonly deps: DeliveryDeps) {
-    this.loop = new LeaseLoop(KINDS.map((kind) => ({
-      slots: LANES[kind].slots,
-      claim: (free) => deps.outbox.claimDue(kind, deps.now(), LEASE_MS, free, LANES[kind].perTarget),
-      deliver: (d) => this.deliver(d).catch((err: unknown) => deps.log.warn({ err, delivery: d.id }, 'webhook delivery not settled')),
-    })), deps.log, 'webhook delivery');
+    this.loop = new LeaseLoop(
+      KINDS.map((kind) => ({
+        slots: LANES[kind].slots,
+        claim: (free) =>
+          deps.outbox.claimDue(
+            kind,
+            deps.now(),
+            LEASE_MS,
+            free,
+            LANES[kind].perTarget,
+          ),
+        deliver: (d) =>
+          this.deliver(d).catch((err: unknown) =>
+            deps.log.warn(
+              { err, delivery: d.id },
+              'webhook delivery not settled',
+            ),
+          ),
+      })),
+      deps.log,
+      'webhook delivery',
+    );
   }
 
   start(pollMs = 500): void {
@@ -82,23 +122,37 @@ export class DeliveryLoop {
     let result: PostResult;
     try {
       const { headers, body } = await this.render(d, now());
-      result = await guardedPost(d.targetUrl, headers, body, { timeoutMs: DELIVERY_TIMEOUT_MS, allowPrivate: this.deps.allowPrivate });
+      result = await guardedPost(d.targetUrl, headers, body, {
+        timeoutMs: DELIVERY_TIMEOUT_MS,
+        allowPrivate: this.deps.allowPrivate,
+      });
     } catch (err) {
       result = { status: null, body: `not sent: ${(err as Error).message}` };
     }
     const at = now();
-    const ok = result.status !== null && result.status >= 200 && result.status <= 299;
+    const ok =
+      result.status !== null && result.status >= 200 && result.status <= 299;
     const attempts = d.attempts + 1;
     // An address refused as internal stays refused (WEBHOOK_ALLOW_PRIVATE is read at start):
     // no retry for 3 days, and the reason is kept on the row for the delivery lists.
-    const again = ok || result.refused ? null : nextAttemptAt(attempts, d.createdAt, at);
+    const again =
+      ok || result.refused ? null : nextAttemptAt(attempts, d.createdAt, at);
     const outcome: DeliveryOutcome = {
-      status: ok ? 'delivered' : again === null ? 'failed' : 'pending', attempts,
-      nextAttemptAt: again ?? at, statusCode: result.status, response: result.body,
+      status: ok ? 'delivered' : again === null ? 'failed' : 'pending',
+      attempts,
+      nextAttemptAt: again ?? at,
+      statusCode: result.status,
+      response: result.body,
     };
     await outbox.settle(d.id, outcome, at);
-    if (d.endpointId !== null && (await endpoints.recordResult(d.endpointId, ok, at, GIVE_UP_AFTER_MS))) {
-      this.deps.log.warn({ endpoint: d.endpointId }, 'webhook endpoint failing for 3 days: switched off');
+    if (
+      d.endpointId !== null &&
+      (await endpoints.recordResult(d.endpointId, ok, at, GIVE_UP_AFTER_MS))
+    ) {
+      this.deps.log.warn(
+        { endpoint: d.endpointId },
+        'webhook endpoint failing for 3 days: switched off',
+      );
     }
   }
 
@@ -107,7 +161,10 @@ export class DeliveryLoop {
       if (!this.deps.renderOther) throw new Error(`no sender for ${d.kind}`);
       return this.deps.renderOther(d, at);
     }
-    const endpoint = d.endpointId === null ? undefined : await this.deps.endpoints.find(d.endpointId);
+    const endpoint =
+      d.endpointId === null
+        ? undefined
+        : await this.deps.endpoints.find(d.endpointId);
     if (!endpoint) throw new Error('the endpoint is gone');
     const secret = this.deps.secrets.open(endpoint.secretEnc, endpoint.id);
     const sentAt = new Date(at);
@@ -116,7 +173,11 @@ export class DeliveryLoop {
       headers: {
         'webhook-id': d.messageId,
         'webhook-timestamp': String(Math.floor(at / 1000)),
-        'webhook-signature': new Webhook(secret).sign(d.messageId, sentAt, d.payload),
+        'webhook-signature': new Webhook(secret).sign(
+          d.messageId,
+          sentAt,
+          d.payload,
+        ),
       },
     };
   }

@@ -5,14 +5,23 @@
 import type { OutboxEvent } from '../../platform/sql/outbox.js';
 
 export const EVENT_TYPES = [
-  'user.created', 'user.updated', 'user.deleted', 'user.banned', 'user.unbanned', 'user.roles_changed',
-  'user.password_changed', 'user.sessions_revoked', 'app.disabled', 'app.enabled',
+  'user.created',
+  'user.updated',
+  'user.deleted',
+  'user.banned',
+  'user.unbanned',
+  'user.roles_changed',
+  'user.password_changed',
+  'user.sessions_revoked',
+  'app.disabled',
+  'app.enabled',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /** Sent only on request from the console, to try an endpoint. */
 export const TEST_EVENT = 'webhook.test';
 
-export const isEventType = (v: string): v is EventType => (EVENT_TYPES as readonly string[]).includes(v);
+export const isEventType = (v: string): v is EventType =>
+  (EVENT_TYPES as readonly string[]).includes(v);
 
 interface Person {
   id: number;
@@ -20,14 +29,31 @@ interface Person {
 }
 
 /** An event about a person, ordered with the other events about them. */
-export function userEvent(type: EventType, user: Person, changes: Record<string, unknown> = {}): OutboxEvent {
-  return { type, orderKey: `user:${user.id}`, data: { uid: user.id, username: user.username, ...changes } };
+export function userEvent(
+  type: EventType,
+  user: Person,
+  changes: Record<string, unknown> = {},
+): OutboxEvent {
+  return {
+    type,
+    orderKey: `user:${user.id}`,
+    data: { uid: user.id, username: user.username, ...changes },
+  };
 }
 
 /** An event about an application, ordered with the others about it. */
-export function appEvent(type: 'app.disabled' | 'app.enabled', clientId: string, changes: Record<string, unknown> = {}): OutboxEvent {
-  return { type, orderKey: `app:${clientId}`, data: { client_id: clientId, ...changes } };
+export function appEvent(
+  type: 'app.disabled' | 'app.enabled',
+  clientId: string,
+  changes: Record<string, unknown> = {},
+): OutboxEvent {
+  return {
+    type,
+    orderKey: `app:${clientId}`,
+    data: { client_id: clientId, ...changes },
+  };
 }
 
 /** An ISO-8601 time, or null, as events and views show a ban's end. */
-export const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+export const isoOrNull = (ms: number | null) =>
+  ms === null ? null : new Date(ms).toISOString();

@@ -4,7 +4,11 @@ import { DeliveryLoop, type Rendered } from './delivery.js';
 import type { Delivery } from './repository.js';
 import { WebhookService } from './webhook-service.js';
 
-export type ModerationDeps = Uses<'now' | 'audit' | 'log', 'webhooks' | 'outbox', 'jwtSecret' | 'webhookAllowPrivate'>;
+export type ModerationDeps = Uses<
+  'now' | 'audit' | 'log',
+  'webhooks' | 'outbox',
+  'jwtSecret' | 'webhookAllowPrivate'
+>;
 
 export interface ModerationServices {
   webhooks: WebhookService;
@@ -12,11 +16,22 @@ export interface ModerationServices {
 }
 
 /** The webhook administration and the loop that sends the outbox, sharing one secret box. */
-export function createModerationServices(ctx: ModerationDeps, renderOther?: (d: Delivery, now: number) => Promise<Rendered>): ModerationServices {
+export function createModerationServices(
+  ctx: ModerationDeps,
+  renderOther?: (d: Delivery, now: number) => Promise<Rendered>,
+): ModerationServices {
   const secrets = new SecretBox(ctx.config.jwtSecret, 'webhook-signing-secret');
   const { webhooks: endpoints, outbox } = ctx.storage;
   return {
     webhooks: new WebhookService({ ...ctx, endpoints, outbox, secrets }),
-    delivery: new DeliveryLoop({ outbox, endpoints, secrets, now: ctx.now, log: ctx.log, allowPrivate: ctx.config.webhookAllowPrivate, renderOther }),
+    delivery: new DeliveryLoop({
+      outbox,
+      endpoints,
+      secrets,
+      now: ctx.now,
+      log: ctx.log,
+      allowPrivate: ctx.config.webhookAllowPrivate,
+      renderOther,
+    }),
   };
 }

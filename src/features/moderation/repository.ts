@@ -58,14 +58,25 @@ export interface WebhookEndpointRepo {
    * Changes an endpoint; switching it on also ends its run of failures and the switched-off
    * notice. The endpoint as it is now, or undefined when there is none.
    */
-  update(id: string, patch: Partial<Pick<WebhookEndpoint, 'url' | 'description' | 'events' | 'enabled'>>, now: number): Promise<WebhookEndpoint | undefined>;
+  update(
+    id: string,
+    patch: Partial<
+      Pick<WebhookEndpoint, 'url' | 'description' | 'events' | 'enabled'>
+    >,
+    now: number,
+  ): Promise<WebhookEndpoint | undefined>;
   /** Removes the endpoint and every delivery to it; false when there was none. */
   remove(id: string): Promise<boolean>;
   /**
    * Records a try's result: success clears the failing run; a failure starts one (unless one
    * runs) and switches the endpoint off when it began `disableAfterMs` ago. True when it did.
    */
-  recordResult(id: string, ok: boolean, now: number, disableAfterMs: number): Promise<boolean>;
+  recordResult(
+    id: string,
+    ok: boolean,
+    now: number,
+    disableAfterMs: number,
+  ): Promise<boolean>;
 }
 
 export interface OutboxRepo {
@@ -77,7 +88,13 @@ export interface OutboxRepo {
    * has more than `perTarget` leased at once across instances. On PostgreSQL the rows are
    * picked `FOR UPDATE SKIP LOCKED`, so two instances never take the same one.
    */
-  claimDue(kind: DeliveryKind, now: number, leaseMs: number, limit: number, perTarget: number): Promise<Delivery[]>;
+  claimDue(
+    kind: DeliveryKind,
+    now: number,
+    leaseMs: number,
+    limit: number,
+    perTarget: number,
+  ): Promise<Delivery[]>;
   settle(id: number, outcome: DeliveryOutcome, now: number): Promise<void>;
   /** The newest deliveries to an endpoint, newest first. */
   recent(endpointId: string, limit: number): Promise<Delivery[]>;
@@ -87,7 +104,12 @@ export interface OutboxRepo {
   /** Makes a delivery pending again, due now, with a fresh retry window; false when unknown. */
   redeliver(id: number, now: number): Promise<boolean>;
   /** Queues one event for one endpoint (the console's test event). */
-  enqueueFor(endpoint: Pick<WebhookEndpoint, 'id' | 'url'>, type: string, data: Record<string, unknown>, now: number): Promise<void>;
+  enqueueFor(
+    endpoint: Pick<WebhookEndpoint, 'id' | 'url'>,
+    type: string,
+    data: Record<string, unknown>,
+    now: number,
+  ): Promise<void>;
   /** Deletes settled deliveries older than `before`. */
   purgeSettled(before: number): Promise<number>;
 }

@@ -1,4 +1,8 @@
-import { mayUseAdminScope, type AdminScope, type AppCache } from '../apps/index.js';
+import {
+  mayUseAdminScope,
+  type AdminScope,
+  type AppCache,
+} from '../apps/index.js';
 import { splitScope } from '../apps/index.js';
 import type { AccessTokenCheck } from './token-checks.js';
 
@@ -24,13 +28,25 @@ export class AdminClientAccess {
   ) {}
 
   /** The verdict on the header for `scope`; with no scope (a route no application may call), never granted. */
-  async clientFor(authorization: string | undefined, scope: AdminScope | undefined): Promise<AdminClientVerdict | undefined> {
+  async clientFor(
+    authorization: string | undefined,
+    scope: AdminScope | undefined,
+  ): Promise<AdminClientVerdict | undefined> {
     const token = BEARER.exec(authorization ?? '')?.[1];
     if (token === undefined) return undefined;
     const live = await this.accessCheck.live(token);
-    if (live === undefined || live.user !== undefined || live.claims.sid !== undefined) return undefined;
+    if (
+      live === undefined ||
+      live.user !== undefined ||
+      live.claims.sid !== undefined
+    )
+      return undefined;
     const clientId = live.claims.client_id;
-    if (scope === undefined || !splitScope(live.claims.scope).includes(scope)) return { clientId, granted: false };
-    return { clientId, granted: mayUseAdminScope(await this.apps.findById(clientId), scope) };
+    if (scope === undefined || !splitScope(live.claims.scope).includes(scope))
+      return { clientId, granted: false };
+    return {
+      clientId,
+      granted: mayUseAdminScope(await this.apps.findById(clientId), scope),
+    };
   }
 }

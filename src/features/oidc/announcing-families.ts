@@ -21,7 +21,11 @@ export class AnnouncingRefreshTokenRepo implements RefreshTokenRepo {
   ) {}
 
   private announce(familyId: string, userId: number): Promise<void> {
-    return this.revoked.revoke(revokedFamilyKey(familyId), userId, Math.ceil(this.now() / 1000) + this.accessTokenTtl);
+    return this.revoked.revoke(
+      revokedFamilyKey(familyId),
+      userId,
+      Math.ceil(this.now() / 1000) + this.accessTokenTtl,
+    );
   }
 
   async revokeFamily(familyId: string, now: number): Promise<boolean> {
@@ -32,31 +36,61 @@ export class AnnouncingRefreshTokenRepo implements RefreshTokenRepo {
     return revoked;
   }
 
-  async revokeFamiliesOf(userId: number, clientId: string, now: number): Promise<string[]> {
+  async revokeFamiliesOf(
+    userId: number,
+    clientId: string,
+    now: number,
+  ): Promise<string[]> {
     const ids = await this.repo.revokeFamiliesOf(userId, clientId, now);
     for (const id of ids) await this.announce(id, userId);
     return ids;
   }
 
-  async revokeFamiliesOfSession(sessionId: string, userId: number, now: number): Promise<string[]> {
+  async revokeFamiliesOfSession(
+    sessionId: string,
+    userId: number,
+    now: number,
+  ): Promise<string[]> {
     const ids = await this.repo.revokeFamiliesOfSession(sessionId, userId, now);
     for (const id of ids) await this.announce(id, userId);
     return ids;
   }
 
-  async revokeLiveFamiliesOf(userId: number, now: number, createdAfter: number): Promise<string[]> {
+  async revokeLiveFamiliesOf(
+    userId: number,
+    now: number,
+    createdAfter: number,
+  ): Promise<string[]> {
     const ids = await this.repo.revokeLiveFamiliesOf(userId, now, createdAfter);
     for (const id of ids) await this.announce(id, userId);
     return ids;
   }
 
-  createFamily(...args: Parameters<RefreshTokenRepo['createFamily']>) { return this.repo.createFamily(...args); }
-  findFamily(familyId: string) { return this.repo.findFamily(familyId); }
-  listLiveFamilies(...args: Parameters<RefreshTokenRepo['listLiveFamilies']>) { return this.repo.listLiveFamilies(...args); }
-  create(...args: Parameters<RefreshTokenRepo['create']>) { return this.repo.create(...args); }
-  findByHash(tokenHash: string) { return this.repo.findByHash(tokenHash); }
-  findPresented(tokenHash: string) { return this.repo.findPresented(tokenHash); }
-  use(tokenHash: string, now: number, successorHash: string) { return this.repo.use(tokenHash, now, successorHash); }
-  latestInFamily(familyId: string) { return this.repo.latestInFamily(familyId); }
-  purgeExpired(before: number) { return this.repo.purgeExpired(before); }
+  createFamily(...args: Parameters<RefreshTokenRepo['createFamily']>) {
+    return this.repo.createFamily(...args);
+  }
+  findFamily(familyId: string) {
+    return this.repo.findFamily(familyId);
+  }
+  listLiveFamilies(...args: Parameters<RefreshTokenRepo['listLiveFamilies']>) {
+    return this.repo.listLiveFamilies(...args);
+  }
+  create(...args: Parameters<RefreshTokenRepo['create']>) {
+    return this.repo.create(...args);
+  }
+  findByHash(tokenHash: string) {
+    return this.repo.findByHash(tokenHash);
+  }
+  findPresented(tokenHash: string) {
+    return this.repo.findPresented(tokenHash);
+  }
+  use(tokenHash: string, now: number, successorHash: string) {
+    return this.repo.use(tokenHash, now, successorHash);
+  }
+  latestInFamily(familyId: string) {
+    return this.repo.latestInFamily(familyId);
+  }
+  purgeExpired(before: number) {
+    return this.repo.purgeExpired(before);
+  }
 }

@@ -1,11 +1,20 @@
 import { isActive } from '../apps/index.js';
 import { isReservedClientId } from '../apps/index.js';
 import {
-  checkRequest, consentCovers, resolveRedirect, single, withQuery,
-  type AuthorizationRequest, type RawParams, type RedirectError,
+  checkRequest,
+  consentCovers,
+  resolveRedirect,
+  single,
+  withQuery,
+  type AuthorizationRequest,
+  type RawParams,
+  type RedirectError,
 } from './authorize-rules.js';
 import { MSG, fail, unauthorized } from '../../errors/index.js';
-import { newTimedSecret, timedSecretKey } from '../../platform/crypto/random.js';
+import {
+  newTimedSecret,
+  timedSecretKey,
+} from '../../platform/crypto/random.js';
 import type { AuditLog } from '../audit/index.js';
 import type { Authenticated } from '../sessions/index.js';
 import type { Caller } from '../kit.js';
@@ -45,7 +54,12 @@ export interface AuthorizeFlowSettings {
  */
 export class AuthorizeFlow {
   constructor(
-    private readonly repos: { apps: AppRepo; codes: AuthCodeRepo; consents: ConsentRepo; sessions: Pick<SessionRepo, 'findById'> },
+    private readonly repos: {
+      apps: AppRepo;
+      codes: AuthCodeRepo;
+      consents: ConsentRepo;
+      sessions: Pick<SessionRepo, 'findById'>;
+    },
     private readonly tickets: Tickets,
     private readonly settings: AuthorizeFlowSettings,
     private readonly audit: AuditLog,
@@ -57,37 +71,71 @@ export class AuthorizeFlow {
    * `browser`: the person's browser making this request. A code issued to it is their sign-in
    * at the application, recorded with this browser (the back end's exchange is not one).
    */
-  async start(params: RawParams, session: Authenticated | undefined, browser: Caller): Promise<Step> {
+  async start(
+    params: RawParams,
+    session: Authenticated | undefined,
+    browser: Caller,
+  ): Promise<Step> {
     const clientId = single(params, 'client_id');
-    if (typeof clientId === 'object') return { page: PAGE_MSG.repeated + 'client_id' };
+    if (typeof clientId === 'object')
+      return { page: PAGE_MSG.repeated + 'client_id' };
     if (clientId === undefined) return { page: PAGE_MSG.missingClient };
     const app = await this.client(clientId);
     if (typeof app === 'string') return { page: app };
     const given = single(params, 'redirect_uri');
-    if (typeof given === 'object') return { page: PAGE_MSG.repeated + 'redirect_uri' };
+    if (typeof given === 'object')
+      return { page: PAGE_MSG.repeated + 'redirect_uri' };
     const redirect = resolveRedirect(app.redirectUris, given);
-    if (!redirect) return { page: given === undefined ? PAGE_MSG.missingRedirect : PAGE_MSG.badRedirect };
+    if (!redirect)
+      return {
+        page:
+          given === undefined ? PAGE_MSG.missingRedirect : PAGE_MSG.badRedirect,
+      };
 
     const checked = checkRequest(params, app, redirect);
     if (!checked.ok) {
       const state = single(params, 'state');
-      return { redirect: this.errorUrl(redirect.uri, checked.error, typeof state === 'string' ? state : undefined) };
+      return {
+        redirect: this.errorUrl(
+          redirect.uri,
+          checked.error,
+          typeof state === 'string' ? state : undefined,
+        ),
+      };
     }
     const request = checked.request;
     const requestedAt = this.now();
-    const stale = session !== undefined && request.maxAge !== undefined && signedInAt(session) + request.maxAge * 1000 < requestedAt;
-    return this.proceed({ request, requestedAt, freshLogin: request.prompt.includes('login') || stale }, session, browser);
+    const stale =
+      session !== undefined &&
+      request.maxAge !== undefined &&
+      signedInAt(session) + request.maxAge * 1000 < requestedAt;
+    return this.proceed(
+      {
+        request,
+        requestedAt,
+        freshLogin: request.prompt.includes('login') || stale,
+      },
+      session,
+      browser,
+    );
   }
 
   /** Back from the sign-in page with the ticket. */
-  async resume(rawTicket: unknown, session: Authenticated | undefined, browser: Caller): Promise<Step> {
+  async resume(
+    rawTicket: unknown,
+    session: Authenticated | undefined,
+    browser: Caller,
+  ): Promise<Step> {
     const ticket = await this.tickets.open(rawTicket);
     if (!ticket) return { page: PAGE_MSG.badTicket };
     return this.proceed(ticket, session, browser);
   }
 
   /** What the consent page shows; 401 without a session so the page sends the person to sign in. */
-  async interaction(rawTicket: unknown, session: Authenticated | undefined): Promise<InteractionView> {
+  async interaction(
+    rawTicket: unknown,
+    session: Authenticated | undefined,
+  ): Promise<InteractionView> {
     const { ticket, app } = await this.openForPage(rawTicket);
     if (!session) throw unauthorized();
     return {
@@ -96,36 +144,79 @@ export class AuthorizeFlow {
       homepage: app.homepage,
       scopes: ticket.request.scopes,
       redirect_uri: ticket.request.redirectUri,
-      user: { username: session.user.username, display_name: session.user.displayName },
+      user: {
+        username: session.user.username,
+        display_name: session.user.displayName,
+      },
     };
   }
 
   /** The person's answer on the consent page: where the browser goes next. */
-  async decide(rawTicket: unknown, allow: boolean, session: Authenticated | undefined, browser: Caller): Promise<string> {
+  async decide(
+    rawTicket: unknown,
+    allow: boolean,
+    session: Authenticated | undefined,
+    browser: Caller,
+  ): Promise<string> {
     const { ticket } = await this.openForPage(rawTicket);
     const { request } = ticket;
-    const record = (action: string) => this.audit.record(action, { actor: session?.user.username ?? null, ip: browser.ip, target: request.clientId, detail: { scope: request.scopes.join(' ') } });
+    const record = (action: string) =>
+      this.audit.record(action, {
+        actor: session?.user.username ?? null,
+        ip: browser.ip,
+        target: request.clientId,
+        detail: { scope: request.scopes.join(' ') },
+      });
     if (!allow) {
       await record('oidc.consent.deny');
-      return this.errorUrl(request.redirectUri, { error: 'access_denied', description: 'the person refused the request' }, request.state);
+      return this.errorUrl(
+        request.redirectUri,
+        {
+          error: 'access_denied',
+          description: 'the person refused the request',
+        },
+        request.state,
+      );
     }
     if (!session) throw unauthorized();
-    if (!this.freshEnough(ticket, session)) return this.loginUrl(ticket, rawTicket as string, true);
-    const granted = (await this.repos.consents.find(session.user.id, request.clientId))?.scopes ?? [];
-    await this.repos.consents.upsert(session.user.id, request.clientId, [...new Set([...granted, ...request.scopes])], this.now());
+    if (!this.freshEnough(ticket, session))
+      return this.loginUrl(ticket, rawTicket as string, true);
+    const granted =
+      (await this.repos.consents.find(session.user.id, request.clientId))
+        ?.scopes ?? [];
+    await this.repos.consents.upsert(
+      session.user.id,
+      request.clientId,
+      [...new Set([...granted, ...request.scopes])],
+      this.now(),
+    );
     await record('oidc.consent');
     return this.issueCode(request, session, browser);
   }
 
-  private async proceed(ticket: Ticket, session: Authenticated | undefined, browser: Caller): Promise<Step> {
+  private async proceed(
+    ticket: Ticket,
+    session: Authenticated | undefined,
+    browser: Caller,
+  ): Promise<Step> {
     const { request } = ticket;
     const app = await this.client(request.clientId);
     if (typeof app === 'string') return { page: app };
     const none = request.prompt.includes('none');
-    const fail = (error: string, description: string): Step => ({ redirect: this.errorUrl(request.redirectUri, { error, description }, request.state) });
+    const fail = (error: string, description: string): Step => ({
+      redirect: this.errorUrl(
+        request.redirectUri,
+        { error, description },
+        request.state,
+      ),
+    });
 
     if (!session || !this.freshEnough(ticket, session)) {
-      if (none) return fail('login_required', 'the person is not signed in (or must sign in again)');
+      if (none)
+        return fail(
+          'login_required',
+          'the person is not signed in (or must sign in again)',
+        );
       const raw = await this.tickets.issue(ticket);
       return { redirect: this.loginUrl(ticket, raw, session !== undefined) };
     }
@@ -133,15 +224,39 @@ export class AuthorizeFlow {
     if (acr !== undefined && !request.essentialAcr!.includes(acr)) {
       // OIDC Core §5.5.1.1: an unmet essential acr is a failed authentication. A sign-in made
       // before the request gets one more chance (the person may have a second factor now).
-      if (none) return fail('login_required', 'the sign-in does not meet the requested authentication context');
-      if (ticket.freshLogin) return fail('access_denied', 'the sign-in does not meet the requested authentication context');
-      const again: Ticket = { ...ticket, freshLogin: true, requestedAt: this.now() };
-      return { redirect: this.loginUrl(again, await this.tickets.issue(again), true) };
+      if (none)
+        return fail(
+          'login_required',
+          'the sign-in does not meet the requested authentication context',
+        );
+      if (ticket.freshLogin)
+        return fail(
+          'access_denied',
+          'the sign-in does not meet the requested authentication context',
+        );
+      const again: Ticket = {
+        ...ticket,
+        freshLogin: true,
+        requestedAt: this.now(),
+      };
+      return {
+        redirect: this.loginUrl(again, await this.tickets.issue(again), true),
+      };
     }
-    const consent = await this.repos.consents.find(session.user.id, app.clientId);
-    if (consentCovers(consent?.scopes, request)) return { redirect: await this.issueCode(request, session, browser) };
-    if (none) return fail('consent_required', 'the person has not consented to this request');
-    return { redirect: `/authorize?ticket=${encodeURIComponent(await this.tickets.issue(ticket))}` };
+    const consent = await this.repos.consents.find(
+      session.user.id,
+      app.clientId,
+    );
+    if (consentCovers(consent?.scopes, request))
+      return { redirect: await this.issueCode(request, session, browser) };
+    if (none)
+      return fail(
+        'consent_required',
+        'the person has not consented to this request',
+      );
+    return {
+      redirect: `/authorize?ticket=${encodeURIComponent(await this.tickets.issue(ticket))}`,
+    };
   }
 
   /** prompt=login and an exceeded max_age ask for a sign-in made after the request. */
@@ -152,32 +267,48 @@ export class AuthorizeFlow {
     return maxAge === undefined || at + maxAge * 1000 >= this.now();
   }
 
-  private loginUrl(ticket: Ticket, raw: string, switchAccount: boolean): string {
+  private loginUrl(
+    ticket: Ticket,
+    raw: string,
+    switchAccount: boolean,
+  ): string {
     const next = `/oauth/authorize/resume?ticket=${encodeURIComponent(raw)}`;
     const q = new URLSearchParams({ next });
     if (switchAccount) q.set('switch', '1');
-    if (ticket.request.loginHint !== undefined) q.set('login_hint', ticket.request.loginHint);
+    if (ticket.request.loginHint !== undefined)
+      q.set('login_hint', ticket.request.loginHint);
     return `/login?${q.toString()}`;
   }
 
-  private async openForPage(rawTicket: unknown): Promise<{ ticket: Ticket; app: App }> {
+  private async openForPage(
+    rawTicket: unknown,
+  ): Promise<{ ticket: Ticket; app: App }> {
     const ticket = await this.tickets.open(rawTicket);
     if (!ticket) throw fail('authorizationTicketInvalid');
     const app = await this.client(ticket.request.clientId);
-    if (typeof app === 'string') throw fail(app === PAGE_MSG.appDisabled ? 'appDisabled' : 'unknownApp');
+    if (typeof app === 'string')
+      throw fail(app === PAGE_MSG.appDisabled ? 'appDisabled' : 'unknownApp');
     return { ticket, app };
   }
 
   /** The active app of a client id, or the page text saying why it cannot act as a client. */
   private async client(clientId: string): Promise<App | string> {
-    if (isReservedClientId(clientId, this.settings.reservedClientIds) || clientId.length > 256) return PAGE_MSG.unknownApp;
+    if (
+      isReservedClientId(clientId, this.settings.reservedClientIds) ||
+      clientId.length > 256
+    )
+      return PAGE_MSG.unknownApp;
     const app = await this.repos.apps.findById(clientId);
     if (!app) return PAGE_MSG.unknownApp;
     return isActive(app.status) ? app : PAGE_MSG.appDisabled;
   }
 
   /** A single-use code, stored only as its hash, bound to the request's callback, PKCE and nonce. */
-  private async issueCode(request: AuthorizationRequest, session: Authenticated, browser: Caller): Promise<string> {
+  private async issueCode(
+    request: AuthorizationRequest,
+    session: Authenticated,
+    browser: Caller,
+  ): Promise<string> {
     const now = this.now();
     const code = newTimedSecret();
     await this.repos.codes.create({
@@ -197,8 +328,15 @@ export class AuthorizeFlow {
       amr: await this.amrOf(session),
       sessionId: session.claims.sid ?? null,
     });
-    await this.audit.signedIn(session.user, browser, 'oidc', { target: request.clientId, detail: { grant: 'authorization_code' } });
-    return withQuery(request.redirectUri, { code, state: request.state, iss: this.settings.issuer });
+    await this.audit.signedIn(session.user, browser, 'oidc', {
+      target: request.clientId,
+      detail: { grant: 'authorization_code' },
+    });
+    return withQuery(request.redirectUri, {
+      code,
+      state: request.state,
+      iss: this.settings.issuer,
+    });
   }
 
   /**
@@ -208,11 +346,22 @@ export class AuthorizeFlow {
    */
   private async amrOf(session: Authenticated): Promise<string | null> {
     if (session.claims.sid === undefined) return null;
-    return amrOfMethod((await this.repos.sessions.findById(session.claims.sid))?.method ?? '');
+    return amrOfMethod(
+      (await this.repos.sessions.findById(session.claims.sid))?.method ?? '',
+    );
   }
 
   /** RFC 6749 §4.1.2.1 with RFC 9207's `iss`. */
-  private errorUrl(redirectUri: string, err: RedirectError, state: string | undefined): string {
-    return withQuery(redirectUri, { error: err.error, error_description: err.description, state, iss: this.settings.issuer });
+  private errorUrl(
+    redirectUri: string,
+    err: RedirectError,
+    state: string | undefined,
+  ): string {
+    return withQuery(redirectUri, {
+      error: err.error,
+      error_description: err.description,
+      state,
+      iss: this.settings.issuer,
+    });
   }
 }

@@ -12,14 +12,20 @@ const seconds = (ms: number): number => Math.floor(ms / 1000);
  */
 export class AuthorizedApps {
   constructor(
-    private readonly repos: { consents: ConsentRepo; apps: AppRepo; refreshTokens: RefreshTokenRepo },
+    private readonly repos: {
+      consents: ConsentRepo;
+      apps: AppRepo;
+      refreshTokens: RefreshTokenRepo;
+    },
     private readonly audit: AuditLog,
     private readonly now: () => number,
   ) {}
 
   async list(userId: number): Promise<AuthorizedApp[]> {
     const consents = await this.repos.consents.listByUser(userId);
-    const apps = await Promise.all(consents.map((c) => this.repos.apps.findById(c.clientId)));
+    const apps = await Promise.all(
+      consents.map((c) => this.repos.apps.findById(c.clientId)),
+    );
     return consents.map((c, i) => ({
       client_id: c.clientId,
       // An app deleted since keeps its id as its name, so the person can still withdraw it.
@@ -32,12 +38,25 @@ export class AuthorizedApps {
   }
 
   /** Idempotent: withdrawing an app that holds nothing is not an error. */
-  async revoke(user: { id: number; username: string }, clientId: string, ip: string): Promise<void> {
+  async revoke(
+    user: { id: number; username: string },
+    clientId: string,
+    ip: string,
+  ): Promise<void> {
     const now = this.now();
     const hadConsent = await this.repos.consents.delete(user.id, clientId);
-    const families = await this.repos.refreshTokens.revokeFamiliesOf(user.id, clientId, now);
+    const families = await this.repos.refreshTokens.revokeFamiliesOf(
+      user.id,
+      clientId,
+      now,
+    );
     if (hadConsent || families.length > 0) {
-      await this.audit.record('oidc.consent.revoke', { actor: user.username, ip, target: clientId, detail: { refresh_families: families.length } });
+      await this.audit.record('oidc.consent.revoke', {
+        actor: user.username,
+        ip,
+        target: clientId,
+        detail: { refresh_families: families.length },
+      });
     }
   }
 }

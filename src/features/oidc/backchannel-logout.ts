@@ -2,7 +2,8 @@ import type { LogoutTokenSubject } from '../../platform/sql/logout-outbox.js';
 import type { SigningKeys } from './keys.js';
 
 /** Back-Channel Logout 1.0 §2.4: the one event a logout token carries. */
-export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+export const BACKCHANNEL_LOGOUT_EVENT =
+  'http://schemas.openid.net/event/backchannel-logout';
 /** How long a logout token is valid after it is sent: enough for the client to check it, too short to replay later. */
 export const LOGOUT_TOKEN_TTL_S = 120;
 
@@ -19,18 +20,34 @@ export interface QueuedLogout {
  * so the client can drop a repeat.
  */
 export class LogoutTokens {
-  constructor(private readonly keys: SigningKeys, private readonly issuer: string) {}
+  constructor(
+    private readonly keys: SigningKeys,
+    private readonly issuer: string,
+  ) {}
 
-  async sign(subject: LogoutTokenSubject, jti: string, at: number): Promise<string> {
+  async sign(
+    subject: LogoutTokenSubject,
+    jti: string,
+    at: number,
+  ): Promise<string> {
     const key = await this.keys.current();
     const iat = Math.floor(at / 1000);
     return key.signLogout({
-      iss: this.issuer, aud: subject.aud, iat, exp: iat + LOGOUT_TOKEN_TTL_S, jti,
-      sub: subject.sub, sid: subject.sid, events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
+      iss: this.issuer,
+      aud: subject.aud,
+      iat,
+      exp: iat + LOGOUT_TOKEN_TTL_S,
+      jti,
+      sub: subject.sub,
+      sid: subject.sid,
+      events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
     });
   }
 
-  async render(message: QueuedLogout, at: number): Promise<{ headers: Record<string, string>; body: string }> {
+  async render(
+    message: QueuedLogout,
+    at: number,
+  ): Promise<{ headers: Record<string, string>; body: string }> {
     const subject = JSON.parse(message.payload) as LogoutTokenSubject;
     const token = await this.sign(subject, message.messageId, at);
     return {

@@ -16,7 +16,12 @@ const TOKEN_SHAPE = /^[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+\.[A-Za-z0-9\-_]+$/;
 export class BrowserSessions {
   private readonly secure: boolean;
 
-  constructor(private readonly tokens: TokenService, private readonly centerAppId: string, baseUrl: string, private readonly now: () => number) {
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly centerAppId: string,
+    baseUrl: string,
+    private readonly now: () => number,
+  ) {
     this.secure = baseUrl.startsWith('https://');
   }
 
@@ -31,7 +36,9 @@ export class BrowserSessions {
    * The signed-in person of a request, or undefined when the cookie is missing, expired,
    * revoked, cut off, of another app, or its user is banned or gone.
    */
-  async current(cookieHeader: string | undefined): Promise<Authenticated | undefined> {
+  async current(
+    cookieHeader: string | undefined,
+  ): Promise<Authenticated | undefined> {
     const token = this.tokenOf(cookieHeader);
     if (!token) return undefined;
     try {
@@ -45,11 +52,23 @@ export class BrowserSessions {
   /** Set-Cookie for a first-party token: lives exactly as long as the token. */
   setCookie(token: string, exp: number): string {
     const maxAge = Math.max(0, exp - Math.floor(this.now() / 1000));
-    return stringifySetCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', path: '/', secure: this.secure, maxAge });
+    return stringifySetCookie(SESSION_COOKIE, token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secure: this.secure,
+      maxAge,
+    });
   }
 
   clearCookie(): string {
-    return stringifySetCookie(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'lax', path: '/', secure: this.secure, maxAge: 0 });
+    return stringifySetCookie(SESSION_COOKIE, '', {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secure: this.secure,
+      maxAge: 0,
+    });
   }
 
   /** Ends the session for good: the token is revoked, so a copy of the cookie is useless. */

@@ -6,10 +6,20 @@ import type { User } from '../accounts/index.js';
  * Of the standard `profile` claims (OIDC Core §5.1) the center knows the username, the display
  * name and when the account last changed; it keeps no picture, locale or time zone of a person.
  */
-export function userClaims(user: User, scopes: readonly string[]): Record<string, unknown> {
+export function userClaims(
+  user: User,
+  scopes: readonly string[],
+): Record<string, unknown> {
   return {
-    ...(scopes.includes('profile') && { preferred_username: user.username, name: user.displayName, updated_at: Math.floor(user.updatedAt / 1000) }),
-    ...(scopes.includes('email') && { email: user.email, email_verified: user.emailVerified }),
+    ...(scopes.includes('profile') && {
+      preferred_username: user.username,
+      name: user.displayName,
+      updated_at: Math.floor(user.updatedAt / 1000),
+    }),
+    ...(scopes.includes('email') && {
+      email: user.email,
+      email_verified: user.emailVerified,
+    }),
   };
 }
 
@@ -45,5 +55,21 @@ export function userInfoOf(user: User, scope: string): Record<string, unknown> {
 }
 
 export const CLAIMS_SUPPORTED = [
-  'sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'acr', 'amr', 'azp', 'at_hash', 'sid', 'preferred_username', 'name', 'updated_at', 'email', 'email_verified',
+  'sub',
+  'iss',
+  'aud',
+  'exp',
+  'iat',
+  'auth_time',
+  'nonce',
+  'acr',
+  'amr',
+  'azp',
+  'at_hash',
+  'sid',
+  'preferred_username',
+  'name',
+  'updated_at',
+  'email',
+  'email_verified',
 ] as const;

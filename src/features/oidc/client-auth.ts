@@ -37,7 +37,9 @@ function formDecode(v: string): string | undefined {
   }
 }
 
-function basicCredentials(header: string): { id: string; secret: string } | undefined {
+function basicCredentials(
+  header: string,
+): { id: string; secret: string } | undefined {
   const m = BASIC.exec(header);
   if (!m) return undefined;
   const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
@@ -62,7 +64,9 @@ export class ClientAuthenticator {
    * is active with Basic as its method; a new secret or a disabled client misses. Memory only,
    * never stored or logged.
    */
-  private readonly checkedBasic = new VerifiedTokens<CheckedBasic>(MAX_REMEMBERED_BASIC);
+  private readonly checkedBasic = new VerifiedTokens<CheckedBasic>(
+    MAX_REMEMBERED_BASIC,
+  );
 
   constructor(
     private readonly apps: Pick<AppCache, 'findById'>,
@@ -71,34 +75,70 @@ export class ClientAuthenticator {
   ) {}
 
   /** The client id a request names (Basic or the body), before any check; for throttling keys. */
-  claimedId(authorization: string | undefined, body: Params | undefined): string | undefined {
-    const checked = authorization === undefined ? undefined : this.checkedBasic.get(authorization);
+  claimedId(
+    authorization: string | undefined,
+    body: Params | undefined,
+  ): string | undefined {
+    const checked =
+      authorization === undefined
+        ? undefined
+        : this.checkedBasic.get(authorization);
     if (checked !== undefined) return checked.clientId;
-    if (authorization !== undefined && /^basic\b/i.test(authorization.trim())) return basicCredentials(authorization.trim())?.id;
+    if (authorization !== undefined && /^basic\b/i.test(authorization.trim()))
+      return basicCredentials(authorization.trim())?.id;
     const v = body?.client_id;
-    return typeof v === 'string' && v !== '' && !CONTROL.test(v) ? v : undefined;
+    return typeof v === 'string' && v !== '' && !CONTROL.test(v)
+      ? v
+      : undefined;
   }
 
-  async authenticate(authorization: string | undefined, body: Params | undefined): Promise<AuthenticatedClient> {
-    return (await this.checkedBefore(authorization, body)) ?? this.check(authorization, body);
+  async authenticate(
+    authorization: string | undefined,
+    body: Params | undefined,
+  ): Promise<AuthenticatedClient> {
+    return (
+      (await this.checkedBefore(authorization, body)) ??
+      this.check(authorization, body)
+    );
   }
 
   /** The client of a Basic header that authenticated before, when nothing changed since. */
-  private async checkedBefore(authorization: string | undefined, body: Params | undefined): Promise<AuthenticatedClient | undefined> {
+  private async checkedBefore(
+    authorization: string | undefined,
+    body: Params | undefined,
+  ): Promise<AuthenticatedClient | undefined> {
     if (authorization === undefined) return undefined;
     const checked = this.checkedBasic.get(authorization);
     // Body credentials beside Basic take the full path, which refuses or matches them.
-    if (checked === undefined || body?.client_id !== undefined || body?.client_secret !== undefined) return undefined;
+    if (
+      checked === undefined ||
+      body?.client_id !== undefined ||
+      body?.client_secret !== undefined
+    )
+      return undefined;
     const app = await this.apps.findById(checked.clientId);
     if (app === undefined || !isActive(app.status)) return undefined;
-    if (app.tokenEndpointAuthMethod !== 'client_secret_basic' || app.secretHash !== checked.secretHash) return undefined;
+    if (
+      app.tokenEndpointAuthMethod !== 'client_secret_basic' ||
+      app.secretHash !== checked.secretHash
+    )
+      return undefined;
     return { app, method: 'client_secret_basic' };
   }
 
-  private async check(authorization: string | undefined, body: Params | undefined): Promise<AuthenticatedClient> {
-    const usedBasic = authorization !== undefined && /^basic\b/i.test(authorization.trim());
+  private async check(
+    authorization: string | undefined,
+    body: Params | undefined,
+  ): Promise<AuthenticatedClient> {
+    const usedBasic =
+      authorization !== undefined && /^basic\b/i.test(authorization.trim());
     const fail = (description: string): OAuthError =>
-      new OAuthError('invalid_client', description, 401, usedBasic ? { 'www-authenticate': `Basic realm="${this.realm}"` } : {});
+      new OAuthError(
+        'invalid_client',
+        description,
+        401,
+        usedBasic ? { 'www-authenticate': `Basic realm="${this.realm}"` } : {},
+      );
     const bodyId = param(body, 'client_id');
     const bodySecret = param(body, 'client_secret');
 
@@ -108,8 +148,12 @@ export class ClientAuthenticator {
     if (usedBasic) {
       const creds = basicCredentials(authorization!.trim());
       if (!creds || creds.id === '') throw fail('Malformed Basic credentials');
-      if (bodySecret !== undefined) throw invalidRequest('Only one client authentication method may be used');
-      if (bodyId !== undefined && bodyId !== creds.id) throw invalidRequest('client_id does not match the Basic credentials');
+      if (bodySecret !== undefined)
+        throw invalidRequest(
+          'Only one client authentication method may be used',
+        );
+      if (bodyId !== undefined && bodyId !== creds.id)
+        throw invalidRequest('client_id does not match the Basic credentials');
       ({ id: clientId, secret } = creds);
       method = 'client_secret_basic';
     } else if (bodySecret !== undefined) {
@@ -123,11 +167,24 @@ export class ClientAuthenticator {
       method = 'none';
     }
 
-    const app = isReservedClientId(clientId, this.reservedIds) ? undefined : await this.apps.findById(clientId);
+    const app = isReservedClientId(clientId, this.reservedIds)
+      ? undefined
+      : await this.apps.findById(clientId);
     if (!app || !isActive(app.status)) throw fail('Unknown or disabled client');
-    if (app.tokenEndpointAuthMethod !== method) throw fail(`This client must authenticate with ${app.tokenEndpointAuthMethod}`);
-    if (method !== 'none' && (app.secretHash === null || !matchesHash(secret!, app.secretHash))) throw fail('Client authentication failed');
-    if (usedBasic) this.checkedBasic.set(authorization!, { clientId, secretHash: app.secretHash! });
+    if (app.tokenEndpointAuthMethod !== method)
+      throw fail(
+        `This client must authenticate with ${app.tokenEndpointAuthMethod}`,
+      );
+    if (
+      method !== 'none' &&
+      (app.secretHash === null || !matchesHash(secret!, app.secretHash))
+    )
+      throw fail('Client authentication failed');
+    if (usedBasic)
+      this.checkedBasic.set(authorization!, {
+        clientId,
+        secretHash: app.secretHash!,
+      });
     return { app, method };
   }
 }

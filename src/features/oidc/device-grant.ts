@@ -28,30 +28,54 @@ export class DeviceGrant {
   async redeem(app: App, body: Params, caller: Caller): Promise<TokenResponse> {
     const hash = sha256Hex(required(body, 'device_code'));
     const code = await this.devices.findByHash(hash);
-    if (!code || code.scope === null || code.clientId !== app.clientId) throw invalidGrant('The device code is invalid');
+    if (!code || code.scope === null || code.clientId !== app.clientId)
+      throw invalidGrant('The device code is invalid');
     const now = this.now();
     const decision = decidePoll(code, now);
-    if (decision.kind === 'fail') throw new OAuthError(decision.error, decision.error === 'access_denied' ? 'The user denied the request' : 'The device code has expired');
+    if (decision.kind === 'fail')
+      throw new OAuthError(
+        decision.error,
+        decision.error === 'access_denied'
+          ? 'The user denied the request'
+          : 'The device code has expired',
+      );
     if (decision.kind === 'wait') {
       await this.devices.recordPoll(hash, now, decision.interval);
-      throw new OAuthError(decision.error, decision.error === 'slow_down' ? 'Poll less often' : 'The user has not approved yet');
+      throw new OAuthError(
+        decision.error,
+        decision.error === 'slow_down'
+          ? 'Poll less often'
+          : 'The user has not approved yet',
+      );
     }
     const user = await this.users.findById(decision.userId);
-    if (!user || isBanned(user, now) || code.createdAt <= user.tokensValidAfter) throw new OAuthError('access_denied', 'The user can no longer sign in');
+    if (!user || isBanned(user, now) || code.createdAt <= user.tokensValidAfter)
+      throw new OAuthError('access_denied', 'The user can no longer sign in');
     const family = this.issuer.newFamily(app, user);
-    const grant = { app, user, scope: code.scope, authTimeMs: now, familyId: family.familyId };
+    const grant = {
+      app,
+      user,
+      scope: code.scope,
+      authTimeMs: now,
+      familyId: family.familyId,
+    };
     const access = await this.issuer.accessFor(grant);
     const signed = await this.issuer.sign(grant, access);
     // Single use: of concurrent polls only the one that moves approved → used stores its
     // family and refresh token, in the same transaction; the others store nothing.
     const redeemed = await this.atomically(async (tx) => {
-      if (!(await tx.devices.transition(hash, 'approved', 'used'))) return false;
+      if (!(await tx.devices.transition(hash, 'approved', 'used')))
+        return false;
       await tx.refreshTokens.createFamily(family);
       await this.issuer.store(signed, tx.refreshTokens);
       return true;
     });
-    if (!redeemed) throw new OAuthError('expired_token', 'The device code has expired');
-    await this.audit.signedIn(user, caller, 'oidc', { target: app.clientId, detail: { grant: 'device_code' } });
+    if (!redeemed)
+      throw new OAuthError('expired_token', 'The device code has expired');
+    await this.audit.signedIn(user, caller, 'oidc', {
+      target: app.clientId,
+      detail: { grant: 'device_code' },
+    });
     return signed.response;
   }
 }

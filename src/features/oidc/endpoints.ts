@@ -19,20 +19,30 @@ type RouteModule = (app: FastifyInstance, deps: RouteDeps) => Promise<void>;
 /** The standard endpoints (RFC bodies: form-encoded, `{ error, error_description }`). */
 const STANDARD: RouteModule[] = [authorizeEndpointRoutes, endSessionRoutes];
 /** The token side: discovery, keys, token, userinfo, revocation, introspection, device authorization. */
-const TOKEN_SIDE: Array<(app: FastifyInstance, deps: OidcRouteDeps) => Promise<void>> = [
-  discoveryRoutes, tokenRoutes, resourceRoutes, deviceAuthorizationRoutes,
-];
+const TOKEN_SIDE: Array<
+  (app: FastifyInstance, deps: OidcRouteDeps) => Promise<void>
+> = [discoveryRoutes, tokenRoutes, resourceRoutes, deviceAuthorizationRoutes];
 /** JSON helpers of the pages, with the v1 API's envelopes; no form parser in their scope. */
-const PAGE_HELPERS: Array<(app: ContractApp, deps: RouteDeps) => Promise<void>> = [pagesSessionRoutes, authorizedAppsRoutes];
+const PAGE_HELPERS: Array<
+  (app: ContractApp, deps: RouteDeps) => Promise<void>
+> = [pagesSessionRoutes, authorizedAppsRoutes];
 
 /** The OAuth 2.0 / OpenID Connect provider (docs/api.md §12), registered once from app/http.ts. */
-export async function oidcPlugin(app: FastifyInstance, deps: RouteDeps): Promise<void> {
+export async function oidcPlugin(
+  app: FastifyInstance,
+  deps: RouteDeps,
+): Promise<void> {
   documentOidcRoutes(app);
   await app.register(async (standard) => {
     registerFormBody(standard);
-    for (const routes of STANDARD) await standard.register(async (scope) => routes(scope, deps));
+    for (const routes of STANDARD)
+      await standard.register(async (scope) => routes(scope, deps));
     const oidc = oidcRouteDeps(deps);
-    for (const routes of TOKEN_SIDE) await standard.register(async (scope) => routes(scope, oidc));
+    for (const routes of TOKEN_SIDE)
+      await standard.register(async (scope) => routes(scope, oidc));
   });
-  for (const routes of PAGE_HELPERS) await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>(), deps));
+  for (const routes of PAGE_HELPERS)
+    await app.register(async (scope) =>
+      routes(scope.withTypeProvider<TypeBoxTypeProvider>(), deps),
+    );
 }

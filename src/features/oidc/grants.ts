@@ -3,7 +3,10 @@ import { verifyPkce } from '../authorization/index.js';
 import { splitScope } from '../apps/index.js';
 import type { AuditLog } from '../audit/index.js';
 import type { Caller, Repositories } from '../kit.js';
-import { newTimedSecret, timedSecretKey } from '../../platform/crypto/random.js';
+import {
+  newTimedSecret,
+  timedSecretKey,
+} from '../../platform/crypto/random.js';
 import type { RevokedTokens, UserCache } from '../sessions/index.js';
 import type { App } from '../apps/index.js';
 import type { AuthCodeRepo, CodeReplays } from '../authorization/index.js';
@@ -32,9 +35,15 @@ export interface GrantDeps {
 }
 
 /** A person who may still receive tokens: exists, not banned, not cut off after `sinceMs`. */
-async function usableUser(users: Pick<UserCache, 'findById'>, userId: number, sinceMs: number, now: number): Promise<User | undefined> {
+async function usableUser(
+  users: Pick<UserCache, 'findById'>,
+  userId: number,
+  sinceMs: number,
+  now: number,
+): Promise<User | undefined> {
   const user = await users.findById(userId);
-  if (!user || isBanned(user, now) || sinceMs <= user.tokensValidAfter) return undefined;
+  if (!user || isBanned(user, now) || sinceMs <= user.tokensValidAfter)
+    return undefined;
   return user;
 }
 
@@ -43,7 +52,11 @@ function narrowed(requested: string | undefined, granted: string): string {
   if (requested === undefined) return granted;
   const have = splitScope(granted);
   const asked = splitScope(requested);
-  if (asked.length === 0 || !asked.every((s) => have.includes(s))) throw new OAuthError('invalid_scope', 'The requested scope exceeds the granted scope');
+  if (asked.length === 0 || !asked.every((s) => have.includes(s)))
+    throw new OAuthError(
+      'invalid_scope',
+      'The requested scope exceeds the granted scope',
+    );
   return asked.join(' ');
 }
 
@@ -54,35 +67,74 @@ export class TokenGrants {
 
   constructor(private readonly deps: GrantDeps) {}
 
-  async authorizationCode(app: App, body: Params, caller: Caller): Promise<TokenResponse> {
+  async authorizationCode(
+    app: App,
+    body: Params,
+    caller: Caller,
+  ): Promise<TokenResponse> {
     const { codes, now } = this.deps;
     const codeHash = timedSecretKey(required(body, 'code'));
     const redirectUri = param(body, 'redirect_uri');
     const verifier = param(body, 'code_verifier');
     const code = await codes.findByHash(codeHash);
-    if (!code || code.flow !== 'oidc' || code.clientId !== app.clientId) throw invalidGrant('The authorization code is invalid');
+    if (!code || code.flow !== 'oidc' || code.clientId !== app.clientId)
+      throw invalidGrant('The authorization code is invalid');
     if (code.usedAt !== null) return this.replayed(codeHash, caller);
-    if (code.expiresAt <= now()) throw invalidGrant('The authorization code has expired');
+    if (code.expiresAt <= now())
+      throw invalidGrant('The authorization code has expired');
     // RFC 6749 §4.1.3: required and identical when it was sent at authorize; when it was not, any value sent must still be the one used.
-    if (code.redirectUriGiven ? redirectUri !== code.redirectUri : redirectUri !== undefined && redirectUri !== code.redirectUri) {
-      throw invalidGrant('redirect_uri does not match the authorization request');
+    if (
+      code.redirectUriGiven
+        ? redirectUri !== code.redirectUri
+        : redirectUri !== undefined && redirectUri !== code.redirectUri
+    ) {
+      throw invalidGrant(
+        'redirect_uri does not match the authorization request',
+      );
     }
     // A public client's code without PKCE is never redeemed, whatever let it be issued.
-    if (app.clientType === 'public' && code.codeChallenge === null) throw invalidGrant('PKCE is required for public clients');
-    if (!verifyPkce(code.codeChallenge, verifier).ok) throw invalidGrant('PKCE verification failed');
-    const user = await usableUser(this.deps.users, code.userId, code.createdAt, now());
+    if (app.clientType === 'public' && code.codeChallenge === null)
+      throw invalidGrant('PKCE is required for public clients');
+    if (!verifyPkce(code.codeChallenge, verifier).ok)
+      throw invalidGrant('PKCE verification failed');
+    const user = await usableUser(
+      this.deps.users,
+      code.userId,
+      code.createdAt,
+      now(),
+    );
     if (!user) throw invalidGrant('The authorization code is invalid');
 
     const { issuer } = this.deps;
-    const familyId = await issuer.startFamily(app, user, code.sessionId, code.scope);
-    const grant = { app, user, scope: code.scope, authTimeMs: code.authTime ?? code.createdAt, nonce: code.nonce, amr: code.amr, familyId };
+    const familyId = await issuer.startFamily(
+      app,
+      user,
+      code.sessionId,
+      code.scope,
+    );
+    const grant = {
+      app,
+      user,
+      scope: code.scope,
+      authTimeMs: code.authTime ?? code.createdAt,
+      nonce: code.nonce,
+      amr: code.amr,
+      familyId,
+    };
     const access = await issuer.accessFor(grant);
     const signed = await issuer.sign(grant, access);
     // One conditional UPDATE uses the code up and records what it issued: exactly one
     // concurrent caller wins, and a replay however interleaved finds the jti and family to
     // revoke. The refresh token is stored in the same transaction: both or neither.
     const consumed = await this.deps.atomically(async (tx) => {
-      if (!(await tx.codes.consumeOidc(codeHash, now(), { jti: access.claims.jti, exp: access.claims.exp, refreshFamily: familyId }))) return false;
+      if (
+        !(await tx.codes.consumeOidc(codeHash, now(), {
+          jti: access.claims.jti,
+          exp: access.claims.exp,
+          refreshFamily: familyId,
+        }))
+      )
+        return false;
       await issuer.store(signed, tx.refreshTokens);
       return true;
     });
@@ -93,7 +145,12 @@ export class TokenGrants {
       throw invalidGrant('The authorization code has expired');
     }
     // The person's sign-in at the application was recorded when their browser got the code.
-    await this.deps.audit.record('oidc.token', { actor: user.username, ip: caller.ip, target: app.clientId, detail: { grant: 'authorization_code' } });
+    await this.deps.audit.record('oidc.token', {
+      actor: user.username,
+      ip: caller.ip,
+      target: app.clientId,
+      detail: { grant: 'authorization_code' },
+    });
     return signed.response;
   }
 
@@ -103,21 +160,31 @@ export class TokenGrants {
     throw invalidGrant('The authorization code has already been used');
   }
 
-  async refreshToken(app: App, body: Params, caller: Caller): Promise<TokenResponse> {
+  async refreshToken(
+    app: App,
+    body: Params,
+    caller: Caller,
+  ): Promise<TokenResponse> {
     const { refreshTokens } = this.deps;
     const hash = timedSecretKey(required(body, 'refresh_token'));
     const requestedScope = param(body, 'scope');
     // The first read: what it shows of a rotation of this token decides a race from reuse.
     const presented = await refreshTokens.findPresented(hash);
-    const rotationAnswered = presented !== undefined && this.rotations.answeredBefore(presented, caller);
+    const rotationAnswered =
+      presented !== undefined &&
+      this.rotations.answeredBefore(presented, caller);
     // Bound to its client: another client presenting it learns nothing and burns nothing.
-    if (!presented || presented.clientId !== app.clientId) throw invalidGrant('The refresh token is invalid');
+    if (!presented || presented.clientId !== app.clientId)
+      throw invalidGrant('The refresh token is invalid');
     const scope = narrowed(requestedScope, presented.scope);
     const successor = newTimedSecret();
     const successorHash = timedSecretKey(successor);
     this.rotations.begin(successorHash);
     try {
-      return (await this.rotate(app, presented, scope, successor)) ?? (await this.refreshRefused(presented, rotationAnswered, caller));
+      return (
+        (await this.rotate(app, presented, scope, successor)) ??
+        (await this.refreshRefused(presented, rotationAnswered, caller))
+      );
     } finally {
       this.rotations.answered(successorHash);
     }
@@ -129,21 +196,55 @@ export class TokenGrants {
    * The tokens are signed first; then one transaction uses the presented token up, re-checking
    * it and its family, and stores its successor: both or neither.
    */
-  private async rotate(app: App, presented: PresentedRefreshToken, scope: string, successor: string): Promise<TokenResponse | undefined> {
+  private async rotate(
+    app: App,
+    presented: PresentedRefreshToken,
+    scope: string,
+    successor: string,
+  ): Promise<TokenResponse | undefined> {
     const { refreshTokens, issuer, now } = this.deps;
-    if (presented.usedAt !== null || presented.revokedAt !== null || presented.expiresAt <= now()) return undefined;
+    if (
+      presented.usedAt !== null ||
+      presented.revokedAt !== null ||
+      presented.expiresAt <= now()
+    )
+      return undefined;
     const family = await refreshTokens.findFamily(presented.familyId);
     if (family?.revokedAt != null) return undefined;
-    const user = family && (await usableUser(this.deps.users, presented.userId, family.createdAt, now()));
+    const user =
+      family &&
+      (await usableUser(
+        this.deps.users,
+        presented.userId,
+        family.createdAt,
+        now(),
+      ));
     if (!family || !user) {
       await refreshTokens.revokeFamily(presented.familyId, now());
       throw invalidGrant('The refresh token is invalid');
     }
-    const grant = { app, user, scope: presented.scope, authTimeMs: presented.authTime, amr: presented.amr, familyId: presented.familyId };
+    const grant = {
+      app,
+      user,
+      scope: presented.scope,
+      authTimeMs: presented.authTime,
+      amr: presented.amr,
+      familyId: presented.familyId,
+    };
     const access = await issuer.accessFor(grant, scope);
-    const signed = await issuer.sign(grant, access, { refreshToken: successor, scope: presented.scope });
+    const signed = await issuer.sign(grant, access, {
+      refreshToken: successor,
+      scope: presented.scope,
+    });
     const rotated = await this.deps.atomically(async (tx) => {
-      if (!(await tx.refreshTokens.use(presented.tokenHash, now(), timedSecretKey(successor)))) return false;
+      if (
+        !(await tx.refreshTokens.use(
+          presented.tokenHash,
+          now(),
+          timedSecretKey(successor),
+        ))
+      )
+        return false;
       await issuer.store(signed, tx.refreshTokens);
       return true;
     });
@@ -157,31 +258,76 @@ export class TokenGrants {
    * Otherwise the same client is racing itself (two tabs, a retry, two instances): refused
    * without harming the winner's fresh tokens.
    */
-  private async refreshRefused(presented: PresentedRefreshToken, rotationAnswered: boolean, caller: Caller): Promise<never> {
+  private async refreshRefused(
+    presented: PresentedRefreshToken,
+    rotationAnswered: boolean,
+    caller: Caller,
+  ): Promise<never> {
     const now = this.deps.now();
-    const current = await this.deps.refreshTokens.findByHash(presented.tokenHash);
-    if (current?.usedAt == null) throw invalidGrant('The refresh token is invalid or expired');
-    if (!rotationAnswered) throw new OAuthError('invalid_grant', 'The refresh token is being rotated by a concurrent request', 400, {}, true);
+    const current = await this.deps.refreshTokens.findByHash(
+      presented.tokenHash,
+    );
+    if (current?.usedAt == null)
+      throw invalidGrant('The refresh token is invalid or expired');
+    if (!rotationAnswered)
+      throw new OAuthError(
+        'invalid_grant',
+        'The refresh token is being rotated by a concurrent request',
+        400,
+        {},
+        true,
+      );
     if (await this.deps.refreshTokens.revokeFamily(current.familyId, now)) {
-      await this.deps.audit.record('refresh.reuse', { ip: caller.ip, target: current.clientId, detail: { family_revoked: true } });
+      await this.deps.audit.record('refresh.reuse', {
+        ip: caller.ip,
+        target: current.clientId,
+        detail: { family_revoked: true },
+      });
     }
     throw invalidGrant('The refresh token has already been used');
   }
 
   /** RFC 6749 §4.4: the client acts for itself; `sub` is its id, no refresh or ID token. */
   async clientCredentials(app: App, body: Params): Promise<TokenResponse> {
-    if (app.clientType !== 'confidential') throw new OAuthError('unauthorized_client', 'Public clients cannot use client_credentials');
+    if (app.clientType !== 'confidential')
+      throw new OAuthError(
+        'unauthorized_client',
+        'Public clients cannot use client_credentials',
+      );
     // An id registered before digits-only ids were refused would mint a token whose sub is a person's.
-    if (couldBeUserSubject(app.clientId)) throw new OAuthError('unauthorized_client', 'This client id cannot be the subject of a token');
+    if (couldBeUserSubject(app.clientId))
+      throw new OAuthError(
+        'unauthorized_client',
+        'This client id cannot be the subject of a token',
+      );
     const requested = param(body, 'scope');
-    const own = app.scopes.filter((s) => s !== 'openid' && s !== 'offline_access' && !isReservedScopeName(s));
+    const own = app.scopes.filter(
+      (s) =>
+        s !== 'openid' && s !== 'offline_access' && !isReservedScopeName(s),
+    );
     // Admin scopes an administrator granted are given only when asked for by name (docs/api.md §15.3).
     const allowed = [...own, ...app.adminScopes];
-    const scope = requested === undefined ? own.join(' ') : splitScope(requested).join(' ');
-    if (requested !== undefined && (scope === '' || !splitScope(scope).every((s) => allowed.includes(s)))) {
-      throw new OAuthError('invalid_scope', 'The requested scope is not allowed for this client');
+    const scope =
+      requested === undefined ? own.join(' ') : splitScope(requested).join(' ');
+    if (
+      requested !== undefined &&
+      (scope === '' || !splitScope(scope).every((s) => allowed.includes(s)))
+    ) {
+      throw new OAuthError(
+        'invalid_scope',
+        'The requested scope is not allowed for this client',
+      );
     }
-    const access = await this.deps.minter.access({ sub: app.clientId, clientId: app.clientId, scope });
-    return { access_token: access.token, token_type: 'Bearer', expires_in: access.claims.exp - access.claims.iat, scope };
+    const access = await this.deps.minter.access({
+      sub: app.clientId,
+      clientId: app.clientId,
+      scope,
+    });
+    return {
+      access_token: access.token,
+      token_type: 'Bearer',
+      expires_in: access.claims.exp - access.claims.iat,
+      scope,
+    };
   }
 }

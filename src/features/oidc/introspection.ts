@@ -1,6 +1,10 @@
 import type { IntrospectionResponse } from './contract.js';
 import { timedSecretKey } from '../../platform/crypto/random.js';
-import type { RevokedTokens, TokenService, UserCache } from '../sessions/index.js';
+import type {
+  RevokedTokens,
+  TokenService,
+  UserCache,
+} from '../sessions/index.js';
 import type { App } from '../apps/index.js';
 import { isBanned } from '../accounts/index.js';
 import type { RefreshTokenRepo } from './repository.js';
@@ -18,14 +22,28 @@ function looksLikeJwt(t: string): boolean {
 function describeAccess(live: LiveAccess): IntrospectionResponse {
   const c = live.claims;
   return {
-    active: true, scope: c.scope, client_id: c.client_id, ...(live.user && { username: live.user.username }),
-    token_type: 'Bearer', exp: c.exp, iat: c.iat, sub: c.sub, aud: c.aud, iss: c.iss, jti: c.jti,
+    active: true,
+    scope: c.scope,
+    client_id: c.client_id,
+    ...(live.user && { username: live.user.username }),
+    token_type: 'Bearer',
+    exp: c.exp,
+    iat: c.iat,
+    sub: c.sub,
+    aud: c.aud,
+    iss: c.iss,
+    jti: c.jti,
   };
 }
 
 /** Whether an access token was issued to this client: its `client_id`, or its `aud`. */
 function issuedTo(claims: LiveAccess['claims'], clientId: string): boolean {
-  return claims.client_id === clientId || (Array.isArray(claims.aud) ? claims.aud.includes(clientId) : claims.aud === clientId);
+  return (
+    claims.client_id === clientId ||
+    (Array.isArray(claims.aud)
+      ? claims.aud.includes(clientId)
+      : claims.aud === clientId)
+  );
 }
 
 /**
@@ -48,37 +66,75 @@ export class TokenIntrospection {
    * RFC 7662 §4: only the client a token was issued to learns anything about it; any other
    * client is told `active: false`, as for a token that does not exist.
    */
-  async introspect(token: string, askingClientId: string): Promise<IntrospectionResponse> {
-    if (!looksLikeJwt(token)) return (await this.refresh(token, askingClientId)) ?? INACTIVE;
+  async introspect(
+    token: string,
+    askingClientId: string,
+  ): Promise<IntrospectionResponse> {
+    if (!looksLikeJwt(token))
+      return (await this.refresh(token, askingClientId)) ?? INACTIVE;
     const live = await this.accessCheck.live(token);
     if (!live) return (await this.v1Token(token, askingClientId)) ?? INACTIVE;
-    return issuedTo(live.claims, askingClientId) ? describeAccess(live) : INACTIVE;
+    return issuedTo(live.claims, askingClientId)
+      ? describeAccess(live)
+      : INACTIVE;
   }
 
-  private async v1Token(token: string, askingClientId: string): Promise<IntrospectionResponse | undefined> {
+  private async v1Token(
+    token: string,
+    askingClientId: string,
+  ): Promise<IntrospectionResponse | undefined> {
     try {
       const { claims, user } = await this.v1Tokens.check(`Bearer ${token}`);
       if (claims.app !== askingClientId) return undefined;
       return {
-        active: true, client_id: claims.app, username: user.username, token_type: 'Bearer',
-        exp: claims.exp, iat: claims.iat, sub: claims.sub, jti: claims.jti,
+        active: true,
+        client_id: claims.app,
+        username: user.username,
+        token_type: 'Bearer',
+        exp: claims.exp,
+        iat: claims.iat,
+        sub: claims.sub,
+        jti: claims.jti,
       };
     } catch {
       return undefined;
     }
   }
 
-  private async refresh(token: string, askingClientId: string): Promise<IntrospectionResponse | undefined> {
+  private async refresh(
+    token: string,
+    askingClientId: string,
+  ): Promise<IntrospectionResponse | undefined> {
     const row = await this.refreshTokens.findByHash(timedSecretKey(token));
     const now = this.now();
-    if (!row || row.clientId !== askingClientId || row.usedAt !== null || row.revokedAt !== null || row.expiresAt <= now) return undefined;
+    if (
+      !row ||
+      row.clientId !== askingClientId ||
+      row.usedAt !== null ||
+      row.revokedAt !== null ||
+      row.expiresAt <= now
+    )
+      return undefined;
     const family = await this.refreshTokens.findFamily(row.familyId);
     if (!family || family.revokedAt !== null) return undefined;
     const user = await this.users.findById(row.userId);
-    if (!user || isBanned(user, now) || family.createdAt <= user.tokensValidAfter) return undefined;
+    if (
+      !user ||
+      isBanned(user, now) ||
+      family.createdAt <= user.tokensValidAfter
+    )
+      return undefined;
     return {
-      active: true, scope: row.scope, client_id: row.clientId, username: user.username, token_type: 'refresh_token',
-      exp: Math.floor(row.expiresAt / 1000), iat: Math.floor(row.createdAt / 1000), sub: String(row.userId), aud: row.clientId, iss: this.issuer,
+      active: true,
+      scope: row.scope,
+      client_id: row.clientId,
+      username: user.username,
+      token_type: 'refresh_token',
+      exp: Math.floor(row.expiresAt / 1000),
+      iat: Math.floor(row.createdAt / 1000),
+      sub: String(row.userId),
+      aud: row.clientId,
+      iss: this.issuer,
     };
   }
 
@@ -90,12 +146,17 @@ export class TokenIntrospection {
   async revoke(app: App, token: string): Promise<void> {
     if (!looksLikeJwt(token)) {
       const row = await this.refreshTokens.findByHash(timedSecretKey(token));
-      if (row && row.clientId === app.clientId) await this.refreshTokens.revokeFamily(row.familyId, this.now());
+      if (row && row.clientId === app.clientId)
+        await this.refreshTokens.revokeFamily(row.familyId, this.now());
       return;
     }
     const claims = await this.minter.verifyAccess(token);
     if (!claims || claims.client_id !== app.clientId) return;
     const uid = Number(claims.sub);
-    await this.revoked.revoke(claims.jti, Number.isSafeInteger(uid) && claims.sid !== undefined ? uid : 0, claims.exp);
+    await this.revoked.revoke(
+      claims.jti,
+      Number.isSafeInteger(uid) && claims.sid !== undefined ? uid : 0,
+      claims.exp,
+    );
   }
 }

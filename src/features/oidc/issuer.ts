@@ -1,4 +1,7 @@
-import { newTimedSecret, timedSecretKey } from '../../platform/crypto/random.js';
+import {
+  newTimedSecret,
+  timedSecretKey,
+} from '../../platform/crypto/random.js';
 import { newSid } from '../../platform/jwt/token-ids.js';
 import type { App } from '../apps/index.js';
 import type { RefreshFamily, RefreshTokenRepo } from './repository.js';
@@ -51,28 +54,57 @@ export class TokenIssuer {
   constructor(
     private readonly refreshTokens: RefreshTokenRepo,
     private readonly minter: TokenMinter,
-    private readonly settings: { accessTokenTtl: number; refreshTokenTtl: number },
+    private readonly settings: {
+      accessTokenTtl: number;
+      refreshTokenTtl: number;
+    },
     private readonly now: () => number,
   ) {}
 
   /** A new family's row, not stored yet: its id is the access and ID tokens' `sid`. */
-  newFamily(app: App, user: User, sessionId: string | null = null, scope = ''): Omit<RefreshFamily, 'revokedAt'> {
+  newFamily(
+    app: App,
+    user: User,
+    sessionId: string | null = null,
+    scope = '',
+  ): Omit<RefreshFamily, 'revokedAt'> {
     const issuesIdTokens = scopeList(scope).includes('openid');
-    return { familyId: newFamilyId(), userId: user.id, clientId: app.clientId, createdAt: this.now(), sessionId, issuesIdTokens };
+    return {
+      familyId: newFamilyId(),
+      userId: user.id,
+      clientId: app.clientId,
+      createdAt: this.now(),
+      sessionId,
+      issuesIdTokens,
+    };
   }
 
   /**
    * A new family row, stored at once, before any token names it: a revocation can never miss
    * it, and the client's part in the sign-in `sessionId` is on record before its first ID token.
    */
-  async startFamily(app: App, user: User, sessionId: string | null = null, scope = ''): Promise<string> {
+  async startFamily(
+    app: App,
+    user: User,
+    sessionId: string | null = null,
+    scope = '',
+  ): Promise<string> {
     const family = this.newFamily(app, user, sessionId, scope);
     await this.refreshTokens.createFamily(family);
     return family.familyId;
   }
 
-  accessFor(g: UserGrant & { familyId: string }, scope = g.scope): Promise<MintedAccess> {
-    return this.minter.access({ sub: String(g.user.id), clientId: g.app.clientId, scope, familyId: g.familyId, notBeforeMs: g.user.tokensValidAfter });
+  accessFor(
+    g: UserGrant & { familyId: string },
+    scope = g.scope,
+  ): Promise<MintedAccess> {
+    return this.minter.access({
+      sub: String(g.user.id),
+      clientId: g.app.clientId,
+      scope,
+      familyId: g.familyId,
+      notBeforeMs: g.user.tokensValidAfter,
+    });
   }
 
   /**
@@ -81,20 +113,50 @@ export class TokenIssuer {
    * granted scope). Nothing is stored here: the caller stores the row with store(), in the
    * transaction that also uses up what the tokens were granted for.
    */
-  async sign(g: UserGrant & { familyId: string }, access: MintedAccess, rotation?: Rotation): Promise<SignedTokens> {
+  async sign(
+    g: UserGrant & { familyId: string },
+    access: MintedAccess,
+    rotation?: Rotation,
+  ): Promise<SignedTokens> {
     const scopes = scopeList(access.claims.scope);
     const idToken = scopes.includes('openid')
-      ? await this.minter.id({ user: g.user, clientId: g.app.clientId, scopes, authTimeMs: g.authTimeMs, nonce: g.nonce, amr: g.amr, accessToken: access.token, sid: g.familyId })
+      ? await this.minter.id({
+          user: g.user,
+          clientId: g.app.clientId,
+          scopes,
+          authTimeMs: g.authTimeMs,
+          nonce: g.nonce,
+          amr: g.amr,
+          accessToken: access.token,
+          sid: g.familyId,
+        })
       : undefined;
     // Opaque: the time, then 256 random bits; stored only under `timedSecretKey`.
-    const refresh = rotation?.refreshToken ?? (g.app.grantTypes.includes('refresh_token') ? newTimedSecret() : undefined);
+    const refresh =
+      rotation?.refreshToken ??
+      (g.app.grantTypes.includes('refresh_token')
+        ? newTimedSecret()
+        : undefined);
     const now = this.now();
-    const refreshRow = refresh === undefined ? undefined : {
-      tokenHash: timedSecretKey(refresh), familyId: g.familyId, clientId: g.app.clientId, userId: g.user.id, scope: rotation?.scope ?? g.scope,
-      authTime: g.authTimeMs, amr: g.amr ?? null, createdAt: now, expiresAt: now + this.settings.refreshTokenTtl * 1000,
-    };
+    const refreshRow =
+      refresh === undefined
+        ? undefined
+        : {
+            tokenHash: timedSecretKey(refresh),
+            familyId: g.familyId,
+            clientId: g.app.clientId,
+            userId: g.user.id,
+            scope: rotation?.scope ?? g.scope,
+            authTime: g.authTimeMs,
+            amr: g.amr ?? null,
+            createdAt: now,
+            expiresAt: now + this.settings.refreshTokenTtl * 1000,
+          };
     const response: TokenResponse = {
-      access_token: access.token, token_type: 'Bearer', expires_in: this.settings.accessTokenTtl, scope: access.claims.scope,
+      access_token: access.token,
+      token_type: 'Bearer',
+      expires_in: this.settings.accessTokenTtl,
+      scope: access.claims.scope,
       ...(refresh !== undefined && { refresh_token: refresh }),
       ...(idToken !== undefined && { id_token: idToken }),
     };
@@ -106,8 +168,12 @@ export class TokenIssuer {
    * write before the answer: a request that finds a rotation's successor stored came after that
    * rotation's answer was ready, which is how a reused token is told from a racing one (grants.ts).
    */
-  async store(signed: SignedTokens, refreshTokens: Pick<RefreshTokenRepo, 'create'>): Promise<TokenResponse> {
-    if (signed.refreshRow !== undefined) await refreshTokens.create(signed.refreshRow);
+  async store(
+    signed: SignedTokens,
+    refreshTokens: Pick<RefreshTokenRepo, 'create'>,
+  ): Promise<TokenResponse> {
+    if (signed.refreshRow !== undefined)
+      await refreshTokens.create(signed.refreshRow);
     return signed.response;
   }
 }

@@ -1,7 +1,16 @@
 import type { OidcSigningAlg } from '../../config/index.js';
 import { SecretBox } from '../../platform/crypto/secret-box.js';
-import { jwtSigner, type JwtClaims, type PublicJwtKey } from '../../platform/jwt/jwt.js';
-import { newKeyPair, privateJwtKey, publicJwtKey, type Jwk } from '../../platform/jwt/key-pairs.js';
+import {
+  jwtSigner,
+  type JwtClaims,
+  type PublicJwtKey,
+} from '../../platform/jwt/jwt.js';
+import {
+  newKeyPair,
+  privateJwtKey,
+  publicJwtKey,
+  type Jwk,
+} from '../../platform/jwt/key-pairs.js';
 import type { SigningKey, SigningKeyRepo } from './repository.js';
 
 /** Signs a JWT with the current key: its alg and kid in the header, `typ` as given. */
@@ -20,7 +29,13 @@ export interface ActiveKey {
 
 function activeKey(kid: string, alg: string, privateJwk: Jwk): ActiveKey {
   const key = privateJwtKey(alg, kid, privateJwk);
-  return { kid, alg, signAccess: jwtSigner(key, 'at+jwt'), signId: jwtSigner(key, 'JWT'), signLogout: jwtSigner(key, 'logout+jwt') };
+  return {
+    kid,
+    alg,
+    signAccess: jwtSigner(key, 'at+jwt'),
+    signId: jwtSigner(key, 'JWT'),
+    signLogout: jwtSigner(key, 'logout+jwt'),
+  };
 }
 
 interface Loaded {
@@ -64,14 +79,25 @@ export class SigningKeys {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
 
-  constructor(private readonly repo: SigningKeyRepo, private readonly opts: SigningKeysOptions, private readonly now: () => number = Date.now) {
-    this.cipher = new SecretBox(opts.jwtSecret, KEY_SEAL_PURPOSE, KEY_SEAL_SALT);
+  constructor(
+    private readonly repo: SigningKeyRepo,
+    private readonly opts: SigningKeysOptions,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.cipher = new SecretBox(
+      opts.jwtSecret,
+      KEY_SEAL_PURPOSE,
+      KEY_SEAL_SALT,
+    );
   }
 
   /** Keeps the cached key set fresh in the background; the timer never holds the process open. */
   startPolling(): void {
     if (this.timer || this.stopped) return;
-    this.timer = setInterval(() => void this.refresh().catch(() => undefined), KEY_CHECK_MS);
+    this.timer = setInterval(
+      () => void this.refresh().catch(() => undefined),
+      KEY_CHECK_MS,
+    );
     this.timer.unref();
   }
 
@@ -108,7 +134,9 @@ export class SigningKeys {
         return created;
       }
     }
-    throw new Error('signing key rotation raced with other rotations; try again');
+    throw new Error(
+      'signing key rotation raced with other rotations; try again',
+    );
   }
 
   private async state(): Promise<Loaded> {
@@ -127,7 +155,12 @@ export class SigningKeys {
 
   private async load(force: boolean): Promise<Loaded> {
     const newest = await this.repo.current();
-    if (newest && this.loaded && !force && newest.generation === this.loaded.generation) {
+    if (
+      newest &&
+      this.loaded &&
+      !force &&
+      newest.generation === this.loaded.generation
+    ) {
       this.loaded.checkedAt = this.now();
       return this.loaded;
     }
@@ -145,19 +178,30 @@ export class SigningKeys {
     const { kid, publicJwk, privateJwk } = await newKeyPair(this.opts.alg);
     const stored: Jwk = { ...publicJwk, kid, alg: this.opts.alg, use: 'sig' };
     const ok = await this.repo.insert({
-      kid, generation, alg: this.opts.alg, publicJwk: JSON.stringify(stored),
-      privateJwkEnc: this.cipher.seal(JSON.stringify(privateJwk), kid), createdAt: this.now(),
+      kid,
+      generation,
+      alg: this.opts.alg,
+      publicJwk: JSON.stringify(stored),
+      privateJwkEnc: this.cipher.seal(JSON.stringify(privateJwk), kid),
+      createdAt: this.now(),
     });
     return ok ? kid : undefined;
   }
 
   private async build(keys: SigningKey[]): Promise<Loaded> {
     const [newest] = keys as [SigningKey, ...SigningKey[]];
-    const privateJwk = JSON.parse(this.cipher.open(newest.privateJwkEnc, newest.kid)) as Jwk;
+    const privateJwk = JSON.parse(
+      this.cipher.open(newest.privateJwkEnc, newest.kid),
+    ) as Jwk;
     const current = activeKey(newest.kid, newest.alg, privateJwk);
     const now = this.now();
     // The current key, the one it replaced, and any replaced recently enough that tokens it signed may still live.
-    const published = keys.filter((k, i) => i <= 1 || (k.retiredAt !== null && now - k.retiredAt < this.opts.publishRetiredMs));
+    const published = keys.filter(
+      (k, i) =>
+        i <= 1 ||
+        (k.retiredAt !== null &&
+          now - k.retiredAt < this.opts.publishRetiredMs),
+    );
     const publicKeys = new Map<string, PublicJwtKey>();
     const jwks: Jwk[] = [];
     for (const k of published) {
@@ -166,6 +210,13 @@ export class SigningKeys {
       publicKeys.set(k.kid, await publicJwtKey(k.alg, k.kid, jwk));
     }
     const body = { keys: jwks };
-    return { generation: newest.generation, current, publicKeys, jwks: body, jwksJson: JSON.stringify(body), checkedAt: now };
+    return {
+      generation: newest.generation,
+      current,
+      publicKeys,
+      jwks: body,
+      jwksJson: JSON.stringify(body),
+      checkedAt: now,
+    };
   }
 }

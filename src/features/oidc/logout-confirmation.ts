@@ -11,11 +11,21 @@ export class LogoutConfirmations {
   private readonly key: Buffer;
 
   constructor(jwtSecret: string) {
-    this.key = Buffer.from(hkdfSync('sha256', jwtSecret, '', 'account-center oidc end-session confirmation', 32));
+    this.key = Buffer.from(
+      hkdfSync(
+        'sha256',
+        jwtSecret,
+        '',
+        'account-center oidc end-session confirmation',
+        32,
+      ),
+    );
   }
 
   tokenFor(session: Authenticated): string {
-    return createHmac('sha256', this.key).update(session.claims.jti).digest('base64url');
+    return createHmac('sha256', this.key)
+      .update(session.claims.jti)
+      .digest('base64url');
   }
 
   /** Constant-time comparison; anything that is not a token of this session is false. */

@@ -22,8 +22,14 @@ export class OAuthError extends Error {
   }
 }
 
-export const invalidRequest = (description: string): OAuthError => new OAuthError('invalid_request', description);
-export const invalidGrant = (description: string): OAuthError => new OAuthError('invalid_grant', description);
+export const invalidRequest = (description: string): OAuthError =>
+  new OAuthError('invalid_request', description);
+export const invalidGrant = (description: string): OAuthError =>
+  new OAuthError('invalid_grant', description);
 /** RFC 6750 §3.1: a missing, malformed, expired or revoked access token. */
-export const invalidToken = (description = 'The access token is invalid, expired or revoked'): OAuthError =>
-  new OAuthError('invalid_token', description, 401, { 'www-authenticate': `Bearer error="invalid_token", error_description="${description}"` });
+export const invalidToken = (
+  description = 'The access token is invalid, expired or revoked',
+): OAuthError =>
+  new OAuthError('invalid_token', description, 401, {
+    'www-authenticate': `Bearer error="invalid_token", error_description="${description}"`,
+  });

@@ -4,7 +4,11 @@ import type { AuditLog } from '../audit/index.js';
 import type { CodeReplays } from '../authorization/index.js';
 import type { Repositories } from '../kit.js';
 import type { RateLimiter } from '../limits/index.js';
-import type { RevokedTokens, TokenService, UserCache } from '../sessions/index.js';
+import type {
+  RevokedTokens,
+  TokenService,
+  UserCache,
+} from '../sessions/index.js';
 import { AuthorizeFlow } from './authorize-flow.js';
 import { AuthorizedApps } from './authorized-apps.js';
 import { LogoutTokens } from './backchannel-logout.js';
@@ -51,37 +55,127 @@ export interface OidcServices {
 }
 
 /** Apps come through the per-instance cache (features/apps/app-cache.ts). */
-type OidcRepos = Pick<Repositories, 'codes' | 'consents' | 'devices' | 'refreshTokens' | 'signingKeys' | 'sessions' | 'atomically'> & { apps: AppCache };
+type OidcRepos = Pick<
+  Repositories,
+  | 'codes'
+  | 'consents'
+  | 'devices'
+  | 'refreshTokens'
+  | 'signingKeys'
+  | 'sessions'
+  | 'atomically'
+> & { apps: AppCache };
 
 /** The signing keys of a configuration; the `keys rotate` command uses them too. */
-export function signingKeysFor(config: Pick<Config, 'oidcSigningAlg' | 'jwtSecret' | 'accessTokenTtl' | 'idTokenTtl'>, keys: Repositories['signingKeys'], now: () => number): SigningKeys {
-  return new SigningKeys(keys, {
-    alg: config.oidcSigningAlg,
-    jwtSecret: config.jwtSecret,
-    // A replaced key stays published while tokens it signed can still be valid, plus a margin.
-    publishRetiredMs: (Math.max(config.accessTokenTtl, config.idTokenTtl) + 300) * 1000,
-  }, now);
+export function signingKeysFor(
+  config: Pick<
+    Config,
+    'oidcSigningAlg' | 'jwtSecret' | 'accessTokenTtl' | 'idTokenTtl'
+  >,
+  keys: Repositories['signingKeys'],
+  now: () => number,
+): SigningKeys {
+  return new SigningKeys(
+    keys,
+    {
+      alg: config.oidcSigningAlg,
+      jwtSecret: config.jwtSecret,
+      // A replaced key stays published while tokens it signed can still be valid, plus a margin.
+      publishRetiredMs:
+        (Math.max(config.accessTokenTtl, config.idTokenTtl) + 300) * 1000,
+    },
+    now,
+  );
 }
 
 /** The settings the OpenID provider reads; the rest of the configuration never reaches it. */
-type OidcSettings = Pick<Config, 'baseUrl' | 'centerAppId' | 'gameAppId' | 'jwtSecret' | 'oidcSigningAlg' | 'accessTokenTtl' | 'idTokenTtl' | 'refreshTokenTtl' | 'authCodeTtl'>;
+type OidcSettings = Pick<
+  Config,
+  | 'baseUrl'
+  | 'centerAppId'
+  | 'gameAppId'
+  | 'jwtSecret'
+  | 'oidcSigningAlg'
+  | 'accessTokenTtl'
+  | 'idTokenTtl'
+  | 'refreshTokenTtl'
+  | 'authCodeTtl'
+>;
 
 export function createOidcServices(
   config: OidcSettings,
   storage: OidcRepos,
-  collaborators: { userCache: UserCache; revokedTokens: RevokedTokens; tokens: TokenService; audit: AuditLog; limiter: RateLimiter; codeReplays: CodeReplays; now: () => number },
+  collaborators: {
+    userCache: UserCache;
+    revokedTokens: RevokedTokens;
+    tokens: TokenService;
+    audit: AuditLog;
+    limiter: RateLimiter;
+    codeReplays: CodeReplays;
+    now: () => number;
+  },
 ): OidcServices {
-  const { userCache, revokedTokens, tokens, audit, limiter, codeReplays, now } = collaborators;
+  const { userCache, revokedTokens, tokens, audit, limiter, codeReplays, now } =
+    collaborators;
   const issuer = config.baseUrl;
   const keys = signingKeysFor(config, storage.signingKeys, now);
-  const minter = new TokenMinter(keys, { issuer, accessTokenTtl: config.accessTokenTtl, idTokenTtl: config.idTokenTtl }, now);
-  const tokenIssuer = new TokenIssuer(storage.refreshTokens, minter, { accessTokenTtl: config.accessTokenTtl, refreshTokenTtl: config.refreshTokenTtl }, now);
-  const accessCheck = new AccessTokenCheck(minter, userCache, revokedTokens, storage.apps, now);
-  const sessions = new BrowserSessions(tokens, config.centerAppId, config.baseUrl, now);
+  const minter = new TokenMinter(
+    keys,
+    {
+      issuer,
+      accessTokenTtl: config.accessTokenTtl,
+      idTokenTtl: config.idTokenTtl,
+    },
+    now,
+  );
+  const tokenIssuer = new TokenIssuer(
+    storage.refreshTokens,
+    minter,
+    {
+      accessTokenTtl: config.accessTokenTtl,
+      refreshTokenTtl: config.refreshTokenTtl,
+    },
+    now,
+  );
+  const accessCheck = new AccessTokenCheck(
+    minter,
+    userCache,
+    revokedTokens,
+    storage.apps,
+    now,
+  );
+  const sessions = new BrowserSessions(
+    tokens,
+    config.centerAppId,
+    config.baseUrl,
+    now,
+  );
   const tickets = new Tickets(config.jwtSecret, config.baseUrl, now);
-  const clients = new ClientAuthenticator(storage.apps, [config.centerAppId, config.gameAppId], issuer);
-  const grants = new TokenGrants({ codes: storage.codes, replays: codeReplays, refreshTokens: storage.refreshTokens, users: userCache, revokedTokens, issuer: tokenIssuer, minter, audit, atomically: storage.atomically, now });
-  const deviceGrant = new DeviceGrant(storage.devices, userCache, tokenIssuer, audit, storage.atomically, now);
+  const clients = new ClientAuthenticator(
+    storage.apps,
+    [config.centerAppId, config.gameAppId],
+    issuer,
+  );
+  const grants = new TokenGrants({
+    codes: storage.codes,
+    replays: codeReplays,
+    refreshTokens: storage.refreshTokens,
+    users: userCache,
+    revokedTokens,
+    issuer: tokenIssuer,
+    minter,
+    audit,
+    atomically: storage.atomically,
+    now,
+  });
+  const deviceGrant = new DeviceGrant(
+    storage.devices,
+    userCache,
+    tokenIssuer,
+    audit,
+    storage.atomically,
+    now,
+  );
   return {
     issuer,
     signingAlg: config.oidcSigningAlg,
@@ -95,18 +189,51 @@ export function createOidcServices(
     deviceGrant,
     accessCheck,
     adminClients: new AdminClientAccess(accessCheck, storage.apps),
-    introspection: new TokenIntrospection(accessCheck, storage.refreshTokens, userCache, revokedTokens, tokens, minter, issuer, now),
+    introspection: new TokenIntrospection(
+      accessCheck,
+      storage.refreshTokens,
+      userCache,
+      revokedTokens,
+      tokens,
+      minter,
+      issuer,
+      now,
+    ),
     sessions,
     tickets,
     authorize: new AuthorizeFlow(
-      { apps: storage.apps, codes: storage.codes, consents: storage.consents, sessions: storage.sessions },
+      {
+        apps: storage.apps,
+        codes: storage.codes,
+        consents: storage.consents,
+        sessions: storage.sessions,
+      },
       tickets,
-      { issuer, authCodeTtl: config.authCodeTtl, reservedClientIds: [config.centerAppId, config.gameAppId] },
+      {
+        issuer,
+        authCodeTtl: config.authCodeTtl,
+        reservedClientIds: [config.centerAppId, config.gameAppId],
+      },
       audit,
       now,
     ),
-    authorizedApps: new AuthorizedApps({ consents: storage.consents, apps: storage.apps, refreshTokens: storage.refreshTokens }, audit, now),
+    authorizedApps: new AuthorizedApps(
+      {
+        consents: storage.consents,
+        apps: storage.apps,
+        refreshTokens: storage.refreshTokens,
+      },
+      audit,
+      now,
+    ),
     logoutTokens: new LogoutTokens(keys, issuer),
-    endSession: new EndSession(storage.apps, sessions, new LogoutConfirmations(config.jwtSecret), (kid) => keys.publicKey(kid), issuer, audit),
+    endSession: new EndSession(
+      storage.apps,
+      sessions,
+      new LogoutConfirmations(config.jwtSecret),
+      (kid) => keys.publicKey(kid),
+      issuer,
+      audit,
+    ),
   };
 }

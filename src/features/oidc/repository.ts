@@ -88,17 +88,38 @@ export interface RefreshTokenRepo {
    * revocations, it queues a Back-Channel Logout token for each of them (the kept ones too)
    * whose client registered a `backchannel_logout_uri`, in the same transaction.
    */
-  revokeFamiliesOfSession(sessionId: string, userId: number, now: number): Promise<string[]>;
+  revokeFamiliesOfSession(
+    sessionId: string,
+    userId: number,
+    now: number,
+  ): Promise<string[]>;
   /** Revokes every live family of this user for this client (consent revoked); returns their ids. */
-  revokeFamiliesOf(userId: number, clientId: string, now: number): Promise<string[]>;
+  revokeFamiliesOf(
+    userId: number,
+    clientId: string,
+    now: number,
+  ): Promise<string[]>;
   /**
    * The user's live families started after `createdAfter` (the user's cut-off: older ones are
    * refused anyway), newest first.
    */
-  listLiveFamilies(userId: number, now: number, createdAfter: number, limit: number): Promise<LiveRefreshFamily[]>;
+  listLiveFamilies(
+    userId: number,
+    now: number,
+    createdAfter: number,
+    limit: number,
+  ): Promise<LiveRefreshFamily[]>;
   /** Revokes every live family of the user (as listed above); returns their ids. */
-  revokeLiveFamiliesOf(userId: number, now: number, createdAfter: number): Promise<string[]>;
-  create(token: Omit<RefreshToken, 'usedAt' | 'revokedAt' | 'amr'> & { amr?: string | null }): Promise<void>;
+  revokeLiveFamiliesOf(
+    userId: number,
+    now: number,
+    createdAfter: number,
+  ): Promise<string[]>;
+  create(
+    token: Omit<RefreshToken, 'usedAt' | 'revokedAt' | 'amr'> & {
+      amr?: string | null;
+    },
+  ): Promise<void>;
   findByHash(tokenHash: string): Promise<RefreshToken | undefined>;
   /** The token and its rotation's progress, read in one statement, so both describe the same moment. */
   findPresented(tokenHash: string): Promise<PresentedRefreshToken | undefined>;
@@ -107,7 +128,11 @@ export interface RefreshTokenRepo {
    * if, it is unused, unrevoked, unexpired and its family is live (one conditional UPDATE);
    * exactly one concurrent caller gets the row.
    */
-  use(tokenHash: string, now: number, successorHash: string): Promise<RefreshToken | undefined>;
+  use(
+    tokenHash: string,
+    now: number,
+    successorHash: string,
+  ): Promise<RefreshToken | undefined>;
   /** The newest token of a family (the one a rotation issued last). */
   latestInFamily(familyId: string): Promise<RefreshToken | undefined>;
   purgeExpired(before: number): Promise<number>;
@@ -124,7 +149,12 @@ export interface Consent {
 
 export interface ConsentRepo {
   /** Creates or replaces the granted scope set of this user and client (callers pass the union they want kept). */
-  upsert(userId: number, clientId: string, scopes: string[], now: number): Promise<Consent>;
+  upsert(
+    userId: number,
+    clientId: string,
+    scopes: string[],
+    now: number,
+  ): Promise<Consent>;
   find(userId: number, clientId: string): Promise<Consent | undefined>;
   /** Newest first. */
   listByUser(userId: number): Promise<Consent[]>;

@@ -5,9 +5,24 @@
 
 /** The scope whose consent releases each standard claim the center knows (Core §5.4). */
 const SCOPE_OF_CLAIM: ReadonlyMap<string, string> = new Map([
-  ...['name', 'preferred_username', 'updated_at', 'picture', 'locale', 'zoneinfo', 'given_name', 'family_name', 'middle_name',
-    'nickname', 'profile', 'website', 'gender', 'birthdate'].map((claim) => [claim, 'profile'] as const),
-  ['email', 'email'], ['email_verified', 'email'],
+  ...[
+    'name',
+    'preferred_username',
+    'updated_at',
+    'picture',
+    'locale',
+    'zoneinfo',
+    'given_name',
+    'family_name',
+    'middle_name',
+    'nickname',
+    'profile',
+    'website',
+    'gender',
+    'birthdate',
+  ].map((claim) => [claim, 'profile'] as const),
+  ['email', 'email'],
+  ['email_verified', 'email'],
 ]);
 
 /** `acr` values (docs/oidc.md): one factor (password, e-mail code, another account), or a second factor too. */
@@ -20,7 +35,9 @@ const MULTI_FACTOR_AMR = 'mfa';
 
 /** The `acr` of a sign-in, from its `amr` values (separated by spaces; null when none were said). */
 export function acrOf(amr: string | null | undefined): string {
-  return amr?.split(' ').includes(MULTI_FACTOR_AMR) ? ACR_SECOND_FACTOR : ACR_ONE_FACTOR;
+  return amr?.split(' ').includes(MULTI_FACTOR_AMR)
+    ? ACR_SECOND_FACTOR
+    : ACR_ONE_FACTOR;
 }
 
 /** What a `claims` parameter asks of this provider. */
@@ -31,7 +48,8 @@ export interface ClaimsRequest {
   essentialAcr?: string[];
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Reads a `claims` parameter: a JSON object whose `id_token` and `userinfo` members, when
@@ -57,13 +75,27 @@ export function readClaimsRequest(text: string): ClaimsRequest | undefined {
       // A Map, so names like `__proto__` or `constructor` from the client's JSON find nothing.
       const scope = SCOPE_OF_CLAIM.get(claim);
       if (scope !== undefined) scopes.add(scope);
-      if (claim === 'acr' && target === 'id_token' && spec?.essential === true) {
-        const values = spec.values ?? (spec.value === undefined ? undefined : [spec.value]);
-        if (values !== undefined && (!Array.isArray(values) || !values.every((v) => typeof v === 'string'))) return undefined;
+      if (
+        claim === 'acr' &&
+        target === 'id_token' &&
+        spec?.essential === true
+      ) {
+        const values =
+          spec.values ?? (spec.value === undefined ? undefined : [spec.value]);
+        if (
+          values !== undefined &&
+          (!Array.isArray(values) ||
+            !values.every((v) => typeof v === 'string'))
+        )
+          return undefined;
         // Essential without values: any acr meets it, and every ID token carries one.
-        if (values !== undefined && values.length > 0) essentialAcr = values as string[];
+        if (values !== undefined && values.length > 0)
+          essentialAcr = values as string[];
       }
     }
   }
-  return { scopes: [...scopes], ...(essentialAcr !== undefined && { essentialAcr }) };
+  return {
+    scopes: [...scopes],
+    ...(essentialAcr !== undefined && { essentialAcr }),
+  };
 }

@@ -17,7 +17,10 @@ const PENDING = -1;
  * arrived before the token was used cannot hold its successor.
  */
 export class RotationAnswers {
-  private readonly answeredAt = new LRUCache<string, number>({ max: 10_000, ttl: 60_000 });
+  private readonly answeredAt = new LRUCache<string, number>({
+    max: 10_000,
+    ttl: 60_000,
+  });
 
   begin(successorHash: string): void {
     this.answeredAt.set(successorHash, PENDING);

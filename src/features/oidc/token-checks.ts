@@ -34,7 +34,10 @@ export class AccessTokenCheck {
     if (!claims) return undefined;
     const app = await this.apps.findById(claims.client_id);
     const uid = Number(claims.sub);
-    const user = claims.sid === undefined || !Number.isSafeInteger(uid) ? undefined : await this.users.findById(uid);
+    const user =
+      claims.sid === undefined || !Number.isSafeInteger(uid)
+        ? undefined
+        : await this.users.findById(uid);
     return judge(this.revoked, claims, app, user, this.now());
   }
 }
@@ -44,14 +47,28 @@ export class AccessTokenCheck {
  * person's token, its revoked family (announcing-families.ts puts every family revocation in
  * the shared set; the token's user and client are its own signed claims), ban and cut-off.
  */
-function judge(revoked: Pick<RevokedTokens, 'isRevoked'>, claims: AccessClaims, app: App | undefined, user: User | undefined, now: number): LiveAccess | undefined {
+function judge(
+  revoked: Pick<RevokedTokens, 'isRevoked'>,
+  claims: AccessClaims,
+  app: App | undefined,
+  user: User | undefined,
+  now: number,
+): LiveAccess | undefined {
   if (revoked.isRevoked(claims.jti)) return undefined;
   if (!app || !isActive(app.status)) return undefined;
   if (claims.sid === undefined) {
     // client_credentials: no person behind it.
-    return claims.sub === claims.client_id ? { claims, user: undefined } : undefined;
+    return claims.sub === claims.client_id
+      ? { claims, user: undefined }
+      : undefined;
   }
   if (revoked.isRevoked(revokedFamilyKey(claims.sid))) return undefined;
-  if (!user || String(user.id) !== claims.sub || isBanned(user, now) || jtiIssuedMs(claims.jti) <= user.tokensValidAfter) return undefined;
+  if (
+    !user ||
+    String(user.id) !== claims.sub ||
+    isBanned(user, now) ||
+    jtiIssuedMs(claims.jti) <= user.tokensValidAfter
+  )
+    return undefined;
   return { claims, user };
 }

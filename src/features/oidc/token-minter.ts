@@ -27,7 +27,11 @@ export interface MintedAccess {
 
 /** OIDC Core §3.1.3.6: the left half of the hash of the access token, hash by the signing alg. */
 function atHash(accessToken: string, alg: string): string {
-  const digest = hash(alg === 'EdDSA' ? 'sha512' : 'sha256', accessToken, 'buffer');
+  const digest = hash(
+    alg === 'EdDSA' ? 'sha512' : 'sha256',
+    accessToken,
+    'buffer',
+  );
   return digest.subarray(0, digest.length / 2).toString('base64url');
 }
 
@@ -47,27 +51,57 @@ export class TokenMinter {
    */
   private readonly verified = new VerifiedTokens<AccessClaims>();
 
-  constructor(private readonly keys: SigningKeys, private readonly settings: MinterSettings, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly keys: SigningKeys,
+    private readonly settings: MinterSettings,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  async access(input: { sub: string; clientId: string; scope: string; familyId?: string; notBeforeMs?: number }): Promise<MintedAccess> {
+  async access(input: {
+    sub: string;
+    clientId: string;
+    scope: string;
+    familyId?: string;
+    notBeforeMs?: number;
+  }): Promise<MintedAccess> {
     const key = await this.keys.current();
     // Never minted in or before a user's cut-off millisecond, or it would be born dead.
     const ms = Math.max(this.now(), (input.notBeforeMs ?? 0) + 1);
     const iat = Math.floor(ms / 1000);
     const claims: AccessClaims = {
-      iss: this.settings.issuer, sub: input.sub, aud: input.clientId, client_id: input.clientId, scope: input.scope,
-      jti: newJti(ms), iat, exp: iat + this.settings.accessTokenTtl,
+      iss: this.settings.issuer,
+      sub: input.sub,
+      aud: input.clientId,
+      client_id: input.clientId,
+      scope: input.scope,
+      jti: newJti(ms),
+      iat,
+      exp: iat + this.settings.accessTokenTtl,
       ...(input.familyId !== undefined && { sid: input.familyId }),
     };
     return { token: await key.signAccess(claims), claims };
   }
 
-  async id(input: { user: User; clientId: string; scopes: readonly string[]; authTimeMs: number; nonce?: string | null; amr?: string | null; accessToken: string; sid?: string }): Promise<string> {
+  async id(input: {
+    user: User;
+    clientId: string;
+    scopes: readonly string[];
+    authTimeMs: number;
+    nonce?: string | null;
+    amr?: string | null;
+    accessToken: string;
+    sid?: string;
+  }): Promise<string> {
     const key = await this.keys.current();
     const iat = Math.floor(this.now() / 1000);
     const payload: JwtClaims = {
-      iss: this.settings.issuer, sub: String(input.user.id), aud: input.clientId, azp: input.clientId,
-      iat, exp: iat + this.settings.idTokenTtl, auth_time: Math.floor(input.authTimeMs / 1000),
+      iss: this.settings.issuer,
+      sub: String(input.user.id),
+      aud: input.clientId,
+      azp: input.clientId,
+      iat,
+      exp: iat + this.settings.idTokenTtl,
+      auth_time: Math.floor(input.authTimeMs / 1000),
       ...(input.nonce && { nonce: input.nonce }),
       // RFC 8176: `fed` after a sign-in through another account (docs/api.md §14.5).
       ...(input.amr && { amr: input.amr.split(' ') }),
@@ -90,14 +124,27 @@ export class TokenMinter {
     return claims;
   }
 
-  private async verifySignature(token: string): Promise<AccessClaims | undefined> {
+  private async verifySignature(
+    token: string,
+  ): Promise<AccessClaims | undefined> {
     try {
       const kid = jwtKeyId(token);
       if (kid === undefined) return undefined;
       const key = await this.keys.publicKey(kid);
       if (!key) return undefined;
-      const c = (await verifyJwt(token, key, { issuer: this.settings.issuer, typ: 'at+jwt', nowMs: this.now() })) as AccessClaims;
-      if (typeof c.sub !== 'string' || typeof c.client_id !== 'string' || typeof c.jti !== 'string' || typeof c.exp !== 'number' || typeof c.scope !== 'string') return undefined;
+      const c = (await verifyJwt(token, key, {
+        issuer: this.settings.issuer,
+        typ: 'at+jwt',
+        nowMs: this.now(),
+      })) as AccessClaims;
+      if (
+        typeof c.sub !== 'string' ||
+        typeof c.client_id !== 'string' ||
+        typeof c.jti !== 'string' ||
+        typeof c.exp !== 'number' ||
+        typeof c.scope !== 'string'
+      )
+        return undefined;
       return c;
     } catch {
       return undefined;

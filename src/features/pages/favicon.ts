@@ -17,7 +17,8 @@ export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0
 /** Where the shape is, in the SVG's 32-unit square: 'shield', 'hole' or nothing. */
 function partAt(x: number, y: number): 'shield' | 'hole' | undefined {
   if ((x - 16) ** 2 + (y - 13) ** 2 <= 3.6 ** 2) return 'hole';
-  if (y >= 14.5 && y <= 22.5 && Math.abs(x - 16) <= 1.6 + (y - 14.5) / 8) return 'hole';
+  if (y >= 14.5 && y <= 22.5 && Math.abs(x - 16) <= 1.6 + (y - 14.5) / 8)
+    return 'hole';
   if (y < 2 || y > 30) return undefined;
   // The top edge slopes down from the point at (16, 2) to the shoulders at y 6.5.
   const top = 2 + 4.5 * (Math.abs(x - 16) / 12);
@@ -43,15 +44,20 @@ function dibOf(size: number): Buffer {
     for (let col = 0; col < size; col++) {
       let shield = 0;
       let hole = 0;
-      for (const dy of samples) for (const dx of samples) {
-        const part = partAt(((col + dx) * 32) / size, ((row + dy) * 32) / size);
-        if (part === 'shield') shield++;
-        else if (part === 'hole') hole++;
-      }
+      for (const dy of samples)
+        for (const dx of samples) {
+          const part = partAt(
+            ((col + dx) * 32) / size,
+            ((row + dy) * 32) / size,
+          );
+          if (part === 'shield') shield++;
+          else if (part === 'hole') hole++;
+        }
       const covered = shield + hole;
       const at = 40 + ((size - 1 - row) * size + col) * 4;
       if (covered === 0) continue;
-      const mix = (c: number) => Math.round((c * shield + 255 * hole) / covered);
+      const mix = (c: number) =>
+        Math.round((c * shield + 255 * hole) / covered);
       dib[at] = mix(PRIMARY[2]);
       dib[at + 1] = mix(PRIMARY[1]);
       dib[at + 2] = mix(PRIMARY[0]);
@@ -82,11 +88,18 @@ export function icoOf(sizes: readonly number[]): Buffer {
 }
 
 /** /favicon.svg and /favicon.ico, drawn once per app; an icon may be cached for a day. */
-export function faviconRoutes(app: FastifyInstance, headers: Record<string, string>): void {
+export function faviconRoutes(
+  app: FastifyInstance,
+  headers: Record<string, string>,
+): void {
   const ico = icoOf([16, 32]);
   const cached = { ...headers, 'cache-control': 'public, max-age=86400' };
   app.get('/favicon.svg', { schema: { hide: true } }, async (_request, reply) =>
-    reply.headers({ ...cached, 'content-type': 'image/svg+xml' }).send(FAVICON_SVG));
+    reply
+      .headers({ ...cached, 'content-type': 'image/svg+xml' })
+      .send(FAVICON_SVG),
+  );
   app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) =>
-    reply.headers({ ...cached, 'content-type': 'image/x-icon' }).send(ico));
+    reply.headers({ ...cached, 'content-type': 'image/x-icon' }).send(ico),
+  );
 }

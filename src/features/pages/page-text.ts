@@ -13,8 +13,16 @@ export interface ShellText {
 export const SHELL_TEXT: Readonly<Record<Language, ShellText>> = {
   'zh-CN': {
     titles: {
-      authorize: '授权登录', login: '登录', register: '注册账号', reset_password: '重置密码', device: '设备登录',
-      console: '开发者控制台', account: '我的账号', admin: '用户管理', upstream: '第三方登录', not_found: '页面不存在',
+      authorize: '授权登录',
+      login: '登录',
+      register: '注册账号',
+      reset_password: '重置密码',
+      device: '设备登录',
+      console: '开发者控制台',
+      account: '我的账号',
+      admin: '用户管理',
+      upstream: '第三方登录',
+      not_found: '页面不存在',
     },
     noscript: '请启用 JavaScript 后使用{site}。',
     loading: '正在加载…',
@@ -22,9 +30,16 @@ export const SHELL_TEXT: Readonly<Record<Language, ShellText>> = {
   },
   en: {
     titles: {
-      authorize: 'Authorize', login: 'Sign in', register: 'Create an account', reset_password: 'Reset password',
-      device: 'Device sign-in', console: 'Developer console', account: 'My account', admin: 'User administration',
-      upstream: 'Sign in with another account', not_found: 'Page not found',
+      authorize: 'Authorize',
+      login: 'Sign in',
+      register: 'Create an account',
+      reset_password: 'Reset password',
+      device: 'Device sign-in',
+      console: 'Developer console',
+      account: 'My account',
+      admin: 'User administration',
+      upstream: 'Sign in with another account',
+      not_found: 'Page not found',
     },
     noscript: 'Please turn on JavaScript to use {site}.',
     loading: 'Loading…',

@@ -25,10 +25,16 @@ const PAGES: Record<string, string> = {
 
 export const PAGE_HEADERS = {
   'content-security-policy': [
-    "default-src 'self'", "script-src 'self'", "style-src 'self'",
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
     // https: images too: the avatars of linked accounts are served by their providers (docs/api.md §14.3).
-    "img-src 'self' data: https:", "connect-src 'self'",
-    "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+    "img-src 'self' data: https:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
   ].join('; '),
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',
@@ -50,20 +56,33 @@ interface Bundle {
   assets: Map<string, Asset>;
 }
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
 
 /** Reads the hashed bundle named by dist/web/manifest.json (built by scripts/build-web.mjs). */
 export function loadBundle(): Bundle | undefined {
   const manifestPath = join(WEB_DIR, 'manifest.json');
   if (!existsSync(manifestPath)) return undefined;
   try {
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<'js' | 'css' | 'captcha' | 'captchaCss' | 'captchaWorker', string>;
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<
+      'js' | 'css' | 'captcha' | 'captchaCss' | 'captchaWorker',
+      string
+    >;
     const assets = new Map<string, Asset>();
     for (const name of Object.values(manifest)) {
       const ext = name.slice(name.lastIndexOf('.'));
-      assets.set(name, { body: readFileSync(join(WEB_DIR, name)), type: TYPES[ext] ?? 'application/octet-stream' });
+      assets.set(name, {
+        body: readFileSync(join(WEB_DIR, name)),
+        type: TYPES[ext] ?? 'application/octet-stream',
+      });
     }
-    const captcha = { script: `/assets/${manifest.captcha}`, style: `/assets/${manifest.captchaCss}`, worker: `/assets/${manifest.captchaWorker}` };
+    const captcha = {
+      script: `/assets/${manifest.captcha}`,
+      style: `/assets/${manifest.captchaCss}`,
+      worker: `/assets/${manifest.captchaWorker}`,
+    };
     return { js: manifest.js, css: manifest.css, captcha, assets };
   } catch {
     // A build in progress: the next request tries again.
@@ -74,7 +93,13 @@ export function loadBundle(): Bundle | undefined {
 /** Settings a page needs before its first request, as `data-*` attributes of <body>. */
 type PageData = Record<string, string>;
 
-function shell(page: string, language: Language, siteNames: Readonly<Record<Language, string>>, bundle: Bundle | undefined, pageData: PageData = {}): string {
+function shell(
+  page: string,
+  language: Language,
+  siteNames: Readonly<Record<Language, string>>,
+  bundle: Bundle | undefined,
+  pageData: PageData = {},
+): string {
   const siteName = siteNames[language];
   const text = SHELL_TEXT[language];
   const head = bundle
@@ -83,7 +108,9 @@ function shell(page: string, language: Language, siteNames: Readonly<Record<Lang
   const fallback = bundle ? text.loading : text.notBuilt;
   // Values are never request input, but SITE_NAME comes from the operator: escaped like all of them.
   const data: PageData = { ...pageData, 'site-name': siteName };
-  const attrs = Object.entries(data).map(([k, v]) => ` data-${k}="${escapeHtml(v)}"`).join('');
+  const attrs = Object.entries(data)
+    .map(([k, v]) => ` data-${k}="${escapeHtml(v)}"`)
+    .join('');
   const site = escapeHtml(siteName);
   const title = escapeHtml(text.titles[page] ?? text.titles.not_found!);
   // <html lang> is the language the bundle renders in (src/web/i18n.ts reads it).
@@ -109,15 +136,35 @@ let bundle: Bundle | undefined;
 const currentBundle = () => (bundle ??= loadBundle());
 
 // The same address answers in the language of the request: a cache keeps one copy per choice.
-const HTML_HEADERS = { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', vary: 'Accept-Language, Cookie' };
+const HTML_HEADERS = {
+  ...PAGE_HEADERS,
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-cache',
+  vary: 'Accept-Language, Cookie',
+};
 
 /**
  * Sends one of the bundle's pages with settings of its own (data-* attributes): the pages
  * another feature answers itself, such as the return from an upstream provider (§14.2).
  */
-export function sendPage(reply: FastifyReply, page: string, pageData: PageData = {}, status = 200, headers: Record<string, string> = {}): FastifyReply {
-  const html = shell(page, languageOf(reply.request.headers), reply.server.siteNames, currentBundle(), pageData);
-  return reply.code(status).headers({ ...HTML_HEADERS, ...headers }).send(html);
+export function sendPage(
+  reply: FastifyReply,
+  page: string,
+  pageData: PageData = {},
+  status = 200,
+  headers: Record<string, string> = {},
+): FastifyReply {
+  const html = shell(
+    page,
+    languageOf(reply.request.headers),
+    reply.server.siteNames,
+    currentBundle(),
+    pageData,
+  );
+  return reply
+    .code(status)
+    .headers({ ...HTML_HEADERS, ...headers })
+    .send(html);
 }
 
 /** Paths whose unknown addresses stay JSON whatever the client accepts (docs/api.md §1, §12). */
@@ -128,46 +175,94 @@ const JSON_PREFIXES = ['/api/', '/oauth/', '/.well-known/', '/assets/'];
  * the standard endpoints and any client not asking for HTML keep the `{ ok:false }` answer.
  * Answers whether it sent the page.
  */
-export function sendNotFoundPage(request: FastifyRequest, reply: FastifyReply): boolean {
+export function sendNotFoundPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   if (!(request.headers.accept ?? '').includes('text/html')) return false;
   const path = request.url.split('?', 1)[0]!;
   if (JSON_PREFIXES.some((prefix) => path.startsWith(prefix))) return false;
-  void reply.code(404).headers(HTML_HEADERS).send(shell('not_found', languageOf(request.headers), reply.server.siteNames, currentBundle()));
+  void reply
+    .code(404)
+    .headers(HTML_HEADERS)
+    .send(
+      shell(
+        'not_found',
+        languageOf(request.headers),
+        reply.server.siteNames,
+        currentBundle(),
+      ),
+    );
   return true;
 }
 
 /** The pages of docs/api.md §11 and their static assets, all under a strict CSP. */
-export async function pagesRoutes(app: FastifyInstance, { services }: RouteDeps) {
+export async function pagesRoutes(
+  app: FastifyInstance,
+  { services }: RouteDeps,
+) {
   // The sign-up page marks its e-mail code field 选填 unless the server requires the code.
   const pageData: Record<string, PageData> = {
-    register: { 'email-code': services.accounts.emailCodeRequired ? 'required' : 'optional', registration: services.abuse.registration.mode },
-    account: services.minecraft.enabled ? { minecraft: 'on', 'minecraft-api': services.minecraft.apiRoot } : { minecraft: 'off' },
+    register: {
+      'email-code': services.accounts.emailCodeRequired
+        ? 'required'
+        : 'optional',
+      registration: services.abuse.registration.mode,
+    },
+    account: services.minecraft.enabled
+      ? { minecraft: 'on', 'minecraft-api': services.minecraft.apiRoot }
+      : { minecraft: 'off' },
   };
   // The pages whose requests may need a CAPTCHA learn where the widget is (docs/abuse.md).
-  const captchaPages = new Set(['register', 'login', 'reset_password', 'authorize', 'account']);
+  const captchaPages = new Set([
+    'register',
+    'login',
+    'reset_password',
+    'authorize',
+    'account',
+  ]);
   const dataOf = (page: string): PageData => {
     const own = pageData[page] ?? {};
     const widget = currentBundle()?.captcha;
-    if (!services.abuse.captcha.enabled || !captchaPages.has(page) || !widget) return own;
-    return { ...own, captcha: 'altcha', 'captcha-script': widget.script, 'captcha-style': widget.style, 'captcha-worker': widget.worker };
+    if (!services.abuse.captcha.enabled || !captchaPages.has(page) || !widget)
+      return own;
+    return {
+      ...own,
+      captcha: 'altcha',
+      'captcha-script': widget.script,
+      'captcha-style': widget.style,
+      'captcha-worker': widget.worker,
+    };
   };
 
   for (const [path, page] of Object.entries(PAGES)) {
-    app.get(path, { schema: { hide: true } }, async (_request, reply) => sendPage(reply, page, dataOf(page)));
+    app.get(path, { schema: { hide: true } }, async (_request, reply) =>
+      sendPage(reply, page, dataOf(page)),
+    );
   }
-  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.headers(PAGE_HEADERS).redirect('/account'));
+  app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+    reply.headers(PAGE_HEADERS).redirect('/account'),
+  );
   faviconRoutes(app, PAGE_HEADERS);
 
-  app.get<{ Params: { name: string } }>('/assets/:name', { schema: { hide: true } }, async (request, reply) => {
-    const asset = currentBundle()?.assets.get(request.params.name);
-    if (!asset) {
-      const { status, body } = failureOf('notFound');
-      return reply.code(status).headers(PAGE_HEADERS).send(body);
-    }
-    // Names carry a content hash, so a cached copy is never stale.
-    return reply
-      .headers({ ...PAGE_HEADERS, 'content-type': asset.type, 'cache-control': 'public, max-age=31536000, immutable' })
-      .send(asset.body);
-  });
+  app.get<{ Params: { name: string } }>(
+    '/assets/:name',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const asset = currentBundle()?.assets.get(request.params.name);
+      if (!asset) {
+        const { status, body } = failureOf('notFound');
+        return reply.code(status).headers(PAGE_HEADERS).send(body);
+      }
+      // Names carry a content hash, so a cached copy is never stale.
+      return reply
+        .headers({
+          ...PAGE_HEADERS,
+          'content-type': asset.type,
+          'cache-control': 'public, max-age=31536000, immutable',
+        })
+        .send(asset.body);
+    },
+  );
 }

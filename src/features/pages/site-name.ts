@@ -7,7 +7,14 @@ declare module 'fastify' {
   }
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 /** For text and attribute values alike: the five characters HTML gives a meaning to. */
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+export const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);

@@ -30,7 +30,11 @@ export interface ProveOptions {
   inThisRequest?: boolean;
 }
 
-export type ReauthDeps = Uses<'now' | 'passwords', 'reauthGrants' | 'emailCodes', 'jwtSecret'>;
+export type ReauthDeps = Uses<
+  'now' | 'passwords',
+  'reauthGrants' | 'emailCodes',
+  'jwtSecret'
+>;
 
 /**
  * The second factor as a proof needs it. The second-factor feature provides it (the
@@ -67,7 +71,12 @@ export class ReauthService {
    * (docs/api.md §10): missing parts before anything is compared, a wrong password or code
    * after its try was counted, so guesses stay under the same limits as elsewhere.
    */
-  async prove(auth: Authenticated, proof: ReauthProof, caller: Caller, opts: ProveOptions = {}): Promise<void> {
+  async prove(
+    auth: Authenticated,
+    proof: ReauthProof,
+    caller: Caller,
+    opts: ProveOptions = {},
+  ): Promise<void> {
     const { user } = auth;
     const otpNeeded = await this.secondFactor.required(user.id);
     if (otpNeeded && proof.otp === undefined) throw fail('reauthRequired');
@@ -76,34 +85,68 @@ export class ReauthService {
       await this.checkPassword(user, proof.currentPassword);
     } else if (proof.emailCode !== undefined && user.email !== '') {
       await this.checkEmailCode(user, proof.emailCode);
-    } else if (opts.inThisRequest || !(await this.ctx.storage.reauthGrants.live(user.id, sessionKeyOf(auth), 'upstream', this.ctx.now()))) {
+    } else if (
+      opts.inThisRequest ||
+      !(await this.ctx.storage.reauthGrants.live(
+        user.id,
+        sessionKeyOf(auth),
+        'upstream',
+        this.ctx.now(),
+      ))
+    ) {
       // An account without a password proves itself by signing in again, in this session and
       // within minutes, with a provider linked to it (docs/api.md §14.4); the second factor
       // is still asked for, as at every sign-in.
       throw fail('reauthRequired');
     }
-    if (otpNeeded) await this.secondFactor.checkAccountCode(user, proof.otp ?? '', caller).catch(asReauthRequired);
+    if (otpNeeded)
+      await this.secondFactor
+        .checkAccountCode(user, proof.otp ?? '', caller)
+        .catch(asReauthRequired);
   }
 
   /** Proves, then leaves the grant the second step of `purpose` needs. */
-  async proveFor(auth: Authenticated, purpose: ReauthPurpose, proof: ReauthProof, caller: Caller): Promise<void> {
+  async proveFor(
+    auth: Authenticated,
+    purpose: ReauthPurpose,
+    proof: ReauthProof,
+    caller: Caller,
+  ): Promise<void> {
     await this.prove(auth, proof, caller);
     await this.grant(auth, purpose);
   }
 
   async grant(auth: Authenticated, purpose: ReauthPurpose): Promise<void> {
     const now = this.ctx.now();
-    await this.ctx.storage.reauthGrants.put(auth.user.id, sessionKeyOf(auth), purpose, now + REAUTH_GRANT_MS, now);
+    await this.ctx.storage.reauthGrants.put(
+      auth.user.id,
+      sessionKeyOf(auth),
+      purpose,
+      now + REAUTH_GRANT_MS,
+      now,
+    );
   }
 
   /** The second step: 401 unless this session's grant for `purpose` is live. */
   async require(auth: Authenticated, purpose: ReauthPurpose): Promise<void> {
-    if (!(await this.ctx.storage.reauthGrants.live(auth.user.id, sessionKeyOf(auth), purpose, this.ctx.now()))) throw fail('reauthRequired');
+    if (
+      !(await this.ctx.storage.reauthGrants.live(
+        auth.user.id,
+        sessionKeyOf(auth),
+        purpose,
+        this.ctx.now(),
+      ))
+    )
+      throw fail('reauthRequired');
   }
 
   /** Once the change is made, its grant is used up. */
   async clear(auth: Authenticated, purpose: ReauthPurpose): Promise<void> {
-    await this.ctx.storage.reauthGrants.remove(auth.user.id, sessionKeyOf(auth), purpose);
+    await this.ctx.storage.reauthGrants.remove(
+      auth.user.id,
+      sessionKeyOf(auth),
+      purpose,
+    );
   }
 
   /**
@@ -113,27 +156,41 @@ export class ReauthService {
    */
   private async checkEmailCode(user: User, code: string): Promise<void> {
     const now = this.ctx.now();
-    const counted = await this.ctx.storage.emailCodes.takeTry(user.email, 'reauth', now, EMAIL_CODE_MAX_TRIES);
-    if (!counted || !safeEqual(this.codeHash(code), counted.codeHash)) throw fail('reauthRequired');
-    if (!(await this.ctx.storage.emailCodes.markUsed(counted.id, now))) throw fail('reauthRequired');
+    const counted = await this.ctx.storage.emailCodes.takeTry(
+      user.email,
+      'reauth',
+      now,
+      EMAIL_CODE_MAX_TRIES,
+    );
+    if (!counted || !safeEqual(this.codeHash(code), counted.codeHash))
+      throw fail('reauthRequired');
+    if (!(await this.ctx.storage.emailCodes.markUsed(counted.id, now)))
+      throw fail('reauthRequired');
   }
 
   /** The current password under the per-user rule: counted before the hash is compared, given back when right. */
   private async checkPassword(user: User, password: string): Promise<void> {
     const subject = `uid:${user.id}`;
     await this.limiter.takeOrRefuse('accountPassword', subject);
-    if (!(await this.ctx.passwords.verify(user.passwordHash, password))) throw fail('reauthRequired');
+    if (!(await this.ctx.passwords.verify(user.passwordHash, password)))
+      throw fail('reauthRequired');
     await this.limiter.giveBack('accountPassword', subject);
   }
 }
 
 /** A wrong second-factor code in a proof is a failed proof like a wrong password. */
 const asReauthRequired = (err: unknown): never => {
-  throw err instanceof AppError && err.reason === 'wrongOtpCode' ? fail('reauthRequired') : err;
+  throw err instanceof AppError && err.reason === 'wrongOtpCode'
+    ? fail('reauthRequired')
+    : err;
 };
 
 /** The session a token belongs to; a token from before sessions stands for itself. */
-export const sessionKeyOf = ({ claims }: Pick<Authenticated, 'claims'>): string => (claims.sid !== undefined ? `sid:${claims.sid}` : `jti:${claims.jti}`);
+export const sessionKeyOf = ({
+  claims,
+}: Pick<Authenticated, 'claims'>): string =>
+  claims.sid !== undefined ? `sid:${claims.sid}` : `jti:${claims.jti}`;
 
 /** A deleted account's hash is '!'; an account made by an upstream sign-in has none (''). */
-export const hasPassword = (user: Pick<User, 'passwordHash'>): boolean => user.passwordHash !== '' && !user.passwordHash.startsWith('!');
+export const hasPassword = (user: Pick<User, 'passwordHash'>): boolean =>
+  user.passwordHash !== '' && !user.passwordHash.startsWith('!');

@@ -1,6 +1,10 @@
 import {
-  generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse,
-  type AuthenticationResponseJSON, type RegistrationResponseJSON,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { bannedAtSignIn, fail } from '../../errors/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
@@ -16,12 +20,19 @@ const MAX_NAME = 64;
 
 export function passkeyView(p: Passkey): PasskeyView {
   return {
-    id: p.credentialId, name: p.name, created_at: Math.floor(p.createdAt / 1000),
-    last_used_at: p.lastUsedAt === null ? null : Math.floor(p.lastUsedAt / 1000),
+    id: p.credentialId,
+    name: p.name,
+    created_at: Math.floor(p.createdAt / 1000),
+    last_used_at:
+      p.lastUsedAt === null ? null : Math.floor(p.lastUsedAt / 1000),
   };
 }
 
-export type PasskeyDeps = Uses<'now' | 'audit' | 'tokens' | 'log' | 'signIns', 'passkeys' | 'users', 'baseUrl' | 'centerAppId' | 'siteName'>;
+export type PasskeyDeps = Uses<
+  'now' | 'audit' | 'tokens' | 'log' | 'signIns',
+  'passkeys' | 'users',
+  'baseUrl' | 'centerAppId' | 'siteName'
+>;
 
 /**
  * Passkeys (WebAuthn discoverable credentials): registered on /account, used on /login
@@ -38,31 +49,50 @@ export class PasskeyService {
    * `signsInWithoutPasskeys`: whether the account has a password or a link to a provider that
    * is on, so that removing its passkeys does not lock it out.
    */
-  constructor(private readonly ctx: PasskeyDeps, private readonly signsInWithoutPasskeys: (user: User) => Promise<boolean>) {
+  constructor(
+    private readonly ctx: PasskeyDeps,
+    private readonly signsInWithoutPasskeys: (user: User) => Promise<boolean>,
+  ) {
     const base = new URL(ctx.config.baseUrl);
     this.origin = base.origin;
     this.rpId = base.hostname;
   }
 
   async list(user: User): Promise<PasskeyView[]> {
-    return (await this.ctx.storage.passkeys.listByUser(user.id)).map(passkeyView);
+    return (await this.ctx.storage.passkeys.listByUser(user.id)).map(
+      passkeyView,
+    );
   }
 
   async registrationOptions(user: User): Promise<Record<string, unknown>> {
     const existing = await this.ctx.storage.passkeys.listByUser(user.id);
     const options = await generateRegistrationOptions({
-      rpName: this.ctx.config.siteName, rpID: this.rpId,
-      userName: user.username, userDisplayName: user.displayName,
+      rpName: this.ctx.config.siteName,
+      rpID: this.rpId,
+      userName: user.username,
+      userDisplayName: user.displayName,
       userID: new TextEncoder().encode(String(user.id)),
       attestationType: 'none',
-      excludeCredentials: existing.map((p) => ({ id: p.credentialId, transports: p.transports })),
-      authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
+      excludeCredentials: existing.map((p) => ({
+        id: p.credentialId,
+        transports: p.transports,
+      })),
+      authenticatorSelection: {
+        residentKey: 'required',
+        requireResidentKey: true,
+        userVerification: 'required',
+      },
     });
     await this.saveChallenge(options.challenge, 'register', user.id);
     return options as unknown as Record<string, unknown>;
   }
 
-  async register(user: User, name: string | undefined, response: unknown, caller: Caller): Promise<PasskeyView> {
+  async register(
+    user: User,
+    name: string | undefined,
+    response: unknown,
+    caller: Caller,
+  ): Promise<PasskeyView> {
     const label = (name ?? '').trim().slice(0, MAX_NAME) || '通行密钥';
     const challenges = this.challengeTaker('register', user.id);
     let info;
@@ -70,7 +100,9 @@ export class PasskeyService {
       const result = await verifyRegistrationResponse({
         response: response as RegistrationResponseJSON,
         expectedChallenge: challenges.take,
-        expectedOrigin: this.origin, expectedRPID: this.rpId, requireUserVerification: true,
+        expectedOrigin: this.origin,
+        expectedRPID: this.rpId,
+        requireUserVerification: true,
       });
       if (!result.verified) throw fail('passkeyFailed');
       info = result.registrationInfo;
@@ -78,14 +110,23 @@ export class PasskeyService {
       throw challenges.fault ?? this.refusal(err);
     }
     const passkey = {
-      credentialId: info.credential.id, userId: user.id,
-      publicKey: Buffer.from(info.credential.publicKey).toString('base64url'), counter: info.credential.counter,
-      transports: info.credential.transports ?? [], name: label, createdAt: this.ctx.now(),
+      credentialId: info.credential.id,
+      userId: user.id,
+      publicKey: Buffer.from(info.credential.publicKey).toString('base64url'),
+      counter: info.credential.counter,
+      transports: info.credential.transports ?? [],
+      name: label,
+      createdAt: this.ctx.now(),
     };
     await this.ctx.storage.passkeys.create(passkey).catch((err: unknown) => {
       throw err instanceof UniqueViolation ? fail('passkeyTaken') : err;
     });
-    await this.ctx.audit.record('passkey.add', { actor: user.username, ip: caller.ip, target: user.username, detail: { name: label } });
+    await this.ctx.audit.record('passkey.add', {
+      actor: user.username,
+      ip: caller.ip,
+      target: user.username,
+      detail: { name: label },
+    });
     return passkeyView({ ...passkey, lastUsedAt: null });
   }
 
@@ -95,22 +136,39 @@ export class PasskeyService {
    * removals at once each see the other's passkey still there: one that finds nothing left
    * puts its passkey back and is refused.
    */
-  async remove(user: User, credentialId: string, caller: Caller): Promise<void> {
+  async remove(
+    user: User,
+    credentialId: string,
+    caller: Caller,
+  ): Promise<void> {
     const passkeys = await this.ctx.storage.passkeys.listByUser(user.id);
     const passkey = passkeys.find((p) => p.credentialId === credentialId);
     if (!passkey) throw fail('unknownPasskey');
-    if (passkeys.length === 1 && !(await this.signsInWithoutPasskeys(user))) throw fail('lastSignInMethod');
-    if (!(await this.ctx.storage.passkeys.remove(user.id, credentialId))) throw fail('unknownPasskey');
-    if ((await this.ctx.storage.passkeys.listByUser(user.id)).length === 0 && !(await this.signsInWithoutPasskeys(user))) {
+    if (passkeys.length === 1 && !(await this.signsInWithoutPasskeys(user)))
+      throw fail('lastSignInMethod');
+    if (!(await this.ctx.storage.passkeys.remove(user.id, credentialId)))
+      throw fail('unknownPasskey');
+    if (
+      (await this.ctx.storage.passkeys.listByUser(user.id)).length === 0 &&
+      !(await this.signsInWithoutPasskeys(user))
+    ) {
       await this.ctx.storage.passkeys.create(passkey);
       throw fail('lastSignInMethod');
     }
-    await this.ctx.audit.record('passkey.remove', { actor: user.username, ip: caller.ip, target: user.username });
+    await this.ctx.audit.record('passkey.remove', {
+      actor: user.username,
+      ip: caller.ip,
+      target: user.username,
+    });
   }
 
   /** Options for a sign-in with any passkey of this site (no user name: discoverable credentials). */
   async authenticationOptions(): Promise<Record<string, unknown>> {
-    const options = await generateAuthenticationOptions({ rpID: this.rpId, userVerification: 'required', allowCredentials: [] });
+    const options = await generateAuthenticationOptions({
+      rpID: this.rpId,
+      userVerification: 'required',
+      allowCredentials: [],
+    });
     await this.saveChallenge(options.challenge, 'login', null);
     return options as unknown as Record<string, unknown>;
   }
@@ -118,7 +176,10 @@ export class PasskeyService {
   /** Signs in with a passkey: the same token envelope as a password sign-in. */
   async login(response: unknown, caller: Caller): Promise<TokenEnvelope> {
     const answer = response as AuthenticationResponseJSON;
-    const passkey = typeof answer.id === 'string' ? await this.ctx.storage.passkeys.find(answer.id) : undefined;
+    const passkey =
+      typeof answer.id === 'string'
+        ? await this.ctx.storage.passkeys.find(answer.id)
+        : undefined;
     if (!passkey) throw fail('passkeyFailed');
     const challenges = this.challengeTaker('login', null);
     let newCounter: number;
@@ -126,10 +187,16 @@ export class PasskeyService {
       const result = await verifyAuthenticationResponse({
         response: answer,
         expectedChallenge: challenges.take,
-        expectedOrigin: this.origin, expectedRPID: this.rpId, requireUserVerification: true,
+        expectedOrigin: this.origin,
+        expectedRPID: this.rpId,
+        requireUserVerification: true,
         credential: {
-          id: passkey.credentialId, publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
-          counter: passkey.counter, transports: passkey.transports as never,
+          id: passkey.credentialId,
+          publicKey: new Uint8Array(
+            Buffer.from(passkey.publicKey, 'base64url'),
+          ),
+          counter: passkey.counter,
+          transports: passkey.transports as never,
         },
       });
       if (!result.verified) throw fail('passkeyFailed');
@@ -139,17 +206,33 @@ export class PasskeyService {
     }
     const user = await this.ctx.storage.users.findById(passkey.userId);
     if (!user) throw fail('passkeyFailed');
-    await this.ctx.storage.passkeys.recordUse(passkey.credentialId, newCounter, this.ctx.now());
+    await this.ctx.storage.passkeys.recordUse(
+      passkey.credentialId,
+      newCounter,
+      this.ctx.now(),
+    );
     if (isBanned(user, this.ctx.now())) throw bannedAtSignIn(user);
     await this.ctx.audit.signedIn(user, caller, 'passkey');
     // A session like any other sign-in's, so the session list shows it and can end it.
-    const issued = await this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);
+    const issued = await this.ctx.tokens.envelope(
+      user,
+      this.ctx.config.centerAppId,
+    );
     await this.ctx.signIns.record(issued.claims, user, caller, PASSKEY_METHOD);
     return issued.body;
   }
 
-  private async saveChallenge(challenge: string, purpose: ChallengePurpose, userId: number | null): Promise<void> {
-    await this.ctx.storage.passkeys.saveChallenge(challenge, purpose, userId, this.ctx.now() + CHALLENGE_TTL_MS);
+  private async saveChallenge(
+    challenge: string,
+    purpose: ChallengePurpose,
+    userId: number | null,
+  ): Promise<void> {
+    await this.ctx.storage.passkeys.saveChallenge(
+      challenge,
+      purpose,
+      userId,
+      this.ctx.now() + CHALLENGE_TTL_MS,
+    );
   }
 
   /**
@@ -162,7 +245,11 @@ export class PasskeyService {
       fault: undefined as unknown,
       take: async (challenge: string): Promise<boolean> => {
         try {
-          const taken = await this.ctx.storage.passkeys.takeChallenge(challenge, purpose, this.ctx.now());
+          const taken = await this.ctx.storage.passkeys.takeChallenge(
+            challenge,
+            purpose,
+            this.ctx.now(),
+          );
           return taken !== undefined && taken.userId === userId;
         } catch (err) {
           taker.fault = err;

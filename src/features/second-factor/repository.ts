@@ -17,7 +17,11 @@ export interface TotpFactor {
 export interface SecondFactorRepo {
   findTotp(userId: number): Promise<TotpFactor | undefined>;
   /** Stores a new, not yet confirmed secret; refused (false) while one is enabled. */
-  savePendingTotp(userId: number, secretEnc: string, now: number): Promise<boolean>;
+  savePendingTotp(
+    userId: number,
+    secretEnc: string,
+    now: number,
+  ): Promise<boolean>;
   /**
    * Records that the code of `step` was used, if, and only if, no code of this step or a later
    * one was (one conditional UPDATE): of parallel requests with one code exactly one wins.
@@ -30,7 +34,11 @@ export interface SecondFactorRepo {
   /** Replaces every recovery code of the user. */
   replaceRecoveryCodes(userId: number, codeHashes: string[]): Promise<void>;
   /** Marks an unused recovery code used (conditional UPDATE); true for the one caller that did. */
-  useRecoveryCode(userId: number, codeHash: string, now: number): Promise<boolean>;
+  useRecoveryCode(
+    userId: number,
+    codeHash: string,
+    now: number,
+  ): Promise<boolean>;
   unusedRecoveryCodes(userId: number): Promise<number>;
 }
 
@@ -51,18 +59,29 @@ export type ChallengePurpose = 'register' | 'login';
 
 export interface PasskeyRepo {
   /** Throws `UniqueViolation('credential_id')` when the credential is already registered. */
-  create(passkey: Omit<Passkey, 'lastUsedAt'> & { lastUsedAt?: number | null }): Promise<void>;
+  create(
+    passkey: Omit<Passkey, 'lastUsedAt'> & { lastUsedAt?: number | null },
+  ): Promise<void>;
   find(credentialId: string): Promise<Passkey | undefined>;
   listByUser(userId: number): Promise<Passkey[]>;
   recordUse(credentialId: string, counter: number, now: number): Promise<void>;
   /** Deletes one passkey of this user; false when the user has no such passkey. */
   remove(userId: number, credentialId: string): Promise<boolean>;
   removeAll(userId: number): Promise<number>;
-  saveChallenge(challenge: string, purpose: ChallengePurpose, userId: number | null, expiresAt: number): Promise<void>;
+  saveChallenge(
+    challenge: string,
+    purpose: ChallengePurpose,
+    userId: number | null,
+    expiresAt: number,
+  ): Promise<void>;
   /**
    * Uses up a live challenge of that purpose (one conditional UPDATE): of parallel answers to
    * one challenge exactly one gets it. Returns the user it was issued to (null for sign-in).
    */
-  takeChallenge(challenge: string, purpose: ChallengePurpose, now: number): Promise<{ userId: number | null } | undefined>;
+  takeChallenge(
+    challenge: string,
+    purpose: ChallengePurpose,
+    now: number,
+  ): Promise<{ userId: number | null } | undefined>;
   purgeChallenges(before: number): Promise<number>;
 }

@@ -1,133 +1,314 @@
-import { AdminSecondFactorBody, AdminSecondFactorReply, OtpCodeBody, PasskeyDeleteBody, PasskeyLoginBody, PasskeyRegisterBody, PasskeyReply, RecoveryCodesBody, RecoveryCodesReply, SecondFactorStatusReply, TotpDisableBody, TotpSetupReply, WebAuthnOptionsReply } from './contract.js';
+import {
+  AdminSecondFactorBody,
+  AdminSecondFactorReply,
+  OtpCodeBody,
+  PasskeyDeleteBody,
+  PasskeyLoginBody,
+  PasskeyRegisterBody,
+  PasskeyReply,
+  RecoveryCodesBody,
+  RecoveryCodesReply,
+  SecondFactorStatusReply,
+  TotpDisableBody,
+  TotpSetupReply,
+  WebAuthnOptionsReply,
+} from './contract.js';
 import { EmptyReply, responses } from '../../platform/http/contract.js';
 import { ReauthBody } from '../reauth/index.js';
 import { TokenEnvelope } from '../sessions/index.js';
-import { authOf, callerOf, NO_STORE, type ContractApp } from '../../platform/http/typed-scope.js';
+import {
+  authOf,
+  callerOf,
+  NO_STORE,
+  type ContractApp,
+} from '../../platform/http/typed-scope.js';
 import type { RouteDeps } from '../services.js';
 import { proofOf } from '../reauth/index.js';
 
 const tags = ['second factors'];
 
 /** Authenticator app, recovery codes and passkeys: /account, the passkey sign-in, admin removal. */
-export async function secondFactorRoutes(app: ContractApp, { services, guards, metrics }: RouteDeps) {
+export async function secondFactorRoutes(
+  app: ContractApp,
+  { services, guards, metrics }: RouteDeps,
+) {
   const { secondFactor, passkeys, reauth } = services;
 
-  app.get('/api/v1/auth/account/second_factor', {
-    preHandler: guards.firstParty,
-    schema: { tags, summary: 'Whether the authenticator app is on, recovery codes left, passkeys', response: responses(SecondFactorStatusReply) },
-  }, async (request, reply) => {
-    const { user } = authOf(request);
-    void reply.headers(NO_STORE);
-    return { ok: true as const, data: { ...(await secondFactor.status(user)), passkeys: await passkeys.list(user) } };
-  });
-
-  app.post('/api/v1/auth/account/totp/setup', {
-    preHandler: guards.firstParty,
-    schema: {
-      tags, summary: 'A new authenticator secret (text, otpauth link, QR code); needs current_password; enable must follow within 10 minutes in this session',
-      body: ReauthBody, response: responses(TotpSetupReply),
+  app.get(
+    '/api/v1/auth/account/second_factor',
+    {
+      preHandler: guards.firstParty,
+      schema: {
+        tags,
+        summary:
+          'Whether the authenticator app is on, recovery codes left, passkeys',
+        response: responses(SecondFactorStatusReply),
+      },
     },
-  }, async (request, reply) => {
-    const auth = authOf(request);
-    void reply.headers(NO_STORE);
-    await reauth.proveFor(auth, 'totp', proofOf(request.body), callerOf(request));
-    return { ok: true as const, data: await secondFactor.setupTotp(auth.user) };
-  });
-
-  app.post('/api/v1/auth/account/totp/enable', {
-    preHandler: guards.firstParty,
-    schema: { tags, summary: 'Turn the authenticator on with one valid code; answers 10 recovery codes, once', body: OtpCodeBody, response: responses(RecoveryCodesReply) },
-  }, async (request, reply) => {
-    const auth = authOf(request);
-    void reply.headers(NO_STORE);
-    // A wrong code leaves the grant in place: the user types the code again.
-    await reauth.require(auth, 'totp');
-    const codes = await secondFactor.enableTotp(auth.user, request.body.code, callerOf(request));
-    await reauth.clear(auth, 'totp');
-    return { ok: true as const, data: codes };
-  });
-
-  app.post('/api/v1/auth/account/totp/disable', {
-    preHandler: guards.firstParty,
-    schema: { tags, summary: 'Turn the authenticator off with current_password and otp (authenticator or recovery code)', body: TotpDisableBody, response: responses(EmptyReply) },
-  }, async (request) => {
-    const auth = authOf(request);
-    const { password, code } = request.body;
-    await reauth.prove(auth, proofOf(request.body, { password, otp: code }), callerOf(request));
-    await secondFactor.disableTotp(auth.user, callerOf(request));
-    return { ok: true as const, data: {} };
-  });
-
-  app.post('/api/v1/auth/account/recovery_codes', {
-    preHandler: guards.firstParty,
-    schema: { tags, summary: 'Replace the recovery codes, with current_password and otp', body: RecoveryCodesBody, response: responses(RecoveryCodesReply) },
-  }, async (request, reply) => {
-    const auth = authOf(request);
-    void reply.headers(NO_STORE);
-    await reauth.prove(auth, proofOf(request.body, { otp: request.body.code }), callerOf(request));
-    return { ok: true as const, data: await secondFactor.regenerateRecoveryCodes(auth.user, callerOf(request)) };
-  });
-
-  app.post('/api/v1/auth/account/passkeys/options', {
-    preHandler: guards.firstParty,
-    schema: {
-      tags, summary: 'WebAuthn creation options for a new passkey (challenge valid 5 minutes, once); needs current_password, and otp when the authenticator is on',
-      body: ReauthBody, response: responses(WebAuthnOptionsReply),
+    async (request, reply) => {
+      const { user } = authOf(request);
+      void reply.headers(NO_STORE);
+      return {
+        ok: true as const,
+        data: {
+          ...(await secondFactor.status(user)),
+          passkeys: await passkeys.list(user),
+        },
+      };
     },
-  }, async (request) => {
-    const auth = authOf(request);
-    await reauth.proveFor(auth, 'passkey', proofOf(request.body), callerOf(request));
-    return { ok: true as const, data: await passkeys.registrationOptions(auth.user) };
-  });
+  );
 
-  app.post('/api/v1/auth/account/passkeys/register', {
-    preHandler: guards.firstParty,
-    schema: { tags, summary: 'Register a passkey with the browser\'s answer to the options, in the session that asked for them', body: PasskeyRegisterBody, response: responses(PasskeyReply) },
-  }, async (request) => {
-    const auth = authOf(request);
-    const { name, response } = request.body;
-    await reauth.require(auth, 'passkey');
-    const passkey = await passkeys.register(auth.user, name, response, callerOf(request));
-    await reauth.clear(auth, 'passkey');
-    return { ok: true as const, data: passkey };
-  });
+  app.post(
+    '/api/v1/auth/account/totp/setup',
+    {
+      preHandler: guards.firstParty,
+      schema: {
+        tags,
+        summary:
+          'A new authenticator secret (text, otpauth link, QR code); needs current_password; enable must follow within 10 minutes in this session',
+        body: ReauthBody,
+        response: responses(TotpSetupReply),
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      void reply.headers(NO_STORE);
+      await reauth.proveFor(
+        auth,
+        'totp',
+        proofOf(request.body),
+        callerOf(request),
+      );
+      return {
+        ok: true as const,
+        data: await secondFactor.setupTotp(auth.user),
+      };
+    },
+  );
 
-  app.post('/api/v1/auth/account/passkeys/delete', {
-    preHandler: guards.firstParty,
-    schema: { tags, summary: 'Delete one of your passkeys (needs current_password, and otp when the authenticator is on)', body: PasskeyDeleteBody, response: responses(EmptyReply) },
-  }, async (request) => {
-    const auth = authOf(request);
-    await reauth.prove(auth, proofOf(request.body), callerOf(request));
-    await passkeys.remove(auth.user, request.body.id, callerOf(request));
-    return { ok: true as const, data: {} };
-  });
+  app.post(
+    '/api/v1/auth/account/totp/enable',
+    {
+      preHandler: guards.firstParty,
+      schema: {
+        tags,
+        summary:
+          'Turn the authenticator on with one valid code; answers 10 recovery codes, once',
+        body: OtpCodeBody,
+        response: responses(RecoveryCodesReply),
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      void reply.headers(NO_STORE);
+      // A wrong code leaves the grant in place: the user types the code again.
+      await reauth.require(auth, 'totp');
+      const codes = await secondFactor.enableTotp(
+        auth.user,
+        request.body.code,
+        callerOf(request),
+      );
+      await reauth.clear(auth, 'totp');
+      return { ok: true as const, data: codes };
+    },
+  );
 
-  app.post('/api/v1/auth/passkey/options', {
-    schema: { tags, summary: 'WebAuthn request options for a passkey sign-in without a user name', response: responses(WebAuthnOptionsReply) },
-  }, async (_request, reply) => {
-    void reply.headers(NO_STORE);
-    return { ok: true as const, data: await passkeys.authenticationOptions() };
-  });
+  app.post(
+    '/api/v1/auth/account/totp/disable',
+    {
+      preHandler: guards.firstParty,
+      schema: {
+        tags,
+        summary:
+          'Turn the authenticator off with current_password and otp (authenticator or recovery code)',
+        body: TotpDisableBody,
+        response: responses(EmptyReply),
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const { password, code } = request.body;
+      await reauth.prove(
+        auth,
+        proofOf(request.body, { password, otp: code }),
+        callerOf(request),
+      );
+      await secondFactor.disableTotp(auth.user, callerOf(request));
+      return { ok: true as const, data: {} };
+    },
+  );
 
-  app.post('/api/v1/auth/passkey/login', {
-    schema: { tags, summary: 'Sign in with a passkey (user verification required; counts as both factors); same answer as login', body: PasskeyLoginBody, response: responses(TokenEnvelope) },
-  }, async (request, reply) => {
-    void reply.headers(NO_STORE);
-    try {
-      const envelope = await passkeys.login(request.body.response, callerOf(request));
-      metrics.logins.inc({ method: 'passkey', result: 'success' });
-      return envelope;
-    } catch (err) {
-      metrics.logins.inc({ method: 'passkey', result: 'failure' });
-      throw err;
-    }
-  });
+  app.post(
+    '/api/v1/auth/account/recovery_codes',
+    {
+      preHandler: guards.firstParty,
+      schema: {
+        tags,
+        summary: 'Replace the recovery codes, with current_password and otp',
+        body: RecoveryCodesBody,
+        response: responses(RecoveryCodesReply),
+      },
+    },
+    async (request, reply) => {
+      const auth = authOf(request);
+      void reply.headers(NO_STORE);
+      await reauth.prove(
+        auth,
+        proofOf(request.body, { otp: request.body.code }),
+        callerOf(request),
+      );
+      return {
+        ok: true as const,
+        data: await secondFactor.regenerateRecoveryCodes(
+          auth.user,
+          callerOf(request),
+        ),
+      };
+    },
+  );
 
-  app.post('/api/v1/auth/admin/users/second_factor/remove', {
-    preHandler: guards.admin,
-    schema: { tags, summary: "Remove a locked-out user's authenticator and passkeys (audited)", body: AdminSecondFactorBody, response: responses(AdminSecondFactorReply) },
-  }, async (request) => {
-    const target = await services.admin.userNamed(request.body.username);
-    return { ok: true as const, data: await secondFactor.adminRemove(target, authOf(request).user.username, callerOf(request)) };
-  });
+  app.post(
+    '/api/v1/auth/account/passkeys/options',
+    {
+      preHandler: guards.firstParty,
+      schema: {
+        tags,
+        summary:
+          'WebAuthn creation options for a new passkey (challenge valid 5 minutes, once); needs current_password, and otp when the authenticator is on',
+        body: ReauthBody,
+        response: responses(WebAuthnOptionsReply),
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      await reauth.proveFor(
+        auth,
+        'passkey',
+        proofOf(request.body),
+        callerOf(request),
+      );
+      return {
+        ok: true as const,
+        data: await passkeys.registrationOptions(auth.user),
+      };
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/account/passkeys/register',
+    {
+      preHandler: guards.firstParty,
+      schema: {
+        tags,
+        summary:
+          "Register a passkey with the browser's answer to the options, in the session that asked for them",
+        body: PasskeyRegisterBody,
+        response: responses(PasskeyReply),
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      const { name, response } = request.body;
+      await reauth.require(auth, 'passkey');
+      const passkey = await passkeys.register(
+        auth.user,
+        name,
+        response,
+        callerOf(request),
+      );
+      await reauth.clear(auth, 'passkey');
+      return { ok: true as const, data: passkey };
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/account/passkeys/delete',
+    {
+      preHandler: guards.firstParty,
+      schema: {
+        tags,
+        summary:
+          'Delete one of your passkeys (needs current_password, and otp when the authenticator is on)',
+        body: PasskeyDeleteBody,
+        response: responses(EmptyReply),
+      },
+    },
+    async (request) => {
+      const auth = authOf(request);
+      await reauth.prove(auth, proofOf(request.body), callerOf(request));
+      await passkeys.remove(auth.user, request.body.id, callerOf(request));
+      return { ok: true as const, data: {} };
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/passkey/options',
+    {
+      schema: {
+        tags,
+        summary:
+          'WebAuthn request options for a passkey sign-in without a user name',
+        response: responses(WebAuthnOptionsReply),
+      },
+    },
+    async (_request, reply) => {
+      void reply.headers(NO_STORE);
+      return {
+        ok: true as const,
+        data: await passkeys.authenticationOptions(),
+      };
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/passkey/login',
+    {
+      schema: {
+        tags,
+        summary:
+          'Sign in with a passkey (user verification required; counts as both factors); same answer as login',
+        body: PasskeyLoginBody,
+        response: responses(TokenEnvelope),
+      },
+    },
+    async (request, reply) => {
+      void reply.headers(NO_STORE);
+      try {
+        const envelope = await passkeys.login(
+          request.body.response,
+          callerOf(request),
+        );
+        metrics.logins.inc({ method: 'passkey', result: 'success' });
+        return envelope;
+      } catch (err) {
+        metrics.logins.inc({ method: 'passkey', result: 'failure' });
+        throw err;
+      }
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/admin/users/second_factor/remove',
+    {
+      preHandler: guards.admin,
+      schema: {
+        tags,
+        summary:
+          "Remove a locked-out user's authenticator and passkeys (audited)",
+        body: AdminSecondFactorBody,
+        response: responses(AdminSecondFactorReply),
+      },
+    },
+    async (request) => {
+      const target = await services.admin.userNamed(request.body.username);
+      return {
+        ok: true as const,
+        data: await secondFactor.adminRemove(
+          target,
+          authOf(request).user.username,
+          callerOf(request),
+        ),
+      };
+    },
+  );
 }

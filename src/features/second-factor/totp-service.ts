@@ -3,7 +3,12 @@ import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
 import { fail } from '../../errors/index.js';
 import type { User } from '../accounts/index.js';
-import type { AdminSecondFactorData, RecoveryCodesData, SecondFactorStatus, TotpSetupData } from './contract.js';
+import type {
+  AdminSecondFactorData,
+  RecoveryCodesData,
+  SecondFactorStatus,
+  TotpSetupData,
+} from './contract.js';
 import type { Caller, Uses } from '../kit.js';
 import { LoginThrottle, OTP_RULES, type RateLimiter } from '../limits/index.js';
 import { SecretBox } from '../../platform/crypto/secret-box.js';
@@ -15,15 +20,21 @@ const RECOVERY_LENGTH = 10;
 /** RFC 6238 step of 30 s; one step either side is accepted (clock drift). */
 const STEP_S = 30;
 
-const normaliseRecovery = (code: string) => code.toLowerCase().replace(/[\s-]/g, '');
+const normaliseRecovery = (code: string) =>
+  code.toLowerCase().replace(/[\s-]/g, '');
 
 function newRecoveryCode(): string {
   let out = '';
-  for (let i = 0; i < RECOVERY_LENGTH; i++) out += RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)];
+  for (let i = 0; i < RECOVERY_LENGTH; i++)
+    out += RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)];
   return `${out.slice(0, 5)}-${out.slice(5)}`;
 }
 
-export type SecondFactorDeps = Uses<'now' | 'audit', 'secondFactors' | 'passkeys', 'jwtSecret' | 'siteName'>;
+export type SecondFactorDeps = Uses<
+  'now' | 'audit',
+  'secondFactors' | 'passkeys',
+  'jwtSecret' | 'siteName'
+>;
 
 /**
  * The authenticator-app factor and its recovery codes: enrolment and removal on /account,
@@ -35,7 +46,10 @@ export class SecondFactorService {
   private readonly secrets: SecretBox;
   private readonly recovery: SecretBox;
 
-  constructor(private readonly ctx: SecondFactorDeps, private readonly limiter: RateLimiter) {
+  constructor(
+    private readonly ctx: SecondFactorDeps,
+    private readonly limiter: RateLimiter,
+  ) {
     this.secrets = new SecretBox(ctx.config.jwtSecret, 'totp-secret');
     this.recovery = new SecretBox(ctx.config.jwtSecret, 'recovery-code');
   }
@@ -43,12 +57,19 @@ export class SecondFactorService {
   async status(user: User): Promise<Omit<SecondFactorStatus, 'passkeys'>> {
     const totp = await this.ctx.storage.secondFactors.findTotp(user.id);
     const on = totp?.enabled === true;
-    return { totp: on, recovery_codes_left: on ? await this.ctx.storage.secondFactors.unusedRecoveryCodes(user.id) : 0 };
+    return {
+      totp: on,
+      recovery_codes_left: on
+        ? await this.ctx.storage.secondFactors.unusedRecoveryCodes(user.id)
+        : 0,
+    };
   }
 
   /** Whether a sign-in of this user needs a second factor. */
   async required(userId: number): Promise<boolean> {
-    return (await this.ctx.storage.secondFactors.findTotp(userId))?.enabled === true;
+    return (
+      (await this.ctx.storage.secondFactors.findTotp(userId))?.enabled === true
+    );
   }
 
   /**
@@ -56,11 +77,21 @@ export class SecondFactorService {
    * second factor; otherwise `otp` must be a valid authenticator or recovery code. True when
    * a second factor was checked, which the session records (ID tokens report it as `acr`).
    */
-  async checkSignIn(user: User, otp: string | undefined, caller: Caller, method: string): Promise<boolean> {
+  async checkSignIn(
+    user: User,
+    otp: string | undefined,
+    caller: Caller,
+    method: string,
+  ): Promise<boolean> {
     if (!(await this.required(user.id))) return false;
     if (otp === undefined) throw fail('secondFactorRequired');
     if (!(await this.verifyCounted(user, otp, caller, true))) {
-      await this.ctx.audit.record('login.failure', { actor: user.username, ip: caller.ip, target: user.username, detail: { method, factor: 'otp' } });
+      await this.ctx.audit.record('login.failure', {
+        actor: user.username,
+        ip: caller.ip,
+        target: user.username,
+        detail: { method, factor: 'otp' },
+      });
       throw fail('badSecondFactor');
     }
     return true;
@@ -69,20 +100,47 @@ export class SecondFactorService {
   /** A new secret, kept unconfirmed until a code from it arrives (enable). */
   async setupTotp(user: User): Promise<TotpSetupData> {
     const secret = generateSecret();
-    if (!(await this.ctx.storage.secondFactors.savePendingTotp(user.id, this.secrets.seal(secret), this.ctx.now()))) throw fail('totpAlreadyOn');
-    const otpauthUrl = generateURI({ issuer: this.ctx.config.siteName, label: user.username, secret });
-    return { secret, otpauth_url: otpauthUrl, qr: await QRCode.toDataURL(otpauthUrl, { margin: 1, width: 220 }) };
+    if (
+      !(await this.ctx.storage.secondFactors.savePendingTotp(
+        user.id,
+        this.secrets.seal(secret),
+        this.ctx.now(),
+      ))
+    )
+      throw fail('totpAlreadyOn');
+    const otpauthUrl = generateURI({
+      issuer: this.ctx.config.siteName,
+      label: user.username,
+      secret,
+    });
+    return {
+      secret,
+      otpauth_url: otpauthUrl,
+      qr: await QRCode.toDataURL(otpauthUrl, { margin: 1, width: 220 }),
+    };
   }
 
   /** Turns the factor on with a first valid code; answers the recovery codes, shown this once. */
-  async enableTotp(user: User, code: string, caller: Caller): Promise<RecoveryCodesData> {
+  async enableTotp(
+    user: User,
+    code: string,
+    caller: Caller,
+  ): Promise<RecoveryCodesData> {
     const totp = await this.ctx.storage.secondFactors.findTotp(user.id);
     if (!totp) throw fail('totpNotSetUp');
     if (totp.enabled) throw fail('totpAlreadyOn');
-    if (!(await this.verifyCounted(user, code, caller, false))) throw fail('wrongOtpCode');
+    if (!(await this.verifyCounted(user, code, caller, false)))
+      throw fail('wrongOtpCode');
     const codes = this.newRecoveryCodes();
-    if (!(await this.ctx.storage.secondFactors.enableTotp(user.id, codes.hashes))) throw fail('totpAlreadyOn');
-    await this.ctx.audit.record('totp.enable', { actor: user.username, ip: caller.ip, target: user.username });
+    if (
+      !(await this.ctx.storage.secondFactors.enableTotp(user.id, codes.hashes))
+    )
+      throw fail('totpAlreadyOn');
+    await this.ctx.audit.record('totp.enable', {
+      actor: user.username,
+      ip: caller.ip,
+      target: user.username,
+    });
     return { recovery_codes: codes.plain };
   }
 
@@ -90,15 +148,29 @@ export class SecondFactorService {
   async disableTotp(user: User, caller: Caller): Promise<void> {
     await this.requireOn(user);
     await this.ctx.storage.secondFactors.removeTotp(user.id);
-    await this.ctx.audit.record('totp.disable', { actor: user.username, ip: caller.ip, target: user.username });
+    await this.ctx.audit.record('totp.disable', {
+      actor: user.username,
+      ip: caller.ip,
+      target: user.username,
+    });
   }
 
   /** New recovery codes (the old ones stop working); the caller proved password and code first. */
-  async regenerateRecoveryCodes(user: User, caller: Caller): Promise<RecoveryCodesData> {
+  async regenerateRecoveryCodes(
+    user: User,
+    caller: Caller,
+  ): Promise<RecoveryCodesData> {
     await this.requireOn(user);
     const codes = this.newRecoveryCodes();
-    await this.ctx.storage.secondFactors.replaceRecoveryCodes(user.id, codes.hashes);
-    await this.ctx.audit.record('recovery_codes.regenerate', { actor: user.username, ip: caller.ip, target: user.username });
+    await this.ctx.storage.secondFactors.replaceRecoveryCodes(
+      user.id,
+      codes.hashes,
+    );
+    await this.ctx.audit.record('recovery_codes.regenerate', {
+      actor: user.username,
+      ip: caller.ip,
+      target: user.username,
+    });
     return { recovery_codes: codes.plain };
   }
 
@@ -106,16 +178,30 @@ export class SecondFactorService {
    * A code (authenticator or recovery) given with a change on /account: counted under the
    * OTP rules, used up like a sign-in's, 400 `两步验证码错误` when wrong.
    */
-  async checkAccountCode(user: User, code: string, caller: Caller): Promise<void> {
-    if (!(await this.verifyCounted(user, code, caller, true))) throw fail('wrongOtpCode');
+  async checkAccountCode(
+    user: User,
+    code: string,
+    caller: Caller,
+  ): Promise<void> {
+    if (!(await this.verifyCounted(user, code, caller, true)))
+      throw fail('wrongOtpCode');
   }
 
   /** For a user who lost every factor: removes the authenticator and the passkeys (audited). */
-  async adminRemove(user: User, actor: string, caller?: Caller): Promise<AdminSecondFactorData> {
-    const totpRemoved = await this.ctx.storage.secondFactors.removeTotp(user.id);
+  async adminRemove(
+    user: User,
+    actor: string,
+    caller?: Caller,
+  ): Promise<AdminSecondFactorData> {
+    const totpRemoved = await this.ctx.storage.secondFactors.removeTotp(
+      user.id,
+    );
     const passkeysRemoved = await this.ctx.storage.passkeys.removeAll(user.id);
     await this.ctx.audit.record('second_factor.admin_remove', {
-      actor, ip: caller?.ip ?? null, target: user.username, detail: { totp: totpRemoved, passkeys: passkeysRemoved },
+      actor,
+      ip: caller?.ip ?? null,
+      target: user.username,
+      detail: { totp: totpRemoved, passkeys: passkeysRemoved },
     });
     return { totp_removed: totpRemoved, passkeys_removed: passkeysRemoved };
   }
@@ -126,37 +212,65 @@ export class SecondFactorService {
 
   private newRecoveryCodes(): { plain: string[]; hashes: string[] } {
     const plain = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-    return { plain, hashes: plain.map((c) => this.recovery.mac(normaliseRecovery(c))) };
+    return {
+      plain,
+      hashes: plain.map((c) => this.recovery.mac(normaliseRecovery(c))),
+    };
   }
 
   /**
    * Counts the try on the per-account and per-address rules first (429 when one is used up),
    * then checks the code; a right code gives its try back.
    */
-  private async verifyCounted(user: User, code: string, caller: Caller, recoveryAllowed: boolean): Promise<boolean> {
-    const throttle = new LoginThrottle(this.limiter, '', user.id, caller.ip, OTP_RULES);
+  private async verifyCounted(
+    user: User,
+    code: string,
+    caller: Caller,
+    recoveryAllowed: boolean,
+  ): Promise<boolean> {
+    const throttle = new LoginThrottle(
+      this.limiter,
+      '',
+      user.id,
+      caller.ip,
+      OTP_RULES,
+    );
     await throttle.begin();
     const ok = await this.verifyCode(user, code, recoveryAllowed);
     if (ok) await throttle.succeeded();
     return ok;
   }
 
-  private async verifyCode(user: User, code: string, recoveryAllowed: boolean): Promise<boolean> {
+  private async verifyCode(
+    user: User,
+    code: string,
+    recoveryAllowed: boolean,
+  ): Promise<boolean> {
     const store = this.ctx.storage.secondFactors;
     const trimmed = code.trim();
     if (/^\d{6}$/.test(trimmed)) {
       const totp = await store.findTotp(user.id);
       if (!totp) return false;
       const result = await verify({
-        secret: this.secrets.open(totp.secretEnc), token: trimmed,
-        epoch: Math.floor(this.ctx.now() / 1000), epochTolerance: STEP_S,
+        secret: this.secrets.open(totp.secretEnc),
+        token: trimmed,
+        epoch: Math.floor(this.ctx.now() / 1000),
+        epochTolerance: STEP_S,
       });
       // The step is claimed in the database: a code already used (here or on another
       // instance, or by a parallel request) is refused.
-      return result.valid && 'timeStep' in result && (await store.claimTotpStep(user.id, result.timeStep));
+      return (
+        result.valid &&
+        'timeStep' in result &&
+        (await store.claimTotpStep(user.id, result.timeStep))
+      );
     }
     const recovery = normaliseRecovery(trimmed);
     if (!recoveryAllowed || !/^[a-z0-9]{10}$/.test(recovery)) return false;
-    return store.useRecoveryCode(user.id, this.recovery.mac(recovery), this.ctx.now());
+    return store.useRecoveryCode(
+      user.id,
+      this.recovery.mac(recovery),
+      this.ctx.now(),
+    );
   }
 }

@@ -17,7 +17,10 @@ declare module 'fastify' {
  * use `scope` of the admin API right now (an active app granted the scope, a token that
  * carries it); undefined for any other header. No scope: a route no application may call.
  */
-export type AdminClientLookup = (authorization: string | undefined, scope: AdminScope | undefined) => Promise<{ clientId: string; granted: boolean } | undefined>;
+export type AdminClientLookup = (
+  authorization: string | undefined,
+  scope: AdminScope | undefined,
+) => Promise<{ clientId: string; granted: boolean } | undefined>;
 
 /**
  * 403 `该令牌无权访问此接口` for a valid application token where its scopes do not reach
@@ -25,7 +28,9 @@ export type AdminClientLookup = (authorization: string | undefined, scope: Admin
  */
 function insufficientScope(scope: AdminScope | undefined): AppError {
   const challenge = `Bearer error="insufficient_scope"${scope === undefined ? '' : `, scope="${scope}"`}`;
-  return new AppError('notFirstParty', undefined, undefined, undefined, { 'www-authenticate': challenge });
+  return new AppError('notFirstParty', undefined, undefined, undefined, {
+    'www-authenticate': challenge,
+  });
 }
 
 /** How the audit log names an application acting through the admin API. */
@@ -47,16 +52,29 @@ export type AuthLevel = 'token' | 'first-party' | 'admin';
  * `token` any valid token; `first-party` a token of the center itself; `admin` plus role admin;
  * `adminOr(scope)` that, or an application granted `scope` (docs/api.md §15.3).
  */
-export function authGuards(tokens: Pick<TokenService, 'check'>, centerAppId: string, adminClients: AdminClientLookup = async () => undefined) {
+export function authGuards(
+  tokens: Pick<TokenService, 'check'>,
+  centerAppId: string,
+  adminClients: AdminClientLookup = async () => undefined,
+) {
   /** Lets the holder of a valid token through at `level`, or throws that level's refusal. */
-  const admitAt = (level: AuthLevel) => (request: FastifyRequest, auth: Authenticated): void => {
-    if (level !== 'token' && auth.claims.app !== centerAppId) throw fail('notFirstParty');
-    if (level === 'admin' && !auth.user.roles.includes('admin')) throw fail('adminOnly');
-    request.auth = auth;
-  };
-  const guard = (level: AuthLevel): preHandlerAsyncHookHandler => async (request) => {
-    admitAt(level)(request, await tokens.check(request.headers.authorization));
-  };
+  const admitAt =
+    (level: AuthLevel) =>
+    (request: FastifyRequest, auth: Authenticated): void => {
+      if (level !== 'token' && auth.claims.app !== centerAppId)
+        throw fail('notFirstParty');
+      if (level === 'admin' && !auth.user.roles.includes('admin'))
+        throw fail('adminOnly');
+      request.auth = auth;
+    };
+  const guard =
+    (level: AuthLevel): preHandlerAsyncHookHandler =>
+    async (request) => {
+      admitAt(level)(
+        request,
+        await tokens.check(request.headers.authorization),
+      );
+    };
   const admitAdmin = admitAt('admin');
   /**
    * The admin routes' check: a token the user-token check refuses may still be a valid
@@ -67,7 +85,8 @@ export function authGuards(tokens: Pick<TokenService, 'check'>, centerAppId: str
     try {
       auth = await tokens.check(request.headers.authorization);
     } catch (err) {
-      if (await adminClients(request.headers.authorization, undefined)) throw insufficientScope(undefined);
+      if (await adminClients(request.headers.authorization, undefined))
+        throw insufficientScope(undefined);
       throw err;
     }
     admitAdmin(request, auth);
@@ -77,19 +96,21 @@ export function authGuards(tokens: Pick<TokenService, 'check'>, centerAppId: str
    * route, or else an application's token with `scope`. Another application token is out of
    * its scope (403); any other token gets the refusal the user-token check gave.
    */
-  const adminOr = (scope: AdminScope): preHandlerAsyncHookHandler => async (request) => {
-    let caller: AdminCaller;
-    try {
-      caller = { auth: await tokens.check(request.headers.authorization) };
-    } catch (err) {
-      const client = await adminClients(request.headers.authorization, scope);
-      if (client === undefined) throw err;
-      if (!client.granted) throw insufficientScope(scope);
-      caller = { clientId: client.clientId };
-    }
-    if ('clientId' in caller) request.adminClient = caller.clientId;
-    else admitAdmin(request, caller.auth);
-  };
+  const adminOr =
+    (scope: AdminScope): preHandlerAsyncHookHandler =>
+    async (request) => {
+      let caller: AdminCaller;
+      try {
+        caller = { auth: await tokens.check(request.headers.authorization) };
+      } catch (err) {
+        const client = await adminClients(request.headers.authorization, scope);
+        if (client === undefined) throw err;
+        if (!client.granted) throw insufficientScope(scope);
+        caller = { clientId: client.clientId };
+      }
+      if ('clientId' in caller) request.adminClient = caller.clientId;
+      else admitAdmin(request, caller.auth);
+    };
   return {
     token: guard('token'),
     firstParty: guard('first-party'),

@@ -27,10 +27,16 @@ export interface SignInSession {
 }
 
 export interface SessionRepo {
-  create(session: Omit<SignInSession, 'endedAt' | 'method'> & { method?: string }): Promise<void>;
+  create(
+    session: Omit<SignInSession, 'endedAt' | 'method'> & { method?: string },
+  ): Promise<void>;
   findById(id: string): Promise<SignInSession | undefined>;
   /** Sessions of the user neither ended nor expired at `now`, newest first. */
-  listLive(userId: number, now: number, limit: number): Promise<SignInSession[]>;
+  listLive(
+    userId: number,
+    now: number,
+    limit: number,
+  ): Promise<SignInSession[]>;
   /** Sets `last used` of these sessions to `now` (never backwards), in one statement. */
   touchMany(ids: string[], now: number): Promise<void>;
   /** A refresh: the family lives until its newest token expires. */

@@ -19,7 +19,10 @@ export class RevokedTokens {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly revocations: Pick<RevocationRepo, 'revoke' | 'revokedSince'>,
+    private readonly revocations: Pick<
+      RevocationRepo,
+      'revoke' | 'revokedSince'
+    >,
     private readonly bus: ChangeBus,
     private readonly now: () => number = Date.now,
   ) {
@@ -32,7 +35,10 @@ export class RevokedTokens {
   async start(): Promise<void> {
     this.lastPoll = 0;
     await this.poll();
-    this.timer = setInterval(() => void this.poll().catch(() => undefined), REVOCATION_POLL_MS);
+    this.timer = setInterval(
+      () => void this.poll().catch(() => undefined),
+      REVOCATION_POLL_MS,
+    );
     this.timer.unref();
   }
 
@@ -44,7 +50,10 @@ export class RevokedTokens {
   private async poll(): Promise<void> {
     const started = this.now();
     const since = this.lastPoll === 0 ? 0 : this.lastPoll - POLL_OVERLAP_MS;
-    for (const jti of await this.revocations.revokedSince(since, Math.floor(started / 1000))) {
+    for (const jti of await this.revocations.revokedSince(
+      since,
+      Math.floor(started / 1000),
+    )) {
       if (!this.revoked.has(jti)) this.revoked.set(jti, started);
     }
     this.lastPoll = started;
@@ -56,9 +65,13 @@ export class RevokedTokens {
    */
   async reload(): Promise<void> {
     const started = this.now();
-    const live = await this.revocations.revokedSince(0, Math.floor(started / 1000));
+    const live = await this.revocations.revokedSince(
+      0,
+      Math.floor(started / 1000),
+    );
     const next = new Map<string, number>(live.map((jti) => [jti, started]));
-    for (const [jti, addedAt] of this.revoked) if (addedAt >= started) next.set(jti, addedAt);
+    for (const [jti, addedAt] of this.revoked)
+      if (addedAt >= started) next.set(jti, addedAt);
     this.revoked.clear();
     for (const [jti, addedAt] of next) this.revoked.set(jti, addedAt);
   }

@@ -7,7 +7,12 @@ export type SessionDeps = Uses<'tokens' | 'audit' | 'signIns' | 'now', 'users'>;
 
 /** Only a body `{ "all": true }` asks for logout-all; any other body is a plain logout (docs/api.md §3). */
 function asksForAll(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && 'all' in body && body.all === true;
+  return (
+    typeof body === 'object' &&
+    body !== null &&
+    'all' in body &&
+    body.all === true
+  );
 }
 
 /** The signed-in session: who it is, a fresh token, and the end of it (docs/api.md §3). */
@@ -17,8 +22,14 @@ export class SessionService {
   /** The user as stored now, with the token's app and expiry. */
   me({ user, claims }: Authenticated): MeData {
     return {
-      uid: user.id, username: user.username, display_name: user.displayName, email: user.email,
-      email_verified: user.emailVerified, roles: user.roles, app: claims.app, exp: claims.exp,
+      uid: user.id,
+      username: user.username,
+      display_name: user.displayName,
+      email: user.email,
+      email_verified: user.emailVerified,
+      roles: user.roles,
+      app: claims.app,
+      exp: claims.exp,
     };
   }
 
@@ -27,9 +38,18 @@ export class SessionService {
    * (`sid` kept, so ending the session ends the refreshed token too). A token from before
    * sessions existed starts one.
    */
-  async refresh({ user, claims }: Authenticated, caller: Caller): Promise<TokenEnvelope> {
-    const issued = await this.ctx.tokens.envelope(user, claims.app, undefined, claims.sid);
-    if (claims.sid === undefined) await this.ctx.signIns.record(issued.claims, user, caller);
+  async refresh(
+    { user, claims }: Authenticated,
+    caller: Caller,
+  ): Promise<TokenEnvelope> {
+    const issued = await this.ctx.tokens.envelope(
+      user,
+      claims.app,
+      undefined,
+      claims.sid,
+    );
+    if (claims.sid === undefined)
+      await this.ctx.signIns.record(issued.claims, user, caller);
     else await this.ctx.signIns.extend(claims.sid, issued.claims.exp);
     return issued.body;
   }
@@ -42,7 +62,11 @@ export class SessionService {
    * revoked, cut off by a password reset, banned or of a disabled app cannot sign the user
    * out again and again.
    */
-  async logout(authorization: string | undefined, body: unknown, caller: Caller): Promise<void> {
+  async logout(
+    authorization: string | undefined,
+    body: unknown,
+    caller: Caller,
+  ): Promise<void> {
     const { tokens, audit } = this.ctx;
     const claims = await tokens.decode(authorization);
     if (!claims) return;
@@ -50,7 +74,11 @@ export class SessionService {
     // Revoking the token ends its session too (TokenService.revoke), so a refreshed sibling dies.
     await tokens.revoke(claims);
     if (all) await this.revokeAll(claims.uid);
-    await audit.record(all ? 'logout.all' : 'logout', { actor: claims.sub, ip: caller.ip, target: claims.sub });
+    await audit.record(all ? 'logout.all' : 'logout', {
+      actor: claims.sub,
+      ip: caller.ip,
+      target: claims.sub,
+    });
   }
 
   /** Whether the header passes every check of `me` (signature, expiry, revocation, cut-off, ban, app). */
@@ -67,8 +95,15 @@ export class SessionService {
   async revokeAll(userId: number): Promise<void> {
     const { storage, now, signIns } = this.ctx;
     const user = await storage.users.findById(userId);
-    const events = user ? [userEvent('user.sessions_revoked', user, { cause: 'logout_all' })] : [];
-    await storage.users.update(userId, { tokensValidAfter: now() }, now(), events);
+    const events = user
+      ? [userEvent('user.sessions_revoked', user, { cause: 'logout_all' })]
+      : [];
+    await storage.users.update(
+      userId,
+      { tokensValidAfter: now() },
+      now(),
+      events,
+    );
     await signIns.markAllEnded(userId);
   }
 }

@@ -7,14 +7,19 @@
 export const PASSKEY_METHOD = 'passkey';
 export const SECOND_FACTOR_MARK = '+otp';
 
-export function signInMethod(base: string, secondFactorChecked: boolean): string {
+export function signInMethod(
+  base: string,
+  secondFactorChecked: boolean,
+): string {
   return secondFactorChecked ? base + SECOND_FACTOR_MARK : base;
 }
 
 /** RFC 8176 `amr` values of a recorded method, separated by spaces; null when there is nothing to say. */
 export function amrOfMethod(method: string): string | null {
   const secondFactor = method.endsWith(SECOND_FACTOR_MARK);
-  const base = secondFactor ? method.slice(0, -SECOND_FACTOR_MARK.length) : method;
+  const base = secondFactor
+    ? method.slice(0, -SECOND_FACTOR_MARK.length)
+    : method;
   const amr: string[] = [];
   if (base.startsWith('upstream:')) amr.push('fed');
   if (secondFactor) amr.push('otp');

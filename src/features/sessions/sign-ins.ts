@@ -19,7 +19,8 @@ const USER_AGENT_MAX = 512;
  * stored expiry has passed, which then holds no live token.
  */
 const EXTEND_AHEAD_MAX_MS = 3_600_000;
-const extendAhead = (lifetimeMs: number) => Math.min(EXTEND_AHEAD_MAX_MS, Math.max(0, Math.floor(lifetimeMs / 4)));
+const extendAhead = (lifetimeMs: number) =>
+  Math.min(EXTEND_AHEAD_MAX_MS, Math.max(0, Math.floor(lifetimeMs / 4)));
 /** Times in ms; NEVER: not written by this instance (so `last used` is due, and the expiry unknown). */
 interface WrittenMarks {
   lastUsedAt: number;
@@ -47,7 +48,9 @@ export class SignIns {
    * What this instance last wrote of each session: one entry, so a sign-in costs one insert.
    * Past MAX_TRACKED the least recently used go: a session forgotten here is only written sooner.
    */
-  private readonly tracked = new LRUCache<string, WrittenMarks>({ max: MAX_TRACKED });
+  private readonly tracked = new LRUCache<string, WrittenMarks>({
+    max: MAX_TRACKED,
+  });
   /** Sessions due for a `last used` write, flushed together. */
   private readonly pending = new Set<string>();
   private flushTimer: NodeJS.Timeout | undefined;
@@ -59,21 +62,36 @@ export class SignIns {
     private readonly now: () => number,
     private readonly onError: (err: unknown) => void,
     /** Told of each session ended here (sign-out, RP-initiated logout, /account): its OpenID clients are logged out. */
-    private readonly onEnded: (sid: string, userId: number) => Promise<void> = async () => undefined,
+    private readonly onEnded: (
+      sid: string,
+      userId: number,
+    ) => Promise<void> = async () => undefined,
   ) {}
 
   /**
    * Records the sign-in whose first token has these claims (`exp` in unix seconds); `method`
    * names a sign-in through another account (`upstream:<provider>`), which ID tokens report.
    */
-  async record(first: { sid?: string; app: string; exp: number }, user: User, caller: Origin, method = ''): Promise<void> {
+  async record(
+    first: { sid?: string; app: string; exp: number },
+    user: User,
+    caller: Origin,
+    method = '',
+  ): Promise<void> {
     const now = this.now();
     const sid = first.sid;
     if (sid === undefined) return;
     const expiresAt = first.exp * 1000 + extendAhead(first.exp * 1000 - now);
     await this.repo.create({
-      id: sid, userId: user.id, app: first.app, createdAt: now, lastUsedAt: now, expiresAt,
-      ip: caller.ip, userAgent: (caller.userAgent ?? '').slice(0, USER_AGENT_MAX), method,
+      id: sid,
+      userId: user.id,
+      app: first.app,
+      createdAt: now,
+      lastUsedAt: now,
+      expiresAt,
+      ip: caller.ip,
+      userAgent: (caller.userAgent ?? '').slice(0, USER_AGENT_MAX),
+      method,
     });
     this.tracked.set(sid, { lastUsedAt: now, coveredUntil: expiresAt });
   }
@@ -106,8 +124,15 @@ export class SignIns {
   seen(sid: string): void {
     const now = this.now();
     const marks = this.tracked.get(sid);
-    if (marks !== undefined && now - marks.lastUsedAt < LAST_USED_WRITE_EVERY_MS) return;
-    this.tracked.set(sid, { lastUsedAt: now, coveredUntil: marks?.coveredUntil ?? NEVER });
+    if (
+      marks !== undefined &&
+      now - marks.lastUsedAt < LAST_USED_WRITE_EVERY_MS
+    )
+      return;
+    this.tracked.set(sid, {
+      lastUsedAt: now,
+      coveredUntil: marks?.coveredUntil ?? NEVER,
+    });
     this.pending.add(sid);
     if (this.flushTimer === undefined) {
       this.flushTimer = setTimeout(() => void this.flush(), FLUSH_AFTER_MS);
@@ -123,7 +148,9 @@ export class SignIns {
     this.pending.clear();
     const now = this.now();
     for (let i = 0; i < ids.length; i += FLUSH_CHUNK) {
-      await this.repo.touchMany(ids.slice(i, i + FLUSH_CHUNK), now).catch(this.onError);
+      await this.repo
+        .touchMany(ids.slice(i, i + FLUSH_CHUNK), now)
+        .catch(this.onError);
     }
   }
 
@@ -148,7 +175,8 @@ export class SignIns {
    * a session whose token no longer works.
    */
   async signedOut(claims: { sid?: string; uid: number }): Promise<void> {
-    if (claims.sid !== undefined) await this.end({ id: claims.sid, userId: claims.uid });
+    if (claims.sid !== undefined)
+      await this.end({ id: claims.sid, userId: claims.uid });
   }
 
   /** Ends every open session of the user but `keep`; returns how many. */
@@ -176,7 +204,9 @@ export class SignIns {
 
   /** Revoked until any token the family may hold has expired: the longest lifetime from now. */
   private revokeId(sid: string, userId: number): Promise<void> {
-    const exp = Math.ceil(this.now() / 1000) + Math.max(this.config.tokenTtl, this.config.gameTokenTtl);
+    const exp =
+      Math.ceil(this.now() / 1000) +
+      Math.max(this.config.tokenTtl, this.config.gameTokenTtl);
     return this.revokedTokens.revoke(revokedSessionKey(sid), userId, exp);
   }
 }

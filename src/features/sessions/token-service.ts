@@ -4,7 +4,12 @@ import { fail, unauthorized, type Reason } from '../../errors/index.js';
 import { isBanned, type User } from '../accounts/index.js';
 import type { AppStatusCache } from '../apps/index.js';
 import { jtiIssuedMs, newJti } from '../../platform/jwt/token-ids.js';
-import { hmacJwtKey, jwtSigner, verifyJwt, type HmacJwtKey } from '../../platform/jwt/jwt.js';
+import {
+  hmacJwtKey,
+  jwtSigner,
+  verifyJwt,
+  type HmacJwtKey,
+} from '../../platform/jwt/jwt.js';
 import type { RevokedTokens } from './revoked-tokens.js';
 import type { UserCache } from './user-cache.js';
 import { newSessionId, revokedSessionKey } from './sign-ins.js';
@@ -24,7 +29,13 @@ export interface TokenClaims {
 
 /** The `user` object of token envelopes: exactly these five keys (docs/api.md §1). */
 export function publicUser(u: User): PublicUser {
-  return { uid: u.id, username: u.username, display_name: u.displayName, email: u.email, roles: u.roles };
+  return {
+    uid: u.id,
+    username: u.username,
+    display_name: u.displayName,
+    email: u.email,
+    roles: u.roles,
+  };
 }
 
 export type { TokenEnvelope };
@@ -39,7 +50,12 @@ export interface Authenticated {
  * refusals win: minted at or before the user's cut-off, then a banned user, then a token of a
  * disabled application. Undefined: the token is accepted.
  */
-function refusalOf(claims: TokenClaims, user: User, appActive: boolean, now: number): Reason | undefined {
+function refusalOf(
+  claims: TokenClaims,
+  user: User,
+  appActive: boolean,
+  now: number,
+): Reason | undefined {
   // The cut-off millisecond itself is included: tokens minted in it before the cut-off must die.
   if (jtiIssuedMs(claims.jti) <= user.tokensValidAfter) return 'tokenInvalid';
   if (isBanned(user, now)) return 'banned';
@@ -59,7 +75,10 @@ export class TokenService {
   private readonly verified = new VerifiedTokens<TokenClaims>();
 
   constructor(
-    private readonly config: Pick<Config, 'jwtSecret' | 'tokenTtl' | 'gameAppId' | 'gameTokenTtl'>,
+    private readonly config: Pick<
+      Config,
+      'jwtSecret' | 'tokenTtl' | 'gameAppId' | 'gameTokenTtl'
+    >,
     private readonly users: Pick<UserCache, 'findById'>,
     private readonly revoked: Pick<RevokedTokens, 'isRevoked' | 'revoke'>,
     private readonly appStatus: Pick<AppStatusCache, 'active'>,
@@ -67,7 +86,9 @@ export class TokenService {
     /** Told, without waiting, of every accepted token of a session (its `last used`). */
     private readonly sessionSeen: (sid: string) => void = () => undefined,
     /** Told of every sign-out with a token (see revoke): its session ends with it. */
-    private readonly signedOut: (claims: TokenClaims) => Promise<void> = async () => undefined,
+    private readonly signedOut: (
+      claims: TokenClaims,
+    ) => Promise<void> = async () => undefined,
   ) {
     this.key = hmacJwtKey(config.jwtSecret);
     this.sign = jwtSigner(this.key);
@@ -75,28 +96,57 @@ export class TokenService {
 
   /** Lifetime of tokens issued for `app`: the game application gets game tokens. */
   ttlFor(app: string): number {
-    return app === this.config.gameAppId ? this.config.gameTokenTtl : this.config.tokenTtl;
+    return app === this.config.gameAppId
+      ? this.config.gameTokenTtl
+      : this.config.tokenTtl;
   }
 
   /** A token of session `sid`; without one, the first token of a new session (the caller records it). */
-  async issue(user: User, app: string, ttl = this.ttlFor(app), sid = newSessionId()): Promise<{ token: string; claims: TokenClaims }> {
+  async issue(
+    user: User,
+    app: string,
+    ttl = this.ttlFor(app),
+    sid = newSessionId(),
+  ): Promise<{ token: string; claims: TokenClaims }> {
     // A token issued in the very millisecond of a cut-off, after it, must still count as later.
     const ms = Math.max(this.now(), user.tokensValidAfter + 1);
     const iat = Math.floor(ms / 1000);
-    const claims: TokenClaims = { sub: user.username, uid: user.id, roles: user.roles, app, iat, exp: iat + ttl, jti: newJti(ms), sid };
+    const claims: TokenClaims = {
+      sub: user.username,
+      uid: user.id,
+      roles: user.roles,
+      app,
+      iat,
+      exp: iat + ttl,
+      jti: newJti(ms),
+      sid,
+    };
     return { token: await this.sign(claims), claims };
   }
 
-  async envelope(user: User, app: string, ttl = this.ttlFor(app), sid?: string): Promise<{ body: TokenEnvelope; claims: TokenClaims }> {
+  async envelope(
+    user: User,
+    app: string,
+    ttl = this.ttlFor(app),
+    sid?: string,
+  ): Promise<{ body: TokenEnvelope; claims: TokenClaims }> {
     const { token, claims } = await this.issue(user, app, ttl, sid);
     return {
-      body: { ok: true, access_token: token, token_type: 'Bearer', expires_in: ttl, user: publicUser(user) },
+      body: {
+        ok: true,
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: ttl,
+        user: publicUser(user),
+      },
       claims,
     };
   }
 
   /** The claims of a well-formed, correctly signed, unexpired token, or undefined. */
-  async decode(authorization: string | undefined): Promise<TokenClaims | undefined> {
+  async decode(
+    authorization: string | undefined,
+  ): Promise<TokenClaims | undefined> {
     if (authorization === undefined) return undefined;
     let c = this.verified.get(authorization);
     if (c === undefined) {
@@ -107,13 +157,21 @@ export class TokenService {
     return c.exp * 1000 <= this.now() ? undefined : c;
   }
 
-  private async verifySignature(authorization: string): Promise<TokenClaims | undefined> {
+  private async verifySignature(
+    authorization: string,
+  ): Promise<TokenClaims | undefined> {
     const m = BEARER.exec(authorization);
     if (!m) return undefined;
     try {
       // Only HS256 under the secret is accepted: `alg: none` and every other algorithm fail.
       const c = await verifyJwt(m[1]!, this.key, { nowMs: this.now() });
-      if (typeof c.uid !== 'number' || typeof c.jti !== 'string' || typeof c.app !== 'string' || typeof c.exp !== 'number') return undefined;
+      if (
+        typeof c.uid !== 'number' ||
+        typeof c.jti !== 'string' ||
+        typeof c.app !== 'string' ||
+        typeof c.exp !== 'number'
+      )
+        return undefined;
       if (c.sid !== undefined && typeof c.sid !== 'string') return undefined;
       return c as unknown as TokenClaims;
     } catch {
@@ -125,11 +183,17 @@ export class TokenService {
    * The claims of a Bearer header whose token is well formed, correctly signed, unexpired and
    * not revoked, its session not ended; undefined otherwise.
    */
-  private async unrevokedClaims(authorization: string | undefined): Promise<TokenClaims | undefined> {
+  private async unrevokedClaims(
+    authorization: string | undefined,
+  ): Promise<TokenClaims | undefined> {
     const claims = await this.decode(authorization);
     if (!claims || this.revoked.isRevoked(claims.jti)) return undefined;
     // An ended session is one more id in the same revoked set: no extra I/O per request.
-    if (claims.sid !== undefined && this.revoked.isRevoked(revokedSessionKey(claims.sid))) return undefined;
+    if (
+      claims.sid !== undefined &&
+      this.revoked.isRevoked(revokedSessionKey(claims.sid))
+    )
+      return undefined;
     return claims;
   }
 
@@ -137,7 +201,10 @@ export class TokenService {
   async check(authorization: string | undefined): Promise<Authenticated> {
     const claims = await this.unrevokedClaims(authorization);
     if (claims === undefined) throw unauthorized();
-    const [user, appActive] = await Promise.all([this.users.findById(claims.uid), this.appStatus.active(claims.app)]);
+    const [user, appActive] = await Promise.all([
+      this.users.findById(claims.uid),
+      this.appStatus.active(claims.app),
+    ]);
     if (user === undefined) throw unauthorized();
     const refusal = refusalOf(claims, user, appActive, this.now());
     if (refusal !== undefined) throw fail(refusal);

@@ -1,7 +1,11 @@
 import type { User, UserRepo } from '../accounts/index.js';
 import type { ChangeBus } from '../../platform/bus/change-bus.js';
 import { ChangeFeed } from '../../platform/bus/change-feed.js';
-import { CACHE_FRESH_MS, CACHE_MAX_AGE_MS, RowCache } from '../../platform/cache/row-cache.js';
+import {
+  CACHE_FRESH_MS,
+  CACHE_MAX_AGE_MS,
+  RowCache,
+} from '../../platform/cache/row-cache.js';
 
 /** A cached user younger than this is served as is (while the change feed runs: FEED_FRESH_MS). */
 export const USER_FRESH_MS = CACHE_FRESH_MS;
@@ -19,9 +23,17 @@ export class UserCache {
   private readonly users: RowCache<number, User>;
   private readonly feed: ChangeFeed<number>;
 
-  constructor(repo: Pick<UserRepo, 'findById' | 'changedSince'>, bus: ChangeBus, now: () => number = Date.now) {
+  constructor(
+    repo: Pick<UserRepo, 'findById' | 'changedSince'>,
+    bus: ChangeBus,
+    now: () => number = Date.now,
+  ) {
     this.users = new RowCache((id) => repo.findById(id), MAX_CACHED_USERS, now);
-    this.feed = new ChangeFeed((since) => repo.changedSince(since), this.users, now);
+    this.feed = new ChangeFeed(
+      (since) => repo.changedSince(since),
+      this.users,
+      now,
+    );
     bus.subscribe((e) => {
       if (e.type === 'user') this.users.forget(e.id);
     });

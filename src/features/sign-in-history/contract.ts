@@ -3,9 +3,16 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DataEnvelope, Str, View } from '../../platform/http/contract.js';
 
 /** One sign-in: `at` in unix seconds, `method` as the history names it. */
-export const SignInView = View({ at: Type.Integer(), ip: Type.String(), user_agent: Type.String(), method: Type.String() });
+export const SignInView = View({
+  at: Type.Integer(),
+  ip: Type.String(),
+  user_agent: Type.String(),
+  method: Type.String(),
+});
 export type SignInView = Static<typeof SignInView>;
-export const SignInListReply = DataEnvelope(View({ sign_ins: Type.Array(SignInView) }));
+export const SignInListReply = DataEnvelope(
+  View({ sign_ins: Type.Array(SignInView) }),
+);
 export type SignInList = Static<typeof SignInListReply>['data'];
 
 export const AdminSignInsQuery = Type.Object({ username: Str(256) });

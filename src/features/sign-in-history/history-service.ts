@@ -20,10 +20,19 @@ export interface CompletedSignIn {
   language?: Language;
 }
 
-export type SignInHistoryDeps = Uses<'now' | 'log' | 'mailer', 'signInHistory' | 'users', 'baseUrl'>;
+export type SignInHistoryDeps = Uses<
+  'now' | 'log' | 'mailer',
+  'signInHistory' | 'users',
+  'baseUrl'
+>;
 
 function view(r: SignInRecord): SignInView {
-  return { at: Math.floor(r.at / 1000), ip: r.ip, user_agent: r.userAgent, method: r.method };
+  return {
+    at: Math.floor(r.at / 1000),
+    ip: r.ip,
+    user_agent: r.userAgent,
+    method: r.method,
+  };
 }
 
 /**
@@ -40,7 +49,10 @@ export class SignInHistory {
     try {
       await this.recordOrThrow(event);
     } catch (err) {
-      this.ctx.log.error({ err, uid: event.userId }, 'could not record a sign-in');
+      this.ctx.log.error(
+        { err, uid: event.userId },
+        'could not record a sign-in',
+      );
     }
   }
 
@@ -49,8 +61,19 @@ export class SignInHistory {
     const at = this.ctx.now();
     const userAgent = (event.userAgent ?? '').slice(0, USER_AGENT_MAX);
     // Read before the row goes in, so the sign-in does not count as its own precedent.
-    const seen = await repo.familiarity(event.userId, at - SIGN_IN_RETENTION_MS, event.ip, userAgent);
-    await repo.append({ userId: event.userId, at, ip: event.ip, userAgent, method: event.method });
+    const seen = await repo.familiarity(
+      event.userId,
+      at - SIGN_IN_RETENTION_MS,
+      event.ip,
+      userAgent,
+    );
+    await repo.append({
+      userId: event.userId,
+      at,
+      ip: event.ip,
+      userAgent,
+      method: event.method,
+    });
     if (await repo.claimFirstSignIn(event.userId, at)) return;
     if (seen.sameBrowser > 0 && seen.sameAddress > 0) return;
     if (!(await repo.noticeEnabled(event.userId))) return;
@@ -58,20 +81,41 @@ export class SignInHistory {
     if (!user || user.email === '') return;
     const accountUrl = `${this.ctx.config.baseUrl}/account`;
     try {
-      await this.ctx.mailer.send(newSignInNotice({ username: user.username, email: user.email, at, ip: event.ip, userAgent, accountUrl }, event.language));
+      await this.ctx.mailer.send(
+        newSignInNotice(
+          {
+            username: user.username,
+            email: user.email,
+            at,
+            ip: event.ip,
+            userAgent,
+            accountUrl,
+          },
+          event.language,
+        ),
+      );
     } catch (err) {
-      this.ctx.log.warn({ err, uid: user.id }, 'could not queue the new sign-in notice');
+      this.ctx.log.warn(
+        { err, uid: user.id },
+        'could not queue the new sign-in notice',
+      );
     }
   }
 
   /** The newest SIGN_IN_LIST_MAX sign-ins of the last 90 days, newest first. */
   async list(userId: number): Promise<SignInView[]> {
-    const rows = await this.ctx.storage.signInHistory.listRecent(userId, this.ctx.now() - SIGN_IN_RETENTION_MS, SIGN_IN_LIST_MAX);
+    const rows = await this.ctx.storage.signInHistory.listRecent(
+      userId,
+      this.ctx.now() - SIGN_IN_RETENTION_MS,
+      SIGN_IN_LIST_MAX,
+    );
     return rows.map(view);
   }
 
   async notice(userId: number): Promise<SignInNoticeView> {
-    return { enabled: await this.ctx.storage.signInHistory.noticeEnabled(userId) };
+    return {
+      enabled: await this.ctx.storage.signInHistory.noticeEnabled(userId),
+    };
   }
 
   async setNotice(userId: number, enabled: boolean): Promise<SignInNoticeView> {
@@ -81,7 +125,9 @@ export class SignInHistory {
 
   /** Housekeeping: sign-ins older than 90 days go. */
   purge(): Promise<number> {
-    return this.ctx.storage.signInHistory.purgeOlderThan(this.ctx.now() - SIGN_IN_RETENTION_MS);
+    return this.ctx.storage.signInHistory.purgeOlderThan(
+      this.ctx.now() - SIGN_IN_RETENTION_MS,
+    );
   }
 
   /** A deleted account's history and setting. */

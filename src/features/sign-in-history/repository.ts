@@ -19,8 +19,17 @@ export interface Familiarity {
 export interface SignInHistoryRepo {
   append(record: SignInRecord): Promise<void>;
   /** Newest first, only those at or after `since`. */
-  listRecent(userId: number, since: number, limit: number): Promise<SignInRecord[]>;
-  familiarity(userId: number, since: number, ip: string, userAgent: string): Promise<Familiarity>;
+  listRecent(
+    userId: number,
+    since: number,
+    limit: number,
+  ): Promise<SignInRecord[]>;
+  familiarity(
+    userId: number,
+    since: number,
+    ip: string,
+    userAgent: string,
+  ): Promise<Familiarity>;
   /** Deletes the rows older than `before`; answers how many went. */
   purgeOlderThan(before: number): Promise<number>;
   /** A deleted account's history: the rows hold addresses, so they go with it. */

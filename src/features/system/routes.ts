@@ -6,15 +6,32 @@ import type { RouteDeps } from '../services.js';
 
 /** Liveness and readiness probes (docs/api.md §11). */
 export async function systemRoutes(app: ContractApp, { services }: RouteDeps) {
-  app.get('/healthz', {
-    schema: { tags: ['system'], summary: 'The process is up', response: responses(HealthReply) },
-  }, async () => ({ ok: true as const, data: { status: 'ok' as const } }));
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'The process is up',
+        response: responses(HealthReply),
+      },
+    },
+    async () => ({ ok: true as const, data: { status: 'ok' as const } }),
+  );
 
-  app.get('/readyz', {
-    schema: { tags: ['system'], summary: 'The database answers', response: ReadyReplies },
-  }, async (_request, reply) => {
-    if (await services.ready()) return { ok: true as const, data: { status: 'ready' as const } };
-    const { status, body } = failureOf('dbUnavailable');
-    return reply.code(status).send(body);
-  });
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'The database answers',
+        response: ReadyReplies,
+      },
+    },
+    async (_request, reply) => {
+      if (await services.ready())
+        return { ok: true as const, data: { status: 'ready' as const } };
+      const { status, body } = failureOf('dbUnavailable');
+      return reply.code(status).send(body);
+    },
+  );
 }

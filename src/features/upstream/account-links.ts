@@ -5,7 +5,12 @@
 import { randomDigits } from '../../platform/crypto/random.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { fail } from '../../errors/index.js';
-import { DEFAULT_ROLES, isValidDisplayName, isValidEmail, type User } from '../accounts/index.js';
+import {
+  DEFAULT_ROLES,
+  isValidDisplayName,
+  isValidEmail,
+  type User,
+} from '../accounts/index.js';
 import type { Uses } from '../kit.js';
 import type { Registration } from '../abuse/index.js';
 import { hasPassword } from '../reauth/index.js';
@@ -20,7 +25,12 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /** A valid username from the provider's name: other characters become `_`; too short, `<type>_user`. */
 export function usernameBase(raw: string | undefined, type: string): string {
-  const base = (raw ?? '').normalize('NFKC').replace(/[^A-Za-z0-9_]+/g, '_').replace(/_+/g, '_').replace(/^_+|_+$/g, '').slice(0, USERNAME_BASE_MAX);
+  const base = (raw ?? '')
+    .normalize('NFKC')
+    .replace(/[^A-Za-z0-9_]+/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, USERNAME_BASE_MAX);
   return base.length >= 3 ? base : `${type}_user`;
 }
 
@@ -32,18 +42,37 @@ export function usernameCandidates(base: string): string[] {
 }
 
 /** The profile's display name, made one valid line; the username when there is none. */
-export function displayNameOf(profile: UpstreamProfile, username: string): string {
-  const cleaned = [...(profile.displayName ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim()].slice(0, DISPLAY_MAX).join('').trim();
+export function displayNameOf(
+  profile: UpstreamProfile,
+  username: string,
+): string {
+  const cleaned = [
+    ...(profile.displayName ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim(),
+  ]
+    .slice(0, DISPLAY_MAX)
+    .join('')
+    .trim();
   return isValidDisplayName(cleaned) ? cleaned : username;
 }
 
 /** The address a new account may take: only one the provider vouches for. */
 export const vouchedEmail = (profile: UpstreamProfile): string | undefined =>
-  profile.emailVerified && profile.email !== undefined && isValidEmail(profile.email) ? profile.email : undefined;
+  profile.emailVerified &&
+  profile.email !== undefined &&
+  isValidEmail(profile.email)
+    ? profile.email
+    : undefined;
 
 /** What a link shows of the upstream account. */
 export const seenOf = (profile: UpstreamProfile) => ({
-  displayName: [...(profile.displayName ?? profile.username ?? '').replace(/[\u0000-\u001f\u007f]/g, '')].slice(0, DISPLAY_MAX).join(''),
+  displayName: [
+    ...(profile.displayName ?? profile.username ?? '').replace(
+      /[\u0000-\u001f\u007f]/g,
+      '',
+    ),
+  ]
+    .slice(0, DISPLAY_MAX)
+    .join(''),
   avatarUrl: profile.avatarUrl ?? '',
 });
 
@@ -54,7 +83,10 @@ export type NewSubject =
   | { kind: 'created'; user: User }
   | { kind: 'emailTaken'; email: string; holderId: number }
   /** Who may register (docs/api.md §16.2) keeps this account from being made. */
-  | { kind: 'refused'; problem: 'registrationClosed' | 'emailRequired' | 'emailDomainRefused' };
+  | {
+      kind: 'refused';
+      problem: 'registrationClosed' | 'emailRequired' | 'emailDomainRefused';
+    };
 
 export class AccountLinks {
   constructor(
@@ -64,7 +96,10 @@ export class AccountLinks {
      * REGISTRATION: only when it is open may a sign-in through another account create one, and
      * only with an address the domain lists admit (docs/api.md §16.2).
      */
-    private readonly registration: Pick<Registration, 'open' | 'refusesUpstreamEmail'>,
+    private readonly registration: Pick<
+      Registration,
+      'open' | 'refusesUpstreamEmail'
+    >,
   ) {}
 
   find(providerId: string, subject: string): Promise<UpstreamLink | undefined> {
@@ -76,22 +111,47 @@ export class AccountLinks {
    * must prove that account before anything is linked; otherwise a new account with the
    * link, made together in one transaction (never one without the other).
    */
-  async signUp(provider: ProviderRecord, profile: UpstreamProfile): Promise<NewSubject | { kind: 'linked'; link: UpstreamLink }> {
+  async signUp(
+    provider: ProviderRecord,
+    profile: UpstreamProfile,
+  ): Promise<NewSubject | { kind: 'linked'; link: UpstreamLink }> {
     const email = vouchedEmail(profile);
-    const holder = email === undefined ? undefined : await this.ctx.storage.users.findByEmail(email);
-    if (holder && email !== undefined) return { kind: 'emailTaken', email, holderId: holder.id };
-    if (!this.registration.open) return { kind: 'refused', problem: 'registrationClosed' };
+    const holder =
+      email === undefined
+        ? undefined
+        : await this.ctx.storage.users.findByEmail(email);
+    if (holder && email !== undefined)
+      return { kind: 'emailTaken', email, holderId: holder.id };
+    if (!this.registration.open)
+      return { kind: 'refused', problem: 'registrationClosed' };
     const refused = this.registration.refusesUpstreamEmail(email);
     if (refused) return { kind: 'refused', problem: refused };
-    const base = usernameBase(profile.username ?? profile.displayName, provider.type);
+    const base = usernameBase(
+      profile.username ?? profile.displayName,
+      provider.type,
+    );
     const now = this.ctx.now();
     for (const username of usernameCandidates(base)) {
       if (await this.ctx.storage.users.findByUsername(username)) continue;
       try {
-        const user = await this.ctx.storage.upstreamLinks.createAccount({
-          username, email: email ?? '', displayName: displayNameOf(profile, username), passwordHash: '',
-          emailVerified: email !== undefined, roles: [...DEFAULT_ROLES],
-        }, { providerId: provider.id, subject: profile.subject, ...seenOf(profile), linkedAt: now, lastUsedAt: now }, now);
+        const user = await this.ctx.storage.upstreamLinks.createAccount(
+          {
+            username,
+            email: email ?? '',
+            displayName: displayNameOf(profile, username),
+            passwordHash: '',
+            emailVerified: email !== undefined,
+            roles: [...DEFAULT_ROLES],
+          },
+          {
+            providerId: provider.id,
+            subject: profile.subject,
+            ...seenOf(profile),
+            linkedAt: now,
+            lastUsedAt: now,
+          },
+          now,
+        );
         return { kind: 'created', user };
       } catch (err) {
         if (!(err instanceof UniqueViolation)) throw err;
@@ -100,8 +160,12 @@ export class AccountLinks {
           const link = await this.find(provider.id, profile.subject);
           if (link) return { kind: 'linked', link };
         }
-        const taker = err.field === 'email' && email !== undefined ? await this.ctx.storage.users.findByEmail(email) : undefined;
-        if (taker && email !== undefined) return { kind: 'emailTaken', email, holderId: taker.id };
+        const taker =
+          err.field === 'email' && email !== undefined
+            ? await this.ctx.storage.users.findByEmail(email)
+            : undefined;
+        if (taker && email !== undefined)
+          return { kind: 'emailTaken', email, holderId: taker.id };
         if (err.field !== 'username') throw err;
       }
     }
@@ -109,10 +173,21 @@ export class AccountLinks {
   }
 
   /** Links a subject to a signed-in user; the refusals of docs/api.md §14.3. */
-  async link(userId: number, providerId: string, profile: UpstreamProfile): Promise<void> {
+  async link(
+    userId: number,
+    providerId: string,
+    profile: UpstreamProfile,
+  ): Promise<void> {
     const now = this.ctx.now();
     try {
-      await this.ctx.storage.upstreamLinks.create({ providerId, subject: profile.subject, userId, ...seenOf(profile), linkedAt: now, lastUsedAt: now });
+      await this.ctx.storage.upstreamLinks.create({
+        providerId,
+        subject: profile.subject,
+        userId,
+        ...seenOf(profile),
+        linkedAt: now,
+        lastUsedAt: now,
+      });
     } catch (err) {
       if (!(err instanceof UniqueViolation)) throw err;
       if (err.field === 'upstream_user') throw fail('upstreamAlreadyLinked');
@@ -123,7 +198,12 @@ export class AccountLinks {
   }
 
   touch(link: UpstreamLink, profile: UpstreamProfile): Promise<void> {
-    return this.ctx.storage.upstreamLinks.touch(link.providerId, link.subject, seenOf(profile), this.ctx.now());
+    return this.ctx.storage.upstreamLinks.touch(
+      link.providerId,
+      link.subject,
+      seenOf(profile),
+      this.ctx.now(),
+    );
   }
 
   /**
@@ -136,8 +216,10 @@ export class AccountLinks {
     const links = await this.ctx.storage.upstreamLinks.listByUser(user.id);
     const link = links.find((l) => l.providerId === providerId);
     if (!link) throw fail('upstreamNotLinked');
-    if (!(await this.anotherWayIn(user, links, providerId))) throw fail('lastSignInMethod');
-    if (!(await this.ctx.storage.upstreamLinks.remove(user.id, providerId))) throw fail('upstreamNotLinked');
+    if (!(await this.anotherWayIn(user, links, providerId)))
+      throw fail('lastSignInMethod');
+    if (!(await this.ctx.storage.upstreamLinks.remove(user.id, providerId)))
+      throw fail('upstreamNotLinked');
     const left = await this.ctx.storage.upstreamLinks.listByUser(user.id);
     if (await this.anotherWayIn(user, left, providerId)) return;
     await this.ctx.storage.upstreamLinks.create(link);
@@ -145,30 +227,50 @@ export class AccountLinks {
   }
 
   /** A password, a passkey, or a link other than to `providerId` whose provider is on. */
-  private async anotherWayIn(user: User, links: UpstreamLink[], providerId: string): Promise<boolean> {
+  private async anotherWayIn(
+    user: User,
+    links: UpstreamLink[],
+    providerId: string,
+  ): Promise<boolean> {
     if (await this.wayInBesidesPasskeys(user, links, providerId)) return true;
     return (await this.ctx.storage.passkeys.listByUser(user.id)).length > 0;
   }
 
   /** A password, or a link (other than to `exceptProvider`) whose provider is on: what still signs in without passkeys. */
-  async wayInBesidesPasskeys(user: User, links?: UpstreamLink[], exceptProvider?: string): Promise<boolean> {
+  async wayInBesidesPasskeys(
+    user: User,
+    links?: UpstreamLink[],
+    exceptProvider?: string,
+  ): Promise<boolean> {
     if (hasPassword(user)) return true;
     const enabled = new Set((await this.directory.enabled()).map((p) => p.id));
-    const current = links ?? (await this.ctx.storage.upstreamLinks.listByUser(user.id));
-    return current.some((l) => l.providerId !== exceptProvider && enabled.has(l.providerId));
+    const current =
+      links ?? (await this.ctx.storage.upstreamLinks.listByUser(user.id));
+    return current.some(
+      (l) => l.providerId !== exceptProvider && enabled.has(l.providerId),
+    );
   }
 
   /** An administrator's removal: no last-way rule, the administrator decides. */
   async remove(userId: number, providerId: string): Promise<void> {
-    if (!(await this.ctx.storage.upstreamLinks.remove(userId, providerId))) throw fail('upstreamNotLinked');
+    if (!(await this.ctx.storage.upstreamLinks.remove(userId, providerId)))
+      throw fail('upstreamNotLinked');
   }
 
   async views(userId: number): Promise<LinkView[]> {
-    const [links, providers] = await Promise.all([this.ctx.storage.upstreamLinks.listByUser(userId), this.directory.all()]);
+    const [links, providers] = await Promise.all([
+      this.ctx.storage.upstreamLinks.listByUser(userId),
+      this.directory.all(),
+    ]);
     const byId = new Map(providers.map((p) => [p.id, p]));
     return links.map((l) => ({
-      provider: l.providerId, provider_name: byId.get(l.providerId)?.name ?? l.providerId, provider_type: byId.get(l.providerId)?.type ?? '',
-      display_name: l.displayName, avatar_url: l.avatarUrl, linked_at: seconds(l.linkedAt), last_used_at: l.lastUsedAt === null ? null : seconds(l.lastUsedAt),
+      provider: l.providerId,
+      provider_name: byId.get(l.providerId)?.name ?? l.providerId,
+      provider_type: byId.get(l.providerId)?.type ?? '',
+      display_name: l.displayName,
+      avatar_url: l.avatarUrl,
+      linked_at: seconds(l.linkedAt),
+      last_used_at: l.lastUsedAt === null ? null : seconds(l.lastUsedAt),
     }));
   }
 }

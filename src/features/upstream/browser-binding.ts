@@ -1,5 +1,9 @@
 import { parseCookie, stringifySetCookie } from 'cookie';
-import { randomToken, safeEqual, sha256Hex } from '../../platform/crypto/random.js';
+import {
+  randomToken,
+  safeEqual,
+  sha256Hex,
+} from '../../platform/crypto/random.js';
 
 /** The cookie that ties a flow's state and tickets to the browser that began it. */
 export const BINDING_COOKIE = 'ac_upstream';
@@ -28,7 +32,10 @@ export class BrowserBinding {
   }
 
   /** The browser's value, or a new one; the cookie is (re)set for the flow's lifetime either way. */
-  ensure(cookieHeader: string | undefined): { hash: string; setCookie: string } {
+  ensure(cookieHeader: string | undefined): {
+    hash: string;
+    setCookie: string;
+  } {
     const value = this.of(cookieHeader) ?? randomToken(32);
     return { hash: sha256Hex(value), setCookie: this.cookie(value) };
   }
@@ -43,7 +50,13 @@ export class BrowserBinding {
   }
 
   private cookie(value: string): string {
-    return stringifySetCookie(BINDING_COOKIE, value, { httpOnly: true, sameSite: 'lax', path: '/', secure: this.secure, maxAge: FLOW_TTL_MS / 1000 });
+    return stringifySetCookie(BINDING_COOKIE, value, {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      secure: this.secure,
+      maxAge: FLOW_TTL_MS / 1000,
+    });
   }
 
   /** Whether this request comes from the browser whose binding hashes to `hash`. */

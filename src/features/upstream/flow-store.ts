@@ -33,12 +33,25 @@ export class FlowStore {
   private readonly valueKey: Buffer;
 
   /** A new state or ticket of `kind` for the browser whose binding hashes to `browserHash`; answers its value. */
-  async issue(kind: FlowKind, providerId: string, browserHash: string, fields: FlowFields): Promise<string> {
+  async issue(
+    kind: FlowKind,
+    providerId: string,
+    browserHash: string,
+    fields: FlowFields,
+  ): Promise<string> {
     const value = randomToken(32);
     const now = this.now();
     await this.repo.put({
-      keyHash: sha256Hex(value), kind, providerId, browserHash, userId: fields.userId ?? null, sessionKey: fields.sessionKey ?? null,
-      next: fields.next, payload: JSON.stringify(fields.payload ?? {}), createdAt: now, expiresAt: now + FLOW_TTL_MS,
+      keyHash: sha256Hex(value),
+      kind,
+      providerId,
+      browserHash,
+      userId: fields.userId ?? null,
+      sessionKey: fields.sessionKey ?? null,
+      next: fields.next,
+      payload: JSON.stringify(fields.payload ?? {}),
+      createdAt: now,
+      expiresAt: now + FLOW_TTL_MS,
     });
     return value;
   }
@@ -47,12 +60,26 @@ export class FlowStore {
    * The live row of `value` if it is of `kind`, for `providerId` (when given) and presented by
    * the browser that began it; not used up yet (see consume). Anything else: undefined.
    */
-  async find(value: string | null | undefined, kind: FlowKind, cookieHeader: string | undefined, providerId?: string): Promise<UpstreamFlow | undefined> {
+  async find(
+    value: string | null | undefined,
+    kind: FlowKind,
+    cookieHeader: string | undefined,
+    providerId?: string,
+  ): Promise<UpstreamFlow | undefined> {
     if (!value || value.length > 128) return undefined;
     const flow = await this.repo.find(sha256Hex(value));
-    if (!flow || flow.kind !== kind || flow.usedAt !== null || flow.expiresAt <= this.now()) return undefined;
-    if (providerId !== undefined && flow.providerId !== providerId) return undefined;
-    return this.binding.matches(cookieHeader, flow.browserHash) ? flow : undefined;
+    if (
+      !flow ||
+      flow.kind !== kind ||
+      flow.usedAt !== null ||
+      flow.expiresAt <= this.now()
+    )
+      return undefined;
+    if (providerId !== undefined && flow.providerId !== providerId)
+      return undefined;
+    return this.binding.matches(cookieHeader, flow.browserHash)
+      ? flow
+      : undefined;
   }
 
   /** Uses the row up; true for the one caller that did (of any number of concurrent ones). */
@@ -61,12 +88,26 @@ export class FlowStore {
   }
 
   /** The values a protocol needs for the flow of `state`. */
-  values(state: string, redirectUri: string, realm: string, fresh: boolean): FlowValues {
-    return { state, codeVerifier: this.derived('pkce', state), nonce: this.derived('nonce', state), redirectUri, realm, fresh };
+  values(
+    state: string,
+    redirectUri: string,
+    realm: string,
+    fresh: boolean,
+  ): FlowValues {
+    return {
+      state,
+      codeVerifier: this.derived('pkce', state),
+      nonce: this.derived('nonce', state),
+      redirectUri,
+      realm,
+      fresh,
+    };
   }
 
   /** 43 characters of [A-Za-z0-9_-]: a valid PKCE verifier (RFC 7636 §4.1) and nonce. */
   private derived(purpose: string, state: string): string {
-    return createHmac('sha256', this.valueKey).update(`upstream-${purpose}:${state}`).digest('base64url');
+    return createHmac('sha256', this.valueKey)
+      .update(`upstream-${purpose}:${state}`)
+      .digest('base64url');
   }
 }

@@ -6,7 +6,12 @@
 import { fail } from '../../errors/index.js';
 import type { User } from '../accounts/index.js';
 import type { Caller, Uses } from '../kit.js';
-import { hasPassword, sessionKeyOf, type ReauthProof, type ReauthService } from '../reauth/index.js';
+import {
+  hasPassword,
+  sessionKeyOf,
+  type ReauthProof,
+  type ReauthService,
+} from '../reauth/index.js';
 import type { Authenticated } from '../sessions/index.js';
 import type { AccountLinks } from './account-links.js';
 import type { BrowserBinding } from './browser-binding.js';
@@ -35,33 +40,74 @@ export class UpstreamLinkService {
 
   /** The enabled providers, for the sign-in pages' buttons. */
   async buttons(): Promise<Array<{ id: string; name: string; type: string }>> {
-    return (await this.directory.enabled()).map((p) => ({ id: p.id, name: p.name, type: p.type }));
+    return (await this.directory.enabled()).map((p) => ({
+      id: p.id,
+      name: p.name,
+      type: p.type,
+    }));
   }
 
   async ofAccount(user: User): Promise<AccountLinksData> {
-    return { links: await this.links.views(user.id), providers: await this.buttons(), has_password: hasPassword(user) };
+    return {
+      links: await this.links.views(user.id),
+      providers: await this.buttons(),
+      has_password: hasPassword(user),
+    };
   }
 
   /** Proves the owner first, then hands out a single-use ticket for `/login/{id}`, bound to this browser. */
-  async beginLink(auth: Authenticated, providerId: string, proof: ReauthProof, next: string | undefined, cookieHeader: string | undefined, caller: Caller): Promise<FlowStart> {
+  async beginLink(
+    auth: Authenticated,
+    providerId: string,
+    proof: ReauthProof,
+    next: string | undefined,
+    cookieHeader: string | undefined,
+    caller: Caller,
+  ): Promise<FlowStart> {
     const provider = await this.directory.active(providerId);
     if (!provider) throw fail('unknownProvider');
     await this.reauth.prove(auth, proof, caller);
-    if ((await this.links.views(auth.user.id)).some((l) => l.provider === providerId)) throw fail('upstreamAlreadyLinked');
+    if (
+      (await this.links.views(auth.user.id)).some(
+        (l) => l.provider === providerId,
+      )
+    )
+      throw fail('upstreamAlreadyLinked');
     return this.ticket('link_start', auth, providerId, next, cookieHeader);
   }
 
   /** For an account without a password: a fresh sign-in with a provider already linked to it. */
-  async beginReauth(auth: Authenticated, providerId: string, next: string | undefined, cookieHeader: string | undefined): Promise<FlowStart> {
-    if (!(await this.directory.active(providerId))) throw fail('unknownProvider');
-    if (!(await this.links.views(auth.user.id)).some((l) => l.provider === providerId)) throw fail('upstreamNotLinked');
+  async beginReauth(
+    auth: Authenticated,
+    providerId: string,
+    next: string | undefined,
+    cookieHeader: string | undefined,
+  ): Promise<FlowStart> {
+    if (!(await this.directory.active(providerId)))
+      throw fail('unknownProvider');
+    if (
+      !(await this.links.views(auth.user.id)).some(
+        (l) => l.provider === providerId,
+      )
+    )
+      throw fail('upstreamNotLinked');
     return this.ticket('reauth_start', auth, providerId, next, cookieHeader);
   }
 
-  async unlink(auth: Authenticated, providerId: string, proof: ReauthProof, caller: Caller): Promise<void> {
+  async unlink(
+    auth: Authenticated,
+    providerId: string,
+    proof: ReauthProof,
+    caller: Caller,
+  ): Promise<void> {
     await this.reauth.prove(auth, proof, caller);
     await this.links.unlink(auth.user, providerId);
-    await this.ctx.audit.record('identity.unlinked', { actor: auth.user.username, ip: caller.ip, target: auth.user.username, detail: { provider: providerId } });
+    await this.ctx.audit.record('identity.unlinked', {
+      actor: auth.user.username,
+      ip: caller.ip,
+      target: auth.user.username,
+      detail: { provider: providerId },
+    });
   }
 
   /** Whether the account still signs in once its passkeys are gone (docs/api.md §14.3). */
@@ -74,15 +120,35 @@ export class UpstreamLinkService {
     return this.links.views(user.id);
   }
 
-  async adminRemove(user: User, providerId: string, actor: string, caller: Caller | null): Promise<void> {
+  async adminRemove(
+    user: User,
+    providerId: string,
+    actor: string,
+    caller: Caller | null,
+  ): Promise<void> {
     await this.links.remove(user.id, providerId);
-    await this.ctx.audit.record('identity.unlinked', { actor, ip: caller?.ip ?? null, target: user.username, detail: { provider: providerId, by_admin: true } });
+    await this.ctx.audit.record('identity.unlinked', {
+      actor,
+      ip: caller?.ip ?? null,
+      target: user.username,
+      detail: { provider: providerId, by_admin: true },
+    });
   }
 
-  private async ticket(kind: 'link_start' | 'reauth_start', auth: Authenticated, providerId: string, next: string | undefined, cookieHeader: string | undefined): Promise<FlowStart> {
+  private async ticket(
+    kind: 'link_start' | 'reauth_start',
+    auth: Authenticated,
+    providerId: string,
+    next: string | undefined,
+    cookieHeader: string | undefined,
+  ): Promise<FlowStart> {
     const { hash, setCookie } = this.binding.ensure(cookieHeader);
     const back = safeReturnPath(next, new URL(this.ctx.config.baseUrl).origin);
-    const ticket = await this.store.issue(kind, providerId, hash, { userId: auth.user.id, sessionKey: sessionKeyOf(auth), next: back });
+    const ticket = await this.store.issue(kind, providerId, hash, {
+      userId: auth.user.id,
+      sessionKey: sessionKeyOf(auth),
+      next: back,
+    });
     return { url: `/login/${providerId}?ticket=${ticket}`, setCookie };
   }
 }

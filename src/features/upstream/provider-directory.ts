@@ -24,7 +24,10 @@ export class ProviderDirectory {
     jwtSecret: string,
     private readonly now: () => number,
     /** Told when a stored secret cannot be opened (JWT_SECRET changed since it was sealed). */
-    private readonly onUnreadable: (providerId: string, err: unknown) => void = () => undefined,
+    private readonly onUnreadable: (
+      providerId: string,
+      err: unknown,
+    ) => void = () => undefined,
   ) {
     this.secrets = new SecretBox(jwtSecret, 'upstream-provider-secret');
   }
@@ -35,7 +38,8 @@ export class ProviderDirectory {
 
   /** Every provider, enabled or not. */
   async all(): Promise<ProviderRecord[]> {
-    if (this.copy && this.now() - this.copy.at < PROVIDERS_FRESH_MS) return this.copy.rows;
+    if (this.copy && this.now() - this.copy.at < PROVIDERS_FRESH_MS)
+      return this.copy.rows;
     return this.load();
   }
 
@@ -54,8 +58,12 @@ export class ProviderDirectory {
     try {
       return {
         record,
-        ...(record.clientSecretEnc !== null && { clientSecret: this.secrets.open(record.clientSecretEnc) }),
-        ...(record.apiKeyEnc !== null && { apiKey: this.secrets.open(record.apiKeyEnc) }),
+        ...(record.clientSecretEnc !== null && {
+          clientSecret: this.secrets.open(record.clientSecretEnc),
+        }),
+        ...(record.apiKeyEnc !== null && {
+          apiKey: this.secrets.open(record.apiKeyEnc),
+        }),
       };
     } catch (err) {
       this.onUnreadable(id, err);
@@ -74,12 +82,15 @@ export class ProviderDirectory {
     if (this.loading) return this.loading;
     const generation = this.generation;
     const at = this.now();
-    const pending = this.repo.list().then((rows) => {
-      if (generation === this.generation) this.copy = { rows, at };
-      return rows;
-    }).finally(() => {
-      if (this.loading === pending) this.loading = undefined;
-    });
+    const pending = this.repo
+      .list()
+      .then((rows) => {
+        if (generation === this.generation) this.copy = { rows, at };
+        return rows;
+      })
+      .finally(() => {
+        if (this.loading === pending) this.loading = undefined;
+      });
     this.loading = pending;
     return pending;
   }

@@ -1,7 +1,17 @@
 /** Repository interfaces of sign-in with other accounts: what the use cases need from storage, nothing about SQL. Times are unix milliseconds. */
 import type { NewUser, User } from '../accounts/index.js';
 
-export const PROVIDER_TYPES = ['oidc', 'oauth2', 'github', 'discord', 'steam', 'qq', 'wechat', 'google', 'microsoft'] as const;
+export const PROVIDER_TYPES = [
+  'oidc',
+  'oauth2',
+  'github',
+  'discord',
+  'steam',
+  'qq',
+  'wechat',
+  'google',
+  'microsoft',
+] as const;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
 /** Endpoint overrides and per-type options; absent means the type's documented default. */
@@ -25,8 +35,12 @@ export interface ProviderSettings {
   tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
 }
 
-export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
-export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
+export const TOKEN_ENDPOINT_AUTH_METHODS = [
+  'client_secret_basic',
+  'client_secret_post',
+] as const;
+export type TokenEndpointAuthMethod =
+  (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
 
 /** A provider as stored: secrets sealed, never in clear. */
 export interface ProviderRecord {
@@ -45,7 +59,19 @@ export interface ProviderRecord {
   updatedAt: number;
 }
 
-export type ProviderPatch = Partial<Pick<ProviderRecord, 'name' | 'clientId' | 'clientSecretEnc' | 'apiKeyEnc' | 'issuer' | 'scopes' | 'settings' | 'enabled'>>;
+export type ProviderPatch = Partial<
+  Pick<
+    ProviderRecord,
+    | 'name'
+    | 'clientId'
+    | 'clientSecretEnc'
+    | 'apiKeyEnc'
+    | 'issuer'
+    | 'scopes'
+    | 'settings'
+    | 'enabled'
+  >
+>;
 
 export interface UpstreamProviderRepo {
   list(): Promise<ProviderRecord[]>;
@@ -53,7 +79,11 @@ export interface UpstreamProviderRepo {
   /** Throws `UniqueViolation` ('provider_id') when the id is taken. */
   create(provider: ProviderRecord): Promise<void>;
   /** The row after the change; undefined when there is no such provider. */
-  update(id: string, patch: ProviderPatch, now: number): Promise<ProviderRecord | undefined>;
+  update(
+    id: string,
+    patch: ProviderPatch,
+    now: number,
+  ): Promise<ProviderRecord | undefined>;
   remove(id: string): Promise<boolean>;
 }
 
@@ -81,9 +111,18 @@ export interface UpstreamLinkRepo {
    * A new account and its first link in one transaction: neither exists without the other.
    * Throws `UniqueViolation` as UserRepo.create and create above do.
    */
-  createAccount(user: NewUser, link: Omit<UpstreamLink, 'userId'>, now: number): Promise<User>;
+  createAccount(
+    user: NewUser,
+    link: Omit<UpstreamLink, 'userId'>,
+    now: number,
+  ): Promise<User>;
   /** A sign-in through the link: when, and the upstream name and avatar it showed. */
-  touch(providerId: string, subject: string, seen: { displayName: string; avatarUrl: string }, now: number): Promise<void>;
+  touch(
+    providerId: string,
+    subject: string,
+    seen: { displayName: string; avatarUrl: string },
+    now: number,
+  ): Promise<void>;
   /** Conditional: true for the one caller that removed it. */
   remove(userId: number, providerId: string): Promise<boolean>;
   /** A deleted account's links: the subjects may sign up again as new people. */
@@ -97,7 +136,12 @@ export interface UpstreamLinkRepo {
  * `link_start` and `reauth_start` (a signed-in person's request, from /account, to link a
  * provider or to prove themselves with one).
  */
-export type FlowKind = 'state' | 'signin' | 'link_existing' | 'link_start' | 'reauth_start';
+export type FlowKind =
+  | 'state'
+  | 'signin'
+  | 'link_existing'
+  | 'link_start'
+  | 'reauth_start';
 
 export interface UpstreamFlow {
   keyHash: string;

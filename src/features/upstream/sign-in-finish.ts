@@ -9,14 +9,22 @@ import { isBanned } from '../accounts/index.js';
 import type { Caller, Uses } from '../kit.js';
 import type { ReauthProof, ReauthService } from '../reauth/index.js';
 import type { SecondFactorService } from '../second-factor/index.js';
-import { signInMethod, type Authenticated, type TokenEnvelope } from '../sessions/index.js';
+import {
+  signInMethod,
+  type Authenticated,
+  type TokenEnvelope,
+} from '../sessions/index.js';
 import type { AccountLinks } from './account-links.js';
 import type { LinkedData } from './contract.js';
 import type { WaitingSubject } from './flow-service.js';
 import type { FlowStore } from './flow-store.js';
 import type { ProviderDirectory } from './provider-directory.js';
 
-export type FinishDeps = Uses<'now' | 'tokens' | 'audit' | 'signIns', 'users', 'centerAppId'>;
+export type FinishDeps = Uses<
+  'now' | 'tokens' | 'audit' | 'signIns',
+  'users',
+  'centerAppId'
+>;
 
 /** ASCII lower case only, as e-mail addresses are compared everywhere else. */
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
@@ -36,19 +44,38 @@ export class UpstreamSignInFinish {
    * second-factor code leaves the ticket usable (its tries are counted by the code's own
    * limits); the token is issued once, to the one request that uses the ticket up.
    */
-  async finish(ticket: string, otp: string | undefined, cookieHeader: string | undefined, caller: Caller): Promise<TokenEnvelope> {
+  async finish(
+    ticket: string,
+    otp: string | undefined,
+    cookieHeader: string | undefined,
+    caller: Caller,
+  ): Promise<TokenEnvelope> {
     const flow = await this.store.find(ticket, 'signin', cookieHeader);
     if (!flow || flow.userId === null) throw fail('upstreamTicketInvalid');
     // A provider disabled meanwhile refuses here too.
-    if (!(await this.directory.active(flow.providerId))) throw fail('upstreamTicketInvalid');
+    if (!(await this.directory.active(flow.providerId)))
+      throw fail('upstreamTicketInvalid');
     const user = await this.ctx.storage.users.findById(flow.userId);
     if (!user) throw fail('upstreamTicketInvalid');
     if (isBanned(user, this.ctx.now())) throw bannedAtSignIn(user);
     const method = `upstream:${flow.providerId}`;
-    const secondFactor = await this.secondFactor.checkSignIn(user, otp, caller, method);
+    const secondFactor = await this.secondFactor.checkSignIn(
+      user,
+      otp,
+      caller,
+      method,
+    );
     if (!(await this.store.consume(flow))) throw fail('upstreamTicketInvalid');
-    const issued = await this.ctx.tokens.envelope(user, this.ctx.config.centerAppId);
-    await this.ctx.signIns.record(issued.claims, user, caller, signInMethod(method, secondFactor));
+    const issued = await this.ctx.tokens.envelope(
+      user,
+      this.ctx.config.centerAppId,
+    );
+    await this.ctx.signIns.record(
+      issued.claims,
+      user,
+      caller,
+      signInMethod(method, secondFactor),
+    );
     await this.ctx.audit.signedIn(user, caller, method);
     return issued.body;
   }
@@ -59,18 +86,37 @@ export class UpstreamSignInFinish {
    * proof of docs/api.md §10.1 (the password, or a mailed code without one, and the second
    * factor when on). A token alone, stolen and refreshed or not, links nothing.
    */
-  async linkExisting(ticket: string, auth: Authenticated, proof: ReauthProof, cookieHeader: string | undefined, caller: Caller): Promise<LinkedData> {
+  async linkExisting(
+    ticket: string,
+    auth: Authenticated,
+    proof: ReauthProof,
+    cookieHeader: string | undefined,
+    caller: Caller,
+  ): Promise<LinkedData> {
     const flow = await this.store.find(ticket, 'link_existing', cookieHeader);
     if (!flow) throw fail('upstreamTicketInvalid');
     const provider = await this.directory.active(flow.providerId);
     if (!provider) throw fail('upstreamTicketInvalid');
     const waiting = JSON.parse(flow.payload) as WaitingSubject;
-    const holds = flow.userId === auth.user.id && waiting.email !== undefined && asciiLower(auth.user.email) === asciiLower(waiting.email);
+    const holds =
+      flow.userId === auth.user.id &&
+      waiting.email !== undefined &&
+      asciiLower(auth.user.email) === asciiLower(waiting.email);
     if (!holds) throw fail('upstreamNotEmailHolder');
     await this.reauth.prove(auth, proof, caller, { inThisRequest: true });
     if (!(await this.store.consume(flow))) throw fail('upstreamTicketInvalid');
-    await this.links.link(auth.user.id, flow.providerId, { subject: waiting.subject, displayName: waiting.displayName, avatarUrl: waiting.avatarUrl, emailVerified: false });
-    await this.ctx.audit.record('identity.linked', { actor: auth.user.username, ip: caller.ip, target: auth.user.username, detail: { provider: flow.providerId } });
+    await this.links.link(auth.user.id, flow.providerId, {
+      subject: waiting.subject,
+      displayName: waiting.displayName,
+      avatarUrl: waiting.avatarUrl,
+      emailVerified: false,
+    });
+    await this.ctx.audit.record('identity.linked', {
+      actor: auth.user.username,
+      ip: caller.ip,
+      target: auth.user.username,
+      detail: { provider: flow.providerId },
+    });
     return { provider: flow.providerId, provider_name: provider.record.name };
   }
 }

@@ -1,5 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, UpstreamLinksTable } from '../../platform/sql/schema.js';
+import type {
+  Database,
+  UpstreamLinksTable,
+} from '../../platform/sql/schema.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { insertUser, type NewUser, type User } from '../accounts/index.js';
 import { userEvent } from '../moderation/index.js';
@@ -7,52 +10,113 @@ import type { UpstreamLink, UpstreamLinkRepo } from './repository.js';
 
 function toLink(r: Selectable<UpstreamLinksTable>): UpstreamLink {
   return {
-    providerId: r.provider_id, subject: r.subject, userId: Number(r.user_id), displayName: r.display_name, avatarUrl: r.avatar_url,
-    linkedAt: Number(r.linked_at), lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
+    providerId: r.provider_id,
+    subject: r.subject,
+    userId: Number(r.user_id),
+    displayName: r.display_name,
+    avatarUrl: r.avatar_url,
+    linkedAt: Number(r.linked_at),
+    lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
   };
 }
 
 const rowOf = (l: UpstreamLink) => ({
-  provider_id: l.providerId, subject: l.subject, user_id: l.userId, display_name: l.displayName, avatar_url: l.avatarUrl,
-  linked_at: l.linkedAt, last_used_at: l.lastUsedAt,
+  provider_id: l.providerId,
+  subject: l.subject,
+  user_id: l.userId,
+  display_name: l.displayName,
+  avatar_url: l.avatarUrl,
+  linked_at: l.linkedAt,
+  last_used_at: l.lastUsedAt,
 });
 
 export class SqlUpstreamLinkRepo implements UpstreamLinkRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async find(providerId: string, subject: string): Promise<UpstreamLink | undefined> {
-    const r = await this.db.selectFrom('upstream_links').selectAll().where('provider_id', '=', providerId).where('subject', '=', subject).executeTakeFirst();
+  async find(
+    providerId: string,
+    subject: string,
+  ): Promise<UpstreamLink | undefined> {
+    const r = await this.db
+      .selectFrom('upstream_links')
+      .selectAll()
+      .where('provider_id', '=', providerId)
+      .where('subject', '=', subject)
+      .executeTakeFirst();
     return r && toLink(r);
   }
 
   async listByUser(userId: number): Promise<UpstreamLink[]> {
-    const rows = await this.db.selectFrom('upstream_links').selectAll().where('user_id', '=', userId).orderBy('linked_at').orderBy('provider_id').execute();
+    const rows = await this.db
+      .selectFrom('upstream_links')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .orderBy('linked_at')
+      .orderBy('provider_id')
+      .execute();
     return rows.map(toLink);
   }
 
   async create(link: UpstreamLink): Promise<void> {
-    await this.db.insertInto('upstream_links').values(rowOf(link)).execute().catch(mapUnique);
+    await this.db
+      .insertInto('upstream_links')
+      .values(rowOf(link))
+      .execute()
+      .catch(mapUnique);
   }
 
-  async createAccount(user: NewUser, link: Omit<UpstreamLink, 'userId'>, now: number): Promise<User> {
+  async createAccount(
+    user: NewUser,
+    link: Omit<UpstreamLink, 'userId'>,
+    now: number,
+  ): Promise<User> {
     return this.db.transaction().execute(async (trx) => {
-      const created = await insertUser(trx, user, now, (u) => [userEvent('user.created', u, { display_name: u.displayName, email: u.email })]);
-      await trx.insertInto('upstream_links').values(rowOf({ ...link, userId: created.id })).execute().catch(mapUnique);
+      const created = await insertUser(trx, user, now, (u) => [
+        userEvent('user.created', u, {
+          display_name: u.displayName,
+          email: u.email,
+        }),
+      ]);
+      await trx
+        .insertInto('upstream_links')
+        .values(rowOf({ ...link, userId: created.id }))
+        .execute()
+        .catch(mapUnique);
       return created;
     });
   }
 
-  async touch(providerId: string, subject: string, seen: { displayName: string; avatarUrl: string }, now: number): Promise<void> {
-    await this.db.updateTable('upstream_links').set({ display_name: seen.displayName, avatar_url: seen.avatarUrl, last_used_at: now })
-      .where('provider_id', '=', providerId).where('subject', '=', subject).execute();
+  async touch(
+    providerId: string,
+    subject: string,
+    seen: { displayName: string; avatarUrl: string },
+    now: number,
+  ): Promise<void> {
+    await this.db
+      .updateTable('upstream_links')
+      .set({
+        display_name: seen.displayName,
+        avatar_url: seen.avatarUrl,
+        last_used_at: now,
+      })
+      .where('provider_id', '=', providerId)
+      .where('subject', '=', subject)
+      .execute();
   }
 
   async remove(userId: number, providerId: string): Promise<boolean> {
-    const res = await this.db.deleteFrom('upstream_links').where('user_id', '=', userId).where('provider_id', '=', providerId).executeTakeFirst();
+    const res = await this.db
+      .deleteFrom('upstream_links')
+      .where('user_id', '=', userId)
+      .where('provider_id', '=', providerId)
+      .executeTakeFirst();
     return Number(res.numDeletedRows) > 0;
   }
 
   async removeAllOf(userId: number): Promise<void> {
-    await this.db.deleteFrom('upstream_links').where('user_id', '=', userId).execute();
+    await this.db
+      .deleteFrom('upstream_links')
+      .where('user_id', '=', userId)
+      .execute();
   }
 }

@@ -33,15 +33,56 @@ export function createUpstreamServices(
   registration: Pick<Registration, 'open' | 'refusesUpstreamEmail'>,
 ): UpstreamServices {
   const { config, storage, now } = kit;
-  const directory = new ProviderDirectory(storage.upstreamProviders, config.jwtSecret, now,
-    (provider, err) => kit.log.error({ err, provider }, 'the secret of a sign-in provider cannot be opened (was JWT_SECRET changed?); set it again'));
+  const directory = new ProviderDirectory(
+    storage.upstreamProviders,
+    config.jwtSecret,
+    now,
+    (provider, err) =>
+      kit.log.error(
+        { err, provider },
+        'the secret of a sign-in provider cannot be opened (was JWT_SECRET changed?); set it again',
+      ),
+  );
   const binding = new BrowserBinding(config.baseUrl);
-  const store = new FlowStore(storage.upstreamFlows, binding, config.jwtSecret, now);
+  const store = new FlowStore(
+    storage.upstreamFlows,
+    binding,
+    config.jwtSecret,
+    now,
+  );
   const links = new AccountLinks(kit, directory, registration);
   return {
-    providers: new ProviderAdmin(storage.upstreamProviders, directory, kit.audit, config.baseUrl, now),
-    flows: new UpstreamFlowService(kit, directory, store, binding, links, protocols(now), limiter),
-    finish: new UpstreamSignInFinish(kit, store, links, directory, secondFactor, reauth),
-    links: new UpstreamLinkService(kit, links, directory, store, binding, reauth),
+    providers: new ProviderAdmin(
+      storage.upstreamProviders,
+      directory,
+      kit.audit,
+      config.baseUrl,
+      now,
+    ),
+    flows: new UpstreamFlowService(
+      kit,
+      directory,
+      store,
+      binding,
+      links,
+      protocols(now),
+      limiter,
+    ),
+    finish: new UpstreamSignInFinish(
+      kit,
+      store,
+      links,
+      directory,
+      secondFactor,
+      reauth,
+    ),
+    links: new UpstreamLinkService(
+      kit,
+      links,
+      directory,
+      store,
+      binding,
+      reauth,
+    ),
   };
 }

@@ -18,7 +18,10 @@ export class ChangeFeed<K extends NonNullable<unknown>> {
 
   constructor(
     private readonly changedSince: (since: number) => Promise<K[]>,
-    private readonly cache: Pick<RowCache<K, NonNullable<unknown>>, 'forget' | 'feedPolled'>,
+    private readonly cache: Pick<
+      RowCache<K, NonNullable<unknown>>,
+      'forget' | 'feedPolled'
+    >,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -26,7 +29,10 @@ export class ChangeFeed<K extends NonNullable<unknown>> {
   start(): void {
     if (this.timer) return;
     this.lastPoll = this.now();
-    this.timer = setInterval(() => void this.poll().catch(() => undefined), FEED_POLL_MS);
+    this.timer = setInterval(
+      () => void this.poll().catch(() => undefined),
+      FEED_POLL_MS,
+    );
     this.timer.unref();
   }
 
@@ -37,7 +43,8 @@ export class ChangeFeed<K extends NonNullable<unknown>> {
 
   async poll(): Promise<void> {
     const started = this.now();
-    for (const key of await this.changedSince(this.lastPoll - FEED_OVERLAP_MS)) this.cache.forget(key);
+    for (const key of await this.changedSince(this.lastPoll - FEED_OVERLAP_MS))
+      this.cache.forget(key);
     this.lastPoll = started;
     this.cache.feedPolled(started);
   }

@@ -1,4 +1,8 @@
-import { LocalChangeBus, type ChangeBus, type ChangeEvent } from './change-bus.js';
+import {
+  LocalChangeBus,
+  type ChangeBus,
+  type ChangeEvent,
+} from './change-bus.js';
 
 /**
  * Messages between the workers of `serve --workers N` and their primary, over the cluster
@@ -9,21 +13,28 @@ import { LocalChangeBus, type ChangeBus, type ChangeEvent } from './change-bus.j
 export type ClusterMessage = { kind: 'ac:change'; event: ChangeEvent };
 
 export function isClusterMessage(m: unknown): m is ClusterMessage {
-  return typeof m === 'object' && m !== null && typeof (m as { kind?: unknown }).kind === 'string' && (m as { kind: string }).kind.startsWith('ac:');
+  return (
+    typeof m === 'object' &&
+    m !== null &&
+    typeof (m as { kind?: unknown }).kind === 'string' &&
+    (m as { kind: string }).kind.startsWith('ac:')
+  );
 }
 
 type Channel = Pick<NodeJS.Process, 'send' | 'on' | 'off'>;
 
 function send(channel: Channel, message: ClusterMessage): void {
   // A worker whose primary is gone is about to be shut down; the local effect already happened.
-  if (typeof channel.send === 'function') channel.send(message, undefined, {}, () => undefined);
+  if (typeof channel.send === 'function')
+    channel.send(message, undefined, {}, () => undefined);
 }
 
 /** Worker side of the change relay: local delivery at once, then the primary tells the others. */
 export class ClusterChangeBus implements ChangeBus {
   private readonly local = new LocalChangeBus();
   private readonly onMessage = (m: unknown) => {
-    if (isClusterMessage(m) && m.kind === 'ac:change') this.local.deliver(m.event);
+    if (isClusterMessage(m) && m.kind === 'ac:change')
+      this.local.deliver(m.event);
   };
 
   constructor(private readonly channel: Channel = process) {

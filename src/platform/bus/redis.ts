@@ -1,7 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { LocalChangeBus, type ChangeBus, type ChangeEvent } from './change-bus.js';
+import {
+  LocalChangeBus,
+  type ChangeBus,
+  type ChangeEvent,
+} from './change-bus.js';
 
 /** Keys and channel are named after the deployment's REDIS_PREFIX (default `account-center`). */
 export const DEFAULT_REDIS_PREFIX = 'account-center';
@@ -9,7 +13,11 @@ export const DEFAULT_REDIS_PREFIX = 'account-center';
 /** A client for one role (counters, publishing, subscribing), reporting an outage once and its end. */
 export function connectRedis(url: string, log: Logger, role: string): Redis {
   // Commands fail fast while Redis is away instead of piling up behind requests.
-  const client = new Redis(url, { maxRetriesPerRequest: 1, enableAutoPipelining: true, lazyConnect: false });
+  const client = new Redis(url, {
+    maxRetriesPerRequest: 1,
+    enableAutoPipelining: true,
+    lazyConnect: false,
+  });
   let reported = false;
   client.on('error', (err) => {
     if (!reported) log.error({ err, role }, 'redis connection error');
@@ -35,7 +43,11 @@ export class RedisChangeBus implements ChangeBus {
 
   private readonly channel: string;
 
-  constructor(url: string, private readonly log: Logger, prefix = DEFAULT_REDIS_PREFIX) {
+  constructor(
+    url: string,
+    private readonly log: Logger,
+    prefix = DEFAULT_REDIS_PREFIX,
+  ) {
     this.channel = `${prefix}:changes`;
     this.pub = connectRedis(url, log, 'change-bus publish');
     this.sub = connectRedis(url, log, 'change-bus subscribe');
@@ -62,9 +74,14 @@ export class RedisChangeBus implements ChangeBus {
 
   publish(event: ChangeEvent): void {
     this.local.publish(event);
-    this.pub.publish(this.channel, JSON.stringify({ from: this.instanceId, event })).catch((err: unknown) => {
-      this.log.warn({ err, event }, 'change not broadcast: redis unavailable; other instances catch up by polling');
-    });
+    this.pub
+      .publish(this.channel, JSON.stringify({ from: this.instanceId, event }))
+      .catch((err: unknown) => {
+        this.log.warn(
+          { err, event },
+          'change not broadcast: redis unavailable; other instances catch up by polling',
+        );
+      });
   }
 
   subscribe(listener: (event: ChangeEvent) => void): void {
@@ -72,6 +89,8 @@ export class RedisChangeBus implements ChangeBus {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.pub, this.sub].map((c) => c.quit().catch(() => c.disconnect())));
+    await Promise.all(
+      [this.pub, this.sub].map((c) => c.quit().catch(() => c.disconnect())),
+    );
   }
 }

@@ -37,12 +37,19 @@ interface Copy<V> {
  * deleted key, and with `ignoreFetchAbort` that read still answers whoever waits on it but
  * is never stored, so a row read before a local change is not served after it.
  */
-export class RowCache<K extends NonNullable<unknown>, V extends NonNullable<unknown>> {
+export class RowCache<
+  K extends NonNullable<unknown>,
+  V extends NonNullable<unknown>,
+> {
   private readonly copies: LRUCache<K, Copy<V>>;
   /** When the last poll of a change feed started that dropped every key changed before it. */
   private feedPolledAt = -Infinity;
 
-  constructor(read: (key: K) => Promise<V | undefined>, maxEntries: number, private readonly now: () => number = Date.now) {
+  constructor(
+    read: (key: K) => Promise<V | undefined>,
+    maxEntries: number,
+    private readonly now: () => number = Date.now,
+  ) {
     this.copies = new LRUCache<K, Copy<V>>({
       max: maxEntries,
       fetchMethod: async (key) => {
@@ -88,7 +95,8 @@ export class RowCache<K extends NonNullable<unknown>, V extends NonNullable<unkn
     if (copy === undefined) return undefined;
     const now = this.now();
     const age = now - copy.readAt;
-    const fresh = now - this.feedPolledAt < FEED_ALIVE_MS ? FEED_FRESH_MS : CACHE_FRESH_MS;
+    const fresh =
+      now - this.feedPolledAt < FEED_ALIVE_MS ? FEED_FRESH_MS : CACHE_FRESH_MS;
     if (age < fresh) return copy;
     if (age >= fresh + CACHE_MAX_AGE_MS - CACHE_FRESH_MS) return undefined;
     void this.reload(key).catch(() => undefined);

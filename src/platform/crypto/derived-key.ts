@@ -6,6 +6,10 @@ import { hkdfSync } from 'node:crypto';
  * secrets, upstream sign-in values) keys with a derived one, so a value made for one purpose
  * never serves as, or tells anything of, a value for another.
  */
-export function derivedKey(masterSecret: string, purpose: string, salt = 'account-center'): Buffer {
+export function derivedKey(
+  masterSecret: string,
+  purpose: string,
+  salt = 'account-center',
+): Buffer {
   return Buffer.from(hkdfSync('sha256', masterSecret, salt, purpose, 32));
 }

@@ -19,7 +19,12 @@ import bcrypt from 'bcryptjs';
  */
 
 const pbkdf2Async = promisify(pbkdf2);
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;
+const scryptAsync = promisify(scrypt) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number },
+) => Promise<Buffer>;
 
 /** The most a stored hash may ask for; the service's own argon2id is m=19456 KiB, t=2, p=1. */
 export const COST_LIMITS = {
@@ -36,13 +41,17 @@ export const COST_LIMITS = {
 } as const;
 
 const BCRYPT = /^\$2[aby]\$(\d\d)\$[./A-Za-z0-9]{53}$/;
-const ARGON2 = /^\$argon2(id|i|d)\$v=\d+\$m=(\d{1,10}),t=(\d{1,10}),p=(\d{1,10})\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/;
-const SCRYPT = /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,3}),p=(\d{1,3})\$([A-Za-z0-9+/._=-]+)\$([A-Za-z0-9+/._=-]+)$/;
+const ARGON2 =
+  /^\$argon2(id|i|d)\$v=\d+\$m=(\d{1,10}),t=(\d{1,10}),p=(\d{1,10})\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/;
+const SCRYPT =
+  /^\$scrypt\$ln=(\d{1,2}),r=(\d{1,3}),p=(\d{1,3})\$([A-Za-z0-9+/._=-]+)\$([A-Za-z0-9+/._=-]+)$/;
 const DJANGO = /^pbkdf2_sha256\$(\d{1,8})\$([^$]{1,128})\$([A-Za-z0-9+/=]+)$/;
-const PBKDF2 = /^\$pbkdf2-(sha1|sha256|sha512)\$i=(\d{1,8})\$([A-Za-z0-9+/._=-]+)\$([A-Za-z0-9+/._=-]+)$/;
+const PBKDF2 =
+  /^\$pbkdf2-(sha1|sha256|sha512)\$i=(\d{1,8})\$([A-Za-z0-9+/._=-]+)\$([A-Za-z0-9+/._=-]+)$/;
 
 /** Standard or URL-safe base64, padded or not; passlib's "." stands for "+". */
-const bytes = (b64: string): Buffer => Buffer.from(b64.replace(/\./g, '+'), 'base64');
+const bytes = (b64: string): Buffer =>
+  Buffer.from(b64.replace(/\./g, '+'), 'base64');
 
 type Check = (password: string) => Promise<boolean>;
 
@@ -54,21 +63,30 @@ function same(a: Buffer, b: Buffer): boolean {
 const OVER_LIMIT = 'over the limit of';
 
 /** Whether hashProblem's reason is a cost over COST_LIMITS, rather than an unusable format. */
-export const isCostProblem = (problem: string): boolean => problem.includes(` ${OVER_LIMIT} `);
+export const isCostProblem = (problem: string): boolean =>
+  problem.includes(` ${OVER_LIMIT} `);
 
-function pbkdf2Problem(iterations: number, keyBytes: number): string | undefined {
+function pbkdf2Problem(
+  iterations: number,
+  keyBytes: number,
+): string | undefined {
   if (iterations < 1) return 'pbkdf2 iterations must be at least 1';
-  if (iterations > COST_LIMITS.pbkdf2Iterations) return `pbkdf2 iterations ${iterations} are ${OVER_LIMIT} ${COST_LIMITS.pbkdf2Iterations}`;
-  if (keyBytes > COST_LIMITS.pbkdf2KeyBytes) return `pbkdf2 hash of ${keyBytes} bytes is ${OVER_LIMIT} ${COST_LIMITS.pbkdf2KeyBytes}`;
+  if (iterations > COST_LIMITS.pbkdf2Iterations)
+    return `pbkdf2 iterations ${iterations} are ${OVER_LIMIT} ${COST_LIMITS.pbkdf2Iterations}`;
+  if (keyBytes > COST_LIMITS.pbkdf2KeyBytes)
+    return `pbkdf2 hash of ${keyBytes} bytes is ${OVER_LIMIT} ${COST_LIMITS.pbkdf2KeyBytes}`;
   return undefined;
 }
 
 /** Why an argon2 PHC string asks for more than COST_LIMITS allows, read from its parameters alone. */
 function argon2Problem(m: RegExpExecArray): string | undefined {
   const [memory, time, lanes] = [Number(m[2]), Number(m[3]), Number(m[4])];
-  if (memory > COST_LIMITS.argon2MemoryKiB) return `argon2 memory m=${memory} KiB is ${OVER_LIMIT} ${COST_LIMITS.argon2MemoryKiB} KiB (256 MiB)`;
-  if (time > COST_LIMITS.argon2Time) return `argon2 time t=${time} is ${OVER_LIMIT} ${COST_LIMITS.argon2Time}`;
-  if (lanes > COST_LIMITS.argon2Parallelism) return `argon2 parallelism p=${lanes} is ${OVER_LIMIT} ${COST_LIMITS.argon2Parallelism}`;
+  if (memory > COST_LIMITS.argon2MemoryKiB)
+    return `argon2 memory m=${memory} KiB is ${OVER_LIMIT} ${COST_LIMITS.argon2MemoryKiB} KiB (256 MiB)`;
+  if (time > COST_LIMITS.argon2Time)
+    return `argon2 time t=${time} is ${OVER_LIMIT} ${COST_LIMITS.argon2Time}`;
+  if (lanes > COST_LIMITS.argon2Parallelism)
+    return `argon2 parallelism p=${lanes} is ${OVER_LIMIT} ${COST_LIMITS.argon2Parallelism}`;
   return undefined;
 }
 
@@ -78,7 +96,8 @@ function foreignCheck(hash: string): Check | string {
   if (m) {
     const cost = Number(m[1]);
     if (cost < 4) return 'bcrypt cost must be at least 4';
-    if (cost > COST_LIMITS.bcryptCost) return `bcrypt cost ${cost} is ${OVER_LIMIT} ${COST_LIMITS.bcryptCost}`;
+    if (cost > COST_LIMITS.bcryptCost)
+      return `bcrypt cost ${cost} is ${OVER_LIMIT} ${COST_LIMITS.bcryptCost}`;
     // $2y$ (PHP) is the same algorithm as $2b$.
     const normal = hash.replace(/^\$2y\$/, '$2b$');
     return (password) => bcrypt.compare(password, normal);
@@ -91,12 +110,26 @@ function foreignCheck(hash: string): Check | string {
     const salt = bytes(m[4]!);
     const expected = bytes(m[5]!);
     const memory = 128 * N * r;
-    if (Number(m[1]) < 1 || r < 1 || p < 1) return 'scrypt parameters out of range';
-    if (Number(m[1]) > COST_LIMITS.scryptLog2N) return `scrypt N 2^${m[1]} is ${OVER_LIMIT} 2^${COST_LIMITS.scryptLog2N}`;
-    if (memory > COST_LIMITS.scryptMemoryBytes) return `scrypt memory 128·N·r = ${memory} bytes is ${OVER_LIMIT} ${COST_LIMITS.scryptMemoryBytes} (256 MiB)`;
-    if (p > COST_LIMITS.scryptParallelism) return `scrypt p=${p} is ${OVER_LIMIT} ${COST_LIMITS.scryptParallelism}`;
-    if (expected.length < 16 || salt.length < 1) return 'scrypt salt or hash too short';
-    return async (password) => same(await scryptAsync(password, salt, expected.length, { N, r, p, maxmem: memory * 2 }), expected);
+    if (Number(m[1]) < 1 || r < 1 || p < 1)
+      return 'scrypt parameters out of range';
+    if (Number(m[1]) > COST_LIMITS.scryptLog2N)
+      return `scrypt N 2^${m[1]} is ${OVER_LIMIT} 2^${COST_LIMITS.scryptLog2N}`;
+    if (memory > COST_LIMITS.scryptMemoryBytes)
+      return `scrypt memory 128·N·r = ${memory} bytes is ${OVER_LIMIT} ${COST_LIMITS.scryptMemoryBytes} (256 MiB)`;
+    if (p > COST_LIMITS.scryptParallelism)
+      return `scrypt p=${p} is ${OVER_LIMIT} ${COST_LIMITS.scryptParallelism}`;
+    if (expected.length < 16 || salt.length < 1)
+      return 'scrypt salt or hash too short';
+    return async (password) =>
+      same(
+        await scryptAsync(password, salt, expected.length, {
+          N,
+          r,
+          p,
+          maxmem: memory * 2,
+        }),
+        expected,
+      );
   }
   m = DJANGO.exec(hash);
   if (m) {
@@ -106,7 +139,11 @@ function foreignCheck(hash: string): Check | string {
     if (problem) return problem;
     if (expected.length !== 32) return 'pbkdf2_sha256 hash must be 32 bytes';
     const salt = Buffer.from(m[2]!, 'utf8');
-    return async (password) => same(await pbkdf2Async(password, salt, iterations, 32, 'sha256'), expected);
+    return async (password) =>
+      same(
+        await pbkdf2Async(password, salt, iterations, 32, 'sha256'),
+        expected,
+      );
   }
   m = PBKDF2.exec(hash);
   if (m) {
@@ -116,8 +153,13 @@ function foreignCheck(hash: string): Check | string {
     const expected = bytes(m[4]!);
     const problem = pbkdf2Problem(iterations, expected.length);
     if (problem) return problem;
-    if (expected.length < 16 || salt.length < 1) return 'pbkdf2 salt or hash too short';
-    return async (password) => same(await pbkdf2Async(password, salt, iterations, expected.length, digest), expected);
+    if (expected.length < 16 || salt.length < 1)
+      return 'pbkdf2 salt or hash too short';
+    return async (password) =>
+      same(
+        await pbkdf2Async(password, salt, iterations, expected.length, digest),
+        expected,
+      );
   }
   return 'unknown password hash format (argon2, bcrypt, scrypt, Django pbkdf2_sha256, $pbkdf2-…)';
 }
@@ -138,7 +180,10 @@ export function hashProblem(hash: string): string | undefined {
 }
 
 /** Verifies a foreign hash; an unusable one gives false (the caller handles timing). */
-export async function verifyForeign(hash: string, password: string): Promise<boolean> {
+export async function verifyForeign(
+  hash: string,
+  password: string,
+): Promise<boolean> {
   const check = foreignCheck(hash);
   if (typeof check === 'string') return false;
   try {
@@ -149,8 +194,10 @@ export async function verifyForeign(hash: string, password: string): Promise<boo
 }
 
 /** Keycloak keeps both halves as JSON text (realm export) or objects (admin API). */
-const asObject = (v: unknown): Record<string, any> => (typeof v === 'string' ? JSON.parse(v) : (v ?? {})) as Record<string, any>;
-const first = (v: unknown): string | undefined => (Array.isArray(v) ? String(v[0]) : v === undefined ? undefined : String(v));
+const asObject = (v: unknown): Record<string, any> =>
+  (typeof v === 'string' ? JSON.parse(v) : (v ?? {})) as Record<string, any>;
+const first = (v: unknown): string | undefined =>
+  Array.isArray(v) ? String(v[0]) : v === undefined ? undefined : String(v);
 const noPad = (b64: string) => b64.replace(/=+$/, '');
 
 /**
@@ -165,14 +212,22 @@ export function keycloakCredentialToHash(credential: unknown): string {
   const salt = String(secret.salt ?? '');
   const algorithm = String(data.algorithm ?? '');
   const iterations = Number(data.hashIterations);
-  if (!value || !salt) throw new Error('Keycloak credential without value or salt');
-  const pbkdf2Digest: Record<string, string> = { 'pbkdf2-sha256': 'sha256', 'pbkdf2-sha512': 'sha512', pbkdf2: 'sha1' };
-  if (pbkdf2Digest[algorithm]) return `$pbkdf2-${pbkdf2Digest[algorithm]}$i=${iterations}$${salt}$${value}`;
+  if (!value || !salt)
+    throw new Error('Keycloak credential without value or salt');
+  const pbkdf2Digest: Record<string, string> = {
+    'pbkdf2-sha256': 'sha256',
+    'pbkdf2-sha512': 'sha512',
+    pbkdf2: 'sha1',
+  };
+  if (pbkdf2Digest[algorithm])
+    return `$pbkdf2-${pbkdf2Digest[algorithm]}$i=${iterations}$${salt}$${value}`;
   if (algorithm === 'argon2') {
     const p = (data.additionalParameters ?? {}) as Record<string, unknown>;
     const type = first(p.type) ?? 'id';
     const version = (first(p.version) ?? '1.3') === '1.3' ? 19 : 16;
     return `$argon2${type}$v=${version}$m=${first(p.memory) ?? 7168},t=${iterations || 5},p=${first(p.parallelism) ?? 1}$${noPad(salt)}$${noPad(value)}`;
   }
-  throw new Error(`Keycloak credential algorithm "${algorithm}" is not supported`);
+  throw new Error(
+    `Keycloak credential algorithm "${algorithm}" is not supported`,
+  );
 }

@@ -4,7 +4,12 @@ import { HashingThreads } from '../threads/hashing-threads.js';
 import { hashProblem, isArgon2, verifyForeign } from './password-formats.js';
 
 /** argon2id, OWASP's second configuration (19 MiB, 2 passes, 1 lane). */
-const OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+const OPTIONS = {
+  algorithm: Algorithm.Argon2id,
+  memoryCost: 19456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
 
 /**
  * Hashes running at once. Each one keeps a core busy for tens of milliseconds; with one
@@ -26,7 +31,8 @@ class HashQueue {
   constructor(private readonly max: number) {}
 
   async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.running >= this.max)
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
     else this.running += 1;
     try {
       return await task();
@@ -47,7 +53,10 @@ export class Passwords {
     return threads.hash(password, OPTIONS);
   }
 
-  async verify(storedHash: string | undefined, password: string): Promise<boolean> {
+  async verify(
+    storedHash: string | undefined,
+    password: string,
+  ): Promise<boolean> {
     // No account, or one without a usable password (imported without one): cost the same.
     if (storedHash === undefined || hashProblem(storedHash) !== undefined) {
       this.dummy ??= this.hash('dummy-password-for-timing-only');
@@ -55,7 +64,8 @@ export class Passwords {
       await threads.verify(dummy, password).catch(() => false);
       return false;
     }
-    if (!isArgon2(storedHash)) return foreignChecks.run(() => verifyForeign(storedHash, password));
+    if (!isArgon2(storedHash))
+      return foreignChecks.run(() => verifyForeign(storedHash, password));
     try {
       return await threads.verify(storedHash, password);
     } catch {

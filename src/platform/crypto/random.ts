@@ -13,7 +13,8 @@ export function randomDigits(length: number): string {
 }
 
 /** The base64url characters in ASCII order, so that encoded numbers sort as the numbers do. */
-const SORTABLE = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
+const SORTABLE =
+  '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
 
 /** Characters of the time at the start of a time-ordered id or token. */
 const TIME_PREFIX_LENGTH = 7;
@@ -38,8 +39,10 @@ const TIMED_SECRET_BYTES = 32;
  * Codes and refresh tokens: the time, then 256 random bits (50 characters). The wall clock by
  * default, as for session and family ids, even under a test clock: it only places the row.
  */
-export const newTimedSecret = (nowMs = Date.now()): string => timeOrderedId(nowMs, TIMED_SECRET_BYTES);
-const TIMED_SECRET_LENGTH = TIME_PREFIX_LENGTH + Math.ceil((TIMED_SECRET_BYTES * 8) / 6);
+export const newTimedSecret = (nowMs = Date.now()): string =>
+  timeOrderedId(nowMs, TIMED_SECRET_BYTES);
+const TIMED_SECRET_LENGTH =
+  TIME_PREFIX_LENGTH + Math.ceil((TIMED_SECRET_BYTES * 8) / 6);
 
 /**
  * How a code or refresh token is stored and looked up: the time it starts with (no secret),
@@ -48,7 +51,9 @@ const TIMED_SECRET_LENGTH = TIME_PREFIX_LENGTH + Math.ceil((TIMED_SECRET_BYTES *
  */
 export function timedSecretKey(secret: string): string {
   const digest = sha256Hex(secret);
-  return secret.length === TIMED_SECRET_LENGTH ? secret.slice(0, TIME_PREFIX_LENGTH) + digest : digest;
+  return secret.length === TIMED_SECRET_LENGTH
+    ? secret.slice(0, TIME_PREFIX_LENGTH) + digest
+    : digest;
 }
 
 /** How secrets, codes and device codes are stored: never the value itself. */

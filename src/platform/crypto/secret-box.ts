@@ -1,4 +1,9 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHmac,
+  randomBytes,
+} from 'node:crypto';
 import { derivedKey } from './derived-key.js';
 
 const IV_BYTES = 12;
@@ -6,7 +11,10 @@ const TAG_BYTES = 16;
 const VERSION = 'v1';
 
 /** The bytes of a base64url field, or undefined when they are not `length` long. */
-function bytesOf(field: string | undefined, length: number): Buffer | undefined {
+function bytesOf(
+  field: string | undefined,
+  length: number,
+): Buffer | undefined {
   if (field === undefined) return undefined;
   const bytes = Buffer.from(field, 'base64url');
   return bytes.length === length ? bytes : undefined;
@@ -41,19 +49,30 @@ export class SecretBox {
    */
   seal(plain: string, context?: string): string {
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv, {
+      authTagLength: TAG_BYTES,
+    });
     if (context !== undefined) cipher.setAAD(Buffer.from(context, 'utf8'));
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return [VERSION, iv.toString('base64url'), body.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
+    return [
+      VERSION,
+      iv.toString('base64url'),
+      body.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+    ].join('.');
   }
 
   /** Throws when the text was not sealed with this key and context (another JWT_SECRET, or tampered). */
   open(sealed: string, context?: string): string {
     const parts = sealed.split('.');
-    if (parts.length !== 4 || parts[0] !== VERSION) throw new Error('unknown sealed secret format');
+    if (parts.length !== 4 || parts[0] !== VERSION)
+      throw new Error('unknown sealed secret format');
     const [, iv, second, third] = parts as [string, string, string, string];
-    const plain = this.openLayout(iv, second, third, context) ?? this.openLayout(iv, third, second, context);
-    if (plain === undefined) throw new Error('the sealed secret does not open with this key');
+    const plain =
+      this.openLayout(iv, second, third, context) ??
+      this.openLayout(iv, third, second, context);
+    if (plain === undefined)
+      throw new Error('the sealed secret does not open with this key');
     return plain;
   }
 
@@ -62,16 +81,26 @@ export class SecretBox {
     return createHmac('sha256', this.key).update(value, 'utf8').digest('hex');
   }
 
-  private openLayout(ivField: string, bodyField: string, tagField: string, context: string | undefined): string | undefined {
+  private openLayout(
+    ivField: string,
+    bodyField: string,
+    tagField: string,
+    context: string | undefined,
+  ): string | undefined {
     const iv = bytesOf(ivField, IV_BYTES);
     // Only a full-length tag: a shortened one would be easier to forge.
     const tag = bytesOf(tagField, TAG_BYTES);
     if (iv === undefined || tag === undefined) return undefined;
     try {
-      const decipher = createDecipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
+      const decipher = createDecipheriv('aes-256-gcm', this.key, iv, {
+        authTagLength: TAG_BYTES,
+      });
       if (context !== undefined) decipher.setAAD(Buffer.from(context, 'utf8'));
       decipher.setAuthTag(tag);
-      return Buffer.concat([decipher.update(Buffer.from(bodyField, 'base64url')), decipher.final()]).toString('utf8');
+      return Buffer.concat([
+        decipher.update(Buffer.from(bodyField, 'base64url')),
+        decipher.final(),
+      ]).toString('utf8');
     } catch {
       return undefined;
     }

@@ -11,7 +11,12 @@ const NEEDS_QUOTES = /[",\r\n]/;
 
 /** One cell: null and undefined are empty, other non-strings are written as JSON (true, 5, {…}). */
 export function csvCell(value: unknown): string {
-  let s = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  let s =
+    value === null || value === undefined
+      ? ''
+      : typeof value === 'string'
+        ? value
+        : JSON.stringify(value);
   if (FORMULA_START.test(s)) s = `'${s}`;
   return NEEDS_QUOTES.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
@@ -23,5 +28,7 @@ export function csvLine(values: readonly unknown[]): string {
 
 /** The text of a cell as `csvCell` was given it: the `'` it added is taken off again (import). */
 export function csvUnescape(cell: string): string {
-  return FORMULA_START.test(cell) && cell.startsWith("'") ? cell.slice(1) : cell;
+  return FORMULA_START.test(cell) && cell.startsWith("'")
+    ? cell.slice(1)
+    : cell;
 }

@@ -17,7 +17,10 @@ const SWEEP_MS = 50;
  * when `deadlineMs` has passed (a client that never finishes its request, which the stopped
  * timeout checks would have cut off) is closed too.
  */
-export function drainConnectionsOnClose(app: FastifyInstance, deadlineMs: number): void {
+export function drainConnectionsOnClose(
+  app: FastifyInstance,
+  deadlineMs: number,
+): void {
   const server = app.server as Server;
   const open = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
@@ -31,7 +34,10 @@ export function drainConnectionsOnClose(app: FastifyInstance, deadlineMs: number
     };
     sweep();
     const sweeping = setInterval(sweep, SWEEP_MS).unref();
-    const deadline = setTimeout(() => server.closeAllConnections(), deadlineMs).unref();
+    const deadline = setTimeout(
+      () => server.closeAllConnections(),
+      deadlineMs,
+    ).unref();
     server.once('close', () => {
       clearInterval(sweeping);
       clearTimeout(deadline);

@@ -1,5 +1,18 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { AppError, badParam, errorHeaders, fail, failureOf, type Reason } from '../../errors/index.js';
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from 'fastify';
+import {
+  AppError,
+  badParam,
+  errorHeaders,
+  fail,
+  failureOf,
+  type Reason,
+} from '../../errors/index.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -16,15 +29,23 @@ declare module 'fastify' {
 function fieldOf(err: FastifyError): string {
   const v = err.validation?.[0];
   if (!v) return 'body';
-  const missing = (v.params as { missingProperty?: string } | undefined)?.missingProperty;
+  const missing = (v.params as { missingProperty?: string } | undefined)
+    ?.missingProperty;
   if (missing) return missing;
   const path = v.instancePath.split('/').filter(Boolean)[0];
   return path ?? 'body';
 }
 
 /** Maps every error, ours or Fastify's, to `{ ok:false, msg }` with the status of docs/api.md §1. */
-export function toFailure(err: FastifyError | AppError | Error): { status: number; body: Record<string, unknown> } {
-  if (err instanceof AppError) return { status: err.status, body: { ok: false, msg: err.msg, ...err.extra } };
+export function toFailure(err: FastifyError | AppError | Error): {
+  status: number;
+  body: Record<string, unknown>;
+} {
+  if (err instanceof AppError)
+    return {
+      status: err.status,
+      body: { ok: false, msg: err.msg, ...err.extra },
+    };
   const e = err as FastifyError;
   if (e.validation) return toFailure(badParam(fieldOf(e)));
   switch (e.code) {
@@ -37,19 +58,29 @@ export function toFailure(err: FastifyError | AppError | Error): { status: numbe
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return failureOf('badJson');
   }
-  if (err instanceof SyntaxError || e.code?.startsWith('FST_ERR_CTP_')) return failureOf(e.statusCode === 413 ? 'tooLarge' : 'badJson');
+  if (err instanceof SyntaxError || e.code?.startsWith('FST_ERR_CTP_'))
+    return failureOf(e.statusCode === 413 ? 'tooLarge' : 'badJson');
   if (e.statusCode === 429) return failureOf('rateLimited');
   if (e.statusCode === 404) return failureOf('notFound');
   if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
-    return { status: e.statusCode, body: { ok: false, msg: badParam('body').msg } };
+    return {
+      status: e.statusCode,
+      body: { ok: false, msg: badParam('body').msg },
+    };
   }
   return failureOf('internal');
 }
 
 /** Answers an unknown address with a page instead, when it is a browser's; true when it did. */
-export type NotFoundPage = (request: FastifyRequest, reply: FastifyReply) => boolean;
+export type NotFoundPage = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => boolean;
 
-export function registerErrorHandling(app: FastifyInstance, notFoundPage?: NotFoundPage): void {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  notFoundPage?: NotFoundPage,
+): void {
   app.setErrorHandler((err, request, reply) => {
     const { status, body } = toFailure(err as FastifyError);
     if (status >= 500) request.log.error({ err }, 'request failed');
@@ -74,28 +105,54 @@ export function registerJsonBody(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('remove', 'remove');
   // Only JSON is read; any other declared type is a 415 (docs/api.md §1).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, {});
-    parseJson(request, text, (err, value) => (err ? done(fail('badJson')) : done(null, value)));
-  });
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    (request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') return done(null, {});
+      parseJson(request, text, (err, value) =>
+        err ? done(fail('badJson')) : done(null, value),
+      );
+    },
+  );
   // Bound per route when it is added: `request.routeOptions` would build an object per request.
   app.addHook('onRoute', (route) => {
     const checksBody = readsBody(route.schema?.body);
     const formats = route.config?.fieldFormats ?? {};
-    const hook = (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
-      if (request.method === 'POST' && request.body === undefined) request.body = {};
+    const hook = (
+      request: FastifyRequest,
+      _reply: FastifyReply,
+      done: HookHandlerDoneFunction,
+    ) => {
+      if (request.method === 'POST' && request.body === undefined)
+        request.body = {};
       const inBody = checksBody ? fieldWithNul(request.body) : undefined;
-      if (inBody !== undefined) return done(Object.hasOwn(formats, inBody) ? fail(formats[inBody]!) : badParam(inBody));
+      if (inBody !== undefined)
+        return done(
+          Object.hasOwn(formats, inBody)
+            ? fail(formats[inBody]!)
+            : badParam(inBody),
+        );
       const inQuery = fieldWithNul(request.query);
       done(inQuery === undefined ? undefined : badParam(inQuery));
     };
     // A route that validates nothing (`me`, `refresh`) runs the check first among its
     // pre-handlers instead: same order, one hook stage fewer per request.
-    const stage = route.preValidation === undefined && route.schema?.body === undefined && route.schema?.querystring === undefined && route.preHandler !== undefined
-      ? 'preHandler' : 'preValidation';
+    const stage =
+      route.preValidation === undefined &&
+      route.schema?.body === undefined &&
+      route.schema?.querystring === undefined &&
+      route.preHandler !== undefined
+        ? 'preHandler'
+        : 'preValidation';
     const own = route[stage];
-    route[stage] = own === undefined ? [hook] : Array.isArray(own) ? [hook, ...own] : [hook, own];
+    route[stage] =
+      own === undefined
+        ? [hook]
+        : Array.isArray(own)
+          ? [hook, ...own]
+          : [hook, own];
   });
 }
 
@@ -113,7 +170,10 @@ function readsBody(schema: unknown): boolean {
  * statement, so such input is refused as a field error before it reaches any database.
  */
 export function fieldWithNul(input: unknown): string | undefined {
-  if (input === null || typeof input !== 'object') return typeof input === 'string' && input.includes('\0') ? 'body' : undefined;
+  if (input === null || typeof input !== 'object')
+    return typeof input === 'string' && input.includes('\0')
+      ? 'body'
+      : undefined;
   if (Array.isArray(input)) return holdsNul(input) ? 'body' : undefined;
   for (const [key, value] of Object.entries(input)) {
     if (key.includes('\0')) return 'body';

@@ -1,8 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import {
+  Counter,
+  Histogram,
+  Registry,
+  collectDefaultMetrics,
+} from 'prom-client';
 
 /** Request latency buckets, seconds: from a cached read to a slow password hash. */
-const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const LATENCY_BUCKETS = [
+  0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
+];
 
 /** What the request log records for each answer (platform/http/request-log.ts). */
 export interface RequestStats {
@@ -15,18 +22,29 @@ export function createMetrics() {
   collectDefaultMetrics({ register: registry });
   const labelNames = ['method', 'route', 'status'] as const;
   const latency = new Histogram({
-    name: 'http_request_duration_seconds', help: 'HTTP request latency by route and status', labelNames, buckets: LATENCY_BUCKETS, registers: [registry],
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by route and status',
+    labelNames,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
   });
   // The request count is the latency histogram's own count, so an answer updates one series,
   // not two; the counter is filled from it when it is read.
   const requests = new Counter({
-    name: 'http_requests_total', help: 'HTTP requests by route and status', labelNames, registers: [registry],
+    name: 'http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames,
+    registers: [registry],
     async collect() {
       const { values } = await latency.get();
       // Reset and refilled in one synchronous step, so two reads at once can not add up twice.
       this.reset();
       for (const v of values) {
-        if (v.metricName === 'http_request_duration_seconds_count') this.inc(v.labels as Record<(typeof labelNames)[number], string>, v.value);
+        if (v.metricName === 'http_request_duration_seconds_count')
+          this.inc(
+            v.labels as Record<(typeof labelNames)[number], string>,
+            v.value,
+          );
       }
     },
   });
@@ -46,12 +64,19 @@ export function createMetrics() {
   };
   /** Requests answered with `status` since this instance started, over every route. */
   const answeredWith = async (status: number): Promise<number> =>
-    (await requests.get()).values.filter((v) => String(v.labels.status) === String(status)).reduce((n, v) => n + v.value, 0);
+    (await requests.get()).values
+      .filter((v) => String(v.labels.status) === String(status))
+      .reduce((n, v) => n + v.value, 0);
   return {
     registry,
     http,
     answeredWith,
-    logins: new Counter({ name: 'login_attempts_total', help: 'Sign-in attempts by method and result', labelNames: ['method', 'result'] as const, registers: [registry] }),
+    logins: new Counter({
+      name: 'login_attempts_total',
+      help: 'Sign-in attempts by method and result',
+      labelNames: ['method', 'result'] as const,
+      registers: [registry],
+    }),
   };
 }
 

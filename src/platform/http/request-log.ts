@@ -11,7 +11,11 @@ const ARRIVED = Symbol('arrived');
 /** Its place in the order of arrival at this process, and the wall-clock time it arrived. */
 const ARRIVAL_SEQ = Symbol('arrivalSeq');
 const ARRIVAL_MS = Symbol('arrivalMs');
-type Arrived = { [ARRIVED]?: number; [ARRIVAL_SEQ]?: number; [ARRIVAL_MS]?: number };
+type Arrived = {
+  [ARRIVED]?: number;
+  [ARRIVAL_SEQ]?: number;
+  [ARRIVAL_MS]?: number;
+};
 let arrivals = 0;
 
 /** When a request reached this process: `seq` orders it among this process's requests. */
@@ -25,7 +29,9 @@ export const arrivalsSoFar = () => arrivals;
 
 export function arrivalOf(request: FastifyRequest): RequestArrival | undefined {
   const raw = request.raw as Arrived;
-  return raw[ARRIVAL_SEQ] === undefined ? undefined : { seq: raw[ARRIVAL_SEQ], atMs: raw[ARRIVAL_MS]! };
+  return raw[ARRIVAL_SEQ] === undefined
+    ? undefined
+    : { seq: raw[ARRIVAL_SEQ], atMs: raw[ARRIVAL_MS]! };
 }
 
 /**
@@ -33,7 +39,9 @@ export function arrivalOf(request: FastifyRequest): RequestArrival | undefined {
  * Fastify calls it first for every request, so it also notes the arrival time: no `onRequest`
  * hook is needed for that. The id holds no `"` or `\`, so the request line quotes it as it is.
  */
-export function requestId(req: { headers: Record<string, string | string[] | undefined> }): string {
+export function requestId(req: {
+  headers: Record<string, string | string[] | undefined>;
+}): string {
   const arrived = req as Arrived;
   arrived[ARRIVED] = performance.now();
   arrived[ARRIVAL_SEQ] = ++arrivals;
@@ -41,7 +49,9 @@ export function requestId(req: { headers: Record<string, string | string[] | und
   // wall clock over a long-running process, and other instances compare it with stored times.
   arrived[ARRIVAL_MS] = Date.now();
   const given = req.headers['x-request-id'];
-  return typeof given === 'string' && PASSED_ID.test(given) ? given : randomUUID();
+  return typeof given === 'string' && PASSED_ID.test(given)
+    ? given
+    : randomUUID();
 }
 
 /** Milliseconds from the request's arrival until now. */
@@ -59,26 +69,53 @@ export function elapsedMs(request: FastifyRequest): number {
  * run. The line goes to the service's logger, not a per-request child. The pattern is bound per
  * route when the route is added (`request.routeOptions` would build an object per request).
  */
-export function registerRequestLog(app: FastifyInstance, logger: Logger, stats: RequestStats): void {
+export function registerRequestLog(
+  app: FastifyInstance,
+  logger: Logger,
+  stats: RequestStats,
+): void {
   // The line's keys are fixed and none of them can hold a secret, so it skips the redaction
   // the service's logger applies to every other line (which walks each line's object).
   const lines = logger.child({}, { redact: [] });
-  const answered = (request: FastifyRequest, reply: FastifyReply, route: string, loggedRoute = route) => {
+  const answered = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    route: string,
+    loggedRoute = route,
+  ) => {
     const ms = elapsedMs(request);
     void reply.header('x-request-id', request.id);
-    lines.info({
-      reqId: request.id, method: request.method, route: loggedRoute, status: reply.statusCode, ms: Math.round(ms * 10) / 10, uid: request.auth?.user.id ?? null,
-    }, 'request');
+    lines.info(
+      {
+        reqId: request.id,
+        method: request.method,
+        route: loggedRoute,
+        status: reply.statusCode,
+        ms: Math.round(ms * 10) / 10,
+        uid: request.auth?.user.id ?? null,
+      },
+      'request',
+    );
     stats.record(request.method, route, reply.statusCode, ms / 1000);
   };
   app.addHook('onRoute', (route) => {
     const pattern = route.url;
-    const hook = (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
+    const hook = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      payload: unknown,
+      done: (err: Error | null, payload?: unknown) => void,
+    ) => {
       answered(request, reply, pattern);
       done(null, payload);
     };
     const own = route.onSend;
-    route.onSend = own === undefined ? [hook] : Array.isArray(own) ? [...own, hook] : [own, hook];
+    route.onSend =
+      own === undefined
+        ? [hook]
+        : Array.isArray(own)
+          ? [...own, hook]
+          : [own, hook];
   });
   // Requests that matched no route.
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -6,8 +6,18 @@
  * local path but normalises to `//evil.example/x`, which a browser takes for another host.
  * Anything else (another origin, `//…`, `/\…`, a scheme) goes to `fallback`.
  */
-export function safeReturnPath(raw: string | null | undefined, origin: string, fallback = '/account'): string {
-  if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return fallback;
+export function safeReturnPath(
+  raw: string | null | undefined,
+  origin: string,
+  fallback = '/account',
+): string {
+  if (
+    !raw ||
+    !raw.startsWith('/') ||
+    raw.startsWith('//') ||
+    raw.startsWith('/\\')
+  )
+    return fallback;
   let url: URL;
   try {
     url = new URL(raw, origin);
@@ -15,6 +25,7 @@ export function safeReturnPath(raw: string | null | undefined, origin: string, f
     return fallback;
   }
   const path = url.pathname + url.search;
-  const localPath = path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\');
+  const localPath =
+    path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\');
   return url.origin === origin && localPath ? path : fallback;
 }

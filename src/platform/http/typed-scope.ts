@@ -1,11 +1,22 @@
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { languageOf, type Language } from '../i18n/language.js';
 import { arrivalOf, type RequestArrival } from './request-log.js';
 
 /** A Fastify scope whose route schemas (TypeBox contracts) also type the request and the reply. */
 export type ContractApp = FastifyInstance<
-  RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
 >;
 
 /** Who is calling, for audit rows and per-IP limits, and the language of the e-mails the call causes. */
@@ -18,7 +29,12 @@ export interface Caller {
 }
 
 export function callerOf(request: FastifyRequest): Caller {
-  return { ip: request.ip, userAgent: request.headers['user-agent'], language: languageOf(request.headers), arrival: arrivalOf(request) };
+  return {
+    ip: request.ip,
+    userAgent: request.headers['user-agent'],
+    language: languageOf(request.headers),
+    arrival: arrivalOf(request),
+  };
 }
 
 /** Bearer routes run after a guard, so `auth` is set; this narrows the type. */
@@ -27,4 +43,7 @@ export function authOf(request: FastifyRequest) {
   return request.auth;
 }
 
-export const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' } as const;
+export const NO_STORE = {
+  'cache-control': 'no-store',
+  pragma: 'no-cache',
+} as const;

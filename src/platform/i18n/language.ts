@@ -19,25 +19,45 @@ function supported(tag: string): Language | undefined {
 }
 
 /** The best of ours in an Accept-Language header, by its q values (ties: the order given). */
-export function fromAcceptLanguage(header: string | undefined): Language | undefined {
+export function fromAcceptLanguage(
+  header: string | undefined,
+): Language | undefined {
   if (!header) return undefined;
-  const ranked = header.split(',').slice(0, 32).map((part, order) => {
-    const [tag = '', ...params] = part.split(';');
-    const q = params.map((p) => /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
-    return { language: supported(tag), q: q === undefined ? 1 : Number(q), order };
-  });
-  const best = ranked.filter((r) => r.language && r.q > 0).sort((a, b) => b.q - a.q || a.order - b.order)[0];
+  const ranked = header
+    .split(',')
+    .slice(0, 32)
+    .map((part, order) => {
+      const [tag = '', ...params] = part.split(';');
+      const q = params
+        .map((p) => /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i.exec(p)?.[1])
+        .find((v) => v !== undefined);
+      return {
+        language: supported(tag),
+        q: q === undefined ? 1 : Number(q),
+        order,
+      };
+    });
+  const best = ranked
+    .filter((r) => r.language && r.q > 0)
+    .sort((a, b) => b.q - a.q || a.order - b.order)[0];
   return best?.language;
 }
 
 /** The language of a request: the stored choice, else the browser's, else Chinese. */
-export function languageOf(headers: { cookie?: string; 'accept-language'?: string }): Language {
+export function languageOf(headers: {
+  cookie?: string;
+  'accept-language'?: string;
+}): Language {
   let chosen: string | undefined;
   try {
-    chosen = headers.cookie ? parseCookie(headers.cookie)[LANGUAGE_COOKIE] : undefined;
+    chosen = headers.cookie
+      ? parseCookie(headers.cookie)[LANGUAGE_COOKIE]
+      : undefined;
   } catch {
     chosen = undefined;
   }
   const stored = LANGUAGES.find((l) => l === chosen);
-  return stored ?? fromAcceptLanguage(headers['accept-language']) ?? DEFAULT_LANGUAGE;
+  return (
+    stored ?? fromAcceptLanguage(headers['accept-language']) ?? DEFAULT_LANGUAGE
+  );
 }

@@ -16,11 +16,29 @@ export interface RgbaImage extends PngSize {
 /** The largest image decodePng takes unless told otherwise: 16 MiB of RGBA. */
 const MAX_PIXELS = 4096 * 1024;
 /** Bit depths each colour type allows (PNG specification, 11.2.2). */
-const DEPTHS: Record<number, readonly number[]> = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };
+const DEPTHS: Record<number, readonly number[]> = {
+  0: [1, 2, 4, 8, 16],
+  2: [8, 16],
+  3: [1, 2, 4, 8],
+  4: [8, 16],
+  6: [8, 16],
+};
 
 function headerOf(body: Buffer): PngHeader | undefined {
-  const h = { width: body.readUInt32BE(0), height: body.readUInt32BE(4), bitDepth: body[8]!, colorType: body[9]!, interlaced: body[12] === 1 };
-  const valid = h.width > 0 && h.height > 0 && DEPTHS[h.colorType]?.includes(h.bitDepth) && body[10] === 0 && body[11] === 0 && body[12]! <= 1;
+  const h = {
+    width: body.readUInt32BE(0),
+    height: body.readUInt32BE(4),
+    bitDepth: body[8]!,
+    colorType: body[9]!,
+    interlaced: body[12] === 1,
+  };
+  const valid =
+    h.width > 0 &&
+    h.height > 0 &&
+    DEPTHS[h.colorType]?.includes(h.bitDepth) &&
+    body[10] === 0 &&
+    body[11] === 0 &&
+    body[12]! <= 1;
   return valid ? h : undefined;
 }
 
@@ -38,7 +56,11 @@ interface PngParts {
  * critical chunk makes the file unreadable, as the PNG specification says.
  */
 function partsOf(file: Buffer): PngParts | undefined {
-  if (file.length < SIGNATURE.length + 12 + 13 || !file.subarray(0, 8).equals(SIGNATURE)) return undefined;
+  if (
+    file.length < SIGNATURE.length + 12 + 13 ||
+    !file.subarray(0, 8).equals(SIGNATURE)
+  )
+    return undefined;
   let offset = 8;
   let parts: PngParts | undefined;
   let dataEnded = false;
@@ -47,12 +69,14 @@ function partsOf(file: Buffer): PngParts | undefined {
     const end = offset + 12 + length;
     if (end > file.length) return undefined;
     const typeAndData = file.subarray(offset + 4, offset + 8 + length);
-    if (crc32(typeAndData) !== file.readUInt32BE(offset + 8 + length)) return undefined;
+    if (crc32(typeAndData) !== file.readUInt32BE(offset + 8 + length))
+      return undefined;
     const type = typeAndData.subarray(0, 4).toString('latin1');
     const body = typeAndData.subarray(4);
     offset = end;
     if (parts === undefined) {
-      const header = type === 'IHDR' && length === 13 ? headerOf(body) : undefined;
+      const header =
+        type === 'IHDR' && length === 13 ? headerOf(body) : undefined;
       if (!header) return undefined;
       parts = { header, data: [] };
     } else if (type === 'IDAT') {
@@ -61,7 +85,8 @@ function partsOf(file: Buffer): PngParts | undefined {
       parts.data.push(body);
     } else {
       dataEnded = parts.data.length > 0;
-      if (type === 'IEND') return end === file.length && dataEnded ? parts : undefined;
+      if (type === 'IEND')
+        return end === file.length && dataEnded ? parts : undefined;
       if (type === 'PLTE' || type === 'tRNS') {
         if (dataEnded) return undefined;
         parts[type === 'PLTE' ? 'palette' : 'transparency'] = body;
@@ -78,7 +103,12 @@ function partsOf(file: Buffer): PngParts | undefined {
  * PNG: read before any decoding, so a caller refuses an unwanted size for nothing.
  */
 export function pngHeaderSize(file: Buffer): PngSize | undefined {
-  if (file.length < 8 + 8 + 13 || !file.subarray(0, 8).equals(SIGNATURE) || file.toString('latin1', 12, 16) !== 'IHDR') return undefined;
+  if (
+    file.length < 8 + 8 + 13 ||
+    !file.subarray(0, 8).equals(SIGNATURE) ||
+    file.toString('latin1', 12, 16) !== 'IHDR'
+  )
+    return undefined;
   return { width: file.readUInt32BE(16), height: file.readUInt32BE(20) };
 }
 
@@ -88,9 +118,13 @@ export function pngHeaderSize(file: Buffer): PngSize | undefined {
  * be exactly that size: a small file that would inflate to megabytes (a "zip bomb") is
  * refused as soon as it passes the ceiling, not after.
  */
-export function decodePng(file: Buffer, maxPixels = MAX_PIXELS): RgbaImage | undefined {
+export function decodePng(
+  file: Buffer,
+  maxPixels = MAX_PIXELS,
+): RgbaImage | undefined {
   const parts = partsOf(file);
-  if (!parts || parts.header.width * parts.header.height > maxPixels) return undefined;
+  if (!parts || parts.header.width * parts.header.height > maxPixels)
+    return undefined;
   const expected = imageDataLength(parts.header);
   let raw: Buffer;
   try {
@@ -100,7 +134,9 @@ export function decodePng(file: Buffer, maxPixels = MAX_PIXELS): RgbaImage | und
   }
   if (raw.length !== expected) return undefined;
   const rgba = toRgba(parts.header, raw, parts.palette, parts.transparency);
-  return rgba && { width: parts.header.width, height: parts.header.height, rgba };
+  return (
+    rgba && { width: parts.header.width, height: parts.header.height, rgba }
+  );
 }
 
 function chunk(type: string, data: Buffer): Buffer {
@@ -125,6 +161,12 @@ export function encodePng(image: RgbaImage): Buffer {
   ihdr[9] = 6;
   const stride = width * 4;
   const rows = Buffer.alloc(height * (stride + 1));
-  for (let y = 0; y < height; y++) rgba.copy(rows, y * (stride + 1) + 1, y * stride, (y + 1) * stride);
-  return Buffer.concat([SIGNATURE, chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+  for (let y = 0; y < height; y++)
+    rgba.copy(rows, y * (stride + 1) + 1, y * stride, (y + 1) * stride);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -9,10 +9,17 @@ import type { Bindings, ChildLoggerOptions } from 'pino';
 class LazyChildLogger {
   private made: FastifyBaseLogger | undefined;
 
-  constructor(private readonly parent: FastifyBaseLogger, private readonly bindings: Bindings, private readonly opts: ChildLoggerOptions) {}
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly opts: ChildLoggerOptions,
+  ) {}
 
   private get real(): FastifyBaseLogger {
-    return (this.made ??= this.parent.child(this.bindings, this.opts) as FastifyBaseLogger);
+    return (this.made ??= this.parent.child(
+      this.bindings,
+      this.opts,
+    ) as FastifyBaseLogger);
   }
 
   get level(): string {
@@ -54,6 +61,10 @@ class LazyChildLogger {
  * service's own, whatever logger Fastify holds (it holds none: see app/http.ts).
  */
 export function lazyChildLoggerFactoryOf(logger: FastifyBaseLogger) {
-  return (_fastifyLogger: FastifyBaseLogger, bindings: Bindings, opts: ChildLoggerOptions): FastifyBaseLogger =>
+  return (
+    _fastifyLogger: FastifyBaseLogger,
+    bindings: Bindings,
+    opts: ChildLoggerOptions,
+  ): FastifyBaseLogger =>
     new LazyChildLogger(logger, bindings, opts) as unknown as FastifyBaseLogger;
 }

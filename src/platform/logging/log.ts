@@ -6,10 +6,36 @@ import { prettyStream } from './log-pretty.js';
  * careless `log.info({ body })` can not leak a password, code or token.
  */
 export const REDACT_PATHS = [
-  'password', 'new_password', 'client_secret', 'code', 'code_verifier', 'device_code', 'email_code', 'access_token', 'token', 'secret',
-  '*.password', '*.new_password', '*.client_secret', '*.code', '*.code_verifier', '*.device_code', '*.email_code', '*.access_token', '*.token', '*.secret',
-  '*.*.password', '*.*.new_password', '*.*.client_secret', '*.*.code_verifier', '*.*.device_code', '*.*.access_token',
-  'req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.headers.authorization',
+  'password',
+  'new_password',
+  'client_secret',
+  'code',
+  'code_verifier',
+  'device_code',
+  'email_code',
+  'access_token',
+  'token',
+  'secret',
+  '*.password',
+  '*.new_password',
+  '*.client_secret',
+  '*.code',
+  '*.code_verifier',
+  '*.device_code',
+  '*.email_code',
+  '*.access_token',
+  '*.token',
+  '*.secret',
+  '*.*.password',
+  '*.*.new_password',
+  '*.*.client_secret',
+  '*.*.code_verifier',
+  '*.*.device_code',
+  '*.*.access_token',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  '*.headers.authorization',
 ];
 
 export type LogFormat = 'json' | 'pretty';
@@ -35,7 +61,14 @@ export type LogDestination = ReturnType<typeof pinoDestination>;
  * dropped while the reader was stuck are owned up to once output moves again.
  */
 export function logDestination(fd: number): LogDestination {
-  const destination = pinoDestination({ dest: fd, sync: false, minLength: BATCH_BYTES, maxWrite: MAX_WRITE_BYTES, periodicFlush: LOG_FLUSH_MS, maxLength: MAX_PENDING_BYTES });
+  const destination = pinoDestination({
+    dest: fd,
+    sync: false,
+    minLength: BATCH_BYTES,
+    maxWrite: MAX_WRITE_BYTES,
+    periodicFlush: LOG_FLUSH_MS,
+    maxLength: MAX_PENDING_BYTES,
+  });
   let dropped = 0;
   destination.on('drop', () => {
     dropped += 1;
@@ -59,7 +92,10 @@ const EXIT_FLUSH_MS = 2000;
  * asynchronously first (pino's public flush), a broken pipe ends in an error, pino stops
  * writing to that output, and the callback exits.
  */
-export function exitAfterLogFlush(logger: Pick<Logger, 'flush'>, code: number): void {
+export function exitAfterLogFlush(
+  logger: Pick<Logger, 'flush'>,
+  code: number,
+): void {
   process.exitCode = code;
   const exit = () => process.exit(code);
   setTimeout(exit, EXIT_FLUSH_MS);
@@ -76,8 +112,16 @@ let stdout: LogDestination | undefined;
  * JSON lines by default; `pretty` (LOG_FORMAT=pretty) is for a person at a terminal.
  * Without a destination the lines go to stdout, through the process's one logDestination(1).
  */
-export function createLogger(level: string, destination?: NodeJS.WritableStream, format: LogFormat = 'json'): Logger {
-  const options = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
-  if (format === 'pretty') return pino(options, prettyStream(destination ?? process.stdout));
+export function createLogger(
+  level: string,
+  destination?: NodeJS.WritableStream,
+  format: LogFormat = 'json',
+): Logger {
+  const options = {
+    level,
+    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+  };
+  if (format === 'pretty')
+    return pino(options, prettyStream(destination ?? process.stdout));
   return pino(options, destination ?? (stdout ??= logDestination(1)));
 }

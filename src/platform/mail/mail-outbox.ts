@@ -1,7 +1,16 @@
 import type { Logger } from 'pino';
 import { SecretBox } from '../crypto/secret-box.js';
-import { LeaseLoop, retryAt, type RetrySchedule } from '../outbox/lease-loop.js';
-import type { MailMessage, Mailer, MailTransport, OutgoingMail } from './mailer.js';
+import {
+  LeaseLoop,
+  retryAt,
+  type RetrySchedule,
+} from '../outbox/lease-loop.js';
+import type {
+  MailMessage,
+  Mailer,
+  MailTransport,
+  OutgoingMail,
+} from './mailer.js';
 
 /** The SecretBox purpose of queued messages: part of every stored row's key, never renamed. */
 export const MAIL_SEAL_PURPOSE = 'mail-outbox';
@@ -35,14 +44,28 @@ export interface QueuedMail {
 
 /** The mail queue's table: a row per message not yet sent, and a non-secret record of those given up. */
 export interface MailOutboxRepo {
-  add(mail: { sealed: string; domain: string; giveUpAt: number }, now: number): Promise<void>;
+  add(
+    mail: { sealed: string; domain: string; giveUpAt: number },
+    now: number,
+  ): Promise<void>;
   /** Leases up to `limit` due messages until `now + leaseMs`; on PostgreSQL `FOR UPDATE SKIP LOCKED`. */
   claimDue(now: number, leaseMs: number, limit: number): Promise<QueuedMail[]>;
   /** The message was sent: its row goes. */
   remove(id: number): Promise<void>;
-  retryLater(id: number, attempts: number, nextAttemptAt: number, error: string, now: number): Promise<void>;
+  retryLater(
+    id: number,
+    attempts: number,
+    nextAttemptAt: number,
+    error: string,
+    now: number,
+  ): Promise<void>;
   /** Drops the sealed message and keeps the recipient's domain, the tries and the last error. */
-  giveUp(id: number, attempts: number, error: string, now: number): Promise<void>;
+  giveUp(
+    id: number,
+    attempts: number,
+    error: string,
+    now: number,
+  ): Promise<void>;
   /** Messages still to be sent. */
   pending(): Promise<number>;
   /** Deletes the records of messages given up before `before`. */
@@ -65,13 +88,23 @@ export function domainOf(address: string): string {
 /** A mail server's error without the addresses it may quote (their domains stay). */
 function errorText(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
-  return text.replace(/[^\s<>"'(),;:@]+@([A-Za-z0-9.-]+)/g, '…@$1').slice(0, ERROR_MAX);
+  return text
+    .replace(/[^\s<>"'(),;:@]+@([A-Za-z0-9.-]+)/g, '…@$1')
+    .slice(0, ERROR_MAX);
 }
 
 /** The server refused the recipient itself (5xx): sending the same message again cannot help. */
 function refusedForGood(err: unknown): boolean {
-  const { code, responseCode } = err as { code?: unknown; responseCode?: unknown };
-  return code === 'EENVELOPE' && typeof responseCode === 'number' && responseCode >= 500 && responseCode < 600;
+  const { code, responseCode } = err as {
+    code?: unknown;
+    responseCode?: unknown;
+  };
+  return (
+    code === 'EENVELOPE' &&
+    typeof responseCode === 'number' &&
+    responseCode >= 500 &&
+    responseCode < 600
+  );
 }
 
 /**
@@ -89,18 +122,38 @@ export class MailOutbox implements Mailer {
 
   constructor(private readonly deps: MailOutboxDeps) {
     this.box = new SecretBox(deps.jwtSecret, MAIL_SEAL_PURPOSE);
-    this.loop = new LeaseLoop([{
-      slots: MAIL_SLOTS,
-      claim: (free) => deps.repo.claimDue(deps.now(), LEASE_MS, free),
-      deliver: (mail) => this.deliver(mail),
-    }], deps.log, 'e-mail');
+    this.loop = new LeaseLoop(
+      [
+        {
+          slots: MAIL_SLOTS,
+          claim: (free) => deps.repo.claimDue(deps.now(), LEASE_MS, free),
+          deliver: (mail) => this.deliver(mail),
+        },
+      ],
+      deps.log,
+      'e-mail',
+    );
   }
 
   async send(m: MailMessage): Promise<void> {
     const now = this.deps.now();
-    const outgoing: OutgoingMail = { to: m.to, subject: m.subject, text: m.text };
-    const giveUpAt = Math.min(now + MAIL_RETRIES.giveUpAfterMs, m.expiresAt ?? Number.MAX_SAFE_INTEGER);
-    await this.deps.repo.add({ sealed: this.box.seal(JSON.stringify(outgoing)), domain: domainOf(m.to), giveUpAt }, now);
+    const outgoing: OutgoingMail = {
+      to: m.to,
+      subject: m.subject,
+      text: m.text,
+    };
+    const giveUpAt = Math.min(
+      now + MAIL_RETRIES.giveUpAfterMs,
+      m.expiresAt ?? Number.MAX_SAFE_INTEGER,
+    );
+    await this.deps.repo.add(
+      {
+        sealed: this.box.seal(JSON.stringify(outgoing)),
+        domain: domainOf(m.to),
+        giveUpAt,
+      },
+      now,
+    );
     this.loop.wake();
   }
 
@@ -121,8 +174,16 @@ export class MailOutbox implements Mailer {
       outgoing = JSON.parse(this.box.open(mail.sealed)) as OutgoingMail;
     } catch {
       // Sealed under another JWT_SECRET: no instance of this one can ever read it.
-      await repo.giveUp(mail.id, mail.attempts, 'the sealed message does not open with this JWT_SECRET', now());
-      log.error({ mail: { id: mail.id, domain: mail.domain } }, 'e-mail given up: sealed under another JWT_SECRET');
+      await repo.giveUp(
+        mail.id,
+        mail.attempts,
+        'the sealed message does not open with this JWT_SECRET',
+        now(),
+      );
+      log.error(
+        { mail: { id: mail.id, domain: mail.domain } },
+        'e-mail given up: sealed under another JWT_SECRET',
+      );
       return;
     }
     try {
@@ -138,14 +199,25 @@ export class MailOutbox implements Mailer {
     const at = this.deps.now();
     const attempts = mail.attempts + 1;
     const error = errorText(err);
-    const next = refusedForGood(err) ? null : retryAt(MAIL_RETRIES, attempts, mail.createdAt, at);
-    const about = { mail: { id: mail.id, domain: mail.domain, attempts }, error };
+    const next = refusedForGood(err)
+      ? null
+      : retryAt(MAIL_RETRIES, attempts, mail.createdAt, at);
+    const about = {
+      mail: { id: mail.id, domain: mail.domain, attempts },
+      error,
+    };
     if (next === null || next > mail.giveUpAt) {
       await this.deps.repo.giveUp(mail.id, attempts, error, at);
-      this.deps.log.error(about, 'e-mail given up: not sent within its retry window');
+      this.deps.log.error(
+        about,
+        'e-mail given up: not sent within its retry window',
+      );
       return;
     }
     await this.deps.repo.retryLater(mail.id, attempts, next, error, at);
-    this.deps.log.warn({ ...about, retryAt: new Date(next).toISOString() }, 'e-mail not sent, tried again later');
+    this.deps.log.warn(
+      { ...about, retryAt: new Date(next).toISOString() },
+      'e-mail not sent, tried again later',
+    );
   }
 }

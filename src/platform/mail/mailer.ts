@@ -52,7 +52,9 @@ export function withSmtpDefaults(smtpUrl: string): string {
   const mark = smtpUrl.indexOf('?');
   const query = mark < 0 ? '' : smtpUrl.slice(mark + 1);
   const given = new URLSearchParams(query);
-  const added = new URLSearchParams(Object.entries(SMTP_DEFAULTS).filter(([key]) => !given.has(key))).toString();
+  const added = new URLSearchParams(
+    Object.entries(SMTP_DEFAULTS).filter(([key]) => !given.has(key)),
+  ).toString();
   if (added === '') return smtpUrl;
   const separator = mark < 0 ? '?' : query === '' ? '' : '&';
   return `${smtpUrl}${separator}${added}`;
@@ -60,10 +62,17 @@ export function withSmtpDefaults(smtpUrl: string): string {
 
 /** Delivers through SMTP_URL over a pool of connections with time limits (SMTP_DEFAULTS). */
 export function smtpTransport(smtpUrl: string, from: string): MailTransport {
-  const transport: Transporter = nodemailer.createTransport(withSmtpDefaults(smtpUrl));
+  const transport: Transporter = nodemailer.createTransport(
+    withSmtpDefaults(smtpUrl),
+  );
   return {
     async deliver(m) {
-      await transport.sendMail({ from, to: m.to, subject: m.subject, text: m.text });
+      await transport.sendMail({
+        from,
+        to: m.to,
+        subject: m.subject,
+        text: m.text,
+      });
     },
     close() {
       transport.close();
@@ -79,11 +88,17 @@ export function smtpTransport(smtpUrl: string, from: string): MailTransport {
 export function logMailer(log: Logger, revealText: boolean): Mailer {
   const write = (m: MailMessage) => {
     if (!revealText) {
-      log.warn({ mail: { to: m.to, subject: m.subject } }, 'e-mail dropped: SMTP_URL is not set (text withheld in production)');
+      log.warn(
+        { mail: { to: m.to, subject: m.subject } },
+        'e-mail dropped: SMTP_URL is not set (text withheld in production)',
+      );
       return;
     }
     // Development only: the code is shown on purpose; `mail` is not a redacted path.
-    log.info({ mail: { to: m.to, subject: m.subject, text: m.text } }, 'e-mail (SMTP_URL not set, not sent)');
+    log.info(
+      { mail: { to: m.to, subject: m.subject, text: m.text } },
+      'e-mail (SMTP_URL not set, not sent)',
+    );
   };
   return {
     async send(m) {
@@ -96,13 +111,20 @@ export function logMailer(log: Logger, revealText: boolean): Mailer {
  * Every message names the center the same way (SITE_NAME): in the subject, where the reader
  * sees it first, and as the signature.
  */
-export function signedBy(siteNames: Readonly<Record<Language, string>>, mailer: Mailer): Mailer {
+export function signedBy(
+  siteNames: Readonly<Record<Language, string>>,
+  mailer: Mailer,
+): Mailer {
   return {
     // An account may have no address (one made by signing in with another account): its notices go nowhere.
     send: async (m) => {
       if (m.to === '') return;
       const site = siteNames[m.language ?? DEFAULT_LANGUAGE];
-      await mailer.send({ ...m, subject: `${mailText(m.language, 'mail.subjectPrefix', { site })}${m.subject}`, text: `${m.text}\n\n${site}` });
+      await mailer.send({
+        ...m,
+        subject: `${mailText(m.language, 'mail.subjectPrefix', { site })}${m.subject}`,
+        text: `${m.text}\n\n${site}`,
+      });
     },
   };
 }

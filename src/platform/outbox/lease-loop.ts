@@ -12,7 +12,12 @@ export interface RetrySchedule {
 }
 
 /** When to try again after `attempts` failed tries, or null to give up. */
-export function retryAt(schedule: RetrySchedule, attempts: number, createdAt: number, now: number): number | null {
+export function retryAt(
+  schedule: RetrySchedule,
+  attempts: number,
+  createdAt: number,
+  now: number,
+): number | null {
   const next = now + (schedule.delaysMs[attempts - 1] ?? schedule.everyMs);
   return next - createdAt > schedule.giveUpAfterMs ? null : next;
 }
@@ -45,7 +50,11 @@ export class LeaseLoop<T> {
   private fillAgain = false;
 
   /** `what` names the messages in the log (`webhook delivery`, `e-mail`). */
-  constructor(private readonly lanes: readonly Lane<T>[], private readonly log: Logger, private readonly what: string) {
+  constructor(
+    private readonly lanes: readonly Lane<T>[],
+    private readonly log: Logger,
+    private readonly what: string,
+  ) {
     this.busy = lanes.map(() => 0);
   }
 
@@ -74,7 +83,9 @@ export class LeaseLoop<T> {
       return;
     }
     this.filling = this.claimIntoFreeSlots()
-      .catch((err: unknown) => this.log.warn({ err }, `${this.what}: leasing failed`))
+      .catch((err: unknown) =>
+        this.log.warn({ err }, `${this.what}: leasing failed`),
+      )
       .finally(() => {
         this.filling = undefined;
         if (this.fillAgain) {
@@ -94,9 +105,12 @@ export class LeaseLoop<T> {
 
   private send(i: number, lane: Lane<T>, item: T): void {
     this.busy[i]!++;
-    const sent: Promise<void> = lane.deliver(item)
+    const sent: Promise<void> = lane
+      .deliver(item)
       // A message not settled (storage failed) stays leased until its lease runs out, then goes again.
-      .catch((err: unknown) => this.log.warn({ err }, `${this.what} not settled`))
+      .catch((err: unknown) =>
+        this.log.warn({ err }, `${this.what} not settled`),
+      )
       .finally(() => {
         this.busy[i]!--;
         this.sending.delete(sent);

@@ -1,4 +1,10 @@
-import { RateLimiterCluster, RateLimiterClusterMaster, RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterCluster,
+  RateLimiterClusterMaster,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import type { Logger } from 'pino';
 import { connectRedis, DEFAULT_REDIS_PREFIX } from '../bus/redis.js';
 
@@ -20,7 +26,11 @@ export interface RateCounters {
   close(): Promise<void>;
 }
 
-const options = (rule: CounterRule, keyPrefix: string) => ({ keyPrefix, points: rule.max, duration: rule.windowS });
+const options = (rule: CounterRule, keyPrefix: string) => ({
+  keyPrefix,
+  points: rule.max,
+  duration: rule.windowS,
+});
 
 /** Counters of this process alone. */
 export function memoryCounters(): RateCounters {
@@ -36,7 +46,11 @@ export function memoryCounters(): RateCounters {
  */
 export function clusterCounters(timeoutMs = 2000): RateCounters {
   return {
-    counter: (rule) => new RateLimiterCluster({ ...options(rule, `rl:${rule.name}`), timeoutMs }),
+    counter: (rule) =>
+      new RateLimiterCluster({
+        ...options(rule, `rl:${rule.name}`),
+        timeoutMs,
+      }),
     close: async () => undefined,
   };
 }
@@ -49,11 +63,16 @@ export function serveClusterCounters(): void {
 
 /** The in-process stand-in while Redis is unreachable: says so, then counts locally. */
 class LocalWhileRedisIsAway extends RateLimiterMemory {
-  constructor(opts: ReturnType<typeof options>, private readonly log: Logger) {
+  constructor(
+    opts: ReturnType<typeof options>,
+    private readonly log: Logger,
+  ) {
     super(opts);
   }
 
-  override consume(...args: Parameters<RateLimiterMemory['consume']>): ReturnType<RateLimiterMemory['consume']> {
+  override consume(
+    ...args: Parameters<RateLimiterMemory['consume']>
+  ): ReturnType<RateLimiterMemory['consume']> {
     this.log.warn('rate limit counted locally: redis unavailable');
     return super.consume(...args);
   }
@@ -64,12 +83,20 @@ class LocalWhileRedisIsAway extends RateLimiterMemory {
  * Redis is unreachable the counts fall back to this process alone, so an outage degrades
  * limits instead of failing sign-ins.
  */
-export function redisCounters(url: string, log: Logger, prefix = DEFAULT_REDIS_PREFIX): RateCounters {
+export function redisCounters(
+  url: string,
+  log: Logger,
+  prefix = DEFAULT_REDIS_PREFIX,
+): RateCounters {
   const redis = connectRedis(url, log, 'rate-limit');
   return {
     counter(rule) {
       const opts = options(rule, `${prefix}:rl:${rule.name}`);
-      return new RateLimiterRedis({ ...opts, storeClient: redis, insuranceLimiter: new LocalWhileRedisIsAway(opts, log) });
+      return new RateLimiterRedis({
+        ...opts,
+        storeClient: redis,
+        insuranceLimiter: new LocalWhileRedisIsAway(opts, log),
+      });
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect());

@@ -7,7 +7,11 @@ export const BACKCHANNEL_KIND = 'backchannel';
 export const BACKCHANNEL_EVENT_TYPE = 'oidc.backchannel_logout';
 
 /** Webhook events that end every session of a person: each also logs out the clients holding their tokens. */
-export const SESSION_ENDING_EVENTS: readonly string[] = ['user.sessions_revoked', 'user.banned', 'user.deleted'];
+export const SESSION_ENDING_EVENTS: readonly string[] = [
+  'user.sessions_revoked',
+  'user.banned',
+  'user.deleted',
+];
 
 /**
  * What a logout token says, without what is decided when it is sent (`iss`, `iat`, `exp`,
@@ -24,7 +28,9 @@ export interface LogoutTokenSubject {
 }
 
 /** The families to log out: given ones, or every live one of a person. */
-export type LogoutSelection = { familyIds: readonly string[] } | { liveOfUser: number };
+export type LogoutSelection =
+  | { familyIds: readonly string[] }
+  | { liveOfUser: number };
 
 /**
  * Queues one logout token per selected refresh family whose client registered a
@@ -35,33 +41,78 @@ export type LogoutSelection = { familyIds: readonly string[] } | { liveOfUser: n
  * live families are also unrevoked and started after their cut-off, from a sign-in not ended:
  * select them before the change that ends them.
  */
-export async function enqueueLogoutTokens(db: Kysely<Database>, selection: LogoutSelection, now: number): Promise<void> {
+export async function enqueueLogoutTokens(
+  db: Kysely<Database>,
+  selection: LogoutSelection,
+  now: number,
+): Promise<void> {
   if ('familyIds' in selection && selection.familyIds.length === 0) return;
   // The sign-ins ending now are already marked ended when their own families are selected by id.
   const signInOpen = 'liveOfUser' in selection;
-  let query = db.selectFrom('refresh_families as f').innerJoin('apps as a', 'a.client_id', 'f.client_id')
-    .select(['f.family_id', 'f.user_id', 'f.client_id', 'a.backchannel_logout_uri'])
+  let query = db
+    .selectFrom('refresh_families as f')
+    .innerJoin('apps as a', 'a.client_id', 'f.client_id')
+    .select([
+      'f.family_id',
+      'f.user_id',
+      'f.client_id',
+      'a.backchannel_logout_uri',
+    ])
     .where('a.backchannel_logout_uri', '!=', '')
-    .where((eb) => eb.or([
-      eb.exists(eb.selectFrom('refresh_tokens as t').select('t.token_hash')
-        .whereRef('t.family_id', '=', 'f.family_id').where('t.expires_at', '>', now)),
-      eb.and([
-        eb('f.issues_id_tokens', '=', 1),
-        eb.exists(eb.selectFrom('sessions as s').select('s.id').whereRef('s.id', '=', 'f.session_id').where('s.expires_at', '>', now)
-          .$if(signInOpen, (q) => q.where('s.ended_at', 'is', null))),
+    .where((eb) =>
+      eb.or([
+        eb.exists(
+          eb
+            .selectFrom('refresh_tokens as t')
+            .select('t.token_hash')
+            .whereRef('t.family_id', '=', 'f.family_id')
+            .where('t.expires_at', '>', now),
+        ),
+        eb.and([
+          eb('f.issues_id_tokens', '=', 1),
+          eb.exists(
+            eb
+              .selectFrom('sessions as s')
+              .select('s.id')
+              .whereRef('s.id', '=', 'f.session_id')
+              .where('s.expires_at', '>', now)
+              .$if(signInOpen, (q) => q.where('s.ended_at', 'is', null)),
+          ),
+        ]),
       ]),
-    ]));
+    );
   if ('familyIds' in selection) {
     query = query.where('f.family_id', 'in', selection.familyIds);
   } else {
     const userId = selection.liveOfUser;
-    query = query.where('f.user_id', '=', userId).where('f.revoked_at', 'is', null)
-      .where((eb) => eb('f.created_at', '>', eb.selectFrom('users').select('tokens_valid_after').where('id', '=', userId)));
+    query = query
+      .where('f.user_id', '=', userId)
+      .where('f.revoked_at', 'is', null)
+      .where((eb) =>
+        eb(
+          'f.created_at',
+          '>',
+          eb
+            .selectFrom('users')
+            .select('tokens_valid_after')
+            .where('id', '=', userId),
+        ),
+      );
   }
   const rows = await query.orderBy('f.family_id').execute();
   const messages: DirectMessage[] = rows.map((r) => {
-    const payload: LogoutTokenSubject = { aud: r.client_id, sub: String(r.user_id), sid: r.family_id };
-    return { kind: BACKCHANNEL_KIND, targetUrl: r.backchannel_logout_uri, type: BACKCHANNEL_EVENT_TYPE, orderKey: `user:${r.user_id}`, payload: { ...payload } };
+    const payload: LogoutTokenSubject = {
+      aud: r.client_id,
+      sub: String(r.user_id),
+      sid: r.family_id,
+    };
+    return {
+      kind: BACKCHANNEL_KIND,
+      targetUrl: r.backchannel_logout_uri,
+      type: BACKCHANNEL_EVENT_TYPE,
+      orderKey: `user:${r.user_id}`,
+      payload: { ...payload },
+    };
   });
   await enqueueDirect(db, messages, now);
 }

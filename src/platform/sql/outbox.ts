@@ -26,7 +26,11 @@ export interface DirectMessage {
 }
 
 /** The body of a webhook delivery (Standard Webhooks): `{ type, timestamp, data }`. */
-export function webhookPayload(type: string, at: number, data: Record<string, unknown>): string {
+export function webhookPayload(
+  type: string,
+  at: number,
+  data: Record<string, unknown>,
+): string {
   return JSON.stringify({ type, timestamp: new Date(at).toISOString(), data });
 }
 
@@ -38,28 +42,74 @@ export const newMessageId = () => `msg_${randomToken(18)}`;
  * type), as one INSERT … SELECT: the endpoints a change is announced to are those registered
  * when it commits.
  */
-export async function enqueueEvents(db: Kysely<Database>, events: readonly OutboxEvent[], now: number): Promise<void> {
+export async function enqueueEvents(
+  db: Kysely<Database>,
+  events: readonly OutboxEvent[],
+  now: number,
+): Promise<void> {
   for (const e of events) {
     const payload = webhookPayload(e.type, now, e.data);
     const wanted = `%${JSON.stringify(e.type)}%`;
-    await db.insertInto('outbox').columns(['kind', 'endpoint_id', 'target_url', 'message_id', 'event_type', 'order_key', 'payload', 'status', 'next_attempt_at', 'created_at'])
-      .expression((eb) => eb.selectFrom('webhook_endpoints')
-        .select([
-          sql.lit('webhook').as('kind'), 'id', 'url', sql.val(newMessageId()).as('message_id'), sql.val(e.type).as('event_type'),
-          sql.val(e.orderKey).as('order_key'), sql.val(payload).as('payload'), sql.lit('pending').as('status'),
-          sql<number>`cast(${now} as bigint)`.as('next_attempt_at'), sql<number>`cast(${now} as bigint)`.as('created_at'),
-        ])
-        .where('enabled', '=', 1)
-        .where((w) => w.or([w('events', '=', '[]'), w('events', 'like', wanted)])))
+    await db
+      .insertInto('outbox')
+      .columns([
+        'kind',
+        'endpoint_id',
+        'target_url',
+        'message_id',
+        'event_type',
+        'order_key',
+        'payload',
+        'status',
+        'next_attempt_at',
+        'created_at',
+      ])
+      .expression((eb) =>
+        eb
+          .selectFrom('webhook_endpoints')
+          .select([
+            sql.lit('webhook').as('kind'),
+            'id',
+            'url',
+            sql.val(newMessageId()).as('message_id'),
+            sql.val(e.type).as('event_type'),
+            sql.val(e.orderKey).as('order_key'),
+            sql.val(payload).as('payload'),
+            sql.lit('pending').as('status'),
+            sql<number>`cast(${now} as bigint)`.as('next_attempt_at'),
+            sql<number>`cast(${now} as bigint)`.as('created_at'),
+          ])
+          .where('enabled', '=', 1)
+          .where((w) =>
+            w.or([w('events', '=', '[]'), w('events', 'like', wanted)]),
+          ),
+      )
       .execute();
   }
 }
 
 /** Queues messages to single addresses, in the caller's transaction when `db` is one. */
-export async function enqueueDirect(db: Kysely<Database>, messages: readonly DirectMessage[], now: number): Promise<void> {
+export async function enqueueDirect(
+  db: Kysely<Database>,
+  messages: readonly DirectMessage[],
+  now: number,
+): Promise<void> {
   if (messages.length === 0) return;
-  await db.insertInto('outbox').values(messages.map((m) => ({
-    kind: m.kind, endpoint_id: null, target_url: m.targetUrl, message_id: newMessageId(), event_type: m.type,
-    order_key: m.orderKey, payload: JSON.stringify(m.payload), status: 'pending', next_attempt_at: now, created_at: now,
-  }))).execute();
+  await db
+    .insertInto('outbox')
+    .values(
+      messages.map((m) => ({
+        kind: m.kind,
+        endpoint_id: null,
+        target_url: m.targetUrl,
+        message_id: newMessageId(),
+        event_type: m.type,
+        order_key: m.orderKey,
+        payload: JSON.stringify(m.payload),
+        status: 'pending',
+        next_attempt_at: now,
+        created_at: now,
+      })),
+    )
+    .execute();
 }

@@ -1,6 +1,11 @@
 import {
-  PostgresDialect, sql,
-  type DatabaseIntrospector, type DatabaseMetadata, type Kysely, type SchemaMetadata, type TableMetadata,
+  PostgresDialect,
+  sql,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type Kysely,
+  type SchemaMetadata,
+  type TableMetadata,
 } from 'kysely';
 
 /**
@@ -17,7 +22,9 @@ class CurrentSchemaIntrospector implements DatabaseIntrospector {
   constructor(private readonly db: Kysely<unknown>) {}
 
   async getSchemas(): Promise<SchemaMetadata[]> {
-    const { rows } = await sql<{ name: string | null }>`select current_schema() as name`.execute(this.db);
+    const { rows } = await sql<{
+      name: string | null;
+    }>`select current_schema() as name`.execute(this.db);
     return rows.flatMap((r) => (r.name ? [{ name: r.name }] : []));
   }
 
@@ -27,7 +34,12 @@ class CurrentSchemaIntrospector implements DatabaseIntrospector {
       from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
       where n.nspname = current_schema() and c.relkind in ('r', 'v', 'p')
       order by c.relname`.execute(this.db);
-    return rows.map((r) => ({ schema: r.schema, name: r.name, isView: r.kind === 'v', columns: [] }));
+    return rows.map((r) => ({
+      schema: r.schema,
+      name: r.name,
+      isView: r.kind === 'v',
+      columns: [],
+    }));
   }
 
   async getMetadata(): Promise<DatabaseMetadata> {

@@ -1,9 +1,20 @@
 /** Table shapes as Kysely sees them. Booleans are 0/1 and lists are JSON text, portable to both backends. */
 import type { Generated } from 'kysely';
 import type {
-  UpstreamProvidersTable, UpstreamLinksTable, UpstreamFlowsTable, SignInsTable, SignInAccountsTable,
-  MinecraftProfilesTable, MinecraftTexturesTable, MinecraftTokensTable, MinecraftJoinsTable,
-  MinecraftSigningKeyTable, CaptchaUsesTable, InvitesTable, WebhookEndpointsTable, OutboxTable,
+  UpstreamProvidersTable,
+  UpstreamLinksTable,
+  UpstreamFlowsTable,
+  SignInsTable,
+  SignInAccountsTable,
+  MinecraftProfilesTable,
+  MinecraftTexturesTable,
+  MinecraftTokensTable,
+  MinecraftJoinsTable,
+  MinecraftSigningKeyTable,
+  CaptchaUsesTable,
+  InvitesTable,
+  WebhookEndpointsTable,
+  OutboxTable,
 } from './schema-community.js';
 
 export type * from './schema-community.js';

@@ -17,10 +17,14 @@ const FIELDS: Array<[RegExp, string]> = [
 /** Turns a backend's unique-constraint error into `UniqueViolation`; rethrows anything else. */
 export function mapUnique(err: unknown): never {
   const e = err as { code?: string; constraint?: string; message?: string };
-  const isUnique = e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || e?.code === '23505';
+  const isUnique =
+    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY' ||
+    e?.code === '23505';
   if (isUnique) {
     const where = `${e.constraint ?? ''} ${e.message ?? ''}`;
-    for (const [re, field] of FIELDS) if (re.test(where)) throw new UniqueViolation(field);
+    for (const [re, field] of FIELDS)
+      if (re.test(where)) throw new UniqueViolation(field);
     throw new UniqueViolation('unknown');
   }
   throw err;

@@ -20,7 +20,9 @@ const HASHING_NICE = 19;
 function workerFile(): string {
   const beside = new URL('./hashing-worker.cjs', import.meta.url);
   if (existsSync(beside)) return beside.href;
-  return pathToFileURL(join(projectRoot(), 'dist', 'platform', 'threads', 'hashing-worker.cjs')).href;
+  return pathToFileURL(
+    join(projectRoot(), 'dist', 'platform', 'threads', 'hashing-worker.cjs'),
+  ).href;
 }
 
 /**
@@ -34,11 +36,17 @@ export class HashingThreads {
   constructor(private readonly count: number) {}
 
   hash(password: string, options: object): Promise<string> {
-    return this.started().run({ password, options }, { name: 'hash' }) as Promise<string>;
+    return this.started().run(
+      { password, options },
+      { name: 'hash' },
+    ) as Promise<string>;
   }
 
   verify(storedHash: string, password: string): Promise<boolean> {
-    return this.started().run({ storedHash, password }, { name: 'verify' }) as Promise<boolean>;
+    return this.started().run(
+      { storedHash, password },
+      { name: 'verify' },
+    ) as Promise<boolean>;
   }
 
   private started(): Piscina {

@@ -1,133 +1,346 @@
 /** /account sections for second factors: the authenticator app with its recovery codes, and passkeys. */
 import { startRegistration } from '@simplewebauthn/browser';
 import { ApiError, data } from '../api.js';
-import { busy, copyButton, downloadButton, field, form, formatTime, h, input, notice } from '../dom.js';
+import {
+  busy,
+  copyButton,
+  downloadButton,
+  field,
+  form,
+  formatTime,
+  h,
+  input,
+  notice,
+} from '../dom.js';
 import { messageOf } from '../layout.js';
 import { authenticatorChanged, reauthFields } from '../reauth.js';
-import type { PasskeyView, RecoveryCodesData, SecondFactorStatus, TotpSetupData } from '../contracts.js';
+import type {
+  PasskeyView,
+  RecoveryCodesData,
+  SecondFactorStatus,
+  TotpSetupData,
+} from '../contracts.js';
 import { t } from '../i18n.js';
 import { atIpAddress, passkeysUnavailable } from '../passkey-host.js';
 
 /** Recovery codes, shown once, right under the section heading. */
 function showRecoveryCodes(box: HTMLElement, codes: string[]): void {
-  const list = h('div', { class: 'recovery' },
+  const list = h(
+    'div',
+    { class: 'recovery' },
     h('p', { class: 'notice success' }, t('account.saveRecoveryCodes')),
-    h('ul', { id: 'recovery-codes', class: 'codes' }, ...codes.map((c) => h('li', {}, h('code', {}, c)))),
-    h('div', { class: 'actions' },
+    h(
+      'ul',
+      { id: 'recovery-codes', class: 'codes' },
+      ...codes.map((c) => h('li', {}, h('code', {}, c))),
+    ),
+    h(
+      'div',
+      { class: 'actions' },
       copyButton(codes.join('\n'), 'recovery-copy'),
-      downloadButton(`${codes.join('\n')}\n`, 'recovery-codes.txt', 'recovery-download')));
+      downloadButton(
+        `${codes.join('\n')}\n`,
+        'recovery-codes.txt',
+        'recovery-download',
+      ),
+    ),
+  );
   const heading = box.querySelector('h2');
   if (heading) heading.after(list);
   else box.prepend(list);
 }
 
-function totpOff(box: HTMLElement, refresh: () => Promise<void>): HTMLElement[] {
+function totpOff(
+  box: HTMLElement,
+  refresh: () => Promise<void>,
+): HTMLElement[] {
   const msg = notice();
   const proof = reauthFields('totp_setup');
-  const start = h('button', { type: 'submit', class: 'primary', id: 'totp-setup' }, t('account.totpTurnOn'));
+  const start = h(
+    'button',
+    { type: 'submit', class: 'primary', id: 'totp-setup' },
+    t('account.totpTurnOn'),
+  );
   const step = h('div', {});
   // The password is asked before the secret is shown; the code then confirms it in this session.
-  const startForm = form([h('div', { class: 'inline' }, proof.el, start)], start, async () => {
-    msg.hide();
-    try {
-      const setup = await data<TotpSetupData>('POST', 'account/totp/setup', proof.proof());
-      startForm.hidden = true;
-      const code = input('totp_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: t('login.sixDigits') });
-      const confirm = h('button', { type: 'submit', class: 'primary', id: 'totp-enable' }, t('account.totpConfirm'));
-      step.replaceChildren(
-        h('p', { class: 'muted small' }, t('account.totpScan')),
-        h('img', { src: setup.qr, alt: t('account.totpQr'), class: 'qr', width: '220', height: '220' }),
-        h('p', {}, t('account.totpKey'), h('code', { id: 'totp-secret' }, setup.secret)),
-        form([field(t('account.totpAppCode'), code), confirm], confirm, async () => {
-          msg.hide();
-          const { recovery_codes } = await data<RecoveryCodesData>('POST', 'account/totp/enable', { code: code.value.trim() });
-          await refresh();
-          showRecoveryCodes(box, recovery_codes);
-        }, (e) => msg.error(messageOf(e))),
-      );
-    } catch (err) {
-      msg.error(messageOf(err));
-    }
-  }, (e) => msg.error(messageOf(e)));
-  return [h('p', { class: 'muted small' }, t('account.totpIntro')), msg.el, startForm, step];
-}
-
-function totpOn(status: SecondFactorStatus, box: HTMLElement, refresh: () => Promise<void>): HTMLElement[] {
-  const msg = notice();
-  // The same proof as every change: an account without a password may use a mailed code here too.
-  const offProof = reauthFields('totp_off');
-  const off = h('button', { type: 'submit', class: 'danger', id: 'totp-disable' }, t('account.totpTurnOff'));
-  const offForm = form([offProof.el, off], off, async () => {
-    msg.hide();
-    await data('POST', 'account/totp/disable', offProof.proof());
-    await refresh();
-  }, (e) => msg.error(messageOf(e)));
-  const regenProof = reauthFields('recovery_code');
-  const regen = h('button', { type: 'submit', class: 'secondary', id: 'recovery-regenerate' }, t('account.newRecoveryCodes'));
-  const regenForm = form([regenProof.el, regen], regen, async () => {
-    msg.hide();
-    const { recovery_codes } = await data<RecoveryCodesData>('POST', 'account/recovery_codes', regenProof.proof());
-    await refresh();
-    showRecoveryCodes(box, recovery_codes);
-  }, (e) => msg.error(messageOf(e)));
+  const startForm = form(
+    [h('div', { class: 'inline' }, proof.el, start)],
+    start,
+    async () => {
+      msg.hide();
+      try {
+        const setup = await data<TotpSetupData>(
+          'POST',
+          'account/totp/setup',
+          proof.proof(),
+        );
+        startForm.hidden = true;
+        const code = input('totp_code', {
+          inputmode: 'numeric',
+          autocomplete: 'one-time-code',
+          maxlength: '6',
+          placeholder: t('login.sixDigits'),
+        });
+        const confirm = h(
+          'button',
+          { type: 'submit', class: 'primary', id: 'totp-enable' },
+          t('account.totpConfirm'),
+        );
+        step.replaceChildren(
+          h('p', { class: 'muted small' }, t('account.totpScan')),
+          h('img', {
+            src: setup.qr,
+            alt: t('account.totpQr'),
+            class: 'qr',
+            width: '220',
+            height: '220',
+          }),
+          h(
+            'p',
+            {},
+            t('account.totpKey'),
+            h('code', { id: 'totp-secret' }, setup.secret),
+          ),
+          form(
+            [field(t('account.totpAppCode'), code), confirm],
+            confirm,
+            async () => {
+              msg.hide();
+              const { recovery_codes } = await data<RecoveryCodesData>(
+                'POST',
+                'account/totp/enable',
+                { code: code.value.trim() },
+              );
+              await refresh();
+              showRecoveryCodes(box, recovery_codes);
+            },
+            (e) => msg.error(messageOf(e)),
+          ),
+        );
+      } catch (err) {
+        msg.error(messageOf(err));
+      }
+    },
+    (e) => msg.error(messageOf(e)),
+  );
   return [
-    h('p', {}, h('span', { class: 'badge ok', id: 'totp-status' }, t('account.totpOn')), t('account.codesLeft', { n: status.recovery_codes_left })),
-    msg.el, h('h3', {}, t('account.newCodesHeading')), regenForm, h('h3', {}, t('account.turnOff')), offForm,
+    h('p', { class: 'muted small' }, t('account.totpIntro')),
+    msg.el,
+    startForm,
+    step,
   ];
 }
 
-function passkeyRow(p: PasskeyView, refresh: () => Promise<void>, msg: ReturnType<typeof notice>): HTMLElement {
-  const del = h('button', { type: 'button', class: 'danger', 'data-action': 'delete-passkey' }, t('account.delete'));
-  // Deleting asks for the password first, in a small form under the row.
-  const proof = reauthFields('passkey_delete');
-  const confirmDel = h('button', { type: 'submit', class: 'danger', 'data-action': 'confirm-delete-passkey' }, t('account.confirmDelete'));
-  const confirmForm = form([h('div', { class: 'inline' }, proof.el, confirmDel)], confirmDel, async () => {
-    await data('POST', 'account/passkeys/delete', { id: p.id, ...proof.proof() });
-    await refresh();
-  }, (e) => msg.error(messageOf(e)));
-  confirmForm.hidden = true;
-  del.addEventListener('click', () => { confirmForm.hidden = false; });
-  return h('li', { class: 'passkey', 'data-passkey': p.name },
-    h('strong', {}, p.name), ' ',
-    h('span', { class: 'muted small' }, t('account.passkeyUsage', { added: formatTime(p.created_at), used: p.last_used_at === null ? t('account.neverUsed') : t('account.lastUsed', { time: formatTime(p.last_used_at) }) })),
-    ' ', del, confirmForm);
+function totpOn(
+  status: SecondFactorStatus,
+  box: HTMLElement,
+  refresh: () => Promise<void>,
+): HTMLElement[] {
+  const msg = notice();
+  // The same proof as every change: an account without a password may use a mailed code here too.
+  const offProof = reauthFields('totp_off');
+  const off = h(
+    'button',
+    { type: 'submit', class: 'danger', id: 'totp-disable' },
+    t('account.totpTurnOff'),
+  );
+  const offForm = form(
+    [offProof.el, off],
+    off,
+    async () => {
+      msg.hide();
+      await data('POST', 'account/totp/disable', offProof.proof());
+      await refresh();
+    },
+    (e) => msg.error(messageOf(e)),
+  );
+  const regenProof = reauthFields('recovery_code');
+  const regen = h(
+    'button',
+    { type: 'submit', class: 'secondary', id: 'recovery-regenerate' },
+    t('account.newRecoveryCodes'),
+  );
+  const regenForm = form(
+    [regenProof.el, regen],
+    regen,
+    async () => {
+      msg.hide();
+      const { recovery_codes } = await data<RecoveryCodesData>(
+        'POST',
+        'account/recovery_codes',
+        regenProof.proof(),
+      );
+      await refresh();
+      showRecoveryCodes(box, recovery_codes);
+    },
+    (e) => msg.error(messageOf(e)),
+  );
+  return [
+    h(
+      'p',
+      {},
+      h('span', { class: 'badge ok', id: 'totp-status' }, t('account.totpOn')),
+      t('account.codesLeft', { n: status.recovery_codes_left }),
+    ),
+    msg.el,
+    h('h3', {}, t('account.newCodesHeading')),
+    regenForm,
+    h('h3', {}, t('account.turnOff')),
+    offForm,
+  ];
 }
 
-function passkeys(status: SecondFactorStatus, refresh: () => Promise<void>): HTMLElement[] {
+function passkeyRow(
+  p: PasskeyView,
+  refresh: () => Promise<void>,
+  msg: ReturnType<typeof notice>,
+): HTMLElement {
+  const del = h(
+    'button',
+    { type: 'button', class: 'danger', 'data-action': 'delete-passkey' },
+    t('account.delete'),
+  );
+  // Deleting asks for the password first, in a small form under the row.
+  const proof = reauthFields('passkey_delete');
+  const confirmDel = h(
+    'button',
+    {
+      type: 'submit',
+      class: 'danger',
+      'data-action': 'confirm-delete-passkey',
+    },
+    t('account.confirmDelete'),
+  );
+  const confirmForm = form(
+    [h('div', { class: 'inline' }, proof.el, confirmDel)],
+    confirmDel,
+    async () => {
+      await data('POST', 'account/passkeys/delete', {
+        id: p.id,
+        ...proof.proof(),
+      });
+      await refresh();
+    },
+    (e) => msg.error(messageOf(e)),
+  );
+  confirmForm.hidden = true;
+  del.addEventListener('click', () => {
+    confirmForm.hidden = false;
+  });
+  return h(
+    'li',
+    { class: 'passkey', 'data-passkey': p.name },
+    h('strong', {}, p.name),
+    ' ',
+    h(
+      'span',
+      { class: 'muted small' },
+      t('account.passkeyUsage', {
+        added: formatTime(p.created_at),
+        used:
+          p.last_used_at === null
+            ? t('account.neverUsed')
+            : t('account.lastUsed', { time: formatTime(p.last_used_at) }),
+      }),
+    ),
+    ' ',
+    del,
+    confirmForm,
+  );
+}
+
+function passkeys(
+  status: SecondFactorStatus,
+  refresh: () => Promise<void>,
+): HTMLElement[] {
   const msg = notice();
-  const name = input('passkey_name', { maxlength: '64', placeholder: t('account.passkeyNamePlaceholder') });
+  const name = input('passkey_name', {
+    maxlength: '64',
+    placeholder: t('account.passkeyNamePlaceholder'),
+  });
   const proof = reauthFields('passkey_add');
-  const add = h('button', { type: 'submit', class: 'secondary', id: 'passkey-add' }, t('account.addPasskey'));
-  const addForm = form([field(t('account.passkeyName'), name), h('div', { class: 'inline' }, proof.el, add)], add, async () => {
-    msg.hide();
-    const optionsJSON = await data<Parameters<typeof startRegistration>[0]['optionsJSON']>('POST', 'account/passkeys/options', proof.proof());
-    proof.reset();
-    let response;
-    try {
-      response = await startRegistration({ optionsJSON });
-    } catch {
-      throw new ApiError(0, t('account.passkeyFailed'));
-    }
-    await data('POST', 'account/passkeys/register', { name: name.value.trim(), response });
-    await refresh();
-  }, (e) => msg.error(messageOf(e)));
+  const add = h(
+    'button',
+    { type: 'submit', class: 'secondary', id: 'passkey-add' },
+    t('account.addPasskey'),
+  );
+  const addForm = form(
+    [
+      field(t('account.passkeyName'), name),
+      h('div', { class: 'inline' }, proof.el, add),
+    ],
+    add,
+    async () => {
+      msg.hide();
+      const optionsJSON = await data<
+        Parameters<typeof startRegistration>[0]['optionsJSON']
+      >('POST', 'account/passkeys/options', proof.proof());
+      proof.reset();
+      let response;
+      try {
+        response = await startRegistration({ optionsJSON });
+      } catch {
+        throw new ApiError(0, t('account.passkeyFailed'));
+      }
+      await data('POST', 'account/passkeys/register', {
+        name: name.value.trim(),
+        response,
+      });
+      await refresh();
+    },
+    (e) => msg.error(messageOf(e)),
+  );
   const list = status.passkeys.length
-    ? h('ul', { class: 'passkeys', id: 'passkey-list' }, ...status.passkeys.map((p) => passkeyRow(p, refresh, msg)))
-    : h('p', { class: 'muted small', id: 'passkey-list' }, t('account.noPasskeys'));
+    ? h(
+        'ul',
+        { class: 'passkeys', id: 'passkey-list' },
+        ...status.passkeys.map((p) => passkeyRow(p, refresh, msg)),
+      )
+    : h(
+        'p',
+        { class: 'muted small', id: 'passkey-list' },
+        t('account.noPasskeys'),
+      );
   // At an IP address the browser cannot make a passkey: the form gives way to why.
-  return [h('p', { class: 'muted small' }, t('account.passkeyIntro')), msg.el, list, atIpAddress() ? passkeysUnavailable() : addForm];
+  return [
+    h('p', { class: 'muted small' }, t('account.passkeyIntro')),
+    msg.el,
+    list,
+    atIpAddress() ? passkeysUnavailable() : addForm,
+  ];
 }
 
 /** The two sections, reloaded after every change. */
 export function securitySections(): HTMLElement[] {
-  const totpBox = h('section', { id: 'two-factor' }, h('h2', {}, t('second.title')));
-  const passkeyBox = h('section', { id: 'passkeys' }, h('h2', {}, t('account.passkeys')));
+  const totpBox = h(
+    'section',
+    { id: 'two-factor' },
+    h('h2', {}, t('second.title')),
+  );
+  const passkeyBox = h(
+    'section',
+    { id: 'passkeys' },
+    h('h2', {}, t('account.passkeys')),
+  );
   const refresh = async () => {
-    const status = await data<SecondFactorStatus>('GET', 'account/second_factor');
+    const status = await data<SecondFactorStatus>(
+      'GET',
+      'account/second_factor',
+    );
     authenticatorChanged(status.totp);
-    totpBox.replaceChildren(h('h2', {}, t('second.title')), ...(status.totp ? totpOn(status, totpBox, refresh) : totpOff(totpBox, refresh)));
-    passkeyBox.replaceChildren(h('h2', {}, t('account.passkeys')), ...passkeys(status, refresh));
+    totpBox.replaceChildren(
+      h('h2', {}, t('second.title')),
+      ...(status.totp
+        ? totpOn(status, totpBox, refresh)
+        : totpOff(totpBox, refresh)),
+    );
+    passkeyBox.replaceChildren(
+      h('h2', {}, t('account.passkeys')),
+      ...passkeys(status, refresh),
+    );
   };
-  void refresh().catch((err: unknown) => totpBox.append(h('p', { class: 'notice error' }, messageOf(err))));
+  void refresh().catch((err: unknown) =>
+    totpBox.append(h('p', { class: 'notice error' }, messageOf(err))),
+  );
   return [totpBox, passkeyBox];
 }

@@ -1,12 +1,34 @@
-import { call, currentUser, data, loginUrl, type Me, type TokenEnvelope } from '../api.js';
-import { busy, copyBox, field, form, formatTime, h, input, notice } from '../dom.js';
+import {
+  call,
+  currentUser,
+  data,
+  loginUrl,
+  type Me,
+  type TokenEnvelope,
+} from '../api.js';
+import {
+  busy,
+  copyBox,
+  field,
+  form,
+  formatTime,
+  h,
+  input,
+  notice,
+} from '../dom.js';
 import { messageOf, needsLogin, render } from '../layout.js';
 import { sendCode } from './login.js';
 import { CaptchaBox } from '../captcha.js';
 import { signOut } from '../sign-out.js';
 import type { AuthorizedApp, AuthorizedAppList } from '../contracts.js';
 import { securitySections } from './account-security.js';
-import { changeEmail, changePassword, deleteAccount, editName, sessions } from './account-settings.js';
+import {
+  changeEmail,
+  changePassword,
+  deleteAccount,
+  editName,
+  sessions,
+} from './account-settings.js';
 import { upstreamSection } from './account-upstream.js';
 import { signInHistorySection } from './sign-in-history.js';
 import { t } from '../i18n.js';
@@ -14,17 +36,59 @@ import { minecraftSection } from './account-minecraft.js';
 import { roleLabel } from '../audit-labels.js';
 
 function profile(me: Me): HTMLElement {
-  const row = (k: string, v: Node | string) => h('div', { class: 'row' }, h('dt', {}, k), h('dd', {}, v));
+  const row = (k: string, v: Node | string) =>
+    h('div', { class: 'row' }, h('dt', {}, k), h('dd', {}, v));
   const verified = me.email_verified
-    ? h('span', { class: 'badge ok', id: 'email-status' }, t('account.verified'))
-    : h('span', { class: 'badge warn', id: 'email-status' }, t('account.unverified'));
-  return h('dl', { class: 'profile', id: 'profile' },
-    row(t('label.username'), h('span', { id: 'profile-username' }, me.username)),
-    row(t('label.display_name'), h('span', { id: 'profile-display-name' }, me.display_name)),
-    row(t('label.email'), me.email === ''
-      ? h('span', { class: 'muted', id: 'profile-email' }, t('account.notSet'))
-      : h('span', {}, h('span', { id: 'profile-email', class: 'current-email' }, me.email), ' ', verified)),
-    row(t('account.roles'), h('span', { id: 'profile-roles' }, me.roles.map(roleLabel).join(t('account.listSeparator')) || t('account.none'))),
+    ? h(
+        'span',
+        { class: 'badge ok', id: 'email-status' },
+        t('account.verified'),
+      )
+    : h(
+        'span',
+        { class: 'badge warn', id: 'email-status' },
+        t('account.unverified'),
+      );
+  return h(
+    'dl',
+    { class: 'profile', id: 'profile' },
+    row(
+      t('label.username'),
+      h('span', { id: 'profile-username' }, me.username),
+    ),
+    row(
+      t('label.display_name'),
+      h('span', { id: 'profile-display-name' }, me.display_name),
+    ),
+    row(
+      t('label.email'),
+      me.email === ''
+        ? h(
+            'span',
+            { class: 'muted', id: 'profile-email' },
+            t('account.notSet'),
+          )
+        : h(
+            'span',
+            {},
+            h(
+              'span',
+              { id: 'profile-email', class: 'current-email' },
+              me.email,
+            ),
+            ' ',
+            verified,
+          ),
+    ),
+    row(
+      t('account.roles'),
+      h(
+        'span',
+        { id: 'profile-roles' },
+        me.roles.map(roleLabel).join(t('account.listSeparator')) ||
+          t('account.none'),
+      ),
+    ),
     row(t('account.signedInUntil'), formatTime(me.exp)),
   );
 }
@@ -33,70 +97,156 @@ function verifyEmail(me: Me): HTMLElement | null {
   // An account made by signing in with another account may have no address to verify.
   if (me.email_verified || me.email === '') return null;
   const msg = notice();
-  const code = input('verify_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: t('login.sixDigits') });
-  const send = h('button', { type: 'button', class: 'secondary' }, t('login.sendCode'));
+  const code = input('verify_code', {
+    inputmode: 'numeric',
+    autocomplete: 'one-time-code',
+    maxlength: '6',
+    placeholder: t('login.sixDigits'),
+  });
+  const send = h(
+    'button',
+    { type: 'button', class: 'secondary' },
+    t('login.sendCode'),
+  );
   // send_code asks for a CAPTCHA whenever one is on (docs/abuse.md): solved when the button is pressed.
   const box = new CaptchaBox();
-  send.addEventListener('click', () => void sendCode(me.email, 'verify', send, msg, box));
-  const submit = h('button', { type: 'submit', class: 'primary' }, t('account.verifyEmail'));
-  const f = form([box.el, h('div', { class: 'inline' }, field(t('label.code'), code), send), submit], submit, async () => {
-    msg.hide();
-    await data('POST', 'verify_email', { code: code.value.trim() });
-    f.hidden = true;
-    msg.ok(t('account.emailVerified'));
-    const status = document.getElementById('email-status');
-    if (status) {
-      status.textContent = t('account.verified');
-      status.className = 'badge ok';
-    }
-  }, (e) => msg.error(messageOf(e)));
-  return h('section', { id: 'verify-email' }, h('h2', {}, t('account.verifyEmail')),
-    h('p', { class: 'muted small' }, t('account.codeGoesTo'), h('span', { class: 'current-email' }, me.email)), msg.el, f);
+  send.addEventListener(
+    'click',
+    () => void sendCode(me.email, 'verify', send, msg, box),
+  );
+  const submit = h(
+    'button',
+    { type: 'submit', class: 'primary' },
+    t('account.verifyEmail'),
+  );
+  const f = form(
+    [
+      box.el,
+      h('div', { class: 'inline' }, field(t('label.code'), code), send),
+      submit,
+    ],
+    submit,
+    async () => {
+      msg.hide();
+      await data('POST', 'verify_email', { code: code.value.trim() });
+      f.hidden = true;
+      msg.ok(t('account.emailVerified'));
+      const status = document.getElementById('email-status');
+      if (status) {
+        status.textContent = t('account.verified');
+        status.className = 'badge ok';
+      }
+    },
+    (e) => msg.error(messageOf(e)),
+  );
+  return h(
+    'section',
+    { id: 'verify-email' },
+    h('h2', {}, t('account.verifyEmail')),
+    h(
+      'p',
+      { class: 'muted small' },
+      t('account.codeGoesTo'),
+      h('span', { class: 'current-email' }, me.email),
+    ),
+    msg.el,
+    f,
+  );
 }
 
 function gameToken(): HTMLElement {
   const msg = notice();
   const out = h('div', { id: 'game-token' });
-  const mint = h('button', { type: 'button', class: 'secondary', id: 'mint-game-token' }, t('account.mintGameToken'));
-  mint.addEventListener('click', () => void busy(mint, async () => {
-    msg.hide();
-    try {
-      const env = await call<TokenEnvelope>('POST', 'game_token');
-      out.replaceChildren(
-        copyBox(env.access_token, t('account.gameToken')),
-        h('p', { class: 'muted small' }, t('account.gameTokenValid', { days: Math.round(env.expires_in / 86400) })),
-      );
-    } catch (err) {
-      if (needsLogin(err)) return location.replace(loginUrl());
-      msg.error(messageOf(err));
-    }
-  }));
-  return h('section', { id: 'game-token-section' }, h('h2', {}, t('account.gameToken')),
-    h('p', { class: 'muted small' }, t('account.gameTokenHint')), msg.el, mint, out);
+  const mint = h(
+    'button',
+    { type: 'button', class: 'secondary', id: 'mint-game-token' },
+    t('account.mintGameToken'),
+  );
+  mint.addEventListener(
+    'click',
+    () =>
+      void busy(mint, async () => {
+        msg.hide();
+        try {
+          const env = await call<TokenEnvelope>('POST', 'game_token');
+          out.replaceChildren(
+            copyBox(env.access_token, t('account.gameToken')),
+            h(
+              'p',
+              { class: 'muted small' },
+              t('account.gameTokenValid', {
+                days: Math.round(env.expires_in / 86400),
+              }),
+            ),
+          );
+        } catch (err) {
+          if (needsLogin(err)) return location.replace(loginUrl());
+          msg.error(messageOf(err));
+        }
+      }),
+  );
+  return h(
+    'section',
+    { id: 'game-token-section' },
+    h('h2', {}, t('account.gameToken')),
+    h('p', { class: 'muted small' }, t('account.gameTokenHint')),
+    msg.el,
+    mint,
+    out,
+  );
 }
 
 /** One authorized application: name, scopes, when, and the button that withdraws it. */
-function authorizedRow(app: AuthorizedApp, msg: ReturnType<typeof notice>): HTMLElement {
-  const revoke = h('button', { type: 'button', class: 'danger small', 'data-client-id': app.client_id }, t('account.revoke'));
-  const row = h('li', { class: 'authorized-app' },
-    h('div', {},
+function authorizedRow(
+  app: AuthorizedApp,
+  msg: ReturnType<typeof notice>,
+): HTMLElement {
+  const revoke = h(
+    'button',
+    { type: 'button', class: 'danger small', 'data-client-id': app.client_id },
+    t('account.revoke'),
+  );
+  const row = h(
+    'li',
+    { class: 'authorized-app' },
+    h(
+      'div',
+      {},
       h('strong', { class: 'app-name' }, app.display_name || app.client_id),
-      h('p', { class: 'muted small' }, t('account.appScopes', { scopes: app.scopes.join(' ') || t('account.none') })),
-      h('p', { class: 'muted small' }, t('account.appGranted', { time: formatTime(app.updated_at) })),
+      h(
+        'p',
+        { class: 'muted small' },
+        t('account.appScopes', {
+          scopes: app.scopes.join(' ') || t('account.none'),
+        }),
+      ),
+      h(
+        'p',
+        { class: 'muted small' },
+        t('account.appGranted', { time: formatTime(app.updated_at) }),
+      ),
     ),
     revoke,
   );
-  revoke.addEventListener('click', () => void busy(revoke, async () => {
-    msg.hide();
-    try {
-      await data('POST', 'account/authorized_apps/revoke', { client_id: app.client_id });
-      row.remove();
-      msg.ok(t('account.revoked', { app: app.display_name || app.client_id }));
-    } catch (err) {
-      if (needsLogin(err)) return location.replace(loginUrl());
-      msg.error(messageOf(err));
-    }
-  }));
+  revoke.addEventListener(
+    'click',
+    () =>
+      void busy(revoke, async () => {
+        msg.hide();
+        try {
+          await data('POST', 'account/authorized_apps/revoke', {
+            client_id: app.client_id,
+          });
+          row.remove();
+          msg.ok(
+            t('account.revoked', { app: app.display_name || app.client_id }),
+          );
+        } catch (err) {
+          if (needsLogin(err)) return location.replace(loginUrl());
+          msg.error(messageOf(err));
+        }
+      }),
+  );
   return row;
 }
 
@@ -104,33 +254,82 @@ function authorizedRow(app: AuthorizedApp, msg: ReturnType<typeof notice>): HTML
 function authorizedApps(): HTMLElement {
   const msg = notice();
   const list = h('ul', { class: 'authorized-apps', id: 'authorized-apps' });
-  const section = h('section', { id: 'authorized' }, h('h2', {}, t('account.authorizedApps')), msg.el, list);
-  void data<AuthorizedAppList>('GET', 'account/authorized_apps').then(({ apps }) => {
-    if (apps.length === 0) list.replaceWith(h('p', { class: 'muted small', id: 'authorized-apps-empty' }, t('account.noAuthorizedApps')));
-    else list.append(...apps.map((a) => authorizedRow(a, msg)));
-  }, (err) => msg.error(messageOf(err)));
+  const section = h(
+    'section',
+    { id: 'authorized' },
+    h('h2', {}, t('account.authorizedApps')),
+    msg.el,
+    list,
+  );
+  void data<AuthorizedAppList>('GET', 'account/authorized_apps').then(
+    ({ apps }) => {
+      if (apps.length === 0)
+        list.replaceWith(
+          h(
+            'p',
+            { class: 'muted small', id: 'authorized-apps-empty' },
+            t('account.noAuthorizedApps'),
+          ),
+        );
+      else list.append(...apps.map((a) => authorizedRow(a, msg)));
+    },
+    (err) => msg.error(messageOf(err)),
+  );
   return section;
 }
 
 function signOutSection(): HTMLElement {
   const msg = notice();
-  const out = h('button', { type: 'button', class: 'secondary', id: 'logout' }, t('menu.signOut'));
-  const all = h('button', { type: 'button', class: 'danger', id: 'logout-all' }, t('account.signOutEverywhere'));
-  const leave = (everywhere: boolean) => () => signOut(everywhere).catch((err: unknown) => msg.error(messageOf(err)));
+  const out = h(
+    'button',
+    { type: 'button', class: 'secondary', id: 'logout' },
+    t('menu.signOut'),
+  );
+  const all = h(
+    'button',
+    { type: 'button', class: 'danger', id: 'logout-all' },
+    t('account.signOutEverywhere'),
+  );
+  const leave = (everywhere: boolean) => () =>
+    signOut(everywhere).catch((err: unknown) => msg.error(messageOf(err)));
   out.addEventListener('click', () => void busy(out, leave(false)));
   all.addEventListener('click', () => void busy(all, leave(true)));
-  return h('section', { id: 'sign-out' }, h('h2', {}, t('account.signInState')), msg.el, h('div', { class: 'actions' }, out, all));
+  return h(
+    'section',
+    { id: 'sign-out' },
+    h('h2', {}, t('account.signInState')),
+    msg.el,
+    h('div', { class: 'actions' }, out, all),
+  );
 }
 
 /** Where each part of this long page starts, so nothing needs a scroll to the bottom to find. */
 const SECTIONS: Array<[string, string]> = [
-  ['profile', t('account.navProfile')], ['change-password', t('account.navSecurity')], ['two-factor', t('second.title')], ['passkeys', t('account.passkeys')],
-  ['upstream', t('account.upstream')], ['session-list', t('account.sessions')], ['sign-in-history', t('account.signInHistory')], ['authorized', t('account.authorizedApps')], ['game-token-section', t('account.gameToken')], ['danger', t('account.deleteAccount')],
+  ['profile', t('account.navProfile')],
+  ['change-password', t('account.navSecurity')],
+  ['two-factor', t('second.title')],
+  ['passkeys', t('account.passkeys')],
+  ['upstream', t('account.upstream')],
+  ['session-list', t('account.sessions')],
+  ['sign-in-history', t('account.signInHistory')],
+  ['authorized', t('account.authorizedApps')],
+  ['game-token-section', t('account.gameToken')],
+  ['danger', t('account.deleteAccount')],
 ];
 
 function pageNav(): HTMLElement {
-  const links = SECTIONS.map(([id, label]) => h('li', {}, h('a', { href: `#${id}` }, label)));
-  const nav = h('nav', { class: 'page-nav', id: 'account-nav', 'aria-label': t('account.onThisPage') }, h('ul', {}, ...links));
+  const links = SECTIONS.map(([id, label]) =>
+    h('li', {}, h('a', { href: `#${id}` }, label)),
+  );
+  const nav = h(
+    'nav',
+    {
+      class: 'page-nav',
+      id: 'account-nav',
+      'aria-label': t('account.onThisPage'),
+    },
+    h('ul', {}, ...links),
+  );
   // The deletion form sits folded away; its link unfolds it as well as scrolling to it.
   nav.querySelector('a[href="#danger"]')?.addEventListener('click', () => {
     const box = document.getElementById('delete-section');
@@ -144,12 +343,34 @@ export async function accountPage(): Promise<void> {
   try {
     me = await currentUser();
   } catch (err) {
-    render(t('account.title'), [h('p', { class: 'notice error' }, messageOf(err))]);
+    render(t('account.title'), [
+      h('p', { class: 'notice error' }, messageOf(err)),
+    ]);
     return;
   }
   if (!me) {
     location.replace(loginUrl());
     return;
   }
-  render(t('account.title'), [pageNav(), profile(me), verifyEmail(me), editName(me), changePassword(), changeEmail(me), ...securitySections(), upstreamSection(), sessions(), signInHistorySection(), authorizedApps(), gameToken(), minecraftSection(), signOutSection(), deleteAccount(me)].filter((n): n is HTMLElement => n !== null), { me });
+  render(
+    t('account.title'),
+    [
+      pageNav(),
+      profile(me),
+      verifyEmail(me),
+      editName(me),
+      changePassword(),
+      changeEmail(me),
+      ...securitySections(),
+      upstreamSection(),
+      sessions(),
+      signInHistorySection(),
+      authorizedApps(),
+      gameToken(),
+      minecraftSection(),
+      signOutSection(),
+      deleteAccount(me),
+    ].filter((n): n is HTMLElement => n !== null),
+    { me },
+  );
 }

@@ -5,113 +5,332 @@
  */
 import { data } from '../api.js';
 import type { AdminLinks, ProviderView } from '../contracts.js';
-import { busy, copyLine, field, form, formatTime, h, input, notice } from '../dom.js';
+import {
+  busy,
+  copyLine,
+  field,
+  form,
+  formatTime,
+  h,
+  input,
+  notice,
+} from '../dom.js';
 import { messageOf } from '../layout.js';
 import { t } from '../i18n.js';
 
 type Notice = ReturnType<typeof notice>;
 const TYPES: Array<[string, string]> = [
-  ['steam', 'Steam'], ['discord', 'Discord'], ['qq', 'QQ'], ['wechat', t('providers.wechat')], ['github', 'GitHub'], ['google', 'Google'],
-  ['microsoft', 'Microsoft'], ['oidc', 'OpenID Connect'], ['oauth2', 'OAuth 2.0'],
+  ['steam', 'Steam'],
+  ['discord', 'Discord'],
+  ['qq', 'QQ'],
+  ['wechat', t('providers.wechat')],
+  ['github', 'GitHub'],
+  ['google', 'Google'],
+  ['microsoft', 'Microsoft'],
+  ['oidc', 'OpenID Connect'],
+  ['oauth2', 'OAuth 2.0'],
 ];
 /** Text settings of the form, as the API names them, with their labels; the advanced ones fold away. */
 const MAIN: Array<[string, string, string?]> = [
-  ['name', t('providers.name'), t('providers.nameHint')], ['client_id', 'Client ID / App ID'], ['client_secret', 'Client Secret / App Key', t('providers.secretHint')],
-  ['issuer', t('providers.issuer')], ['scopes', 'Scopes', t('providers.scopesHint')], ['require_guild', t('providers.guild'), t('providers.guildHint')],
+  ['name', t('providers.name'), t('providers.nameHint')],
+  ['client_id', 'Client ID / App ID'],
+  ['client_secret', 'Client Secret / App Key', t('providers.secretHint')],
+  ['issuer', t('providers.issuer')],
+  ['scopes', 'Scopes', t('providers.scopesHint')],
+  ['require_guild', t('providers.guild'), t('providers.guildHint')],
   ['api_key', 'Steam Web API Key', t('providers.apiKeyHint')],
 ];
 const ADVANCED: Array<[string, string]> = [
-  ['authorization_endpoint', 'Authorization endpoint'], ['token_endpoint', 'Token endpoint'], ['userinfo_endpoint', 'Userinfo endpoint'],
-  ['openid_endpoint', t('providers.openid2')], ['api_base', 'API base'],
-  ['subject_field', t('providers.subjectField')], ['username_field', t('providers.usernameField')], ['email_field', t('providers.emailField')],
+  ['authorization_endpoint', 'Authorization endpoint'],
+  ['token_endpoint', 'Token endpoint'],
+  ['userinfo_endpoint', 'Userinfo endpoint'],
+  ['openid_endpoint', t('providers.openid2')],
+  ['api_base', 'API base'],
+  ['subject_field', t('providers.subjectField')],
+  ['username_field', t('providers.usernameField')],
+  ['email_field', t('providers.emailField')],
 ];
 
-function providerForm(msg: Notice, done: () => Promise<void>, editing?: ProviderView): HTMLFormElement {
-  const id = input('provider_id', { value: editing?.id, disabled: !!editing, placeholder: t('providers.idPlaceholder') });
-  const type = h('select', { name: 'provider_type', id: 'f-provider_type', disabled: !!editing },
-    ...TYPES.map(([v, label]) => h('option', { value: v, selected: editing?.type === v }, label)));
+function providerForm(
+  msg: Notice,
+  done: () => Promise<void>,
+  editing?: ProviderView,
+): HTMLFormElement {
+  const id = input('provider_id', {
+    value: editing?.id,
+    disabled: !!editing,
+    placeholder: t('providers.idPlaceholder'),
+  });
+  const type = h(
+    'select',
+    { name: 'provider_type', id: 'f-provider_type', disabled: !!editing },
+    ...TYPES.map(([v, label]) =>
+      h('option', { value: v, selected: editing?.type === v }, label),
+    ),
+  );
   const fields = new Map<string, HTMLInputElement>();
   const text = ([name, label, hint]: [string, string, string?]) => {
-    const current = editing ? (editing as unknown as Record<string, unknown>)[name] : undefined;
-    const el = input(`provider_${name}`, { value: typeof current === 'string' ? current : undefined, autocomplete: 'off' });
+    const current = editing
+      ? (editing as unknown as Record<string, unknown>)[name]
+      : undefined;
+    const el = input(`provider_${name}`, {
+      value: typeof current === 'string' ? current : undefined,
+      autocomplete: 'off',
+    });
     fields.set(name, el);
     return field(label, el, hint);
   };
-  const trust = h('input', { type: 'checkbox', id: 'f-provider_trust_email', checked: editing?.trust_email === true });
-  const submit = h('button', { type: 'submit', class: 'primary' }, editing ? t('console.save') : t('providers.add'));
-  return form([
-    h('div', { class: 'inline fields' }, field(t('providers.id'), id, t('providers.idHint')), field(t('console.type'), type)),
-    ...MAIN.map(text),
-    h('label', { class: 'check' }, trust, t('providers.trustEmail')),
-    h('details', {}, h('summary', {}, t('providers.advanced')), ...ADVANCED.map((f) => text(f))),
+  const trust = h('input', {
+    type: 'checkbox',
+    id: 'f-provider_trust_email',
+    checked: editing?.trust_email === true,
+  });
+  const submit = h(
+    'button',
+    { type: 'submit', class: 'primary' },
+    editing ? t('console.save') : t('providers.add'),
+  );
+  return form(
+    [
+      h(
+        'div',
+        { class: 'inline fields' },
+        field(t('providers.id'), id, t('providers.idHint')),
+        field(t('console.type'), type),
+      ),
+      ...MAIN.map(text),
+      h('label', { class: 'check' }, trust, t('providers.trustEmail')),
+      h(
+        'details',
+        {},
+        h('summary', {}, t('providers.advanced')),
+        ...ADVANCED.map((f) => text(f)),
+      ),
+      submit,
+    ],
     submit,
-  ], submit, async () => {
-    msg.hide();
-    const body: Record<string, unknown> = { id: editing?.id ?? id.value.trim(), trust_email: trust.checked };
-    if (!editing) body.type = type.value;
-    for (const [name, el] of fields) {
-      const value = el.value.trim();
-      // On a change, an empty secret means "keep it"; an empty setting clears it.
-      if (value !== '' || (editing && !['client_secret', 'api_key'].includes(name))) body[name] = value;
-    }
-    await data('POST', editing ? 'admin/providers/update' : 'admin/providers', body);
-    msg.ok(editing ? t('providers.saved', { name: editing.name }) : t('providers.added'));
-    await done();
-  }, (e) => msg.error(messageOf(e)));
+    async () => {
+      msg.hide();
+      const body: Record<string, unknown> = {
+        id: editing?.id ?? id.value.trim(),
+        trust_email: trust.checked,
+      };
+      if (!editing) body.type = type.value;
+      for (const [name, el] of fields) {
+        const value = el.value.trim();
+        // On a change, an empty secret means "keep it"; an empty setting clears it.
+        if (
+          value !== '' ||
+          (editing && !['client_secret', 'api_key'].includes(name))
+        )
+          body[name] = value;
+      }
+      await data(
+        'POST',
+        editing ? 'admin/providers/update' : 'admin/providers',
+        body,
+      );
+      msg.ok(
+        editing
+          ? t('providers.saved', { name: editing.name })
+          : t('providers.added'),
+      );
+      await done();
+    },
+    (e) => msg.error(messageOf(e)),
+  );
 }
 
-function providerRow(p: ProviderView, msg: Notice, reload: () => Promise<void>, edit: (p: ProviderView) => void): HTMLElement {
-  const toggle = h('button', { type: 'button', class: p.enabled ? 'danger small-button' : 'secondary small-button', 'data-action': 'toggle' }, p.enabled ? t('console.disable') : t('console.enable'));
-  toggle.addEventListener('click', () => void busy(toggle, async () => {
-    await data('POST', 'admin/providers/status', { id: p.id, enabled: !p.enabled }).then(reload, (e: unknown) => msg.error(messageOf(e)));
-  }));
-  const change = h('button', { type: 'button', class: 'secondary small-button' }, t('console.edit'));
+function providerRow(
+  p: ProviderView,
+  msg: Notice,
+  reload: () => Promise<void>,
+  edit: (p: ProviderView) => void,
+): HTMLElement {
+  const toggle = h(
+    'button',
+    {
+      type: 'button',
+      class: p.enabled ? 'danger small-button' : 'secondary small-button',
+      'data-action': 'toggle',
+    },
+    p.enabled ? t('console.disable') : t('console.enable'),
+  );
+  toggle.addEventListener(
+    'click',
+    () =>
+      void busy(toggle, async () => {
+        await data('POST', 'admin/providers/status', {
+          id: p.id,
+          enabled: !p.enabled,
+        }).then(reload, (e: unknown) => msg.error(messageOf(e)));
+      }),
+  );
+  const change = h(
+    'button',
+    { type: 'button', class: 'secondary small-button' },
+    t('console.edit'),
+  );
   change.addEventListener('click', () => edit(p));
-  const remove = h('button', { type: 'button', class: 'danger small-button' }, t('account.delete'));
-  remove.addEventListener('click', () => void busy(remove, async () => {
-    if (!confirm(t('providers.removeConfirm', { name: p.name }))) return;
-    await data('POST', 'admin/providers/remove', { id: p.id }).then(reload, (e: unknown) => msg.error(messageOf(e)));
-  }));
-  return h('li', { class: 'provider', 'data-provider': p.id },
-    h('div', { class: 'inline tight' }, h('strong', {}, p.name), h('code', {}, p.id), h('span', { class: 'badge' }, TYPES.find(([t]) => t === p.type)?.[1] ?? p.type),
-      h('span', { class: p.enabled ? 'badge ok' : 'badge warn' }, p.enabled ? t('console.enabled') : t('console.disabled'))),
-    h('div', { class: 'muted small' }, t('providers.callback', { name: p.name })),
+  const remove = h(
+    'button',
+    { type: 'button', class: 'danger small-button' },
+    t('account.delete'),
+  );
+  remove.addEventListener(
+    'click',
+    () =>
+      void busy(remove, async () => {
+        if (!confirm(t('providers.removeConfirm', { name: p.name }))) return;
+        await data('POST', 'admin/providers/remove', { id: p.id }).then(
+          reload,
+          (e: unknown) => msg.error(messageOf(e)),
+        );
+      }),
+  );
+  return h(
+    'li',
+    { class: 'provider', 'data-provider': p.id },
+    h(
+      'div',
+      { class: 'inline tight' },
+      h('strong', {}, p.name),
+      h('code', {}, p.id),
+      h(
+        'span',
+        { class: 'badge' },
+        TYPES.find(([t]) => t === p.type)?.[1] ?? p.type,
+      ),
+      h(
+        'span',
+        { class: p.enabled ? 'badge ok' : 'badge warn' },
+        p.enabled ? t('console.enabled') : t('console.disabled'),
+      ),
+    ),
+    h(
+      'div',
+      { class: 'muted small' },
+      t('providers.callback', { name: p.name }),
+    ),
     copyLine(p.callback_url, t('providers.callbackLabel', { name: p.name })),
-    h('div', { class: 'muted small' }, t('providers.summary', { clientId: p.client_id || '—', secret: p.has_client_secret ? t('providers.secretSet') : t('account.none'), time: formatTime(p.updated_at) })),
-    h('div', { class: 'actions' }, toggle, change, remove));
+    h(
+      'div',
+      { class: 'muted small' },
+      t('providers.summary', {
+        clientId: p.client_id || '—',
+        secret: p.has_client_secret
+          ? t('providers.secretSet')
+          : t('account.none'),
+        time: formatTime(p.updated_at),
+      }),
+    ),
+    h('div', { class: 'actions' }, toggle, change, remove),
+  );
 }
 
 export function providersView(msg: Notice): HTMLElement {
   const list = h('ul', { class: 'plain providers', id: 'providers' });
   const editor = h('div', { id: 'provider-editor' });
   const reload = async () => {
-    const { providers } = await data<{ providers: ProviderView[] }>('GET', 'admin/providers');
-    list.replaceChildren(...(providers.length ? providers.map((p) => providerRow(p, msg, reload, edit)) : [h('li', { class: 'muted' }, t('providers.none'))]));
-    editor.replaceChildren(h('h2', {}, t('providers.addTitle')), providerForm(msg, reload));
+    const { providers } = await data<{ providers: ProviderView[] }>(
+      'GET',
+      'admin/providers',
+    );
+    list.replaceChildren(
+      ...(providers.length
+        ? providers.map((p) => providerRow(p, msg, reload, edit))
+        : [h('li', { class: 'muted' }, t('providers.none'))]),
+    );
+    editor.replaceChildren(
+      h('h2', {}, t('providers.addTitle')),
+      providerForm(msg, reload),
+    );
   };
   const edit = (p: ProviderView) => {
-    editor.replaceChildren(h('h2', {}, t('providers.editTitle', { name: p.name })), providerForm(msg, reload, p));
+    editor.replaceChildren(
+      h('h2', {}, t('providers.editTitle', { name: p.name })),
+      providerForm(msg, reload, p),
+    );
     editor.scrollIntoView();
   };
   void reload().catch((e: unknown) => msg.error(messageOf(e)));
-  return h('div', { id: 'providers-view' },
+  return h(
+    'div',
+    { id: 'providers-view' },
     h('p', { class: 'muted small' }, t('providers.intro')),
-    list, editor);
+    list,
+    editor,
+  );
 }
 
 /** A user's linked accounts in the user detail, each removable. */
-export async function userLinksView(username: string, msg: Notice): Promise<HTMLElement> {
+export async function userLinksView(
+  username: string,
+  msg: Notice,
+): Promise<HTMLElement> {
   const box = h('div', { id: 'user-links' });
   const load = async () => {
-    const { links } = await data<AdminLinks>('GET', `admin/users/links?username=${encodeURIComponent(username)}`);
-    box.replaceChildren(h('h2', {}, t('providers.linksCount', { n: links.length })), links.length === 0 ? h('p', { class: 'muted small' }, t('account.none')) : h('ul', { class: 'plain' }, ...links.map((l) => {
-      const b = h('button', { type: 'button', class: 'danger small-button', 'data-provider': l.provider }, t('account.unlink'));
-      b.addEventListener('click', () => void busy(b, async () => {
-        if (!confirm(t('providers.unlinkConfirm', { username, provider: l.provider_name }))) return;
-        await data('POST', 'admin/users/links/remove', { username, provider: l.provider }).then(() => { msg.ok(t('providers.unlinked')); return load(); }, (e: unknown) => msg.error(messageOf(e)));
-      }));
-      return h('li', { class: 'inline tight' }, h('strong', {}, l.provider_name), h('span', {}, l.display_name), h('span', { class: 'muted small' }, t('account.linkedAt', { time: formatTime(l.linked_at) })), b);
-    })));
+    const { links } = await data<AdminLinks>(
+      'GET',
+      `admin/users/links?username=${encodeURIComponent(username)}`,
+    );
+    box.replaceChildren(
+      h('h2', {}, t('providers.linksCount', { n: links.length })),
+      links.length === 0
+        ? h('p', { class: 'muted small' }, t('account.none'))
+        : h(
+            'ul',
+            { class: 'plain' },
+            ...links.map((l) => {
+              const b = h(
+                'button',
+                {
+                  type: 'button',
+                  class: 'danger small-button',
+                  'data-provider': l.provider,
+                },
+                t('account.unlink'),
+              );
+              b.addEventListener(
+                'click',
+                () =>
+                  void busy(b, async () => {
+                    if (
+                      !confirm(
+                        t('providers.unlinkConfirm', {
+                          username,
+                          provider: l.provider_name,
+                        }),
+                      )
+                    )
+                      return;
+                    await data('POST', 'admin/users/links/remove', {
+                      username,
+                      provider: l.provider,
+                    }).then(
+                      () => {
+                        msg.ok(t('providers.unlinked'));
+                        return load();
+                      },
+                      (e: unknown) => msg.error(messageOf(e)),
+                    );
+                  }),
+              );
+              return h(
+                'li',
+                { class: 'inline tight' },
+                h('strong', {}, l.provider_name),
+                h('span', {}, l.display_name),
+                h(
+                  'span',
+                  { class: 'muted small' },
+                  t('account.linkedAt', { time: formatTime(l.linked_at) }),
+                ),
+                b,
+              );
+            }),
+          ),
+    );
   };
   await load().catch((e: unknown) => msg.error(messageOf(e)));
   return box;

@@ -21,8 +21,19 @@ const UNIT_MS: Record<string, number> = { hours: HOUR_MS, days: 24 * HOUR_MS };
 const MAX_AMOUNT = 3650;
 const ROLE_NAME = /^[a-z0-9_-]{1,32}$/;
 
-function radio(name: string, value: string, label: string, checked = false): { el: HTMLElement; box: HTMLInputElement } {
-  const box = h('input', { type: 'radio', name, value, id: `f-${name}-${value}`, checked });
+function radio(
+  name: string,
+  value: string,
+  label: string,
+  checked = false,
+): { el: HTMLElement; box: HTMLInputElement } {
+  const box = h('input', {
+    type: 'radio',
+    name,
+    value,
+    id: `f-${name}-${value}`,
+    checked,
+  });
   return { el: h('label', { class: 'check', for: box.id }, box, label), box };
 }
 
@@ -38,29 +49,66 @@ export function askBanTerms(username: string): Promise<BanTerms | null> {
   const forever = radio('ban_end', 'forever', t('admin.banEndForever'), true);
   const after = radio('ban_end', 'after', t('admin.banEndAfter'));
   const at = radio('ban_end', 'at', t('admin.banEndAt'));
-  const amount = input('ban_amount', { type: 'number', min: '1', max: String(MAX_AMOUNT), value: '7', 'aria-label': t('admin.banAmount') });
-  const unit = h('select', { name: 'ban_unit', 'aria-label': t('admin.banUnit') },
-    h('option', { value: 'days', selected: true }, t('admin.banDays')), h('option', { value: 'hours' }, t('admin.banHours')));
-  const date = input('ban_until', { type: 'datetime-local', min: localInputValue(Date.now()), 'aria-label': t('admin.banEndAt') });
+  const amount = input('ban_amount', {
+    type: 'number',
+    min: '1',
+    max: String(MAX_AMOUNT),
+    value: '7',
+    'aria-label': t('admin.banAmount'),
+  });
+  const unit = h(
+    'select',
+    { name: 'ban_unit', 'aria-label': t('admin.banUnit') },
+    h('option', { value: 'days', selected: true }, t('admin.banDays')),
+    h('option', { value: 'hours' }, t('admin.banHours')),
+  );
+  const date = input('ban_until', {
+    type: 'datetime-local',
+    min: localInputValue(Date.now()),
+    'aria-label': t('admin.banEndAt'),
+  });
   // Typing in a choice's own fields picks that choice.
-  for (const [el, choice] of [[amount, after], [unit, after], [date, at]] as const) el.addEventListener('input', () => { choice.box.checked = true; });
-  const ends = h('fieldset', { class: 'ban-end' }, h('legend', {}, t('admin.banEnds')),
+  for (const [el, choice] of [
+    [amount, after],
+    [unit, after],
+    [date, at],
+  ] as const)
+    el.addEventListener('input', () => {
+      choice.box.checked = true;
+    });
+  const ends = h(
+    'fieldset',
+    { class: 'ban-end' },
+    h('legend', {}, t('admin.banEnds')),
     forever.el,
     h('div', { class: 'inline tight' }, after.el, amount, unit),
-    h('div', { class: 'inline tight' }, at.el, date));
+    h('div', { class: 'inline tight' }, at.el, date),
+  );
   return askInDialog<BanTerms>({
-    id: 'ban-dialog', title: t('admin.banTitle', { username }), confirmLabel: t('admin.banConfirm'), confirmClass: 'danger',
+    id: 'ban-dialog',
+    title: t('admin.banTitle', { username }),
+    confirmLabel: t('admin.banConfirm'),
+    confirmClass: 'danger',
     body: [field(t('admin.banReason'), reason, t('admin.banReasonHint')), ends],
     accept: () => {
-      const terms: BanTerms = reason.value.trim() ? { reason: reason.value.trim() } : {};
+      const terms: BanTerms = reason.value.trim()
+        ? { reason: reason.value.trim() }
+        : {};
       if (after.box.checked) {
         const n = Number(amount.value);
-        if (!Number.isInteger(n) || n < 1 || n > MAX_AMOUNT) throw new DialogRefusal(t('admin.banAmountInvalid', { max: MAX_AMOUNT }));
-        return { ...terms, until: new Date(Date.now() + n * UNIT_MS[unit.value]!).toISOString() };
+        if (!Number.isInteger(n) || n < 1 || n > MAX_AMOUNT)
+          throw new DialogRefusal(
+            t('admin.banAmountInvalid', { max: MAX_AMOUNT }),
+          );
+        return {
+          ...terms,
+          until: new Date(Date.now() + n * UNIT_MS[unit.value]!).toISOString(),
+        };
       }
       if (at.box.checked) {
         const end = date.value ? new Date(date.value).getTime() : NaN;
-        if (!Number.isFinite(end) || end <= Date.now()) throw new DialogRefusal(t('admin.banDateInvalid'));
+        if (!Number.isFinite(end) || end <= Date.now())
+          throw new DialogRefusal(t('admin.banDateInvalid'));
         return { ...terms, until: new Date(end).toISOString() };
       }
       return terms;
@@ -68,28 +116,80 @@ export function askBanTerms(username: string): Promise<BanTerms | null> {
   });
 }
 
-function roleChoice(name: string, members: number | undefined, checked: boolean, locked: boolean): HTMLElement {
-  const box = h('input', { type: 'checkbox', name: 'role', value: name, checked, disabled: locked });
+function roleChoice(
+  name: string,
+  members: number | undefined,
+  checked: boolean,
+  locked: boolean,
+): HTMLElement {
+  const box = h('input', {
+    type: 'checkbox',
+    name: 'role',
+    value: name,
+    checked,
+    disabled: locked,
+  });
   const label = roleLabel(name);
-  return h('label', { class: 'check role-choice', 'data-role': name },
-    box, label, label === name ? null : h('code', { class: 'muted small' }, name),
-    members === undefined ? null : h('span', { class: 'muted small' }, t('admin.roleMembers', { n: members })),
-    locked ? h('span', { class: 'hint' }, t('admin.ownAdminLocked')) : null);
+  return h(
+    'label',
+    { class: 'check role-choice', 'data-role': name },
+    box,
+    label,
+    label === name ? null : h('code', { class: 'muted small' }, name),
+    members === undefined
+      ? null
+      : h(
+          'span',
+          { class: 'muted small' },
+          t('admin.roleMembers', { n: members }),
+        ),
+    locked ? h('span', { class: 'hint' }, t('admin.ownAdminLocked')) : null,
+  );
 }
 
 /**
  * Picks a user's roles among those that exist (the user's own included), or a new one typed in.
  * `self`: the administrator's own row, whose `admin` box cannot be unticked.
  */
-export async function askRoles(user: { username: string; roles: string[] }, self: boolean): Promise<string[] | null> {
+export async function askRoles(
+  user: { username: string; roles: string[] },
+  self: boolean,
+): Promise<string[] | null> {
   const { roles } = await data<{ roles: RoleView[] }>('GET', 'admin/roles');
   const known = new Map(roles.map((r) => [r.name, r.members]));
-  const names = [...roles.map((r) => r.name), ...user.roles.filter((r) => !known.has(r))];
-  const choices = h('div', { class: 'role-choices', role: 'group', 'aria-label': t('label.roles') },
-    ...names.map((name) => roleChoice(name, known.get(name), user.roles.includes(name), self && name === 'admin' && user.roles.includes('admin'))));
-  const added = input('new_role', { id: 'f-new_role', maxlength: '32', autocomplete: 'off', placeholder: t('admin.newRolePlaceholder'), 'aria-label': t('admin.newRole') });
-  const add = h('button', { type: 'button', class: 'secondary', 'data-action': 'add-role' }, t('admin.addRole'));
-  const addHint = h('small', { class: 'hint', id: 'new-role-hint' }, t('admin.newRoleHint'));
+  const names = [
+    ...roles.map((r) => r.name),
+    ...user.roles.filter((r) => !known.has(r)),
+  ];
+  const choices = h(
+    'div',
+    { class: 'role-choices', role: 'group', 'aria-label': t('label.roles') },
+    ...names.map((name) =>
+      roleChoice(
+        name,
+        known.get(name),
+        user.roles.includes(name),
+        self && name === 'admin' && user.roles.includes('admin'),
+      ),
+    ),
+  );
+  const added = input('new_role', {
+    id: 'f-new_role',
+    maxlength: '32',
+    autocomplete: 'off',
+    placeholder: t('admin.newRolePlaceholder'),
+    'aria-label': t('admin.newRole'),
+  });
+  const add = h(
+    'button',
+    { type: 'button', class: 'secondary', 'data-action': 'add-role' },
+    t('admin.addRole'),
+  );
+  const addHint = h(
+    'small',
+    { class: 'hint', id: 'new-role-hint' },
+    t('admin.newRoleHint'),
+  );
   const addRole = () => {
     const name = added.value.trim().toLowerCase();
     if (!ROLE_NAME.test(name)) {
@@ -97,7 +197,9 @@ export async function askRoles(user: { username: string; roles: string[] }, self
       addHint.classList.add('error');
       return;
     }
-    const existing = choices.querySelector<HTMLInputElement>(`input[value="${name}"]`);
+    const existing = choices.querySelector<HTMLInputElement>(
+      `input[value="${name}"]`,
+    );
     if (existing) existing.checked = true;
     else choices.append(roleChoice(name, undefined, true, false));
     added.value = '';
@@ -106,13 +208,34 @@ export async function askRoles(user: { username: string; roles: string[] }, self
   };
   add.addEventListener('click', addRole);
   // Enter in the new name adds it rather than saving the dialog.
-  added.addEventListener('keydown', (ev) => { if (ev.key === 'Enter') { ev.preventDefault(); addRole(); } });
+  added.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter') {
+      ev.preventDefault();
+      addRole();
+    }
+  });
   return askInDialog<string[]>({
-    id: 'roles-dialog', title: t('admin.rolesOf', { username: user.username }), confirmLabel: t('admin.saveRoles'),
-    body: [choices, h('div', { class: 'field' }, h('label', { for: added.id }, t('admin.newRole')), h('div', { class: 'inline tight' }, added, add), addHint)],
+    id: 'roles-dialog',
+    title: t('admin.rolesOf', { username: user.username }),
+    confirmLabel: t('admin.saveRoles'),
+    body: [
+      choices,
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: added.id }, t('admin.newRole')),
+        h('div', { class: 'inline tight' }, added, add),
+        addHint,
+      ),
+    ],
     accept: () => {
-      const picked = [...choices.querySelectorAll<HTMLInputElement>('input[name=role]')].filter((b) => b.checked).map((b) => b.value);
-      if (added.value.trim()) throw new DialogRefusal(t('admin.newRoleNotAdded'));
+      const picked = [
+        ...choices.querySelectorAll<HTMLInputElement>('input[name=role]'),
+      ]
+        .filter((b) => b.checked)
+        .map((b) => b.value);
+      if (added.value.trim())
+        throw new DialogRefusal(t('admin.newRoleNotAdded'));
       return picked;
     },
   });

@@ -4,14 +4,35 @@
  * secret is shown once; below them, the logout tokens sent to clients.
  */
 import { data } from '../api.js';
-import type { CreatedWebhook, DeliveryView, LogoutDeliveryView, WebhookView } from '../contracts.js';
-import { busy, copyBox, field, form, formatTime, h, input, notice } from '../dom.js';
+import type {
+  CreatedWebhook,
+  DeliveryView,
+  LogoutDeliveryView,
+  WebhookView,
+} from '../contracts.js';
+import {
+  busy,
+  copyBox,
+  field,
+  form,
+  formatTime,
+  h,
+  input,
+  notice,
+} from '../dom.js';
 import { messageOf } from '../layout.js';
 import { t, type MessageKey } from '../i18n.js';
 
 type Notice = ReturnType<typeof notice>;
-const STATUS: Record<string, MessageKey> = { pending: 'webhooks.status.pending', delivered: 'webhooks.status.delivered', failed: 'webhooks.status.failed' };
-const statusText = (status: string) => (Object.prototype.hasOwnProperty.call(STATUS, status) ? t(STATUS[status]!) : status);
+const STATUS: Record<string, MessageKey> = {
+  pending: 'webhooks.status.pending',
+  delivered: 'webhooks.status.delivered',
+  failed: 'webhooks.status.failed',
+};
+const statusText = (status: string) =>
+  Object.prototype.hasOwnProperty.call(STATUS, status)
+    ? t(STATUS[status]!)
+    : status;
 
 /**
  * Why a delivery is where it is, in the page's language: the HTTP answer, or the reason the
@@ -20,95 +41,320 @@ const statusText = (status: string) => (Object.prototype.hasOwnProperty.call(STA
 function outcome(d: DeliveryView): HTMLElement {
   const raw = d.response.trim();
   if (d.http_status !== null) {
-    return h('div', { class: 'delivery-outcome' }, h('strong', {}, `HTTP ${d.http_status}`), raw ? h('div', { class: 'muted small clip', title: raw }, raw) : null);
+    return h(
+      'div',
+      { class: 'delivery-outcome' },
+      h('strong', {}, `HTTP ${d.http_status}`),
+      raw ? h('div', { class: 'muted small clip', title: raw }, raw) : null,
+    );
   }
   const known: Array<[RegExp, (m: RegExpExecArray) => string]> = [
-    [/^refused: (.+) resolves to an internal address$/, (m) => t('webhooks.reason.resolvesInternal', { host: m[1]! })],
+    [
+      /^refused: (.+) resolves to an internal address$/,
+      (m) => t('webhooks.reason.resolvesInternal', { host: m[1]! }),
+    ],
     [/^refused: an internal address$/, () => t('webhooks.reason.internal')],
-    [/^refused: only http and https addresses$/, () => t('webhooks.reason.scheme')],
-    [/^no answer within (\d+) s$/, (m) => t('webhooks.reason.timeout', { s: m[1]! })],
-    [/^network error: (.*)$/, (m) => t('webhooks.reason.network', { error: m[1]! })],
+    [
+      /^refused: only http and https addresses$/,
+      () => t('webhooks.reason.scheme'),
+    ],
+    [
+      /^no answer within (\d+) s$/,
+      (m) => t('webhooks.reason.timeout', { s: m[1]! }),
+    ],
+    [
+      /^network error: (.*)$/,
+      (m) => t('webhooks.reason.network', { error: m[1]! }),
+    ],
     [/^not sent: (.*)$/, (m) => t('webhooks.reason.notSent', { error: m[1]! })],
   ];
   for (const [pattern, text] of known) {
     const m = pattern.exec(raw);
     if (m) return h('div', { class: 'delivery-outcome', title: raw }, text(m));
   }
-  return h('div', { class: 'delivery-outcome muted' }, raw || (d.tries === 0 ? t('webhooks.reason.notTried') : '—'));
+  return h(
+    'div',
+    { class: 'delivery-outcome muted' },
+    raw || (d.tries === 0 ? t('webhooks.reason.notTried') : '—'),
+  );
 }
 
 /** Deliveries with their status, outcome and a redeliver button; `first` names what each went to or carried. */
 function deliveryTable<D extends DeliveryView>(
-  attrs: Record<string, string>, deliveries: D[], first: [string, (d: D) => HTMLElement], empty: string, msg: Notice, reload: () => Promise<void>,
+  attrs: Record<string, string>,
+  deliveries: D[],
+  first: [string, (d: D) => HTMLElement],
+  empty: string,
+  msg: Notice,
+  reload: () => Promise<void>,
 ): HTMLElement {
-  if (deliveries.length === 0) return h('p', { class: 'muted small', ...attrs }, empty);
-  const columns = [first[0], t('webhooks.col.status'), t('webhooks.col.outcome'), t('webhooks.col.tries'), t('webhooks.col.time'), ''];
-  return h('div', { class: 'table-wrap' }, h('table', { class: 'users deliveries', ...attrs },
-    h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', {}, c)))),
-    h('tbody', {}, ...deliveries.map((d) => {
-      const again = h('button', { type: 'button', class: 'secondary small-button', 'data-action': 'redeliver' }, t('webhooks.redeliver'));
-      again.addEventListener('click', () => void busy(again, async () => {
-        await data('POST', 'admin/webhooks/redeliver', { id: d.id }).then(() => { msg.ok(t('webhooks.requeued')); return reload(); }, (e: unknown) => msg.error(messageOf(e)));
-      }));
-      const next = d.status === 'pending' && d.next_try_at !== null ? h('div', { class: 'muted small' }, t('webhooks.nextTry', { time: formatTime(d.next_try_at) })) : null;
-      const cell = (label: string, ...children: Array<Node | string | null>) => h('td', { 'data-label': label }, ...children);
-      const firstCell = first[1](d);
-      firstCell.dataset.label = first[0];
-      return h('tr', { 'data-status': d.status },
-        firstCell,
-        cell(columns[1]!, h('span', { class: d.status === 'delivered' ? 'badge ok' : 'badge warn' }, statusText(d.status)), next),
-        cell(columns[2]!, outcome(d)),
-        cell(columns[3]!, String(d.tries)), cell(columns[4]!, formatTime(d.last_try_at ?? d.created_at)), h('td', { class: 'row-action' }, again));
-    }))));
+  if (deliveries.length === 0)
+    return h('p', { class: 'muted small', ...attrs }, empty);
+  const columns = [
+    first[0],
+    t('webhooks.col.status'),
+    t('webhooks.col.outcome'),
+    t('webhooks.col.tries'),
+    t('webhooks.col.time'),
+    '',
+  ];
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h(
+      'table',
+      { class: 'users deliveries', ...attrs },
+      h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', {}, c)))),
+      h(
+        'tbody',
+        {},
+        ...deliveries.map((d) => {
+          const again = h(
+            'button',
+            {
+              type: 'button',
+              class: 'secondary small-button',
+              'data-action': 'redeliver',
+            },
+            t('webhooks.redeliver'),
+          );
+          again.addEventListener(
+            'click',
+            () =>
+              void busy(again, async () => {
+                await data('POST', 'admin/webhooks/redeliver', {
+                  id: d.id,
+                }).then(
+                  () => {
+                    msg.ok(t('webhooks.requeued'));
+                    return reload();
+                  },
+                  (e: unknown) => msg.error(messageOf(e)),
+                );
+              }),
+          );
+          const next =
+            d.status === 'pending' && d.next_try_at !== null
+              ? h(
+                  'div',
+                  { class: 'muted small' },
+                  t('webhooks.nextTry', { time: formatTime(d.next_try_at) }),
+                )
+              : null;
+          const cell = (
+            label: string,
+            ...children: Array<Node | string | null>
+          ) => h('td', { 'data-label': label }, ...children);
+          const firstCell = first[1](d);
+          firstCell.dataset.label = first[0];
+          return h(
+            'tr',
+            { 'data-status': d.status },
+            firstCell,
+            cell(
+              columns[1]!,
+              h(
+                'span',
+                { class: d.status === 'delivered' ? 'badge ok' : 'badge warn' },
+                statusText(d.status),
+              ),
+              next,
+            ),
+            cell(columns[2]!, outcome(d)),
+            cell(columns[3]!, String(d.tries)),
+            cell(columns[4]!, formatTime(d.last_try_at ?? d.created_at)),
+            h('td', { class: 'row-action' }, again),
+          );
+        }),
+      ),
+    ),
+  );
 }
 
-async function endpointItem(w: WebhookView, msg: Notice, reload: () => Promise<void>): Promise<HTMLElement> {
-  const { deliveries } = await data<{ deliveries: DeliveryView[] }>('GET', `admin/webhooks/deliveries?id=${encodeURIComponent(w.id)}`);
-  const test = h('button', { type: 'button', class: 'secondary small-button', 'data-action': 'test' }, t('webhooks.sendTest'));
-  test.addEventListener('click', () => void busy(test, async () => {
-    await data('POST', 'admin/webhooks/test', { id: w.id }).then(() => { msg.ok(t('webhooks.testQueued')); return reload(); }, (e: unknown) => msg.error(messageOf(e)));
-  }));
-  const remove = h('button', { type: 'button', class: 'danger small-button', 'data-action': 'remove' }, t('webhooks.remove'));
-  remove.addEventListener('click', () => void busy(remove, async () => {
-    if (!confirm(t('webhooks.removeConfirm', { url: w.url }))) return;
-    await data('POST', 'admin/webhooks/remove', { id: w.id }).then(reload, (e: unknown) => msg.error(messageOf(e)));
-  }));
+async function endpointItem(
+  w: WebhookView,
+  msg: Notice,
+  reload: () => Promise<void>,
+): Promise<HTMLElement> {
+  const { deliveries } = await data<{ deliveries: DeliveryView[] }>(
+    'GET',
+    `admin/webhooks/deliveries?id=${encodeURIComponent(w.id)}`,
+  );
+  const test = h(
+    'button',
+    { type: 'button', class: 'secondary small-button', 'data-action': 'test' },
+    t('webhooks.sendTest'),
+  );
+  test.addEventListener(
+    'click',
+    () =>
+      void busy(test, async () => {
+        await data('POST', 'admin/webhooks/test', { id: w.id }).then(
+          () => {
+            msg.ok(t('webhooks.testQueued'));
+            return reload();
+          },
+          (e: unknown) => msg.error(messageOf(e)),
+        );
+      }),
+  );
+  const remove = h(
+    'button',
+    { type: 'button', class: 'danger small-button', 'data-action': 'remove' },
+    t('webhooks.remove'),
+  );
+  remove.addEventListener(
+    'click',
+    () =>
+      void busy(remove, async () => {
+        if (!confirm(t('webhooks.removeConfirm', { url: w.url }))) return;
+        await data('POST', 'admin/webhooks/remove', { id: w.id }).then(
+          reload,
+          (e: unknown) => msg.error(messageOf(e)),
+        );
+      }),
+  );
   // Switching on again is how an endpoint switched off for failing comes back; the dashboard's notice goes with it.
-  const toggle = h('button', { type: 'button', class: 'secondary small-button', 'data-action': w.enabled ? 'disable' : 'enable' }, w.enabled ? t('admin.webhookDisable') : t('admin.webhookEnable'));
-  toggle.addEventListener('click', () => void busy(toggle, async () => {
-    await data('POST', 'admin/webhooks/update', { id: w.id, enabled: !w.enabled }).then(reload, (e: unknown) => msg.error(messageOf(e)));
-  }));
+  const toggle = h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary small-button',
+      'data-action': w.enabled ? 'disable' : 'enable',
+    },
+    w.enabled ? t('admin.webhookDisable') : t('admin.webhookEnable'),
+  );
+  toggle.addEventListener(
+    'click',
+    () =>
+      void busy(toggle, async () => {
+        await data('POST', 'admin/webhooks/update', {
+          id: w.id,
+          enabled: !w.enabled,
+        }).then(reload, (e: unknown) => msg.error(messageOf(e)));
+      }),
+  );
   const state = w.enabled
-    ? (w.failing_since === null ? t('webhooks.healthy') : t('webhooks.failingSince', { at: formatTime(w.failing_since) }))
-    : w.disabled_at === null ? t('webhooks.disabled') : t('webhooks.disabledAfterFailures', { at: formatTime(w.disabled_at) });
-  return h('li', { class: 'webhook', 'data-webhook': w.id },
-    h('div', { class: 'inline tight wrap' }, h('strong', { class: 'break' }, w.url), h('span', { class: w.enabled && w.failing_since === null ? 'badge ok' : 'badge warn' }, state)),
-    h('div', { class: 'muted small' }, t('webhooks.eventsLine', {
-      description: w.description || t('webhooks.noDescription'),
-      events: w.events.length ? w.events.join(t('webhooks.eventSeparator')) : t('webhooks.allEvents'),
-    })),
+    ? w.failing_since === null
+      ? t('webhooks.healthy')
+      : t('webhooks.failingSince', { at: formatTime(w.failing_since) })
+    : w.disabled_at === null
+      ? t('webhooks.disabled')
+      : t('webhooks.disabledAfterFailures', { at: formatTime(w.disabled_at) });
+  return h(
+    'li',
+    { class: 'webhook', 'data-webhook': w.id },
+    h(
+      'div',
+      { class: 'inline tight wrap' },
+      h('strong', { class: 'break' }, w.url),
+      h(
+        'span',
+        {
+          class:
+            w.enabled && w.failing_since === null ? 'badge ok' : 'badge warn',
+        },
+        state,
+      ),
+    ),
+    h(
+      'div',
+      { class: 'muted small' },
+      t('webhooks.eventsLine', {
+        description: w.description || t('webhooks.noDescription'),
+        events: w.events.length
+          ? w.events.join(t('webhooks.eventSeparator'))
+          : t('webhooks.allEvents'),
+      }),
+    ),
     h('div', { class: 'actions' }, test, toggle, remove),
-    deliveryTable({ 'data-endpoint': w.id }, deliveries, [t('webhooks.col.event'), (d) => h('td', {}, d.event)], t('webhooks.noDeliveries'), msg, reload));
+    deliveryTable(
+      { 'data-endpoint': w.id },
+      deliveries,
+      [t('webhooks.col.event'), (d) => h('td', {}, d.event)],
+      t('webhooks.noDeliveries'),
+      msg,
+      reload,
+    ),
+  );
 }
 
-function addForm(msg: Notice, reload: () => Promise<void>, shown: HTMLElement): HTMLElement {
-  const url = input('url', { type: 'url', required: true, placeholder: 'https://forum.example.com/hooks/center' });
+function addForm(
+  msg: Notice,
+  reload: () => Promise<void>,
+  shown: HTMLElement,
+): HTMLElement {
+  const url = input('url', {
+    type: 'url',
+    required: true,
+    placeholder: 'https://forum.example.com/hooks/center',
+  });
   const description = input('description', {});
-  const events = input('events', { placeholder: t('webhooks.eventsPlaceholder') });
-  const submit = h('button', { type: 'submit', class: 'primary' }, t('webhooks.add'));
-  return form([field(t('webhooks.url'), url), field(t('webhooks.description'), description), field(t('webhooks.events'), events), submit], submit, async () => {
-    const body = { url: url.value, description: description.value, events: events.value.split(/[\s,，]+/).filter(Boolean) };
-    const created = await data<CreatedWebhook>('POST', 'admin/webhooks', body);
-    shown.replaceChildren(h('p', { class: 'notice success' }, t('webhooks.secretOnce')), copyBox(created.secret, t('webhooks.secret')));
-    await reload();
-  }, (e: unknown) => msg.error(messageOf(e)));
+  const events = input('events', {
+    placeholder: t('webhooks.eventsPlaceholder'),
+  });
+  const submit = h(
+    'button',
+    { type: 'submit', class: 'primary' },
+    t('webhooks.add'),
+  );
+  return form(
+    [
+      field(t('webhooks.url'), url),
+      field(t('webhooks.description'), description),
+      field(t('webhooks.events'), events),
+      submit,
+    ],
+    submit,
+    async () => {
+      const body = {
+        url: url.value,
+        description: description.value,
+        events: events.value.split(/[\s,，]+/).filter(Boolean),
+      };
+      const created = await data<CreatedWebhook>(
+        'POST',
+        'admin/webhooks',
+        body,
+      );
+      shown.replaceChildren(
+        h('p', { class: 'notice success' }, t('webhooks.secretOnce')),
+        copyBox(created.secret, t('webhooks.secret')),
+      );
+      await reload();
+    },
+    (e: unknown) => msg.error(messageOf(e)),
+  );
 }
 
 /** Logout tokens sent to clients' back-channel addresses (OpenID Connect Back-Channel Logout). */
-async function logoutDeliveries(msg: Notice, reload: () => Promise<void>): Promise<HTMLElement> {
-  const { deliveries } = await data<{ deliveries: LogoutDeliveryView[] }>('GET', 'admin/webhooks/logout_deliveries');
-  const client = (d: LogoutDeliveryView) => h('td', { title: d.url }, h('div', {}, d.client_id), h('div', { class: 'muted small' }, t('webhooks.logoutSub', { sub: d.sub })));
-  return deliveryTable({ id: 'logout-deliveries' }, deliveries, [t('webhooks.col.client'), client], t('webhooks.noLogoutDeliveries'), msg, reload);
+async function logoutDeliveries(
+  msg: Notice,
+  reload: () => Promise<void>,
+): Promise<HTMLElement> {
+  const { deliveries } = await data<{ deliveries: LogoutDeliveryView[] }>(
+    'GET',
+    'admin/webhooks/logout_deliveries',
+  );
+  const client = (d: LogoutDeliveryView) =>
+    h(
+      'td',
+      { title: d.url },
+      h('div', {}, d.client_id),
+      h(
+        'div',
+        { class: 'muted small' },
+        t('webhooks.logoutSub', { sub: d.sub }),
+      ),
+    );
+  return deliveryTable(
+    { id: 'logout-deliveries' },
+    deliveries,
+    [t('webhooks.col.client'), client],
+    t('webhooks.noLogoutDeliveries'),
+    msg,
+    reload,
+  );
 }
 
 export function webhooksView(msg: Notice): HTMLElement {
@@ -116,13 +362,28 @@ export function webhooksView(msg: Notice): HTMLElement {
   const logouts = h('div', {});
   const shown = h('div', { id: 'webhook-created' });
   const reload = async () => {
-    const [{ webhooks }, sent] = await Promise.all([data<{ webhooks: WebhookView[] }>('GET', 'admin/webhooks'), logoutDeliveries(msg, reload)]);
-    list.replaceChildren(...(webhooks.length ? await Promise.all(webhooks.map((w) => endpointItem(w, msg, reload))) : [h('li', { class: 'muted' }, t('webhooks.none'))]));
+    const [{ webhooks }, sent] = await Promise.all([
+      data<{ webhooks: WebhookView[] }>('GET', 'admin/webhooks'),
+      logoutDeliveries(msg, reload),
+    ]);
+    list.replaceChildren(
+      ...(webhooks.length
+        ? await Promise.all(webhooks.map((w) => endpointItem(w, msg, reload)))
+        : [h('li', { class: 'muted' }, t('webhooks.none'))]),
+    );
     logouts.replaceChildren(sent);
   };
   void reload().catch((e: unknown) => msg.error(messageOf(e)));
-  return h('div', { id: 'webhooks-view' },
+  return h(
+    'div',
+    { id: 'webhooks-view' },
     h('p', { class: 'muted small' }, t('webhooks.intro')),
-    list, h('h2', {}, t('webhooks.add')), shown, addForm(msg, reload, shown),
-    h('h2', {}, t('webhooks.logoutTitle')), h('p', { class: 'muted small' }, t('webhooks.logoutIntro')), logouts);
+    list,
+    h('h2', {}, t('webhooks.add')),
+    shown,
+    addForm(msg, reload, shown),
+    h('h2', {}, t('webhooks.logoutTitle')),
+    h('p', { class: 'muted small' }, t('webhooks.logoutIntro')),
+    logouts,
+  );
 }

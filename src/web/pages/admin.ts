@@ -4,7 +4,13 @@ import { askBanTerms, askRoles } from './admin-user-dialogs.js';
 import { messageOf, needsLogin, render } from '../layout.js';
 import { roleLabel } from '../audit-labels.js';
 import type { AdminUserView as UserRow, UserPage } from '../contracts.js';
-import { adminTabs, appsView, auditView, dashboardView, userDetailView } from './admin-console.js';
+import {
+  adminTabs,
+  appsView,
+  auditView,
+  dashboardView,
+  userDetailView,
+} from './admin-console.js';
 import { providersView } from './admin-providers.js';
 import { t } from '../i18n.js';
 import { invitesView } from './admin-invites.js';
@@ -19,15 +25,27 @@ export async function adminPage(): Promise<void> {
     return;
   }
   if (!me.roles.includes('admin')) {
-    render(t('admin.title'), [h('p', { class: 'notice error', role: 'alert' }, t('admin.adminsOnly'))], { me });
+    render(
+      t('admin.title'),
+      [h('p', { class: 'notice error', role: 'alert' }, t('admin.adminsOnly'))],
+      { me },
+    );
     return;
   }
   const params = new URLSearchParams(location.search);
   const view = params.get('view') ?? '';
   if (view) return otherView(view, params, me);
   const msg = notice();
-  const q = input('q', { type: 'search', placeholder: t('login.usernameOrEmail'), 'aria-label': t('admin.searchUsers') });
-  const search = h('button', { type: 'submit', class: 'primary' }, t('admin.search'));
+  const q = input('q', {
+    type: 'search',
+    placeholder: t('login.usernameOrEmail'),
+    'aria-label': t('admin.searchUsers'),
+  });
+  const search = h(
+    'button',
+    { type: 'submit', class: 'primary' },
+    t('admin.search'),
+  );
   const tbody = h('tbody', {});
   const pager = h('div', { class: 'pager' });
   let page = 1;
@@ -39,30 +57,131 @@ export async function adminPage(): Promise<void> {
   const rowOf = (u: UserRow): HTMLElement => {
     // No administrator bans or demotes themselves (the API refuses it too): their own row says so.
     const self = u.uid === me.uid;
-    const ban = h('button', { type: 'button', class: u.banned ? 'secondary' : 'danger', 'data-action': 'ban' }, u.banned ? t('admin.unban') : t('admin.ban'));
-    ban.addEventListener('click', () => void busy(ban, async () => {
-      const terms = u.banned ? {} : await askBanTerms(u.username);
-      if (terms === null) return;
-      await data<UserRow>('POST', 'admin/users/ban', { username: u.username, banned: !u.banned, ...terms })
-        .then((updated) => { tr.replaceWith(rowOf(updated)); msg.ok(t(updated.banned ? 'admin.bannedDone' : 'admin.unbannedDone', { username: u.username })); }, fail);
-    }));
-    const edit = h('button', { type: 'button', class: 'secondary small-button', 'data-action': 'roles', 'aria-label': t('admin.rolesOf', { username: u.username }) }, t('admin.editRoles'));
-    edit.addEventListener('click', () => void busy(edit, async () => {
-      const roles = await askRoles(u, self).catch((err: unknown) => { fail(err); return null; });
-      if (roles === null) return;
-      await data<UserRow>('POST', 'admin/users/roles', { username: u.username, roles })
-        .then((updated) => { tr.replaceWith(rowOf(updated)); msg.ok(t('admin.rolesSaved', { username: u.username })); }, fail);
-    }));
-    const tr = h('tr', { 'data-username': u.username },
-      h('td', { 'data-label': t('admin.user') },
-        h('a', { href: `/admin?view=user&username=${encodeURIComponent(u.username)}` }, h('strong', {}, u.username)),
-        self ? h('span', { class: 'badge self', id: 'admin-self' }, t('admin.you')) : null,
-        h('div', { class: 'muted small' }, u.display_name)),
-      h('td', { 'data-label': t('label.email') }, h('span', { class: 'break' }, u.email), ' ', h('span', { class: u.email_verified ? 'badge ok' : 'badge' }, u.email_verified ? t('account.verified') : t('account.unverified'))),
-      h('td', { 'data-label': t('admin.status') }, h('span', { class: u.banned ? 'badge warn' : 'badge ok', 'data-status': u.banned ? 'banned' : 'active' }, u.banned ? t('admin.banned') : t('admin.active'))),
-      h('td', { 'data-label': t('label.roles') },
-        h('div', { class: 'role-names' }, ...u.roles.map((r) => h('span', { class: 'badge', title: r, 'data-role': r }, roleLabel(r))), edit)),
-      h('td', { 'data-label': t('admin.actions') }, self ? h('span', { class: 'muted small', id: 'admin-self-note' }, t('admin.notYourself')) : h('div', { class: 'inline tight' }, ban)),
+    const ban = h(
+      'button',
+      {
+        type: 'button',
+        class: u.banned ? 'secondary' : 'danger',
+        'data-action': 'ban',
+      },
+      u.banned ? t('admin.unban') : t('admin.ban'),
+    );
+    ban.addEventListener(
+      'click',
+      () =>
+        void busy(ban, async () => {
+          const terms = u.banned ? {} : await askBanTerms(u.username);
+          if (terms === null) return;
+          await data<UserRow>('POST', 'admin/users/ban', {
+            username: u.username,
+            banned: !u.banned,
+            ...terms,
+          }).then((updated) => {
+            tr.replaceWith(rowOf(updated));
+            msg.ok(
+              t(updated.banned ? 'admin.bannedDone' : 'admin.unbannedDone', {
+                username: u.username,
+              }),
+            );
+          }, fail);
+        }),
+    );
+    const edit = h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary small-button',
+        'data-action': 'roles',
+        'aria-label': t('admin.rolesOf', { username: u.username }),
+      },
+      t('admin.editRoles'),
+    );
+    edit.addEventListener(
+      'click',
+      () =>
+        void busy(edit, async () => {
+          const roles = await askRoles(u, self).catch((err: unknown) => {
+            fail(err);
+            return null;
+          });
+          if (roles === null) return;
+          await data<UserRow>('POST', 'admin/users/roles', {
+            username: u.username,
+            roles,
+          }).then((updated) => {
+            tr.replaceWith(rowOf(updated));
+            msg.ok(t('admin.rolesSaved', { username: u.username }));
+          }, fail);
+        }),
+    );
+    const tr = h(
+      'tr',
+      { 'data-username': u.username },
+      h(
+        'td',
+        { 'data-label': t('admin.user') },
+        h(
+          'a',
+          {
+            href: `/admin?view=user&username=${encodeURIComponent(u.username)}`,
+          },
+          h('strong', {}, u.username),
+        ),
+        self
+          ? h('span', { class: 'badge self', id: 'admin-self' }, t('admin.you'))
+          : null,
+        h('div', { class: 'muted small' }, u.display_name),
+      ),
+      h(
+        'td',
+        { 'data-label': t('label.email') },
+        h('span', { class: 'break' }, u.email),
+        ' ',
+        h(
+          'span',
+          { class: u.email_verified ? 'badge ok' : 'badge' },
+          u.email_verified ? t('account.verified') : t('account.unverified'),
+        ),
+      ),
+      h(
+        'td',
+        { 'data-label': t('admin.status') },
+        h(
+          'span',
+          {
+            class: u.banned ? 'badge warn' : 'badge ok',
+            'data-status': u.banned ? 'banned' : 'active',
+          },
+          u.banned ? t('admin.banned') : t('admin.active'),
+        ),
+      ),
+      h(
+        'td',
+        { 'data-label': t('label.roles') },
+        h(
+          'div',
+          { class: 'role-names' },
+          ...u.roles.map((r) =>
+            h(
+              'span',
+              { class: 'badge', title: r, 'data-role': r },
+              roleLabel(r),
+            ),
+          ),
+          edit,
+        ),
+      ),
+      h(
+        'td',
+        { 'data-label': t('admin.actions') },
+        self
+          ? h(
+              'span',
+              { class: 'muted small', id: 'admin-self-note' },
+              t('admin.notYourself'),
+            )
+          : h('div', { class: 'inline tight' }, ban),
+      ),
     );
     return tr;
   };
@@ -70,43 +189,133 @@ export async function adminPage(): Promise<void> {
   const load = async () => {
     msg.hide();
     try {
-      const res = await data<UserPage>('GET', `admin/users?q=${encodeURIComponent(q.value.trim())}&page=${page}`);
-      tbody.replaceChildren(...(res.users.length ? res.users.map(rowOf) : [h('tr', {}, h('td', { colspan: '5', class: 'muted' }, t('admin.noUsers')))]));
+      const res = await data<UserPage>(
+        'GET',
+        `admin/users?q=${encodeURIComponent(q.value.trim())}&page=${page}`,
+      );
+      tbody.replaceChildren(
+        ...(res.users.length
+          ? res.users.map(rowOf)
+          : [
+              h(
+                'tr',
+                {},
+                h('td', { colspan: '5', class: 'muted' }, t('admin.noUsers')),
+              ),
+            ]),
+      );
       const pages = Math.max(1, Math.ceil(res.total / PAGE_SIZE));
-      const prev = h('button', { type: 'button', class: 'secondary', disabled: page <= 1 }, t('admin.prev'));
-      const next = h('button', { type: 'button', class: 'secondary', disabled: page >= pages }, t('admin.next'));
-      prev.addEventListener('click', () => { page -= 1; void load(); });
-      next.addEventListener('click', () => { page += 1; void load(); });
-      pager.replaceChildren(prev, h('span', { class: 'muted small' }, t('admin.userPage', { page, pages, total: res.total })), next);
+      const prev = h(
+        'button',
+        { type: 'button', class: 'secondary', disabled: page <= 1 },
+        t('admin.prev'),
+      );
+      const next = h(
+        'button',
+        { type: 'button', class: 'secondary', disabled: page >= pages },
+        t('admin.next'),
+      );
+      prev.addEventListener('click', () => {
+        page -= 1;
+        void load();
+      });
+      next.addEventListener('click', () => {
+        page += 1;
+        void load();
+      });
+      pager.replaceChildren(
+        prev,
+        h(
+          'span',
+          { class: 'muted small' },
+          t('admin.userPage', { page, pages, total: res.total }),
+        ),
+        next,
+      );
     } catch (err) {
       fail(err);
     }
   };
 
-  const searchForm = form([h('div', { class: 'inline' }, q, search)], search, async () => {
-    page = 1;
-    await load();
-  }, fail);
-  render(t('admin.title'), [
-    adminTabs(''), searchForm, msg.el,
-    h('div', { class: 'table-wrap' }, h('table', { class: 'users' },
-      h('thead', {}, h('tr', {}, h('th', {}, t('admin.user')), h('th', {}, t('label.email')), h('th', {}, t('admin.status')), h('th', {}, t('label.roles')), h('th', {}, t('admin.actions')))),
-      tbody)),
-    pager,
-  ], { me, wide: true });
+  const searchForm = form(
+    [h('div', { class: 'inline' }, q, search)],
+    search,
+    async () => {
+      page = 1;
+      await load();
+    },
+    fail,
+  );
+  render(
+    t('admin.title'),
+    [
+      adminTabs(''),
+      searchForm,
+      msg.el,
+      h(
+        'div',
+        { class: 'table-wrap' },
+        h(
+          'table',
+          { class: 'users' },
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              h('th', {}, t('admin.user')),
+              h('th', {}, t('label.email')),
+              h('th', {}, t('admin.status')),
+              h('th', {}, t('label.roles')),
+              h('th', {}, t('admin.actions')),
+            ),
+          ),
+          tbody,
+        ),
+      ),
+      pager,
+    ],
+    { me, wide: true },
+  );
   await load();
 }
 
 /** The views beside user search, chosen by `?view=`. */
-async function otherView(view: string, params: URLSearchParams, me: NonNullable<Awaited<ReturnType<typeof currentUser>>>): Promise<void> {
+async function otherView(
+  view: string,
+  params: URLSearchParams,
+  me: NonNullable<Awaited<ReturnType<typeof currentUser>>>,
+): Promise<void> {
   const msg = notice();
-  const titles: Record<string, string> = { dashboard: t('admin.overview'), user: t('admin.userDetails'), apps: t('admin.appsTitle'), providers: t('admin.providers'), invites: t('admin.invites'), webhooks: t('admin.webhooks'), audit: t('admin.audit') };
-  const body = view === 'dashboard' ? await dashboardView(msg)
-    : view === 'user' ? await userDetailView(params.get('username') ?? '', msg)
-      : view === 'apps' ? appsView(msg, params.get('q') ?? '')
-        : view === 'providers' ? providersView(msg)
-          : view === 'invites' ? invitesView(msg)
-          : view === 'webhooks' ? webhooksView(msg)
-          : view === 'audit' ? auditView(msg) : h('p', { class: 'notice error' }, t('admin.noSuchView'));
-  render(titles[view] ?? t('admin.admin'), [adminTabs(view === 'user' ? '' : view), msg.el, body], { me, wide: true });
+  const titles: Record<string, string> = {
+    dashboard: t('admin.overview'),
+    user: t('admin.userDetails'),
+    apps: t('admin.appsTitle'),
+    providers: t('admin.providers'),
+    invites: t('admin.invites'),
+    webhooks: t('admin.webhooks'),
+    audit: t('admin.audit'),
+  };
+  const body =
+    view === 'dashboard'
+      ? await dashboardView(msg)
+      : view === 'user'
+        ? await userDetailView(params.get('username') ?? '', msg)
+        : view === 'apps'
+          ? appsView(msg, params.get('q') ?? '')
+          : view === 'providers'
+            ? providersView(msg)
+            : view === 'invites'
+              ? invitesView(msg)
+              : view === 'webhooks'
+                ? webhooksView(msg)
+                : view === 'audit'
+                  ? auditView(msg)
+                  : h('p', { class: 'notice error' }, t('admin.noSuchView'));
+  render(
+    titles[view] ?? t('admin.admin'),
+    [adminTabs(view === 'user' ? '' : view), msg.el, body],
+    { me, wide: true },
+  );
 }

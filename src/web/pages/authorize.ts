@@ -1,7 +1,19 @@
-import { ApiError, call, currentUser, data, loginUrl, type Me } from '../api.js';
+import {
+  ApiError,
+  call,
+  currentUser,
+  data,
+  loginUrl,
+  type Me,
+} from '../api.js';
 import { busy, h, notice } from '../dom.js';
 import { errorPage, messageOf, needsLogin, render } from '../layout.js';
-import type { ClientInfo, ConsentResult, InteractionView, IssuedCode } from '../contracts.js';
+import type {
+  ClientInfo,
+  ConsentResult,
+  InteractionView,
+  IssuedCode,
+} from '../contracts.js';
 import { oidcPost } from '../oidc.js';
 import { t, type MessageKey } from '../i18n.js';
 import { readable } from '../field-labels.js';
@@ -26,7 +38,12 @@ function withQuery(uri: string, params: Record<string, string | null>): string {
 /** Only web links are rendered as links; anything else stays plain text. */
 function homepageNode(homepage: string): Node | null {
   if (!homepage) return null;
-  if (/^https?:\/\//i.test(homepage)) return h('a', { href: homepage, target: '_blank', rel: 'noopener noreferrer' }, homepage);
+  if (/^https?:\/\//i.test(homepage))
+    return h(
+      'a',
+      { href: homepage, target: '_blank', rel: 'noopener noreferrer' },
+      homepage,
+    );
   return document.createTextNode(homepage);
 }
 
@@ -38,23 +55,38 @@ export async function authorizePage(): Promise<void> {
   const redirectUri = q.get('redirect_uri');
   const state = q.get('state');
   if (!clientId || !redirectUri) {
-    errorPage(title(), t('consent.missingParam', { name: !clientId ? 'client_id' : 'redirect_uri' }));
+    errorPage(
+      title(),
+      t('consent.missingParam', {
+        name: !clientId ? 'client_id' : 'redirect_uri',
+      }),
+    );
     return;
   }
   let info: ClientInfo;
   try {
-    info = await data<ClientInfo>('POST', 'client_info', { client_id: clientId, redirect_uri: redirectUri });
+    info = await data<ClientInfo>('POST', 'client_info', {
+      client_id: clientId,
+      redirect_uri: redirectUri,
+    });
   } catch (err) {
     errorPage(title(), messageOf(err));
     return;
   }
   // From here on a problem is shown on this page: an unchecked redirect_uri is never visited.
-  if (!info.redirect_ok) return errorPage(title(), readable('回调地址不在白名单内'));
-  if (state === null) return errorPage(title(), t('consent.missingParam', { name: 'state' }));
+  if (!info.redirect_ok)
+    return errorPage(title(), readable('回调地址不在白名单内'));
+  if (state === null)
+    return errorPage(title(), t('consent.missingParam', { name: 'state' }));
   const challenge = q.get('code_challenge');
   const method = q.get('code_challenge_method');
-  if (info.pkce_required && !challenge) return errorPage(title(), readable('公开客户端必须提供 code_challenge(PKCE)'));
-  if ((challenge || method) && method !== 'S256') return errorPage(title(), readable('仅支持 code_challenge_method=S256'));
+  if (info.pkce_required && !challenge)
+    return errorPage(
+      title(),
+      readable('公开客户端必须提供 code_challenge(PKCE)'),
+    );
+  if ((challenge || method) && method !== 'S256')
+    return errorPage(title(), readable('仅支持 code_challenge_method=S256'));
 
   let me: Me | null;
   try {
@@ -74,25 +106,49 @@ function consent(info: ClientInfo, me: Me, q: URLSearchParams): void {
   const state = q.get('state');
   const scopes = requestedScopes(q.get('scope'), info);
   const msg = notice();
-  const agree = h('button', { type: 'button', class: 'primary', id: 'agree' }, t('consent.agree'));
-  const deny = h('button', { type: 'button', class: 'secondary', id: 'deny' }, t('consent.deny'));
+  const agree = h(
+    'button',
+    { type: 'button', class: 'primary', id: 'agree' },
+    t('consent.agree'),
+  );
+  const deny = h(
+    'button',
+    { type: 'button', class: 'secondary', id: 'deny' },
+    t('consent.deny'),
+  );
 
-  agree.addEventListener('click', () => void busy(agree, async () => {
-    msg.hide();
-    const body: Record<string, string> = { client_id: info.client_id, redirect_uri: redirectUri };
-    for (const key of ['state', 'scope', 'code_challenge', 'code_challenge_method']) {
-      const v = q.get(key);
-      if (v !== null && v !== '') body[key] = v;
-    }
-    try {
-      const res = await call<{ data: IssuedCode }>('POST', 'authorize', body);
-      deny.disabled = true;
-      location.assign(res.data.redirect_url);
-    } catch (err) {
-      if (needsLogin(err)) return location.replace(loginUrl());
-      msg.error(messageOf(err));
-    }
-  }));
+  agree.addEventListener(
+    'click',
+    () =>
+      void busy(agree, async () => {
+        msg.hide();
+        const body: Record<string, string> = {
+          client_id: info.client_id,
+          redirect_uri: redirectUri,
+        };
+        for (const key of [
+          'state',
+          'scope',
+          'code_challenge',
+          'code_challenge_method',
+        ]) {
+          const v = q.get(key);
+          if (v !== null && v !== '') body[key] = v;
+        }
+        try {
+          const res = await call<{ data: IssuedCode }>(
+            'POST',
+            'authorize',
+            body,
+          );
+          deny.disabled = true;
+          location.assign(res.data.redirect_url);
+        } catch (err) {
+          if (needsLogin(err)) return location.replace(loginUrl());
+          msg.error(messageOf(err));
+        }
+      }),
+  );
   deny.addEventListener('click', () => {
     agree.disabled = true;
     deny.disabled = true;
@@ -100,28 +156,71 @@ function consent(info: ClientInfo, me: Me, q: URLSearchParams): void {
   });
 
   const scopeList = scopes.length
-    ? h('ul', { class: 'scopes' }, ...scopes.map((s) => h('li', {}, h('code', {}, s))))
+    ? h(
+        'ul',
+        { class: 'scopes' },
+        ...scopes.map((s) => h('li', {}, h('code', {}, s))),
+      )
     : h('p', { class: 'muted' }, t('consent.basicProfile'));
   render(title(), [
-    h('div', { class: 'app-head' },
-      h('div', { class: 'app-icon', 'aria-hidden': 'true' }, (info.display_name || info.client_id).slice(0, 1).toUpperCase()),
-      h('div', {},
-        h('p', { class: 'app-name', id: 'app-name' }, info.display_name || info.client_id),
-        h('p', { class: 'muted small' }, homepageNode(info.homepage) ?? info.client_id),
+    h(
+      'div',
+      { class: 'app-head' },
+      h(
+        'div',
+        { class: 'app-icon', 'aria-hidden': 'true' },
+        (info.display_name || info.client_id).slice(0, 1).toUpperCase(),
+      ),
+      h(
+        'div',
+        {},
+        h(
+          'p',
+          { class: 'app-name', id: 'app-name' },
+          info.display_name || info.client_id,
+        ),
+        h(
+          'p',
+          { class: 'muted small' },
+          homepageNode(info.homepage) ?? info.client_id,
+        ),
       ),
     ),
     h('p', {}, t('consent.asks', { app: info.display_name || info.client_id })),
     scopeList,
-    h('p', { class: 'muted small' }, t('consent.currentAccount'), h('strong', { id: 'current-user' }, me.display_name || me.username), t('consent.usernameAside', { username: me.username })),
+    h(
+      'p',
+      { class: 'muted small' },
+      t('consent.currentAccount'),
+      h('strong', { id: 'current-user' }, me.display_name || me.username),
+      t('consent.usernameAside', { username: me.username }),
+    ),
     msg.el,
     h('div', { class: 'actions' }, agree, deny),
-    h('p', { class: 'muted small' }, t('consent.returnTo'), h('code', { class: 'break' }, redirectUri)),
-    h('p', { class: 'links' }, h('a', { href: `/login?switch=1&next=${encodeURIComponent(location.pathname + location.search)}`, id: 'switch-account' }, t('consent.switchAccount'))),
+    h(
+      'p',
+      { class: 'muted small' },
+      t('consent.returnTo'),
+      h('code', { class: 'break' }, redirectUri),
+    ),
+    h(
+      'p',
+      { class: 'links' },
+      h(
+        'a',
+        {
+          href: `/login?switch=1&next=${encodeURIComponent(location.pathname + location.search)}`,
+          id: 'switch-account',
+        },
+        t('consent.switchAccount'),
+      ),
+    ),
   ]);
 }
 
 /** Where the sign-in page sends the person back to for an OpenID Connect request. */
-const resumeUrl = (ticket: string) => `/oauth/authorize/resume?ticket=${encodeURIComponent(ticket)}`;
+const resumeUrl = (ticket: string) =>
+  `/oauth/authorize/resume?ticket=${encodeURIComponent(ticket)}`;
 
 /**
  * OpenID Connect mode: the authorization endpoint checked the request and put it in a
@@ -133,48 +232,112 @@ async function ticketConsent(ticket: string): Promise<void> {
   try {
     view = await oidcPost<InteractionView>('/oauth/interaction', { ticket });
   } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return location.replace(loginUrl(resumeUrl(ticket)));
+    if (err instanceof ApiError && err.status === 401)
+      return location.replace(loginUrl(resumeUrl(ticket)));
     return errorPage(title(), messageOf(err));
   }
   const msg = notice();
-  const agree = h('button', { type: 'button', class: 'primary', id: 'agree' }, t('consent.agree'));
-  const deny = h('button', { type: 'button', class: 'secondary', id: 'deny' }, t('consent.deny'));
-  const answer = (decision: 'allow' | 'deny', button: HTMLButtonElement) => () => void busy(button, async () => {
-    msg.hide();
-    try {
-      const { redirect_to } = await oidcPost<ConsentResult>('/oauth/consent', { ticket, decision });
-      agree.disabled = true;
-      deny.disabled = true;
-      location.assign(redirect_to);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) return location.replace(loginUrl(resumeUrl(ticket)));
-      msg.error(messageOf(err));
-    }
-  });
+  const agree = h(
+    'button',
+    { type: 'button', class: 'primary', id: 'agree' },
+    t('consent.agree'),
+  );
+  const deny = h(
+    'button',
+    { type: 'button', class: 'secondary', id: 'deny' },
+    t('consent.deny'),
+  );
+  const answer =
+    (decision: 'allow' | 'deny', button: HTMLButtonElement) => () =>
+      void busy(button, async () => {
+        msg.hide();
+        try {
+          const { redirect_to } = await oidcPost<ConsentResult>(
+            '/oauth/consent',
+            { ticket, decision },
+          );
+          agree.disabled = true;
+          deny.disabled = true;
+          location.assign(redirect_to);
+        } catch (err) {
+          if (err instanceof ApiError && err.status === 401)
+            return location.replace(loginUrl(resumeUrl(ticket)));
+          msg.error(messageOf(err));
+        }
+      });
   agree.addEventListener('click', answer('allow', agree));
   deny.addEventListener('click', answer('deny', deny));
   const name = view.display_name || view.client_id;
   render(title(), [
-    h('div', { class: 'app-head' },
-      h('div', { class: 'app-icon', 'aria-hidden': 'true' }, name.slice(0, 1).toUpperCase()),
-      h('div', {},
+    h(
+      'div',
+      { class: 'app-head' },
+      h(
+        'div',
+        { class: 'app-icon', 'aria-hidden': 'true' },
+        name.slice(0, 1).toUpperCase(),
+      ),
+      h(
+        'div',
+        {},
         h('p', { class: 'app-name', id: 'app-name' }, name),
-        h('p', { class: 'muted small' }, homepageNode(view.homepage) ?? view.client_id),
+        h(
+          'p',
+          { class: 'muted small' },
+          homepageNode(view.homepage) ?? view.client_id,
+        ),
       ),
     ),
     h('p', {}, t('consent.asks', { app: name })),
-    h('ul', { class: 'scopes' }, ...view.scopes.map((s) => h('li', {}, h('code', {}, s), ` ${scopeText(s)}`))),
-    h('p', { class: 'muted small' }, t('consent.currentAccount'), h('strong', { id: 'current-user' }, view.user.display_name || view.user.username), t('consent.usernameAside', { username: view.user.username })),
+    h(
+      'ul',
+      { class: 'scopes' },
+      ...view.scopes.map((s) =>
+        h('li', {}, h('code', {}, s), ` ${scopeText(s)}`),
+      ),
+    ),
+    h(
+      'p',
+      { class: 'muted small' },
+      t('consent.currentAccount'),
+      h(
+        'strong',
+        { id: 'current-user' },
+        view.user.display_name || view.user.username,
+      ),
+      t('consent.usernameAside', { username: view.user.username }),
+    ),
     msg.el,
     h('div', { class: 'actions' }, agree, deny),
-    h('p', { class: 'muted small' }, t('consent.returnTo'), h('code', { class: 'break' }, view.redirect_uri)),
-    h('p', { class: 'links' }, h('a', { href: `/login?switch=1&next=${encodeURIComponent(resumeUrl(ticket))}`, id: 'switch-account' }, t('consent.switchAccount'))),
+    h(
+      'p',
+      { class: 'muted small' },
+      t('consent.returnTo'),
+      h('code', { class: 'break' }, view.redirect_uri),
+    ),
+    h(
+      'p',
+      { class: 'links' },
+      h(
+        'a',
+        {
+          href: `/login?switch=1&next=${encodeURIComponent(resumeUrl(ticket))}`,
+          id: 'switch-account',
+        },
+        t('consent.switchAccount'),
+      ),
+    ),
   ]);
 }
 
 /** What the standard scopes mean, for the consent page; another scope is shown by its name alone. */
 const SCOPE_KEYS: Readonly<Record<string, MessageKey>> = {
-  openid: 'scope.openid', profile: 'scope.profile', email: 'scope.email', offline_access: 'scope.offline_access',
+  openid: 'scope.openid',
+  profile: 'scope.profile',
+  email: 'scope.email',
+  offline_access: 'scope.offline_access',
 };
 const scopeText = (scope: string): string =>
-  (Object.prototype.hasOwnProperty.call(SCOPE_KEYS, scope) ? t(SCOPE_KEYS[scope]!) : '');
+  Object.prototype.hasOwnProperty.call(SCOPE_KEYS, scope)
+    ? t(SCOPE_KEYS[scope]!)
+    : '';

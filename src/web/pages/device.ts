@@ -23,14 +23,37 @@ const minutesAgo = (unixSeconds: number): string => {
 function describe(req: DeviceRequestData, me: Me): HTMLElement {
   const name = req.display_name || req.client_id;
   const grant = req.first_party
-    ? h('p', {}, h('strong', {}, t('device.firstParty', { site: siteName() })), t('device.firstPartyMore'))
+    ? h(
+        'p',
+        {},
+        h('strong', {}, t('device.firstParty', { site: siteName() })),
+        t('device.firstPartyMore'),
+      )
     : h('p', {}, t('device.grant', { username: me.username }));
-  return h('div', { class: 'device-request', id: 'device-request' },
+  return h(
+    'div',
+    { class: 'device-request', id: 'device-request' },
     h('h3', {}, t('device.asks', { app: name })),
-    h('p', { class: 'small' }, t('device.clientId'), h('code', { id: 'device-client-id' }, req.client_id)),
+    h(
+      'p',
+      { class: 'small' },
+      t('device.clientId'),
+      h('code', { id: 'device-client-id' }, req.client_id),
+    ),
     grant,
-    h('p', { class: 'small muted', id: 'device-started' }, t('device.started', { time: formatTime(req.created_at), ago: minutesAgo(req.created_at) })),
-    h('p', { class: 'notice warning', id: 'device-warning' }, t('device.warning')),
+    h(
+      'p',
+      { class: 'small muted', id: 'device-started' },
+      t('device.started', {
+        time: formatTime(req.created_at),
+        ago: minutesAgo(req.created_at),
+      }),
+    ),
+    h(
+      'p',
+      { class: 'notice warning', id: 'device-warning' },
+      t('device.warning'),
+    ),
   );
 }
 
@@ -46,14 +69,44 @@ export async function devicePage(): Promise<void> {
     return;
   }
   const msg = notice();
-  const given = (new URLSearchParams(location.search).get('user_code') ?? '').replace(/\D/g, '').slice(0, 6);
-  const code = input('user_code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: t('login.sixDigits'), value: given, class: 'code-input' });
-  const next = h('button', { type: 'submit', class: 'primary', id: 'device-next' }, t('device.next'));
-  const approve = h('button', { type: 'button', class: 'primary', id: 'approve' }, t('device.approve'));
-  const deny = h('button', { type: 'button', class: 'secondary', id: 'deny' }, t('device.deny'));
+  const given = (new URLSearchParams(location.search).get('user_code') ?? '')
+    .replace(/\D/g, '')
+    .slice(0, 6);
+  const code = input('user_code', {
+    inputmode: 'numeric',
+    autocomplete: 'one-time-code',
+    maxlength: '6',
+    placeholder: t('login.sixDigits'),
+    value: given,
+    class: 'code-input',
+  });
+  const next = h(
+    'button',
+    { type: 'submit', class: 'primary', id: 'device-next' },
+    t('device.next'),
+  );
+  const approve = h(
+    'button',
+    { type: 'button', class: 'primary', id: 'approve' },
+    t('device.approve'),
+  );
+  const deny = h(
+    'button',
+    { type: 'button', class: 'secondary', id: 'deny' },
+    t('device.deny'),
+  );
   const details = h('div', {});
-  const decision = h('div', { class: 'actions', id: 'device-decision', hidden: true }, approve, deny);
-  const result = h('div', { class: 'result', id: 'device-result', hidden: true });
+  const decision = h(
+    'div',
+    { class: 'actions', id: 'device-decision', hidden: true },
+    approve,
+    deny,
+  );
+  const result = h('div', {
+    class: 'result',
+    id: 'device-result',
+    hidden: true,
+  });
   /** The code whose request is on screen: only that one can be confirmed. */
   let shown: string | undefined;
 
@@ -63,7 +116,9 @@ export async function devicePage(): Promise<void> {
   };
   const inspect = async (userCode: string) => {
     try {
-      const req = await data<DeviceRequestData>('POST', 'device/inspect', { user_code: userCode });
+      const req = await data<DeviceRequestData>('POST', 'device/inspect', {
+        user_code: userCode,
+      });
       // The answer may arrive after the user changed the code: show it only for the code typed.
       if (code.value.replace(/\s/g, '') !== userCode) return;
       details.replaceChildren(describe(req, me));
@@ -82,7 +137,12 @@ export async function devicePage(): Promise<void> {
     if (!/^\d{6}$/.test(userCode)) return msg.error(t('device.enterCode'));
     await inspect(userCode);
   };
-  const step = form([field(t('device.codeLabel'), code), next], next, lookUp, failed);
+  const step = form(
+    [field(t('device.codeLabel'), code), next],
+    next,
+    lookUp,
+    failed,
+  );
   // A changed code is a new question: the old answer, error or request no longer applies.
   code.addEventListener('input', () => {
     shown = undefined;
@@ -98,12 +158,20 @@ export async function devicePage(): Promise<void> {
     const userCode = shown;
     if (!userCode) return;
     try {
-      const app = await data<Approved>('POST', 'device/approve', refuse ? { user_code: userCode, deny: true } : { user_code: userCode });
+      const app = await data<Approved>(
+        'POST',
+        'device/approve',
+        refuse ? { user_code: userCode, deny: true } : { user_code: userCode },
+      );
       const name = app.display_name || app.client_id;
       controls.hidden = true;
       result.hidden = false;
-      result.textContent = refuse ? t('device.denied', { app: name }) : t('device.approved', { app: name, username: me.username });
-      result.className = refuse ? 'result notice error' : 'result notice success';
+      result.textContent = refuse
+        ? t('device.denied', { app: name })
+        : t('device.approved', { app: name, username: me.username });
+      result.className = refuse
+        ? 'result notice error'
+        : 'result notice success';
     } catch (err) {
       failed(err);
     }
@@ -111,11 +179,22 @@ export async function devicePage(): Promise<void> {
   const controls = h('div', {}, step, details, decision);
   approve.addEventListener('click', () => void busy(approve, decide(false)));
   deny.addEventListener('click', () => void busy(deny, decide(true)));
-  render(t('device.title'), [
-    h('p', {}, t('device.intro')),
-    h('p', { class: 'muted small' }, t('consent.currentAccount'), h('strong', {}, me.username)),
-    msg.el, controls, result,
-  ], { me });
+  render(
+    t('device.title'),
+    [
+      h('p', {}, t('device.intro')),
+      h(
+        'p',
+        { class: 'muted small' },
+        t('consent.currentAccount'),
+        h('strong', {}, me.username),
+      ),
+      msg.el,
+      controls,
+      result,
+    ],
+    { me },
+  );
   // A code from the link is looked up at once, but never confirmed without the user's click.
   if (given.length === 6) await busy(next, lookUp);
   else code.focus();

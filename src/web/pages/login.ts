@@ -1,4 +1,14 @@
-import { ApiError, call, clearToken, currentUser, data, getToken, safeNext, setToken, type TokenEnvelope } from '../api.js';
+import {
+  ApiError,
+  call,
+  clearToken,
+  currentUser,
+  data,
+  getToken,
+  safeNext,
+  setToken,
+  type TokenEnvelope,
+} from '../api.js';
 import { cooldown, field, form, h, input, notice } from '../dom.js';
 import { messageOf, render } from '../layout.js';
 import { endBrowserSession, startBrowserSession } from '../oidc.js';
@@ -16,7 +26,10 @@ export function withNext(path: string): string {
 }
 
 /** Signed in: the token is kept for the pages and, as a cookie, for the authorization endpoint. */
-export async function finishSignIn(envelope: TokenEnvelope, next = nextParam()): Promise<void> {
+export async function finishSignIn(
+  envelope: TokenEnvelope,
+  next = nextParam(),
+): Promise<void> {
   setToken(envelope.access_token);
   await startBrowserSession(envelope.access_token);
   location.replace(safeNext(next));
@@ -25,10 +38,22 @@ export async function finishSignIn(envelope: TokenEnvelope, next = nextParam()):
 type SignedIn = (envelope: TokenEnvelope) => Promise<void>;
 
 /** Sends an e-mail code for `purpose`, starting the resend countdown on success. */
-export async function sendCode(email: string, purpose: string, button: HTMLButtonElement, msg: ReturnType<typeof notice>, box?: CaptchaBox): Promise<void> {
+export async function sendCode(
+  email: string,
+  purpose: string,
+  button: HTMLButtonElement,
+  msg: ReturnType<typeof notice>,
+  box?: CaptchaBox,
+): Promise<void> {
   button.disabled = true;
   try {
-    const sent = await withCaptcha(box, (captcha) => data<{ resend_after: number }>('POST', 'send_code', { email: email.trim(), purpose, captcha }));
+    const sent = await withCaptcha(box, (captcha) =>
+      data<{ resend_after: number }>('POST', 'send_code', {
+        email: email.trim(),
+        purpose,
+        captcha,
+      }),
+    );
     msg.ok(t('login.codeSent'));
     cooldown(button, sent.resend_after || 60);
   } catch (err) {
@@ -38,54 +63,145 @@ export async function sendCode(email: string, purpose: string, button: HTMLButto
 }
 
 /** The password sign-in form; `done` gets the token (by default: signed in, on to `next`). */
-export function passwordForm(msg: ReturnType<typeof notice>, done: SignedIn = (e) => finishSignIn(e), prefill?: string): HTMLFormElement {
+export function passwordForm(
+  msg: ReturnType<typeof notice>,
+  done: SignedIn = (e) => finishSignIn(e),
+  prefill?: string,
+): HTMLFormElement {
   // An application may say who is expected (OpenID Connect login_hint): only a pre-fill.
-  const hint = (new URLSearchParams(location.search).get('login_hint') ?? '').slice(0, 254);
-  const username = input('username', { autocomplete: 'username', required: true, placeholder: t('login.usernameOrEmail'), value: prefill ?? (hint || undefined) });
-  const password = input('password', { type: 'password', autocomplete: 'current-password', required: true });
-  const submit = h('button', { type: 'submit', class: 'primary' }, t('login.submit'));
+  const hint = (
+    new URLSearchParams(location.search).get('login_hint') ?? ''
+  ).slice(0, 254);
+  const username = input('username', {
+    autocomplete: 'username',
+    required: true,
+    placeholder: t('login.usernameOrEmail'),
+    value: prefill ?? (hint || undefined),
+  });
+  const password = input('password', {
+    type: 'password',
+    autocomplete: 'current-password',
+    required: true,
+  });
+  const submit = h(
+    'button',
+    { type: 'submit', class: 'primary' },
+    t('login.submit'),
+  );
   // Asked for only after failed tries (docs/abuse.md): shown once the server says so.
   const box = new CaptchaBox();
   let needed = false;
-  return form([field(t('login.usernameOrEmail'), username), field(t('label.password'), password), box.el, submit], submit, async () => {
-    msg.hide();
-    const body = { username: username.value.trim(), password: password.value };
-    const login = (otp?: string) => withCaptcha(needed ? box : undefined, (captcha) => call<TokenEnvelope>('POST', 'login', { ...body, otp, captcha }, false));
-    await done(await withSecondStep(login));
-  }, (e) => {
-    if (e instanceof ApiError && e.msg === CAPTCHA_NEEDED && box.enabled) {
-      needed = true;
-      void box.start();
-    }
-    msg.error(messageOf(e));
-  });
+  return form(
+    [
+      field(t('login.usernameOrEmail'), username),
+      field(t('label.password'), password),
+      box.el,
+      submit,
+    ],
+    submit,
+    async () => {
+      msg.hide();
+      const body = {
+        username: username.value.trim(),
+        password: password.value,
+      };
+      const login = (otp?: string) =>
+        withCaptcha(needed ? box : undefined, (captcha) =>
+          call<TokenEnvelope>(
+            'POST',
+            'login',
+            { ...body, otp, captcha },
+            false,
+          ),
+        );
+      await done(await withSecondStep(login));
+    },
+    (e) => {
+      if (e instanceof ApiError && e.msg === CAPTCHA_NEEDED && box.enabled) {
+        needed = true;
+        void box.start();
+      }
+      msg.error(messageOf(e));
+    },
+  );
 }
 
 /** The e-mail code sign-in form; `done` as for passwordForm. */
-export function codeForm(msg: ReturnType<typeof notice>, done: SignedIn = (e) => finishSignIn(e), prefill?: string): HTMLFormElement {
-  const email = input('email', { type: 'email', autocomplete: 'email', required: true, value: prefill });
-  const code = input('code', { inputmode: 'numeric', autocomplete: 'one-time-code', maxlength: '6', placeholder: t('login.sixDigits') });
-  const send = h('button', { type: 'button', class: 'secondary' }, t('login.sendCode'));
+export function codeForm(
+  msg: ReturnType<typeof notice>,
+  done: SignedIn = (e) => finishSignIn(e),
+  prefill?: string,
+): HTMLFormElement {
+  const email = input('email', {
+    type: 'email',
+    autocomplete: 'email',
+    required: true,
+    value: prefill,
+  });
+  const code = input('code', {
+    inputmode: 'numeric',
+    autocomplete: 'one-time-code',
+    maxlength: '6',
+    placeholder: t('login.sixDigits'),
+  });
+  const send = h(
+    'button',
+    { type: 'button', class: 'secondary' },
+    t('login.sendCode'),
+  );
   const box = new CaptchaBox();
-  send.addEventListener('click', () => void sendCode(email.value, 'login', send, msg, box));
-  const submit = h('button', { type: 'submit', class: 'primary' }, t('login.submit'));
-  const codeRow = h('div', { class: 'inline' }, field(t('label.code'), code), send);
+  send.addEventListener(
+    'click',
+    () => void sendCode(email.value, 'login', send, msg, box),
+  );
+  const submit = h(
+    'button',
+    { type: 'submit', class: 'primary' },
+    t('login.submit'),
+  );
+  const codeRow = h(
+    'div',
+    { class: 'inline' },
+    field(t('label.code'), code),
+    send,
+  );
   // Sending a code needs a CAPTCHA whenever one is on; solve it once the form is in use.
   email.addEventListener('focus', () => void box.start(), { once: true });
-  return form([field(t('label.email'), email), box.el, codeRow, submit], submit, async () => {
-    msg.hide();
-    const body = { email: email.value.trim(), code: code.value.trim() };
-    await done(await withSecondStep((otp) => call<TokenEnvelope>('POST', 'login_by_code', { ...body, otp }, false)));
-  }, (e) => msg.error(messageOf(e)));
+  return form(
+    [field(t('label.email'), email), box.el, codeRow, submit],
+    submit,
+    async () => {
+      msg.hide();
+      const body = { email: email.value.trim(), code: code.value.trim() };
+      await done(
+        await withSecondStep((otp) =>
+          call<TokenEnvelope>('POST', 'login_by_code', { ...body, otp }, false),
+        ),
+      );
+    },
+    (e) => msg.error(messageOf(e)),
+  );
 }
 
 /** The two first factors, password and e-mail code, on tabs; `done` as for passwordForm. */
-export function signInForms(msg: ReturnType<typeof notice>, done?: SignedIn, prefill?: string): [HTMLElement, HTMLFormElement, HTMLFormElement] {
+export function signInForms(
+  msg: ReturnType<typeof notice>,
+  done?: SignedIn,
+  prefill?: string,
+): [HTMLElement, HTMLFormElement, HTMLFormElement] {
   const byPassword = passwordForm(msg, done, prefill);
   const byCode = codeForm(msg, done, prefill);
   byCode.hidden = true;
-  const tabPassword = h('button', { type: 'button', class: 'tab active', 'aria-pressed': 'true' }, t('login.byPassword'));
-  const tabCode = h('button', { type: 'button', class: 'tab', 'aria-pressed': 'false' }, t('login.byCode'));
+  const tabPassword = h(
+    'button',
+    { type: 'button', class: 'tab active', 'aria-pressed': 'true' },
+    t('login.byPassword'),
+  );
+  const tabCode = h(
+    'button',
+    { type: 'button', class: 'tab', 'aria-pressed': 'false' },
+    t('login.byCode'),
+  );
   const select = (code: boolean) => {
     byCode.hidden = !code;
     byPassword.hidden = code;
@@ -97,7 +213,11 @@ export function signInForms(msg: ReturnType<typeof notice>, done?: SignedIn, pre
   };
   tabPassword.addEventListener('click', () => select(false));
   tabCode.addEventListener('click', () => select(true));
-  return [h('div', { class: 'tabs' }, tabPassword, tabCode), byPassword, byCode];
+  return [
+    h('div', { class: 'tabs' }, tabPassword, tabCode),
+    byPassword,
+    byCode,
+  ];
 }
 
 export async function loginPage(): Promise<void> {
@@ -116,8 +236,15 @@ export async function loginPage(): Promise<void> {
   const msg = notice();
   const [tabs, byPassword, byCode] = signInForms(msg);
   render(t('login.title'), [
-    tabs, msg.el, byPassword, byCode, passkeySignIn((e) => finishSignIn(e), msg), upstreamButtons(nextParam()),
-    h('p', { class: 'links' },
+    tabs,
+    msg.el,
+    byPassword,
+    byCode,
+    passkeySignIn((e) => finishSignIn(e), msg),
+    upstreamButtons(nextParam()),
+    h(
+      'p',
+      { class: 'links' },
       h('a', { href: withNext('/register') }, t('login.toRegister')),
       h('a', { href: withNext('/reset_password') }, t('login.forgot')),
     ),

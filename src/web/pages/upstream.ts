@@ -15,7 +15,12 @@ import { t, type MessageKey } from '../i18n.js';
 import { readable } from '../field-labels.js';
 
 const title = () => t('upstream.title');
-const backToLogin = (text = t('upstream.back')) => h('p', { class: 'links' }, h('a', { href: '/login', id: 'upstream-back' }, text));
+const backToLogin = (text = t('upstream.back')) =>
+  h(
+    'p',
+    { class: 'links' },
+    h('a', { href: '/login', id: 'upstream-back' }, text),
+  );
 
 export async function upstreamPage(): Promise<void> {
   const d = document.body.dataset;
@@ -25,26 +30,55 @@ export async function upstreamPage(): Promise<void> {
   // The code and state in the address are used up: a reload or the history must not offer them again.
   history.replaceState(null, '', location.pathname);
   if (d.upstreamResult === 'signin') return signIn(ticket, next, provider);
-  if (d.upstreamResult === 'email_exists') return proveAccount(ticket, next, provider, d.upstreamEmail ?? '');
-  errorPage(title(), failureText(d.upstreamProblem, provider, d.upstreamMessage), [backToLogin()]);
+  if (d.upstreamResult === 'email_exists')
+    return proveAccount(ticket, next, provider, d.upstreamEmail ?? '');
+  errorPage(
+    title(),
+    failureText(d.upstreamProblem, provider, d.upstreamMessage),
+    [backToLogin()],
+  );
 }
 
 /** The problems only this page names; the others (banned, too many tries, …) are the API's own messages. */
 const PROBLEMS: Record<string, MessageKey> = {
-  state: 'upstream.problem.state', unavailable: 'upstream.problem.unavailable', denied: 'upstream.problem.denied',
-  provider: 'upstream.problem.provider', network: 'upstream.problem.network', notMember: 'upstream.problem.notMember',
-  linkedElsewhere: 'upstream.problem.linkedElsewhere', alreadyLinked: 'upstream.problem.alreadyLinked', notYourLink: 'upstream.problem.notYourLink',
+  state: 'upstream.problem.state',
+  unavailable: 'upstream.problem.unavailable',
+  denied: 'upstream.problem.denied',
+  provider: 'upstream.problem.provider',
+  network: 'upstream.problem.network',
+  notMember: 'upstream.problem.notMember',
+  linkedElsewhere: 'upstream.problem.linkedElsewhere',
+  alreadyLinked: 'upstream.problem.alreadyLinked',
+  notYourLink: 'upstream.problem.notYourLink',
   emailRequired: 'upstream.problem.emailRequired',
 };
 
 /** Why the sign-in did not happen, in the page's language (the server's message is Chinese). */
-function failureText(problem: string | undefined, provider: string, serverMessage: string | undefined): string {
-  if (problem !== undefined && Object.prototype.hasOwnProperty.call(PROBLEMS, problem)) return t(PROBLEMS[problem]!, { provider });
+function failureText(
+  problem: string | undefined,
+  provider: string,
+  serverMessage: string | undefined,
+): string {
+  if (
+    problem !== undefined &&
+    Object.prototype.hasOwnProperty.call(PROBLEMS, problem)
+  )
+    return t(PROBLEMS[problem]!, { provider });
   return serverMessage ? readable(serverMessage) : t('upstream.unfinished');
 }
 
-async function signIn(ticket: string, next: string, provider: string): Promise<void> {
-  render(title(), [h('p', { class: 'muted', id: 'upstream-progress' }, t('upstream.progress', { provider }))]);
+async function signIn(
+  ticket: string,
+  next: string,
+  provider: string,
+): Promise<void> {
+  render(title(), [
+    h(
+      'p',
+      { class: 'muted', id: 'upstream-progress' },
+      t('upstream.progress', { provider }),
+    ),
+  ]);
   let envelope: TokenEnvelope;
   try {
     envelope = await withSecondStep((otp) => finishUpstream(ticket, otp));
@@ -59,17 +93,33 @@ async function signIn(ticket: string, next: string, provider: string): Promise<v
  * An account already uses the address the provider gave: nothing is linked until the person
  * signs in to it here (password or e-mail code, and the second factor), then proves it again.
  */
-function proveAccount(ticket: string, next: string, provider: string, email: string): void {
+function proveAccount(
+  ticket: string,
+  next: string,
+  provider: string,
+  email: string,
+): void {
   const msg = notice();
-  const [tabs, byPassword, byCode] = signInForms(msg, async (envelope) => {
-    // Signed in: the proof step asks this account what it needs (password or mailed code, second factor).
-    setToken(envelope.access_token);
-    confirmLink(ticket, next, provider, envelope);
-  }, email);
+  const [tabs, byPassword, byCode] = signInForms(
+    msg,
+    async (envelope) => {
+      // Signed in: the proof step asks this account what it needs (password or mailed code, second factor).
+      setToken(envelope.access_token);
+      confirmLink(ticket, next, provider, envelope);
+    },
+    email,
+  );
   render(t('upstream.linkTitle'), [
-    h('p', { id: 'upstream-email-exists' }, t('upstream.emailExists', { email })),
+    h(
+      'p',
+      { id: 'upstream-email-exists' },
+      t('upstream.emailExists', { email }),
+    ),
     h('p', { class: 'muted small' }, t('upstream.linkHint', { provider })),
-    tabs, msg.el, byPassword, byCode,
+    tabs,
+    msg.el,
+    byPassword,
+    byCode,
     backToLogin(t('upstream.notMine')),
   ]);
 }
@@ -79,18 +129,37 @@ function proveAccount(ticket: string, next: string, provider: string, email: str
  * mailed to an account without one, and the second-factor code when it is on. A token alone
  * never links anything.
  */
-function confirmLink(ticket: string, next: string, provider: string, envelope: TokenEnvelope): void {
+function confirmLink(
+  ticket: string,
+  next: string,
+  provider: string,
+  envelope: TokenEnvelope,
+): void {
   const msg = notice();
   const proof = reauthFields('link_existing');
-  const submit = h('button', { type: 'submit', class: 'primary' }, t('upstream.confirmLink', { provider }));
-  const confirm = form([proof.el, submit], submit, async () => {
-    msg.hide();
-    if (!proof.check()) return;
-    await linkExisting(ticket, envelope.access_token, proof.proof());
-    await finishSignIn(envelope, next);
-  }, (err) => msg.error(messageOf(err)));
+  const submit = h(
+    'button',
+    { type: 'submit', class: 'primary' },
+    t('upstream.confirmLink', { provider }),
+  );
+  const confirm = form(
+    [proof.el, submit],
+    submit,
+    async () => {
+      msg.hide();
+      if (!proof.check()) return;
+      await linkExisting(ticket, envelope.access_token, proof.proof());
+      await finishSignIn(envelope, next);
+    },
+    (err) => msg.error(messageOf(err)),
+  );
   render(t('upstream.linkTitle'), [
-    h('p', { id: 'upstream-confirm-link' }, t('upstream.confirmHint', { provider })),
-    msg.el, confirm,
+    h(
+      'p',
+      { id: 'upstream-confirm-link' },
+      t('upstream.confirmHint', { provider }),
+    ),
+    msg.el,
+    confirm,
   ]);
 }

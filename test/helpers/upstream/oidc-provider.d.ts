@@ -5,7 +5,10 @@ declare module 'oidc-provider' {
   export interface InteractionDetails {
     uid: string;
     prompt: { name: string };
-    params: Record<string, string | undefined> & { client_id: string; scope?: string };
+    params: Record<string, string | undefined> & {
+      client_id: string;
+      scope?: string;
+    };
   }
 
   export class Grant {
@@ -17,8 +20,16 @@ declare module 'oidc-provider' {
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
-    interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<InteractionDetails>;
-    interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
+    interactionDetails(
+      req: IncomingMessage,
+      res: ServerResponse,
+    ): Promise<InteractionDetails>;
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
     Grant: typeof Grant;
     on(event: string, listener: (...args: unknown[]) => void): void;
   }

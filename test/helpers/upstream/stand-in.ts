@@ -1,5 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { freePort } from '../net.js';
 
 /**
@@ -21,17 +26,31 @@ export interface Request {
   form: URLSearchParams;
 }
 
-export type Handler = (req: Request, res: ServerResponse) => void | Promise<void>;
+export type Handler = (
+  req: Request,
+  res: ServerResponse,
+) => void | Promise<void>;
 
 export const random = (n = 24) => randomBytes(n).toString('base64url');
-export const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+export const s256 = (verifier: string) =>
+  createHash('sha256').update(verifier).digest('base64url');
 
-export function json(res: ServerResponse, status: number, body: unknown, type = 'application/json; charset=utf-8'): void {
+export function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  type = 'application/json; charset=utf-8',
+): void {
   res.writeHead(status, { 'content-type': type });
   res.end(JSON.stringify(body));
 }
 
-export function text(res: ServerResponse, status: number, body: string, type = 'text/plain; charset=utf-8'): void {
+export function text(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  type = 'text/plain; charset=utf-8',
+): void {
   res.writeHead(status, { 'content-type': type });
   res.end(body);
 }
@@ -42,14 +61,20 @@ export function redirect(res: ServerResponse, location: string): void {
 }
 
 /** `base` with query parameters added (the callback of an authorization answer). */
-export function withQuery(base: string, params: Record<string, string | undefined>): string {
+export function withQuery(
+  base: string,
+  params: Record<string, string | undefined>,
+): string {
   const url = new URL(base);
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
+  for (const [k, v] of Object.entries(params))
+    if (v !== undefined) url.searchParams.set(k, v);
   return url.toString();
 }
 
 export function bearerOf(req: Request): string | undefined {
-  return /^(?:bearer|token|oauth) +(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+  return /^(?:bearer|token|oauth) +(.+)$/i.exec(
+    req.headers.authorization ?? '',
+  )?.[1];
 }
 
 export class StandIn {
@@ -58,7 +83,16 @@ export class StandIn {
   person: Person = { id: '1' };
   declines = false;
   /** Codes handed to the browser: code → what it was issued for. */
-  readonly codes = new Map<string, { person: Person; clientId: string; redirectUri: string; scope: string; challenge?: string }>();
+  readonly codes = new Map<
+    string,
+    {
+      person: Person;
+      clientId: string;
+      redirectUri: string;
+      scope: string;
+      challenge?: string;
+    }
+  >();
   readonly tokens = new Map<string, { person: Person; scope: string }>();
   /** Every request, `METHOD path`, for tests that check what the center asked. */
   readonly log: string[] = [];
@@ -69,8 +103,12 @@ export class StandIn {
   async start(): Promise<this> {
     const port = await freePort();
     this.base = `http://127.0.0.1:${port}`;
-    this.server = createServer((req: IncomingMessage, res: ServerResponse) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', resolve));
+    this.server = createServer(
+      (req: IncomingMessage, res: ServerResponse) => void this.handle(req, res),
+    );
+    await new Promise<void>((resolve) =>
+      this.server!.listen(port, '127.0.0.1', resolve),
+    );
     return this;
   }
 
@@ -80,9 +118,20 @@ export class StandIn {
   }
 
   /** The person approves: a code for the client, redirect URI, scope and PKCE challenge asked for. */
-  issueCode(clientId: string, redirectUri: string, scope: string, challenge?: string): string {
+  issueCode(
+    clientId: string,
+    redirectUri: string,
+    scope: string,
+    challenge?: string,
+  ): string {
     const code = random();
-    this.codes.set(code, { person: this.person, clientId, redirectUri, scope, ...(challenge && { challenge }) });
+    this.codes.set(code, {
+      person: this.person,
+      clientId,
+      redirectUri,
+      scope,
+      ...(challenge && { challenge }),
+    });
     return code;
   }
 
@@ -107,11 +156,19 @@ export class StandIn {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  private async handle(raw: IncomingMessage, res: ServerResponse): Promise<void> {
+  private async handle(
+    raw: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of raw) chunks.push(c as Buffer);
     const url = new URL(raw.url ?? '/', this.base);
-    const req: Request = { method: raw.method ?? 'GET', url, headers: raw.headers, form: new URLSearchParams(Buffer.concat(chunks).toString('utf8')) };
+    const req: Request = {
+      method: raw.method ?? 'GET',
+      url,
+      headers: raw.headers,
+      form: new URLSearchParams(Buffer.concat(chunks).toString('utf8')),
+    };
     this.log.push(`${req.method} ${url.pathname}`);
     const route = this.routes[`${req.method} ${url.pathname}`];
     try {

@@ -15,7 +15,11 @@ export type FormFields = Record<string, string | string[]>;
  */
 export function parseForm(text: string): FormFields {
   const fields = parse(text) as FormFields;
-  if (text.isWellFormed() && !(text.includes('%') && someFieldHoldsPercent(fields))) return Object.setPrototypeOf(fields, null) as FormFields;
+  if (
+    text.isWellFormed() &&
+    !(text.includes('%') && someFieldHoldsPercent(fields))
+  )
+    return Object.setPrototypeOf(fields, null) as FormFields;
   const out: FormFields = Object.create(null) as FormFields;
   new URLSearchParams(text).forEach((value, name) => add(out, name, value));
   return out;
@@ -25,14 +29,24 @@ function someFieldHoldsPercent(fields: FormFields): boolean {
   for (const name in fields) {
     if (name.includes('%')) return true;
     const value = fields[name]!;
-    if (typeof value === 'string' ? value.includes('%') : value.some((v) => v.includes('%'))) return true;
+    if (
+      typeof value === 'string'
+        ? value.includes('%')
+        : value.some((v) => v.includes('%'))
+    )
+      return true;
   }
   return false;
 }
 
 function add(out: FormFields, name: string, value: string): void {
   const prev = out[name];
-  out[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  out[name] =
+    prev === undefined
+      ? value
+      : Array.isArray(prev)
+        ? [...prev, value]
+        : [prev, value];
 }
 
 /**
@@ -40,16 +54,28 @@ function add(out: FormFields, name: string, value: string): void {
  * the OIDC plugin's own scope, so the v1 API keeps its JSON-only rule (415 for anything else).
  */
 export function registerFormBody(app: FastifyInstance): void {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    const fields = parseForm(text);
-    // PostgreSQL text cannot hold NUL: refused here, as the JSON bodies are, before any field reaches a query.
-    const withNul = text.includes('%00') || text.includes('\0') ? fieldWithNul(fields) : undefined;
-    done(withNul === undefined ? null : badParam(withNul), withNul === undefined ? fields : undefined);
-  });
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      const fields = parseForm(text);
+      // PostgreSQL text cannot hold NUL: refused here, as the JSON bodies are, before any field reaches a query.
+      const withNul =
+        text.includes('%00') || text.includes('\0')
+          ? fieldWithNul(fields)
+          : undefined;
+      done(
+        withNul === undefined ? null : badParam(withNul),
+        withNul === undefined ? fields : undefined,
+      );
+    },
+  );
 }
 
 /** The fields of a parsed form body or query string; anything that is not an object has none. */
 export function fieldsOf(input: unknown): FormFields {
-  return input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as FormFields) : {};
+  return input !== null && typeof input === 'object' && !Array.isArray(input)
+    ? (input as FormFields)
+    : {};
 }

@@ -13,19 +13,40 @@ export { escapeHtml };
  * A server-rendered page for the answers that must not depend on the script bundle: the
  * authorization endpoint's error page and the signed-out page. Same headers as every page.
  */
-export function sendHtmlPage(reply: FastifyReply, status: number, title: string, lines: string[], link?: { href: string; text: string }): FastifyReply {
+export function sendHtmlPage(
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  lines: string[],
+  link?: { href: string; text: string },
+): FastifyReply {
   // The first line is the message itself: an error when the status says so.
-  const body = lines.map((l, i) => `<p class="${i === 0 ? (status >= 400 ? 'notice error' : 'notice success') : 'muted small'}"${i === 0 && status >= 400 ? ' role="alert"' : ''}>${escapeHtml(l)}</p>`).join('\n');
-  const more = link ? `\n<p class="links"><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p>` : '';
+  const body = lines
+    .map(
+      (l, i) =>
+        `<p class="${i === 0 ? (status >= 400 ? 'notice error' : 'notice success') : 'muted small'}"${i === 0 && status >= 400 ? ' role="alert"' : ''}>${escapeHtml(l)}</p>`,
+    )
+    .join('\n');
+  const more = link
+    ? `\n<p class="links"><a href="${escapeHtml(link.href)}">${escapeHtml(link.text)}</a></p>`
+    : '';
   return sendPageHtml(reply, status, title, body + more);
 }
 
 /** A page around `bodyHtml` (already escaped); `headers` may replace the pages' own, e.g. the CSP. */
-export function sendPageHtml(reply: FastifyReply, status: number, title: string, bodyHtml: string, headers: Record<string, string> = {}): FastifyReply {
+export function sendPageHtml(
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  bodyHtml: string,
+  headers: Record<string, string> = {},
+): FastifyReply {
   const css = (stylesheetName ??= loadBundle()?.css);
   const lang = pageLanguage(reply.request);
   const site = escapeHtml(reply.server.siteNames[lang]);
-  const stylesheet = css ? `<link rel="stylesheet" href="/assets/${escapeHtml(css)}">\n` : '';
+  const stylesheet = css
+    ? `<link rel="stylesheet" href="/assets/${escapeHtml(css)}">\n`
+    : '';
   const html = `<!doctype html>
 <html lang="${lang}">
 <head>
@@ -47,29 +68,55 @@ ${bodyHtml}
 `;
   return reply
     .code(status)
-    .headers({ ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...headers })
+    .headers({
+      ...PAGE_HEADERS,
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      ...headers,
+    })
     .send(html);
 }
 
 /** The authorization endpoint's refusal when no callback can be trusted (docs/api.md §12.3). */
-export function sendAuthorizeErrorPage(reply: FastifyReply, msg: string): FastifyReply {
+export function sendAuthorizeErrorPage(
+  reply: FastifyReply,
+  msg: string,
+): FastifyReply {
   const lang = pageLanguage(reply.request);
   const text = pageText(lang);
-  return sendHtmlPage(reply, 400, text.authorizeFailed, [refusalIn(lang, msg), text.authorizeRetry]);
+  return sendHtmlPage(reply, 400, text.authorizeFailed, [
+    refusalIn(lang, msg),
+    text.authorizeRetry,
+  ]);
 }
 
 /**
  * For the endpoints a browser is sent to (authorization, end session): a body that cannot be
  * read, or a failure of ours, is answered with a page too, never with JSON.
  */
-export function pageErrors(app: FastifyInstance, title: 'authorizeFailed' | 'signOutFailed'): void {
+export function pageErrors(
+  app: FastifyInstance,
+  title: 'authorizeFailed' | 'signOutFailed',
+): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     // AppError: a refusal of the shared request checks (e.g. a NUL byte in the query string).
     const code = err instanceof AppError ? err.status : err.statusCode;
     const status = code !== undefined && code >= 400 && code < 500 ? code : 500;
-    if (status === 500) request.log.error({ err }, `${request.routeOptions.url ?? 'page'} failed`);
+    if (status === 500)
+      request.log.error(
+        { err },
+        `${request.routeOptions.url ?? 'page'} failed`,
+      );
     const lang = pageLanguage(request);
     const text = pageText(lang);
-    return sendHtmlPage(reply.headers(retryAfterHeader(err)), status, text[title], [status === 500 ? refusalIn(lang, MSG.internal) : text.unreadable, text.retry]);
+    return sendHtmlPage(
+      reply.headers(retryAfterHeader(err)),
+      status,
+      text[title],
+      [
+        status === 500 ? refusalIn(lang, MSG.internal) : text.unreadable,
+        text.retry,
+      ],
+    );
   });
 }

@@ -19,16 +19,23 @@ function formActionFor(target: string | undefined): string {
 }
 
 const hidden = (name: string, value: string | undefined): string =>
-  value === undefined ? '' : `<input type="hidden" name="${name}" value="${escapeHtml(value)}">\n`;
+  value === undefined
+    ? ''
+    : `<input type="hidden" name="${name}" value="${escapeHtml(value)}">\n`;
 
 /**
  * RP-Initiated Logout 1.0 §6: asks the signed-in person before ending the session. A plain
  * form, no script (the pages' strict CSP); both buttons post, `取消` ends nothing.
  */
-export function sendLogoutConfirmation(reply: FastifyReply, c: LogoutConfirmation): FastifyReply {
+export function sendLogoutConfirmation(
+  reply: FastifyReply,
+  c: LogoutConfirmation,
+): FastifyReply {
   const lang = pageLanguage(reply.request);
   const text = pageText(lang);
-  const question = text.confirmQuestion.replace('{username}', escapeHtml(c.username)).replace('{site}', escapeHtml(reply.server.siteNames[lang]));
+  const question = text.confirmQuestion
+    .replace('{username}', escapeHtml(c.username))
+    .replace('{site}', escapeHtml(reply.server.siteNames[lang]));
   const body = `<p>${question}</p>
 <form method="post" action="${CONFIRM_PATH}">
 ${hidden('csrf_token', c.csrfToken)}${hidden('client_id', c.clientId)}${hidden('post_logout_redirect_uri', c.postLogoutRedirectUri)}${hidden('state', c.state)}<div class="actions">
@@ -36,6 +43,11 @@ ${hidden('csrf_token', c.csrfToken)}${hidden('client_id', c.clientId)}${hidden('
 <button type="submit" class="secondary" name="decision" value="cancel">${text.cancel}</button>
 </div>
 </form>`;
-  const csp = PAGE_HEADERS['content-security-policy'].replace("form-action 'self'", formActionFor(c.postLogoutRedirectUri));
-  return sendPageHtml(reply, 200, text.confirmTitle, body, { 'content-security-policy': csp });
+  const csp = PAGE_HEADERS['content-security-policy'].replace(
+    "form-action 'self'",
+    formActionFor(c.postLogoutRedirectUri),
+  );
+  return sendPageHtml(reply, 200, text.confirmTitle, body, {
+    'content-security-policy': csp,
+  });
 }

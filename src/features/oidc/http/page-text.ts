@@ -12,7 +12,8 @@ import { END_SESSION_MSG } from '../end-session.js';
 const TEXT = {
   'zh-CN': {
     authorizeFailed: '授权失败',
-    authorizeRetry: '请返回应用重新发起登录；如果问题持续，请联系该应用的开发者。',
+    authorizeRetry:
+      '请返回应用重新发起登录；如果问题持续，请联系该应用的开发者。',
     unreadable: '请求无法解析',
     retry: '请返回应用重试。',
     signOutFailed: '退出登录失败',
@@ -20,13 +21,15 @@ const TEXT = {
     signedOutLine: '你已退出{site}。',
     signInAgain: '重新登录',
     confirmTitle: '退出登录？',
-    confirmQuestion: '你正以 <strong>{username}</strong> 登录{site}。确定要退出登录吗？',
+    confirmQuestion:
+      '你正以 <strong>{username}</strong> 登录{site}。确定要退出登录吗？',
     confirm: '确认退出',
     cancel: '取消',
   },
   en: {
     authorizeFailed: 'Authorization failed',
-    authorizeRetry: 'Go back to the application and sign in again; if this keeps happening, contact its developer.',
+    authorizeRetry:
+      'Go back to the application and sign in again; if this keeps happening, contact its developer.',
     unreadable: 'The request could not be read',
     retry: 'Go back to the application and try again.',
     signOutFailed: 'Sign-out failed',
@@ -34,7 +37,8 @@ const TEXT = {
     signedOutLine: 'You have signed out of {site}.',
     signInAgain: 'Sign in again',
     confirmTitle: 'Sign out?',
-    confirmQuestion: 'You are signed in to {site} as <strong>{username}</strong>. Do you want to sign out?',
+    confirmQuestion:
+      'You are signed in to {site} as <strong>{username}</strong>. Do you want to sign out?',
     confirm: 'Sign out',
     cancel: 'Cancel',
   },
@@ -44,25 +48,36 @@ export type PageText = Readonly<Record<keyof (typeof TEXT)['zh-CN'], string>>;
 
 /** The refusals these pages show, in English; the Chinese text is the domain's own. */
 const REFUSALS_EN: Readonly<Record<string, string>> = {
-  [PAGE_MSG.missingClient]: 'The authorization request lacks a parameter: client_id',
+  [PAGE_MSG.missingClient]:
+    'The authorization request lacks a parameter: client_id',
   [PAGE_MSG.unknownApp]: 'Unknown application',
   [PAGE_MSG.appDisabled]: 'This application has been disabled',
-  [PAGE_MSG.badRedirect]: 'The callback address is not registered for this application',
-  [PAGE_MSG.missingRedirect]: 'The authorization request lacks a parameter: redirect_uri',
-  [PAGE_MSG.badTicket]: 'The authorization request has expired; go back to the application and sign in again',
+  [PAGE_MSG.badRedirect]:
+    'The callback address is not registered for this application',
+  [PAGE_MSG.missingRedirect]:
+    'The authorization request lacks a parameter: redirect_uri',
+  [PAGE_MSG.badTicket]:
+    'The authorization request has expired; go back to the application and sign in again',
   [END_SESSION_MSG.badHint]: 'id_token_hint is not valid',
   [END_SESSION_MSG.clientMismatch]: 'client_id does not match id_token_hint',
-  [END_SESSION_MSG.unregistered]: 'The address to return to after signing out is not registered for this application, so you stay on this page.',
-  [END_SESSION_MSG.staleConfirmation]: 'The sign-out confirmation has expired; you are still signed in',
+  [END_SESSION_MSG.unregistered]:
+    'The address to return to after signing out is not registered for this application, so you stay on this page.',
+  [END_SESSION_MSG.staleConfirmation]:
+    'The sign-out confirmation has expired; you are still signed in',
   [MSG.internal]: 'Internal server error',
 };
 const REPEATED_EN: ReadonlyArray<readonly [string, string]> = [
   [PAGE_MSG.repeated, 'A parameter of the authorization request is repeated: '],
-  [END_SESSION_MSG.repeated, 'A parameter of the sign-out request is repeated: '],
+  [
+    END_SESSION_MSG.repeated,
+    'A parameter of the sign-out request is repeated: ',
+  ],
 ];
 
 export function pageLanguage(request: FastifyRequest): Language {
-  return languageOf(request.headers as { cookie?: string; 'accept-language'?: string });
+  return languageOf(
+    request.headers as { cookie?: string; 'accept-language'?: string },
+  );
 }
 
 export function pageText(language: Language): PageText {

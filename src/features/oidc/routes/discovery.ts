@@ -8,7 +8,10 @@ import { registerOAuthErrors } from '../http/http-errors.js';
 import type { OidcRouteDeps } from '../http/route-deps.js';
 
 /** OIDC Discovery 1.0 / RFC 8414 metadata: every endpoint on the issuer's origin. */
-export function discoveryDocument(issuer: string, signingAlg: string): Record<string, unknown> {
+export function discoveryDocument(
+  issuer: string,
+  signingAlg: string,
+): Record<string, unknown> {
   return {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,
@@ -21,14 +24,32 @@ export function discoveryDocument(issuer: string, signingAlg: string): Record<st
     end_session_endpoint: `${issuer}/oauth/end_session`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token', DEVICE_GRANT, 'client_credentials'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
-    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    grant_types_supported: [
+      'authorization_code',
+      'refresh_token',
+      DEVICE_GRANT,
+      'client_credentials',
+    ],
+    token_endpoint_auth_methods_supported: [
+      'client_secret_basic',
+      'client_secret_post',
+      'none',
+    ],
+    revocation_endpoint_auth_methods_supported: [
+      'client_secret_basic',
+      'client_secret_post',
+      'none',
+    ],
     // Introspection tells facts about other parties' tokens: confidential clients only.
-    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    introspection_endpoint_auth_methods_supported: [
+      'client_secret_basic',
+      'client_secret_post',
+    ],
     code_challenge_methods_supported: ['S256'],
     // RS256 is always listed (OIDC Core §15.1); the configured algorithm is the one new keys use.
-    id_token_signing_alg_values_supported: [...new Set(['RS256', signingAlg])].filter((a) => (OIDC_SIGNING_ALGS as readonly string[]).includes(a)),
+    id_token_signing_alg_values_supported: [
+      ...new Set(['RS256', signingAlg]),
+    ].filter((a) => (OIDC_SIGNING_ALGS as readonly string[]).includes(a)),
     subject_types_supported: ['public'],
     scopes_supported: [...STANDARD_SCOPES],
     claims_supported: [...CLAIMS_SUPPORTED],
@@ -46,17 +67,34 @@ export function discoveryDocument(issuer: string, signingAlg: string): Record<st
 }
 
 /** Discovery (both well-known paths serve one document) and the public keys. */
-export async function discoveryRoutes(app: FastifyInstance, { provider, services }: OidcRouteDeps) {
+export async function discoveryRoutes(
+  app: FastifyInstance,
+  { provider, services }: OidcRouteDeps,
+) {
   registerOAuthErrors(app);
-  const body = JSON.stringify(discoveryDocument(provider.issuer, provider.signingAlg));
+  const body = JSON.stringify(
+    discoveryDocument(provider.issuer, provider.signingAlg),
+  );
   const schema = { hide: true };
-  for (const path of ['/.well-known/openid-configuration', '/.well-known/oauth-authorization-server']) {
+  for (const path of [
+    '/.well-known/openid-configuration',
+    '/.well-known/oauth-authorization-server',
+  ]) {
     app.get(path, { schema }, async (_request, reply) =>
-      reply.type('application/json; charset=utf-8').header('cache-control', 'public, max-age=300').header('access-control-allow-origin', '*').send(body));
+      reply
+        .type('application/json; charset=utf-8')
+        .header('cache-control', 'public, max-age=300')
+        .header('access-control-allow-origin', '*')
+        .send(body),
+    );
   }
   app.get('/oauth/jwks', { schema }, async (_request, reply) => {
     const { json } = await provider.keys.jwks();
     // Short cache: a rotation is published to relying parties within a minute.
-    return reply.type('application/jwk-set+json; charset=utf-8').header('cache-control', 'public, max-age=60').header('access-control-allow-origin', '*').send(json);
+    return reply
+      .type('application/jwk-set+json; charset=utf-8')
+      .header('cache-control', 'public, max-age=60')
+      .header('access-control-allow-origin', '*')
+      .send(json);
   });
 }

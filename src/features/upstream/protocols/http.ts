@@ -9,18 +9,34 @@ const USER_AGENT = 'account-center';
  * One request to a provider; the body as text. Network failures and timeouts are `network`,
  * any status other than 2xx is `provider`. No redirect is followed: the endpoints are configured.
  */
-export async function upstreamFetch(url: URL | string, init: RequestInit = {}): Promise<string> {
+export async function upstreamFetch(
+  url: URL | string,
+  init: RequestInit = {},
+): Promise<string> {
   let res: Response;
   try {
     res = await fetch(url, {
-      ...init, redirect: 'manual', signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
-      headers: { 'user-agent': USER_AGENT, accept: 'application/json', ...(init.headers as Record<string, string> | undefined) },
+      ...init,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
+      headers: {
+        'user-agent': USER_AGENT,
+        accept: 'application/json',
+        ...(init.headers as Record<string, string> | undefined),
+      },
     });
   } catch (err) {
-    throw new UpstreamError('network', `${new URL(url).host}: ${(err as Error).message}`);
+    throw new UpstreamError(
+      'network',
+      `${new URL(url).host}: ${(err as Error).message}`,
+    );
   }
   const text = await res.text().catch(() => '');
-  if (res.status < 200 || res.status > 299) throw new UpstreamError('provider', `${new URL(url).host} answered HTTP ${res.status}`);
+  if (res.status < 200 || res.status > 299)
+    throw new UpstreamError(
+      'provider',
+      `${new URL(url).host} answered HTTP ${res.status}`,
+    );
   return text;
 }
 
@@ -30,7 +46,9 @@ export async function upstreamFetch(url: URL | string, init: RequestInit = {}): 
  * copy made with set, a provider's own parser) would otherwise check one value and use
  * another: every check and every request to the provider takes its value from this one map.
  */
-export function singleValued(params: URLSearchParams): Map<string, string> | undefined {
+export function singleValued(
+  params: URLSearchParams,
+): Map<string, string> | undefined {
   const values = new Map<string, string>();
   for (const [name, value] of params) {
     if (values.has(name)) return undefined;
@@ -40,18 +58,28 @@ export function singleValued(params: URLSearchParams): Map<string, string> | und
 }
 
 /** A JSON object from a body (WeChat answers JSON as text/plain; QQ may wrap it as `callback( … );`). */
-export function jsonObject(text: string, what: string): Record<string, unknown> {
-  const unwrapped = text.trim().replace(/^callback\(\s*/, '').replace(/\s*\)\s*;?\s*$/, '');
+export function jsonObject(
+  text: string,
+  what: string,
+): Record<string, unknown> {
+  const unwrapped = text
+    .trim()
+    .replace(/^callback\(\s*/, '')
+    .replace(/\s*\)\s*;?\s*$/, '');
   try {
     const value = JSON.parse(unwrapped) as unknown;
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      return value as Record<string, unknown>;
   } catch {
     // reported below
   }
   throw new UpstreamError('provider', `${what}: not a JSON object`);
 }
 
-export async function getJson(url: URL | string, headers: Record<string, string> = {}): Promise<unknown> {
+export async function getJson(
+  url: URL | string,
+  headers: Record<string, string> = {},
+): Promise<unknown> {
   const text = await upstreamFetch(url, { headers });
   try {
     return JSON.parse(text) as unknown;
@@ -67,7 +95,8 @@ export function idText(v: unknown): string | undefined {
   return undefined;
 }
 
-export const optionalText = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+export const optionalText = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 
 /** An avatar shown on /account: https only (the pages' CSP allows no other images from elsewhere). */
 export function avatarUrl(v: unknown): string | undefined {

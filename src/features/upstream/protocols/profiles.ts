@@ -10,23 +10,35 @@
  */
 import { endpointOf } from '../provider-rules.js';
 import { avatarUrl, getJson, idText, optionalText } from './http.js';
-import { UpstreamError, type ActiveProvider, type UpstreamProfile } from './types.js';
+import {
+  UpstreamError,
+  type ActiveProvider,
+  type UpstreamProfile,
+} from './types.js';
 
-export async function profileOf(p: ActiveProvider, accessToken: string): Promise<UpstreamProfile> {
+export async function profileOf(
+  p: ActiveProvider,
+  accessToken: string,
+): Promise<UpstreamProfile> {
   switch (p.record.type) {
-    case 'github': return github(p, accessToken);
-    case 'discord': return discord(p, accessToken);
-    default: return mapped(p, accessToken);
+    case 'github':
+      return github(p, accessToken);
+    case 'discord':
+      return discord(p, accessToken);
+    default:
+      return mapped(p, accessToken);
   }
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Where the profile is read: the configured userinfo_endpoint, else the preset's address on api_base. */
-export const profileUrl = (p: ActiveProvider, preset: string): string => endpointOf(p.record, 'userinfoEndpoint') ?? preset;
+export const profileUrl = (p: ActiveProvider, preset: string): string =>
+  endpointOf(p.record, 'userinfoEndpoint') ?? preset;
 
 function object(v: unknown, what: string): Record<string, unknown> {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new UpstreamError('provider', `${what}: not an object`);
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    throw new UpstreamError('provider', `${what}: not an object`);
   return v as Record<string, unknown>;
 }
 
@@ -36,14 +48,31 @@ function subjectOf(v: unknown, what: string): string {
   return id;
 }
 
-async function github(p: ActiveProvider, token: string): Promise<UpstreamProfile> {
+async function github(
+  p: ActiveProvider,
+  token: string,
+): Promise<UpstreamProfile> {
   const api = endpointOf(p.record, 'apiBase') as string;
-  const headers = { ...bearer(token), accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' };
-  const user = object(await getJson(profileUrl(p, `${api}/user`), headers), 'GitHub user');
+  const headers = {
+    ...bearer(token),
+    accept: 'application/vnd.github+json',
+    'x-github-api-version': '2022-11-28',
+  };
+  const user = object(
+    await getJson(profileUrl(p, `${api}/user`), headers),
+    'GitHub user',
+  );
   // The address list needs the user:email scope; without it the person simply has no address here.
   const emails = await getJson(`${api}/user/emails`, headers).catch(() => []);
   const primary = Array.isArray(emails)
-    ? emails.find((e): e is { email: string } => !!e && typeof e === 'object' && e.primary === true && e.verified === true && typeof e.email === 'string')
+    ? emails.find(
+        (e): e is { email: string } =>
+          !!e &&
+          typeof e === 'object' &&
+          e.primary === true &&
+          e.verified === true &&
+          typeof e.email === 'string',
+      )
     : undefined;
   return {
     subject: subjectOf(user.id, 'GitHub user'),
@@ -55,15 +84,30 @@ async function github(p: ActiveProvider, token: string): Promise<UpstreamProfile
   };
 }
 
-async function discord(p: ActiveProvider, token: string): Promise<UpstreamProfile> {
+async function discord(
+  p: ActiveProvider,
+  token: string,
+): Promise<UpstreamProfile> {
   const api = endpointOf(p.record, 'apiBase') as string;
-  const user = object(await getJson(profileUrl(p, `${api}/users/@me`), bearer(token)), 'Discord user');
+  const user = object(
+    await getJson(profileUrl(p, `${api}/users/@me`), bearer(token)),
+    'Discord user',
+  );
   const id = subjectOf(user.id, 'Discord user');
   const guild = p.record.settings.requireGuild;
   if (guild !== undefined) {
     const guilds = await getJson(`${api}/users/@me/guilds`, bearer(token));
-    const member = Array.isArray(guilds) && guilds.some((g) => !!g && typeof g === 'object' && (g as { id?: unknown }).id === guild);
-    if (!member) throw new UpstreamError('notMember', `not a member of Discord server ${guild}`);
+    const member =
+      Array.isArray(guilds) &&
+      guilds.some(
+        (g) =>
+          !!g && typeof g === 'object' && (g as { id?: unknown }).id === guild,
+      );
+    if (!member)
+      throw new UpstreamError(
+        'notMember',
+        `not a member of Discord server ${guild}`,
+      );
   }
   const email = optionalText(user.email);
   const avatar = optionalText(user.avatar);
@@ -73,8 +117,13 @@ async function discord(p: ActiveProvider, token: string): Promise<UpstreamProfil
     displayName: optionalText(user.global_name) ?? optionalText(user.username),
     email,
     // Discord sends `verified` for the address it holds (the `email` scope).
-    emailVerified: email !== undefined && (user.verified === true || p.record.settings.trustEmail === true),
-    avatarUrl: avatar && /^[a-z0-9_]{1,64}$/i.test(avatar) ? `https://cdn.discordapp.com/avatars/${id}/${avatar}.png` : undefined,
+    emailVerified:
+      email !== undefined &&
+      (user.verified === true || p.record.settings.trustEmail === true),
+    avatarUrl:
+      avatar && /^[a-z0-9_]{1,64}$/i.test(avatar)
+        ? `https://cdn.discordapp.com/avatars/${id}/${avatar}.png`
+        : undefined,
   };
 }
 
@@ -82,22 +131,38 @@ async function discord(p: ActiveProvider, token: string): Promise<UpstreamProfil
 function at(obj: Record<string, unknown>, path: string): unknown {
   let v: unknown = obj;
   for (const part of path.split('.')) {
-    if (v === null || typeof v !== 'object' || !Object.prototype.hasOwnProperty.call(v, part)) return undefined;
+    if (
+      v === null ||
+      typeof v !== 'object' ||
+      !Object.prototype.hasOwnProperty.call(v, part)
+    )
+      return undefined;
     v = (v as Record<string, unknown>)[part];
   }
   return v;
 }
 
-async function mapped(p: ActiveProvider, token: string): Promise<UpstreamProfile> {
+async function mapped(
+  p: ActiveProvider,
+  token: string,
+): Promise<UpstreamProfile> {
   const s = p.record.settings;
-  const info = object(await getJson(endpointOf(p.record, 'userinfoEndpoint') as string, bearer(token)), 'userinfo');
+  const info = object(
+    await getJson(
+      endpointOf(p.record, 'userinfoEndpoint') as string,
+      bearer(token),
+    ),
+    'userinfo',
+  );
   const email = optionalText(at(info, s.emailField ?? 'email'));
   return {
     subject: subjectOf(at(info, s.subjectField ?? 'sub'), 'userinfo'),
     username: optionalText(at(info, s.usernameField ?? 'preferred_username')),
     displayName: optionalText(info.name),
     email,
-    emailVerified: email !== undefined && (info.email_verified === true || s.trustEmail === true),
+    emailVerified:
+      email !== undefined &&
+      (info.email_verified === true || s.trustEmail === true),
     avatarUrl: avatarUrl(info.picture ?? info.avatar_url),
   };
 }

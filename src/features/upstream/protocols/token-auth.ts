@@ -7,10 +7,16 @@
  */
 import type { TokenEndpointAuthMethod } from '../repository.js';
 
-export function tokenAuthMethodFor(chosen: TokenEndpointAuthMethod | undefined, discovered: { token_endpoint_auth_methods_supported?: string[] } | undefined): TokenEndpointAuthMethod {
+export function tokenAuthMethodFor(
+  chosen: TokenEndpointAuthMethod | undefined,
+  discovered: { token_endpoint_auth_methods_supported?: string[] } | undefined,
+): TokenEndpointAuthMethod {
   if (chosen !== undefined) return chosen;
   if (discovered === undefined) return 'client_secret_post';
   const supported = discovered.token_endpoint_auth_methods_supported;
-  if (supported === undefined || supported.includes('client_secret_basic')) return 'client_secret_basic';
-  return supported.includes('client_secret_post') ? 'client_secret_post' : 'client_secret_basic';
+  if (supported === undefined || supported.includes('client_secret_basic'))
+    return 'client_secret_basic';
+  return supported.includes('client_secret_post')
+    ? 'client_secret_post'
+    : 'client_secret_basic';
 }

@@ -37,7 +37,11 @@ export interface UpstreamProtocol {
   /** Where the browser is sent to sign in. */
   authorizationUrl(p: ActiveProvider, flow: FlowValues): Promise<URL>;
   /** Checks the provider's answer (the callback address as received) and reads the profile. */
-  complete(p: ActiveProvider, callback: URL, flow: FlowValues): Promise<UpstreamProfile>;
+  complete(
+    p: ActiveProvider,
+    callback: URL,
+    flow: FlowValues,
+  ): Promise<UpstreamProfile>;
 }
 
 /**
@@ -48,7 +52,10 @@ export interface UpstreamProtocol {
 export type UpstreamFailure = 'denied' | 'provider' | 'network' | 'notMember';
 
 export class UpstreamError extends Error {
-  constructor(readonly kind: UpstreamFailure, message: string) {
+  constructor(
+    readonly kind: UpstreamFailure,
+    message: string,
+  ) {
     super(message);
     this.name = 'UpstreamError';
   }

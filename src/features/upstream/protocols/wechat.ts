@@ -10,18 +10,42 @@
  */
 import { endpointOf } from '../provider-rules.js';
 import { profileUrl } from './profiles.js';
-import { avatarUrl, idText, jsonObject, optionalText, upstreamFetch, withParams } from './http.js';
-import { UpstreamError, type ActiveProvider, type FlowValues, type UpstreamProfile, type UpstreamProtocol } from './types.js';
+import {
+  avatarUrl,
+  idText,
+  jsonObject,
+  optionalText,
+  upstreamFetch,
+  withParams,
+} from './http.js';
+import {
+  UpstreamError,
+  type ActiveProvider,
+  type FlowValues,
+  type UpstreamProfile,
+  type UpstreamProtocol,
+} from './types.js';
 
 function refusedBy(body: Record<string, unknown>, what: string): void {
-  if (body.errcode !== undefined && body.errcode !== 0) throw new UpstreamError('provider', `WeChat ${what}: errcode ${String(body.errcode)}`);
+  if (body.errcode !== undefined && body.errcode !== 0)
+    throw new UpstreamError(
+      'provider',
+      `WeChat ${what}: errcode ${String(body.errcode)}`,
+    );
 }
 
 export class WechatProtocol implements UpstreamProtocol {
   async authorizationUrl(p: ActiveProvider, flow: FlowValues): Promise<URL> {
-    const url = withParams(endpointOf(p.record, 'authorizationEndpoint') as string, {
-      appid: p.record.clientId, redirect_uri: flow.redirectUri, response_type: 'code', scope: 'snsapi_login', state: flow.state,
-    });
+    const url = withParams(
+      endpointOf(p.record, 'authorizationEndpoint') as string,
+      {
+        appid: p.record.clientId,
+        redirect_uri: flow.redirectUri,
+        response_type: 'code',
+        scope: 'snsapi_login',
+        state: flow.state,
+      },
+    );
     url.hash = 'wechat_redirect';
     return url;
   }
@@ -29,19 +53,49 @@ export class WechatProtocol implements UpstreamProtocol {
   async complete(p: ActiveProvider, callback: URL): Promise<UpstreamProfile> {
     const code = callback.searchParams.get('code');
     // A refusal comes back with the state and no code.
-    if (!code) throw new UpstreamError('denied', 'no code: the person did not allow the sign-in');
-    const token = jsonObject(await upstreamFetch(withParams(endpointOf(p.record, 'tokenEndpoint') as string, {
-      appid: p.record.clientId, secret: p.clientSecret ?? '', code, grant_type: 'authorization_code',
-    })), 'WeChat access_token');
+    if (!code)
+      throw new UpstreamError(
+        'denied',
+        'no code: the person did not allow the sign-in',
+      );
+    const token = jsonObject(
+      await upstreamFetch(
+        withParams(endpointOf(p.record, 'tokenEndpoint') as string, {
+          appid: p.record.clientId,
+          secret: p.clientSecret ?? '',
+          code,
+          grant_type: 'authorization_code',
+        }),
+      ),
+      'WeChat access_token',
+    );
     refusedBy(token, 'access_token');
     const accessToken = optionalText(token.access_token);
     const openid = idText(token.openid);
-    if (!accessToken || !openid) throw new UpstreamError('provider', 'WeChat access_token: no access_token or openid');
-    const info = jsonObject(await upstreamFetch(withParams(profileUrl(p, `${endpointOf(p.record, 'apiBase') as string}/sns/userinfo`), {
-      access_token: accessToken, openid, lang: 'zh_CN',
-    })), 'WeChat userinfo');
+    if (!accessToken || !openid)
+      throw new UpstreamError(
+        'provider',
+        'WeChat access_token: no access_token or openid',
+      );
+    const info = jsonObject(
+      await upstreamFetch(
+        withParams(
+          profileUrl(
+            p,
+            `${endpointOf(p.record, 'apiBase') as string}/sns/userinfo`,
+          ),
+          {
+            access_token: accessToken,
+            openid,
+            lang: 'zh_CN',
+          },
+        ),
+      ),
+      'WeChat userinfo',
+    );
     refusedBy(info, 'userinfo');
-    if (idText(info.openid) !== openid) throw new UpstreamError('provider', 'WeChat userinfo: another openid');
+    if (idText(info.openid) !== openid)
+      throw new UpstreamError('provider', 'WeChat userinfo: another openid');
     const nickname = optionalText(info.nickname);
     return {
       subject: idText(info.unionid) ?? idText(token.unionid) ?? openid,

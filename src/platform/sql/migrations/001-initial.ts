@@ -2,14 +2,18 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /** An auto-increment primary key in the dialect's own words. */
 function idType(db: Kysely<unknown>) {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? 'bigserial' : 'integer';
+  return db.getExecutor().adapter instanceof PostgresAdapter
+    ? 'bigserial'
+    : 'integer';
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const id = idType(db);
   const autoIncrement = id === 'integer';
   const withId = <T extends { addColumn: Function }>(t: T): T =>
-    (t.addColumn as any)('id', sql.raw(id), (c: any) => (autoIncrement ? c.primaryKey().autoIncrement() : c.primaryKey()));
+    (t.addColumn as any)('id', sql.raw(id), (c: any) =>
+      autoIncrement ? c.primaryKey().autoIncrement() : c.primaryKey(),
+    );
 
   await withId(db.schema.createTable('users'))
     .addColumn('username', 'text', (c) => c.notNull())
@@ -25,17 +29,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('users_updated_at').on('users').column('updated_at').execute();
+  await db.schema
+    .createIndex('users_updated_at')
+    .on('users')
+    .column('updated_at')
+    .execute();
 
-  await db.schema.createTable('revoked_tokens')
+  await db.schema
+    .createTable('revoked_tokens')
     .addColumn('jti', 'text', (c) => c.primaryKey())
     .addColumn('user_id', 'bigint', (c) => c.notNull())
     .addColumn('exp', 'bigint', (c) => c.notNull())
     .addColumn('revoked_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('revoked_tokens_revoked_at').on('revoked_tokens').column('revoked_at').execute();
+  await db.schema
+    .createIndex('revoked_tokens_revoked_at')
+    .on('revoked_tokens')
+    .column('revoked_at')
+    .execute();
 
-  await db.schema.createTable('apps')
+  await db.schema
+    .createTable('apps')
     .addColumn('client_id', 'text', (c) => c.primaryKey())
     .addColumn('owner_id', 'bigint', (c) => c.notNull())
     .addColumn('display_name', 'text', (c) => c.notNull())
@@ -49,10 +63,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('apps_owner').on('apps').column('owner_id').execute();
-  await db.schema.createIndex('apps_updated_at').on('apps').column('updated_at').execute();
+  await db.schema
+    .createIndex('apps_owner')
+    .on('apps')
+    .column('owner_id')
+    .execute();
+  await db.schema
+    .createIndex('apps_updated_at')
+    .on('apps')
+    .column('updated_at')
+    .execute();
 
-  await db.schema.createTable('auth_codes')
+  await db.schema
+    .createTable('auth_codes')
     .addColumn('code_hash', 'text', (c) => c.primaryKey())
     .addColumn('client_id', 'text', (c) => c.notNull())
     .addColumn('user_id', 'bigint', (c) => c.notNull())
@@ -67,9 +90,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('replayed_at', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('auth_codes_expires_at').on('auth_codes').column('expires_at').execute();
+  await db.schema
+    .createIndex('auth_codes_expires_at')
+    .on('auth_codes')
+    .column('expires_at')
+    .execute();
 
-  await db.schema.createTable('device_codes')
+  await db.schema
+    .createTable('device_codes')
     .addColumn('device_code_hash', 'text', (c) => c.primaryKey())
     .addColumn('user_code', 'text', (c) => c.notNull().unique())
     .addColumn('client_id', 'text', (c) => c.notNull())
@@ -90,7 +118,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('used_at', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('email_codes_lookup').on('email_codes').columns(['email', 'purpose', 'created_at']).execute();
+  await db.schema
+    .createIndex('email_codes_lookup')
+    .on('email_codes')
+    .columns(['email', 'purpose', 'created_at'])
+    .execute();
 
   await withId(db.schema.createTable('audit_log'))
     .addColumn('at', 'bigint', (c) => c.notNull())
@@ -100,11 +132,23 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('target', 'text')
     .addColumn('detail', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('audit_log_at').on('audit_log').column('at').execute();
+  await db.schema
+    .createIndex('audit_log_at')
+    .on('audit_log')
+    .column('at')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['audit_log', 'email_codes', 'device_codes', 'auth_codes', 'apps', 'revoked_tokens', 'users']) {
+  for (const t of [
+    'audit_log',
+    'email_codes',
+    'device_codes',
+    'auth_codes',
+    'apps',
+    'revoked_tokens',
+    'users',
+  ]) {
     await db.schema.dropTable(t).ifExists().execute();
   }
 }

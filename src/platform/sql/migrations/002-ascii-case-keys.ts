@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 
 /** The key rule as it stood when this migration was written; a migration never follows later code. */
-const asciiLower = (v: string): string => v.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+const asciiLower = (v: string): string =>
+  v.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
 /**
  * Recomputes the comparison keys with ASCII-only case folding. They were lower-cased with
@@ -10,12 +11,20 @@ const asciiLower = (v: string): string => v.replace(/[A-Z]+/g, (m) => m.toLowerC
  * may differ, never the reverse), so the new keys stay unique.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  const users = await db.selectFrom('users').select(['id', 'username', 'email', 'username_lower', 'email_lower']).execute();
+  const users = await db
+    .selectFrom('users')
+    .select(['id', 'username', 'email', 'username_lower', 'email_lower'])
+    .execute();
   for (const u of users) {
     const usernameKey = asciiLower(String(u.username));
     const emailKey = asciiLower(String(u.email));
-    if (usernameKey === u.username_lower && emailKey === u.email_lower) continue;
-    await db.updateTable('users').set({ username_lower: usernameKey, email_lower: emailKey }).where('id', '=', u.id).execute();
+    if (usernameKey === u.username_lower && emailKey === u.email_lower)
+      continue;
+    await db
+      .updateTable('users')
+      .set({ username_lower: usernameKey, email_lower: emailKey })
+      .where('id', '=', u.id)
+      .execute();
   }
   // Codes were filed under the Unicode key of the text typed: one asked for `\u212aate@…` was
   // mailed there but filed under `kate@…`. Unused codes live 10 minutes; all are dropped.

@@ -6,7 +6,8 @@ import { sql, type Kysely } from 'kysely';
  * its owner.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('sessions')
+  await db.schema
+    .createTable('sessions')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('user_id', 'bigint', (c) => c.notNull())
     .addColumn('app', 'text', (c) => c.notNull())
@@ -17,10 +18,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('ip', 'text', (c) => c.notNull())
     .addColumn('user_agent', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('sessions_user').on('sessions').columns(['user_id', 'expires_at']).execute();
-  await db.schema.createIndex('sessions_created_at').on('sessions').column('created_at').execute();
-  await db.schema.alterTable('apps').addColumn('status_reason', 'text', (c) => c.notNull().defaultTo(sql.lit(''))).execute();
-  await db.schema.alterTable('apps').addColumn('status_changed_at', 'bigint').execute();
+  await db.schema
+    .createIndex('sessions_user')
+    .on('sessions')
+    .columns(['user_id', 'expires_at'])
+    .execute();
+  await db.schema
+    .createIndex('sessions_created_at')
+    .on('sessions')
+    .column('created_at')
+    .execute();
+  await db.schema
+    .alterTable('apps')
+    .addColumn('status_reason', 'text', (c) =>
+      c.notNull().defaultTo(sql.lit('')),
+    )
+    .execute();
+  await db.schema
+    .alterTable('apps')
+    .addColumn('status_changed_at', 'bigint')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

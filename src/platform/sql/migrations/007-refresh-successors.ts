@@ -8,9 +8,15 @@ import type { Kysely } from 'kysely';
  * finished long ago.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('refresh_tokens').addColumn('successor_hash', 'text').execute();
+  await db.schema
+    .alterTable('refresh_tokens')
+    .addColumn('successor_hash', 'text')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('refresh_tokens').dropColumn('successor_hash').execute();
+  await db.schema
+    .alterTable('refresh_tokens')
+    .dropColumn('successor_hash')
+    .execute();
 }

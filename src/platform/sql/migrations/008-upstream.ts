@@ -8,7 +8,8 @@ import { sql, type Kysely } from 'kysely';
  * another instance than the one that sent it away.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('upstream_providers')
+  await db.schema
+    .createTable('upstream_providers')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('name', 'text', (c) => c.notNull())
@@ -25,20 +26,29 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('upstream_links')
+  await db.schema
+    .createTable('upstream_links')
     .addColumn('provider_id', 'text', (c) => c.notNull())
     .addColumn('subject', 'text', (c) => c.notNull())
     .addColumn('user_id', 'bigint', (c) => c.notNull())
-    .addColumn('display_name', 'text', (c) => c.notNull().defaultTo(sql.lit('')))
+    .addColumn('display_name', 'text', (c) =>
+      c.notNull().defaultTo(sql.lit('')),
+    )
     .addColumn('avatar_url', 'text', (c) => c.notNull().defaultTo(sql.lit('')))
     .addColumn('linked_at', 'bigint', (c) => c.notNull())
     .addColumn('last_used_at', 'bigint')
     .addPrimaryKeyConstraint('upstream_links_pkey', ['provider_id', 'subject'])
     .execute();
   // A user holds at most one subject per provider.
-  await db.schema.createIndex('upstream_links_user').on('upstream_links').columns(['user_id', 'provider_id']).unique().execute();
+  await db.schema
+    .createIndex('upstream_links_user')
+    .on('upstream_links')
+    .columns(['user_id', 'provider_id'])
+    .unique()
+    .execute();
 
-  await db.schema.createTable('upstream_flows')
+  await db.schema
+    .createTable('upstream_flows')
     // SHA-256 of the state or ticket: the value itself travels only through the browser.
     .addColumn('key_hash', 'text', (c) => c.primaryKey())
     .addColumn('kind', 'text', (c) => c.notNull())
@@ -53,16 +63,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('used_at', 'bigint')
     .execute();
-  await db.schema.createIndex('upstream_flows_expires_at').on('upstream_flows').column('expires_at').execute();
+  await db.schema
+    .createIndex('upstream_flows_expires_at')
+    .on('upstream_flows')
+    .column('expires_at')
+    .execute();
 
   // How each sign-in was made, for the `amr` claim of ID tokens issued on it.
-  await db.schema.alterTable('sessions').addColumn('method', 'text', (c) => c.notNull().defaultTo(sql.lit(''))).execute();
+  await db.schema
+    .alterTable('sessions')
+    .addColumn('method', 'text', (c) => c.notNull().defaultTo(sql.lit('')))
+    .execute();
   await db.schema.alterTable('auth_codes').addColumn('amr', 'text').execute();
-  await db.schema.alterTable('refresh_tokens').addColumn('amr', 'text').execute();
+  await db.schema
+    .alterTable('refresh_tokens')
+    .addColumn('amr', 'text')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['upstream_flows', 'upstream_links', 'upstream_providers']) await db.schema.dropTable(t).ifExists().execute();
+  for (const t of ['upstream_flows', 'upstream_links', 'upstream_providers'])
+    await db.schema.dropTable(t).ifExists().execute();
   await db.schema.alterTable('sessions').dropColumn('method').execute();
   await db.schema.alterTable('auth_codes').dropColumn('amr').execute();
   await db.schema.alterTable('refresh_tokens').dropColumn('amr').execute();

@@ -8,11 +8,18 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
 
-  await db.schema.alterTable('users').addColumn('ban_reason', 'text', (c) => c.notNull().defaultTo(sql.lit(''))).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('ban_reason', 'text', (c) => c.notNull().defaultTo(sql.lit('')))
+    .execute();
   // Null: a permanent ban (or none). A ban whose end has passed is over without any write.
-  await db.schema.alterTable('users').addColumn('banned_until', 'bigint').execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('banned_until', 'bigint')
+    .execute();
 
-  await db.schema.createTable('webhook_endpoints')
+  await db.schema
+    .createTable('webhook_endpoints')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('url', 'text', (c) => c.notNull())
     .addColumn('description', 'text', (c) => c.notNull().defaultTo(sql.lit('')))
@@ -29,8 +36,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('outbox')
-    .addColumn('id', sql.raw(postgres ? 'bigserial' : 'integer'), (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
+  await db.schema
+    .createTable('outbox')
+    .addColumn('id', sql.raw(postgres ? 'bigserial' : 'integer'), (c) =>
+      postgres ? c.primaryKey() : c.primaryKey().autoIncrement(),
+    )
     // 'webhook' (to an endpoint) or 'backchannel' (a logout token to a client's URL).
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('endpoint_id', 'text')
@@ -48,24 +58,59 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // The instance sending it holds it until then; a crashed sender's lease simply runs out.
     .addColumn('lease_until', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('last_status_code', 'integer')
-    .addColumn('last_response', 'text', (c) => c.notNull().defaultTo(sql.lit('')))
+    .addColumn('last_response', 'text', (c) =>
+      c.notNull().defaultTo(sql.lit('')),
+    )
     .addColumn('last_attempt_at', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('outbox_due').on('outbox').columns(['status', 'next_attempt_at']).execute();
-  await db.schema.createIndex('outbox_order').on('outbox').columns(['target_url', 'order_key', 'id']).execute();
-  await db.schema.createIndex('outbox_endpoint').on('outbox').columns(['endpoint_id', 'id']).execute();
+  await db.schema
+    .createIndex('outbox_due')
+    .on('outbox')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('outbox_order')
+    .on('outbox')
+    .columns(['target_url', 'order_key', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('outbox_endpoint')
+    .on('outbox')
+    .columns(['endpoint_id', 'id'])
+    .execute();
 
   // Which scopes of the admin API an application's client_credentials tokens may use.
-  await db.schema.alterTable('apps').addColumn('admin_scopes', 'text', (c) => c.notNull().defaultTo(sql.lit(''))).execute();
+  await db.schema
+    .alterTable('apps')
+    .addColumn('admin_scopes', 'text', (c) =>
+      c.notNull().defaultTo(sql.lit('')),
+    )
+    .execute();
   // OpenID Connect Back-Channel Logout 1.0: where the client wants its logout tokens.
-  await db.schema.alterTable('apps').addColumn('backchannel_logout_uri', 'text', (c) => c.notNull().defaultTo(sql.lit(''))).execute();
-  await db.schema.alterTable('apps').addColumn('backchannel_logout_session_required', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('apps')
+    .addColumn('backchannel_logout_uri', 'text', (c) =>
+      c.notNull().defaultTo(sql.lit('')),
+    )
+    .execute();
+  await db.schema
+    .alterTable('apps')
+    .addColumn('backchannel_logout_session_required', 'integer', (c) =>
+      c.notNull().defaultTo(0),
+    )
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['outbox', 'webhook_endpoints']) await db.schema.dropTable(t).ifExists().execute();
+  for (const t of ['outbox', 'webhook_endpoints'])
+    await db.schema.dropTable(t).ifExists().execute();
   await db.schema.alterTable('users').dropColumn('ban_reason').execute();
   await db.schema.alterTable('users').dropColumn('banned_until').execute();
-  for (const c of ['admin_scopes', 'backchannel_logout_uri', 'backchannel_logout_session_required']) await db.schema.alterTable('apps').dropColumn(c).execute();
+  for (const c of [
+    'admin_scopes',
+    'backchannel_logout_uri',
+    'backchannel_logout_session_required',
+  ])
+    await db.schema.alterTable('apps').dropColumn(c).execute();
 }

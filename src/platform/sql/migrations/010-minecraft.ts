@@ -7,7 +7,8 @@ import { type Kysely } from 'kysely';
  * player's `join` and the game server's `hasJoined` may reach different instances.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('minecraft_profiles')
+  await db.schema
+    .createTable('minecraft_profiles')
     // The unsigned UUID (32 hex digits) the game knows the character by.
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('user_id', 'bigint', (c) => c.notNull())
@@ -20,9 +21,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('minecraft_profiles_user').on('minecraft_profiles').column('user_id').execute();
+  await db.schema
+    .createIndex('minecraft_profiles_user')
+    .on('minecraft_profiles')
+    .column('user_id')
+    .execute();
 
-  await db.schema.createTable('minecraft_textures')
+  await db.schema
+    .createTable('minecraft_textures')
     // SHA-256 of the PNG file: the name it is served under.
     .addColumn('hash', 'text', (c) => c.primaryKey())
     // The PNG itself, base64 (at most 64 KiB before encoding), the same text type on both backends.
@@ -30,7 +36,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('minecraft_tokens')
+  await db.schema
+    .createTable('minecraft_tokens')
     // SHA-256 of the opaque access token: the token itself is only with the launcher.
     .addColumn('token_hash', 'text', (c) => c.primaryKey())
     .addColumn('client_token', 'text', (c) => c.notNull())
@@ -41,20 +48,34 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('issued_at', 'bigint', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('minecraft_tokens_user').on('minecraft_tokens').column('user_id').execute();
-  await db.schema.createIndex('minecraft_tokens_expires_at').on('minecraft_tokens').column('expires_at').execute();
+  await db.schema
+    .createIndex('minecraft_tokens_user')
+    .on('minecraft_tokens')
+    .column('user_id')
+    .execute();
+  await db.schema
+    .createIndex('minecraft_tokens_expires_at')
+    .on('minecraft_tokens')
+    .column('expires_at')
+    .execute();
 
-  await db.schema.createTable('minecraft_joins')
+  await db.schema
+    .createTable('minecraft_joins')
     .addColumn('server_id', 'text', (c) => c.primaryKey())
     .addColumn('profile_id', 'text', (c) => c.notNull())
     .addColumn('user_id', 'bigint', (c) => c.notNull())
     .addColumn('ip', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('minecraft_joins_expires_at').on('minecraft_joins').column('expires_at').execute();
+  await db.schema
+    .createIndex('minecraft_joins_expires_at')
+    .on('minecraft_joins')
+    .column('expires_at')
+    .execute();
 
   // One row: the key every instance signs with, its private part sealed like the OpenID keys.
-  await db.schema.createTable('minecraft_signing_key')
+  await db.schema
+    .createTable('minecraft_signing_key')
     .addColumn('id', 'integer', (c) => c.primaryKey())
     .addColumn('public_pem', 'text', (c) => c.notNull())
     .addColumn('private_jwk_enc', 'text', (c) => c.notNull())
@@ -63,7 +84,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const t of ['minecraft_signing_key', 'minecraft_joins', 'minecraft_tokens', 'minecraft_textures', 'minecraft_profiles']) {
+  for (const t of [
+    'minecraft_signing_key',
+    'minecraft_joins',
+    'minecraft_tokens',
+    'minecraft_textures',
+    'minecraft_profiles',
+  ]) {
     await db.schema.dropTable(t).ifExists().execute();
   }
 }

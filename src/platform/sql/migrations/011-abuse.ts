@@ -9,13 +9,19 @@ import type { Kysely } from 'kysely';
  * `uses` times.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createTable('captcha_uses')
+  await db.schema
+    .createTable('captcha_uses')
     .addColumn('challenge_hash', 'text', (c) => c.primaryKey())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('captcha_uses_expires_at').on('captcha_uses').column('expires_at').execute();
+  await db.schema
+    .createIndex('captcha_uses_expires_at')
+    .on('captcha_uses')
+    .column('expires_at')
+    .execute();
 
-  await db.schema.createTable('invites')
+  await db.schema
+    .createTable('invites')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('code_hash', 'text', (c) => c.notNull().unique())
     .addColumn('uses', 'integer', (c) => c.notNull())

@@ -7,13 +7,26 @@ import type { Kysely } from 'kysely';
  * Null for codes and families from before, and for the device grant (no browser session).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('auth_codes').addColumn('session_id', 'text').execute();
-  await db.schema.alterTable('refresh_families').addColumn('session_id', 'text').execute();
-  await db.schema.createIndex('refresh_families_session').on('refresh_families').column('session_id').execute();
+  await db.schema
+    .alterTable('auth_codes')
+    .addColumn('session_id', 'text')
+    .execute();
+  await db.schema
+    .alterTable('refresh_families')
+    .addColumn('session_id', 'text')
+    .execute();
+  await db.schema
+    .createIndex('refresh_families_session')
+    .on('refresh_families')
+    .column('session_id')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex('refresh_families_session').ifExists().execute();
-  await db.schema.alterTable('refresh_families').dropColumn('session_id').execute();
+  await db.schema
+    .alterTable('refresh_families')
+    .dropColumn('session_id')
+    .execute();
   await db.schema.alterTable('auth_codes').dropColumn('session_id').execute();
 }

@@ -7,8 +7,12 @@ import { sql, type Kysely } from 'kysely';
  * the number of timed bans.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.createIndex('users_banned_until').on('users').column('banned_until')
-    .where(sql.ref('banned_until'), 'is not', null).execute();
+  await db.schema
+    .createIndex('users_banned_until')
+    .on('users')
+    .column('banned_until')
+    .where(sql.ref('banned_until'), 'is not', null)
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -8,9 +8,15 @@ import type { Kysely } from 'kysely';
  * they held a refresh token, as before).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('refresh_families').addColumn('issues_id_tokens', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('refresh_families')
+    .addColumn('issues_id_tokens', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('refresh_families').dropColumn('issues_id_tokens').execute();
+  await db.schema
+    .alterTable('refresh_families')
+    .dropColumn('issues_id_tokens')
+    .execute();
 }

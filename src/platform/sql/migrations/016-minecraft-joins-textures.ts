@@ -9,7 +9,8 @@ import { type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('minecraft_joins').execute();
-  await db.schema.createTable('minecraft_joins')
+  await db.schema
+    .createTable('minecraft_joins')
     .addColumn('server_id', 'text', (c) => c.notNull())
     .addColumn('profile_id', 'text', (c) => c.notNull())
     .addColumn('user_id', 'bigint', (c) => c.notNull())
@@ -17,21 +18,44 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('minecraft_joins_pk', ['server_id', 'profile_id'])
     .execute();
-  await db.schema.createIndex('minecraft_joins_expires_at').on('minecraft_joins').column('expires_at').execute();
-  await db.schema.createIndex('minecraft_profiles_skin_hash').on('minecraft_profiles').column('skin_hash').execute();
-  await db.schema.createIndex('minecraft_profiles_cape_hash').on('minecraft_profiles').column('cape_hash').execute();
+  await db.schema
+    .createIndex('minecraft_joins_expires_at')
+    .on('minecraft_joins')
+    .column('expires_at')
+    .execute();
+  await db.schema
+    .createIndex('minecraft_profiles_skin_hash')
+    .on('minecraft_profiles')
+    .column('skin_hash')
+    .execute();
+  await db.schema
+    .createIndex('minecraft_profiles_cape_hash')
+    .on('minecraft_profiles')
+    .column('cape_hash')
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropIndex('minecraft_profiles_cape_hash').ifExists().execute();
-  await db.schema.dropIndex('minecraft_profiles_skin_hash').ifExists().execute();
+  await db.schema
+    .dropIndex('minecraft_profiles_cape_hash')
+    .ifExists()
+    .execute();
+  await db.schema
+    .dropIndex('minecraft_profiles_skin_hash')
+    .ifExists()
+    .execute();
   await db.schema.dropTable('minecraft_joins').execute();
-  await db.schema.createTable('minecraft_joins')
+  await db.schema
+    .createTable('minecraft_joins')
     .addColumn('server_id', 'text', (c) => c.primaryKey())
     .addColumn('profile_id', 'text', (c) => c.notNull())
     .addColumn('user_id', 'bigint', (c) => c.notNull())
     .addColumn('ip', 'text', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('minecraft_joins_expires_at').on('minecraft_joins').column('expires_at').execute();
+  await db.schema
+    .createIndex('minecraft_joins_expires_at')
+    .on('minecraft_joins')
+    .column('expires_at')
+    .execute();
 }

@@ -9,8 +9,11 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  await db.schema.createTable('mail_outbox')
-    .addColumn('id', sql.raw(postgres ? 'bigserial' : 'integer'), (c) => (postgres ? c.primaryKey() : c.primaryKey().autoIncrement()))
+  await db.schema
+    .createTable('mail_outbox')
+    .addColumn('id', sql.raw(postgres ? 'bigserial' : 'integer'), (c) =>
+      postgres ? c.primaryKey() : c.primaryKey().autoIncrement(),
+    )
     // AES-GCM under a key derived from JWT_SECRET; '' once given up.
     .addColumn('message_enc', 'text', (c) => c.notNull())
     .addColumn('recipient_domain', 'text', (c) => c.notNull())
@@ -26,7 +29,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_attempt_at', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('mail_outbox_due').on('mail_outbox').columns(['status', 'next_attempt_at']).execute();
+  await db.schema
+    .createIndex('mail_outbox_due')
+    .on('mail_outbox')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -14,8 +14,10 @@ export const account: Translation<typeof zh> = {
   'account.codeGoesTo': 'The code is sent to ',
   'account.mintGameToken': 'Create a game token',
   'account.gameToken': 'Game token',
-  'account.gameTokenValid': 'Valid for {days} days. Keep it like a password and never give it to anyone.',
-  'account.gameTokenHint': 'A long-lived token (30 days) to paste into a game to sign in.',
+  'account.gameTokenValid':
+    'Valid for {days} days. Keep it like a password and never give it to anyone.',
+  'account.gameTokenHint':
+    'A long-lived token (30 days) to paste into a game to sign in.',
   'account.revoke': 'Revoke',
   'account.appScopes': 'Permissions: {scopes}',
   'account.appGranted': 'Granted: {time}',
@@ -39,17 +41,22 @@ export const account: Translation<typeof zh> = {
   'account.passwordPlaceholder': '8 to 128 characters',
   'account.changePassword': 'Change password',
   'account.endOthersToo': ' Also sign out on every other device',
-  'account.passwordChangedEnded': 'Password changed; your other devices are signed out',
+  'account.passwordChangedEnded':
+    'Password changed; your other devices are signed out',
   'account.passwordChanged': 'Password changed',
-  'account.passkeysRemain': 'These passkeys still sign in to your account whatever the password; delete any you do not recognise under “Passkeys”:',
+  'account.passkeysRemain':
+    'These passkeys still sign in to your account whatever the password; delete any you do not recognise under “Passkeys”:',
   'account.addedAt': 'added {time}',
   'account.newEmail': 'New e-mail address',
-  'account.codeSentToNew': 'Code sent to the new address. Check your e-mail (valid for 10 minutes)',
+  'account.codeSentToNew':
+    'Code sent to the new address. Check your e-mail (valid for 10 minutes)',
   'account.changeEmail': 'Change e-mail',
   'account.newEmailLabel': 'New e-mail',
-  'account.emailChanged': 'Your e-mail address is now {email}; the old address was notified',
+  'account.emailChanged':
+    'Your e-mail address is now {email}; the old address was notified',
   'account.currentEmail': 'Current e-mail: ',
-  'account.changeEmailHint': '. Enter your current password before sending the code; the code goes to the new address, to be confirmed on this device within 10 minutes.',
+  'account.changeEmailHint':
+    '. Enter your current password before sending the code; the code goes to the new address, to be confirmed on this device within 10 minutes.',
   'account.unknownDevice': 'Unknown device',
   'account.oauthFrom': 'OAuth grant · {device} · {ip}',
   'account.oauthGrant': 'OAuth grant (an app acting on your behalf)',
@@ -61,10 +68,13 @@ export const account: Translation<typeof zh> = {
   'account.noOtherSessions': 'No other sign-ins',
   'account.sessionEnded': 'Signed out of this {app} sign-in',
   'account.othersEnded': 'Other sign-ins ended: {n}',
-  'account.sessionsHint': 'These are the sign-ins to your account that are still valid (game tokens and apps included). Sign out of any you do not recognise and change your password.',
+  'account.sessionsHint':
+    'These are the sign-ins to your account that are still valid (game tokens and apps included). Sign out of any you do not recognise and change your password.',
   'account.deleteForever': 'Delete my account for good',
-  'account.deleteConfirm': 'A deleted account cannot be restored; every sign-in and every app you created stops working. Delete it?',
-  'account.deleteHint': 'Once deleted: every sign-in ends at once, your apps are disabled, and the username and e-mail address can be registered again. This cannot be undone.',
+  'account.deleteConfirm':
+    'A deleted account cannot be restored; every sign-in and every app you created stops working. Delete it?',
+  'account.deleteHint':
+    'Once deleted: every sign-in ends at once, your apps are disabled, and the username and e-mail address can be registered again. This cannot be undone.',
   'account.danger': 'Danger zone',
   'account.confirmAction': 'Confirm: {action}',
   'account.unlink': 'Unlink',
@@ -72,19 +82,24 @@ export const account: Translation<typeof zh> = {
   'account.linkedAt': 'Linked {time}',
   'account.lastSignIn': 'last sign-in {time}',
   'account.link': 'Link {provider}',
-  'account.noPasswordReauth': 'Your account has no password. Before changing the password, e-mail, two-step verification or links, confirm it is you through a linked account (valid for 10 minutes):',
+  'account.noPasswordReauth':
+    'Your account has no password. Before changing the password, e-mail, two-step verification or links, confirm it is you through a linked account (valid for 10 minutes):',
   'account.reauthWith': 'Confirm with {provider}',
   'account.linked': '{provider} linked',
-  'account.reauthenticated': 'Confirmed through {provider}: you can change the account settings for 10 minutes',
+  'account.reauthenticated':
+    'Confirmed through {provider}: you can change the account settings for 10 minutes',
   'account.noLinks': 'No other account is linked yet.',
-  'account.saveRecoveryCodes': 'Save these recovery codes now: each works once, and they are not shown again.',
+  'account.saveRecoveryCodes':
+    'Save these recovery codes now: each works once, and they are not shown again.',
   'account.totpTurnOn': 'Turn on two-step verification',
   'account.totpConfirm': 'Turn on',
-  'account.totpScan': 'Scan the QR code with an authenticator app (such as Google Authenticator or Microsoft Authenticator), or type in the key:',
+  'account.totpScan':
+    'Scan the QR code with an authenticator app (such as Google Authenticator or Microsoft Authenticator), or type in the key:',
   'account.totpQr': 'Two-step verification QR code',
   'account.totpKey': 'Key: ',
   'account.totpAppCode': 'Code shown in the app',
-  'account.totpIntro': 'Signing in then asks for a code from your authenticator app as well as the password. Enter your current password first.',
+  'account.totpIntro':
+    'Signing in then asks for a code from your authenticator app as well as the password. Enter your current password first.',
   'account.codeOrRecovery': 'Code or recovery code',
   'account.totpTurnOff': 'Turn off two-step verification',
   'account.newRecoveryCodes': 'New recovery codes',
@@ -102,15 +117,21 @@ export const account: Translation<typeof zh> = {
   'account.passkeyName': 'Name',
   'account.passkeyFailed': 'The passkey could not be created, please try again',
   'account.noPasskeys': 'No passkeys yet.',
-  'account.passkeyIntro': 'A passkey signs you in without a username or password (and counts as two-step verification).',
-  'account.noPasswordHint': 'Your account has no password: confirm it is you under “Other accounts” through a linked account first; that holds for 10 minutes.',
+  'account.passkeyIntro':
+    'A passkey signs you in without a username or password (and counts as two-step verification).',
+  'account.noPasswordHint':
+    'Your account has no password: confirm it is you under “Other accounts” through a linked account first; that holds for 10 minutes.',
   'account.currentPasswordRequired': 'Current password is required',
-  'account.noPasswordEmailHint': 'Your account has no password: have a code mailed to {email} and type it below, or confirm it is you under “Other accounts” through a linked account first; that holds for 10 minutes.',
+  'account.noPasswordEmailHint':
+    'Your account has no password: have a code mailed to {email} and type it below, or confirm it is you under “Other accounts” through a linked account first; that holds for 10 minutes.',
   'account.reauthEmailCode': 'E-mail code',
   'account.setPassword': 'Set a password',
   'account.newPasswordToSet': 'The password to set',
-  'account.passwordSet': 'Password set: you can also sign in with your username and password now',
-  'account.changeEmailHintNoPassword': '. Your account has no password: confirm it is you below before sending the code; the code goes to the new address, to be confirmed on this device within 10 minutes.',
+  'account.passwordSet':
+    'Password set: you can also sign in with your username and password now',
+  'account.changeEmailHintNoPassword':
+    '. Your account has no password: confirm it is you below before sending the code; the code goes to the new address, to be confirmed on this device within 10 minutes.',
   'account.addEmail': 'Add an e-mail address',
-  'account.adminCannotDelete': 'An administrator cannot delete their own account: ask another administrator to remove your administrator role first, then delete it here.',
+  'account.adminCannotDelete':
+    'An administrator cannot delete their own account: ask another administrator to remove your administrator role first, then delete it here.',
 };

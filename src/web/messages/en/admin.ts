@@ -4,12 +4,14 @@ import type { Translation } from '../messages.js';
 export const admin: Translation<typeof zh> = {
   'admin.rolesOf': 'Roles of {username}',
   'admin.rolesSaved': 'Roles of {username} updated',
-  'admin.removeSecondFactorConfirm': 'Remove the authenticator and every passkey of {username}?',
+  'admin.removeSecondFactorConfirm':
+    'Remove the authenticator and every passkey of {username}?',
   'admin.secondFactorRemoved': 'Two-step verification of {username} removed',
   'admin.userPage': 'Page {page} of {pages} · users: {total}',
   'admin.chartCaption': '{title} ({total} in the last 30 days)',
   'admin.sessionLine': '{origin} · signed in {signedIn} · last used {used}',
-  'admin.forceResetConfirm': 'This ends every sign-in of {username} and e-mails them a reset code. Continue?',
+  'admin.forceResetConfirm':
+    'This ends every sign-in of {username} and e-mails them a reset code. Continue?',
   'admin.verifiedAside': ' (verified)',
   'admin.unverifiedAside': ' (not verified)',
   'admin.registered': 'Registered',
@@ -51,7 +53,8 @@ export const admin: Translation<typeof zh> = {
   'admin.providers': 'Sign-in methods',
   'admin.invites': 'Invite codes',
   'admin.webhooks': 'Webhooks',
-  'admin.webhooksOff': 'These webhooks failed for 3 days and were switched off: {list}',
+  'admin.webhooksOff':
+    'These webhooks failed for 3 days and were switched off: {list}',
   'admin.webhookOffItem': '{url} ({time})',
   'admin.webhookEnable': 'Switch on',
   'admin.webhookDisable': 'Switch off',
@@ -97,10 +100,13 @@ export const admin: Translation<typeof zh> = {
   'admin.to': 'To',
   'providers.trustEmail': ' Trust the e-mail address it gives (as verified)',
   'providers.saved': '{name} saved',
-  'providers.removeConfirm': 'Delete the sign-in method {name}? Linked accounts are kept and come back when the same ID is added again.',
-  'providers.callback': 'Callback address (register it in the developer settings of {name}):',
+  'providers.removeConfirm':
+    'Delete the sign-in method {name}? Linked accounts are kept and come back when the same ID is added again.',
+  'providers.callback':
+    'Callback address (register it in the developer settings of {name}):',
   'providers.callbackLabel': '{name} callback address',
-  'providers.summary': 'Client ID: {clientId} · secret: {secret} · updated {time}',
+  'providers.summary':
+    'Client ID: {clientId} · secret: {secret} · updated {time}',
   'providers.secretSet': 'set',
   'providers.editTitle': 'Edit {name}',
   'providers.linksCount': 'Other accounts ({n})',
@@ -108,7 +114,8 @@ export const admin: Translation<typeof zh> = {
   'providers.wechat': 'WeChat',
   'providers.name': 'Display name',
   'providers.nameHint': 'Shown on the button as “Sign in with name”',
-  'providers.secretHint': 'Write-only: a saved secret is never shown; leave it empty to keep it',
+  'providers.secretHint':
+    'Write-only: a saved secret is never shown; leave it empty to keep it',
   'providers.issuer': 'Issuer (OpenID Connect)',
   'providers.scopesHint': 'Separated by spaces; empty for the default',
   'providers.guild': 'Discord server ID',
@@ -126,7 +133,8 @@ export const admin: Translation<typeof zh> = {
   'providers.added': 'Sign-in method added',
   'providers.none': 'No sign-in method yet',
   'providers.addTitle': 'Add a sign-in method',
-  'providers.intro': 'An enabled sign-in method shows on the sign-in page as a “Sign in with name” button. Disabled, the button goes at once (within 5 s on other instances); linked accounts are kept.',
+  'providers.intro':
+    'An enabled sign-in method shows on the sign-in page as a “Sign in with name” button. Disabled, the button goes at once (within 5 s on other instances); linked accounts are kept.',
   'providers.unlinked': 'Unlinked',
   'invites.remove': 'Delete',
   'invites.removeConfirm': 'Delete this invite code? Its unused uses are lost.',
@@ -143,7 +151,8 @@ export const admin: Translation<typeof zh> = {
   'invites.days': 'Valid for (days)',
   'invites.madeOnce': 'Invite code made. It is shown only this once:',
   'invites.code': 'Invite code',
-  'invites.intro': 'With REGISTRATION=invite, registering needs an invite code; each registration uses it once.',
+  'invites.intro':
+    'With REGISTRATION=invite, registering needs an invite code; each registration uses it once.',
   'invites.listTitle': 'Invite codes',
   'webhooks.status.pending': 'Retrying',
   'webhooks.status.delivered': 'Delivered',
@@ -154,7 +163,8 @@ export const admin: Translation<typeof zh> = {
   'webhooks.col.tries': 'Tries',
   'webhooks.col.client': 'Client',
   'webhooks.logoutTitle': 'Back-channel logout',
-  'webhooks.logoutIntro': 'When a person signs out, is banned or deleted, each client that registered a back-channel logout URL gets a signed logout token there, retried like a webhook. The newest ones:',
+  'webhooks.logoutIntro':
+    'When a person signs out, is banned or deleted, each client that registered a back-channel logout URL gets a signed logout token there, retried like a webhook. The newest ones:',
   'webhooks.noLogoutDeliveries': 'No logout tokens sent yet',
   'webhooks.logoutSub': 'user {sub}',
   'webhooks.col.time': 'Time',
@@ -163,7 +173,8 @@ export const admin: Translation<typeof zh> = {
   'webhooks.sendTest': 'Send a test event',
   'webhooks.testQueued': 'Test event queued',
   'webhooks.remove': 'Delete',
-  'webhooks.removeConfirm': 'Delete the webhook {url}? Undelivered events are dropped with it.',
+  'webhooks.removeConfirm':
+    'Delete the webhook {url}? Undelivered events are dropped with it.',
   'webhooks.healthy': 'Healthy',
   'webhooks.failingSince': 'Failing since {at}',
   'webhooks.disabled': 'Disabled',
@@ -177,10 +188,12 @@ export const admin: Translation<typeof zh> = {
   'webhooks.url': 'URL',
   'webhooks.description': 'Description',
   'webhooks.events': 'Event types',
-  'webhooks.secretOnce': 'The signing secret is shown only this once; give it to the receiver to keep:',
+  'webhooks.secretOnce':
+    'The signing secret is shown only this once; give it to the receiver to keep:',
   'webhooks.secret': 'Webhook signing secret',
   'webhooks.none': 'No webhooks yet',
-  'webhooks.intro': 'Bans, unbans, role changes and other events are sent to these URLs as signed requests (Standard Webhooks), retried for 3 days after a failure.',
+  'webhooks.intro':
+    'Bans, unbans, role changes and other events are sent to these URLs as signed requests (Standard Webhooks), retried for 3 days after a failure.',
   'admin.usersTab': 'Users',
   'admin.you': 'you',
   'admin.notYourself': 'You cannot ban yourself',
@@ -207,15 +220,19 @@ export const admin: Translation<typeof zh> = {
   'admin.newRolePlaceholder': 'e.g. builder',
   'admin.addRole': 'Add',
   'admin.newRoleHint': '1–32 lower-case letters, digits, _ or -',
-  'admin.newRoleInvalid': 'A role name is 1–32 lower-case letters, digits, _ or -',
-  'admin.newRoleNotAdded': 'The new role is not added yet: press “Add” or clear the field',
+  'admin.newRoleInvalid':
+    'A role name is 1–32 lower-case letters, digits, _ or -',
+  'admin.newRoleNotAdded':
+    'The new role is not added yet: press “Add” or clear the field',
   'admin.secondFactorTotp': 'authenticator app',
   'admin.secondFactorPasskeys': '{n} passkey(s)',
   'dialog.cancel': 'Cancel',
   'webhooks.col.outcome': 'Outcome',
   'webhooks.nextTry': 'next try {time}',
-  'webhooks.reason.resolvesInternal': 'Refused: {host} resolves to an internal address',
-  'webhooks.reason.internal': 'Refused: an internal address (WEBHOOK_ALLOW_PRIVATE is off)',
+  'webhooks.reason.resolvesInternal':
+    'Refused: {host} resolves to an internal address',
+  'webhooks.reason.internal':
+    'Refused: an internal address (WEBHOOK_ALLOW_PRIVATE is off)',
   'webhooks.reason.scheme': 'Refused: only http and https addresses',
   'webhooks.reason.timeout': 'Timed out: no answer within {s} s',
   'webhooks.reason.network': 'Network error: {error}',

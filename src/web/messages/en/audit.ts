@@ -35,7 +35,8 @@ export const audit: Translation<typeof zh> = {
   'audit.recovery_codes.regenerate': 'Recovery codes renewed',
   'audit.passkey.add': 'Passkey added',
   'audit.passkey.remove': 'Passkey removed',
-  'audit.second_factor.admin_remove': 'Two-step verification removed by an administrator',
+  'audit.second_factor.admin_remove':
+    'Two-step verification removed by an administrator',
   'audit.app.create': 'App created',
   'audit.app.update': 'App changed',
   'audit.app.rotate_secret': 'App secret renewed',

@@ -33,7 +33,8 @@ export const common: Translation<typeof zh> = {
   'field.optional': ' (optional)',
   'api.badParam': 'Invalid value: {field}',
   'api.reauthRefused': 'The current password or authenticator code is wrong',
-  'api.reauthRefusedNoPassword': 'Could not confirm it is you: the e-mail or authenticator code is wrong, or you have not confirmed through a linked account yet',
+  'api.reauthRefusedNoPassword':
+    'Could not confirm it is you: the e-mail or authenticator code is wrong, or you have not confirmed through a linked account yet',
   'label.username': 'Username',
   'label.password': 'Password',
   'label.new_password': 'New password',

@@ -10,4 +10,14 @@ import { audit } from './audit.js';
 import { signIns } from './sign-ins.js';
 import { minecraft } from './minecraft.js';
 
-export const en: { readonly [K in MessageKey]: string } = { ...common, ...signIn, ...consent, ...account, ...consoleTexts, ...admin, ...audit, ...signIns, ...minecraft };
+export const en: { readonly [K in MessageKey]: string } = {
+  ...common,
+  ...signIn,
+  ...consent,
+  ...account,
+  ...consoleTexts,
+  ...admin,
+  ...audit,
+  ...signIns,
+  ...minecraft,
+};

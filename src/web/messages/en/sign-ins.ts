@@ -15,8 +15,10 @@ export const signIns: Translation<typeof zh> = {
   'signIns.browser': 'Browser',
   'signIns.noticeOn': 'E-mail about sign-ins from new devices turned on',
   'signIns.noticeOff': 'E-mail about sign-ins from new devices turned off',
-  'signIns.noticeSwitch': ' E-mail me when my account signs in from a new browser or network address',
+  'signIns.noticeSwitch':
+    ' E-mail me when my account signs in from a new browser or network address',
   'signIns.title': 'Sign-in history',
-  'signIns.hint': 'The last 50 sign-ins of the last 90 days. If you do not recognise one, sign it out under “Signed-in devices” and change your password.',
+  'signIns.hint':
+    'The last 50 sign-ins of the last 90 days. If you do not recognise one, sign it out under “Signed-in devices” and change your password.',
   'signIns.adminTitle': 'Sign-in history (last {count})',
 };

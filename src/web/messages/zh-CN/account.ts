@@ -12,7 +12,8 @@ export const account = {
   'account.codeGoesTo': '验证码将发送到 ',
   'account.mintGameToken': '生成游戏令牌',
   'account.gameToken': '游戏令牌',
-  'account.gameTokenValid': '有效期 {days} 天。请像密码一样保管，不要发给他人。',
+  'account.gameTokenValid':
+    '有效期 {days} 天。请像密码一样保管，不要发给他人。',
   'account.gameTokenHint': '用于粘贴到游戏中登录的长期令牌（30 天）。',
   'account.revoke': '撤销授权',
   'account.appScopes': '权限：{scopes}',
@@ -39,7 +40,8 @@ export const account = {
   'account.endOthersToo': ' 同时退出其他所有设备上的登录',
   'account.passwordChangedEnded': '密码已修改，其他设备已退出登录',
   'account.passwordChanged': '密码已修改',
-  'account.passkeysRemain': '以下通行密钥不受密码影响，仍可直接登录你的账号；不认识的请在“通行密钥”中删除：',
+  'account.passkeysRemain':
+    '以下通行密钥不受密码影响，仍可直接登录你的账号；不认识的请在“通行密钥”中删除：',
   'account.addedAt': '添加于 {time}',
   'account.newEmail': '新邮箱地址',
   'account.codeSentToNew': '验证码已发送到新邮箱，请查收（10 分钟内有效）',
@@ -47,7 +49,8 @@ export const account = {
   'account.newEmailLabel': '新邮箱',
   'account.emailChanged': '邮箱已更换为 {email}，原邮箱已收到通知',
   'account.currentEmail': '当前邮箱：',
-  'account.changeEmailHint': '。请先输入当前密码再发送验证码；验证码将发送到新邮箱，10 分钟内在本设备确认。',
+  'account.changeEmailHint':
+    '。请先输入当前密码再发送验证码；验证码将发送到新邮箱，10 分钟内在本设备确认。',
   'account.unknownDevice': '未知设备',
   'account.oauthFrom': 'OAuth 授权 · {device} · {ip}',
   'account.oauthGrant': 'OAuth 授权（应用代你访问账号）',
@@ -59,10 +62,13 @@ export const account = {
   'account.noOtherSessions': '没有其他登录',
   'account.sessionEnded': '已退出 {app} 的这次登录',
   'account.othersEnded': '已退出其他 {n} 处登录',
-  'account.sessionsHint': '以下是你的账号当前有效的登录（包括游戏令牌和第三方应用）。不认识的登录请立即退出并修改密码。',
+  'account.sessionsHint':
+    '以下是你的账号当前有效的登录（包括游戏令牌和第三方应用）。不认识的登录请立即退出并修改密码。',
   'account.deleteForever': '永久注销账号',
-  'account.deleteConfirm': '注销后账号无法恢复，所有登录和你创建的应用都将失效。确定注销吗？',
-  'account.deleteHint': '注销后：所有登录立即失效，你创建的应用被停用，用户名和邮箱可被重新注册。此操作无法撤销。',
+  'account.deleteConfirm':
+    '注销后账号无法恢复，所有登录和你创建的应用都将失效。确定注销吗？',
+  'account.deleteHint':
+    '注销后：所有登录立即失效，你创建的应用被停用，用户名和邮箱可被重新注册。此操作无法撤销。',
   'account.danger': '危险操作',
   'account.confirmAction': '确认{action}',
   'account.unlink': '解除绑定',
@@ -70,19 +76,24 @@ export const account = {
   'account.linkedAt': '绑定于 {time}',
   'account.lastSignIn': '最近登录 {time}',
   'account.link': '绑定 {provider}',
-  'account.noPasswordReauth': '你的账号没有密码。修改密码、邮箱、两步验证或绑定关系前，请先通过已绑定的账号验证身份（10 分钟内有效）：',
+  'account.noPasswordReauth':
+    '你的账号没有密码。修改密码、邮箱、两步验证或绑定关系前，请先通过已绑定的账号验证身份（10 分钟内有效）：',
   'account.reauthWith': '通过 {provider} 验证身份',
   'account.linked': '已绑定 {provider}',
-  'account.reauthenticated': '已通过 {provider} 验证身份，10 分钟内可以修改账号设置',
+  'account.reauthenticated':
+    '已通过 {provider} 验证身份，10 分钟内可以修改账号设置',
   'account.noLinks': '还没有绑定第三方账号。',
-  'account.saveRecoveryCodes': '请立即保存以下恢复码：每个只能用一次，此后不再显示。',
+  'account.saveRecoveryCodes':
+    '请立即保存以下恢复码：每个只能用一次，此后不再显示。',
   'account.totpTurnOn': '开启两步验证',
   'account.totpConfirm': '确认开启',
-  'account.totpScan': '用身份验证器应用（如 Google Authenticator、Microsoft Authenticator）扫描二维码，或手动输入密钥：',
+  'account.totpScan':
+    '用身份验证器应用（如 Google Authenticator、Microsoft Authenticator）扫描二维码，或手动输入密钥：',
   'account.totpQr': '两步验证二维码',
   'account.totpKey': '密钥：',
   'account.totpAppCode': '应用中显示的验证码',
-  'account.totpIntro': '登录时除密码外还需输入身份验证器应用中的验证码。请先输入当前密码。',
+  'account.totpIntro':
+    '登录时除密码外还需输入身份验证器应用中的验证码。请先输入当前密码。',
   'account.codeOrRecovery': '验证码或恢复码',
   'account.totpTurnOff': '关闭两步验证',
   'account.newRecoveryCodes': '重新生成恢复码',
@@ -100,15 +111,20 @@ export const account = {
   'account.passkeyName': '名称',
   'account.passkeyFailed': '未能创建通行密钥，请重试',
   'account.noPasskeys': '还没有通行密钥。',
-  'account.passkeyIntro': '通行密钥让你无需输入用户名和密码即可登录（同时算作两步验证）。',
-  'account.noPasswordHint': '你的账号没有密码：请先在“第三方账号”中通过已绑定的账号验证身份，10 分钟内有效。',
+  'account.passkeyIntro':
+    '通行密钥让你无需输入用户名和密码即可登录（同时算作两步验证）。',
+  'account.noPasswordHint':
+    '你的账号没有密码：请先在“第三方账号”中通过已绑定的账号验证身份，10 分钟内有效。',
   'account.currentPasswordRequired': '请填写当前密码',
-  'account.noPasswordEmailHint': '你的账号没有密码：可以把验证码发到你的邮箱 {email} 并填在下面，或在“第三方账号”中通过已绑定的账号验证身份，10 分钟内有效。',
+  'account.noPasswordEmailHint':
+    '你的账号没有密码：可以把验证码发到你的邮箱 {email} 并填在下面，或在“第三方账号”中通过已绑定的账号验证身份，10 分钟内有效。',
   'account.reauthEmailCode': '邮箱验证码',
   'account.setPassword': '设置密码',
   'account.newPasswordToSet': '要设置的密码',
   'account.passwordSet': '密码已设置，以后也可以用用户名和密码登录',
-  'account.changeEmailHintNoPassword': '。发送验证码前，请先在下方证明是你本人（你的账号没有密码）；验证码将发送到新邮箱，10 分钟内在本设备确认。',
+  'account.changeEmailHintNoPassword':
+    '。发送验证码前，请先在下方证明是你本人（你的账号没有密码）；验证码将发送到新邮箱，10 分钟内在本设备确认。',
   'account.addEmail': '添加邮箱',
-  'account.adminCannotDelete': '管理员不能注销自己的账号：请先由其他管理员移除你的管理员角色，再来这里注销。',
+  'account.adminCannotDelete':
+    '管理员不能注销自己的账号：请先由其他管理员移除你的管理员角色，再来这里注销。',
 } as const;

@@ -2,12 +2,14 @@
 export const admin = {
   'admin.rolesOf': '{username} 的角色',
   'admin.rolesSaved': '已更新 {username} 的角色',
-  'admin.removeSecondFactorConfirm': '移除 {username} 的身份验证器和全部通行密钥？',
+  'admin.removeSecondFactorConfirm':
+    '移除 {username} 的身份验证器和全部通行密钥？',
   'admin.secondFactorRemoved': '已移除 {username} 的两步验证',
   'admin.userPage': '第 {page} / {pages} 页，共 {total} 人',
   'admin.chartCaption': '{title}（近 30 天共 {total}）',
   'admin.sessionLine': '{origin} · 登录于 {signedIn} · 最近使用 {used}',
-  'admin.forceResetConfirm': '将结束 {username} 的所有登录，并向其邮箱发送重置验证码。继续吗？',
+  'admin.forceResetConfirm':
+    '将结束 {username} 的所有登录，并向其邮箱发送重置验证码。继续吗？',
   'admin.verifiedAside': '（已验证）',
   'admin.unverifiedAside': '（未验证）',
   'admin.registered': '注册时间',
@@ -95,7 +97,8 @@ export const admin = {
   'admin.to': '结束日期',
   'providers.trustEmail': ' 信任该登录方式提供的邮箱（视为已验证）',
   'providers.saved': '已保存 {name}',
-  'providers.removeConfirm': '删除登录方式 {name}？已绑定的账号关系会保留，重新添加同一标识后恢复。',
+  'providers.removeConfirm':
+    '删除登录方式 {name}？已绑定的账号关系会保留，重新添加同一标识后恢复。',
   'providers.callback': '回调地址（在 {name} 的开发者后台登记）：',
   'providers.callbackLabel': '{name} 回调地址',
   'providers.summary': 'Client ID：{clientId} · 密钥：{secret} · 更新于 {time}',
@@ -124,7 +127,8 @@ export const admin = {
   'providers.added': '已添加登录方式',
   'providers.none': '还没有配置登录方式',
   'providers.addTitle': '添加登录方式',
-  'providers.intro': '启用的登录方式会在登录页显示为“使用 名称 登录”按钮。停用后按钮立即消失，其他实例 5 秒内生效；已绑定的账号关系保留。',
+  'providers.intro':
+    '启用的登录方式会在登录页显示为“使用 名称 登录”按钮。停用后按钮立即消失，其他实例 5 秒内生效；已绑定的账号关系保留。',
   'providers.unlinked': '已解除绑定',
   'invites.remove': '删除',
   'invites.removeConfirm': '删除这个邀请码？尚未使用的次数将作废。',
@@ -141,7 +145,8 @@ export const admin = {
   'invites.days': '有效天数',
   'invites.madeOnce': '邀请码已生成，只显示这一次：',
   'invites.code': '邀请码',
-  'invites.intro': '设置 REGISTRATION=invite 后，注册需要填写邀请码；每次注册用掉一次。',
+  'invites.intro':
+    '设置 REGISTRATION=invite 后，注册需要填写邀请码；每次注册用掉一次。',
   'invites.listTitle': '邀请码',
   'webhooks.status.pending': '待重试',
   'webhooks.status.delivered': '已送达',
@@ -152,7 +157,8 @@ export const admin = {
   'webhooks.col.tries': '次数',
   'webhooks.col.client': '客户端',
   'webhooks.logoutTitle': '后台退出通知',
-  'webhooks.logoutIntro': '用户退出登录、被封禁或删除时，登记了后台退出通知地址的客户端会在该地址收到签名的退出令牌，失败后与 Webhook 一样重试。最近的投递：',
+  'webhooks.logoutIntro':
+    '用户退出登录、被封禁或删除时，登记了后台退出通知地址的客户端会在该地址收到签名的退出令牌，失败后与 Webhook 一样重试。最近的投递：',
   'webhooks.noLogoutDeliveries': '还没有发送过退出令牌',
   'webhooks.logoutSub': '用户 {sub}',
   'webhooks.col.time': '时间',
@@ -178,7 +184,8 @@ export const admin = {
   'webhooks.secretOnce': '签名密钥只显示这一次，请交给接收方保存：',
   'webhooks.secret': 'Webhook 签名密钥',
   'webhooks.none': '还没有 Webhook',
-  'webhooks.intro': '封禁、解封、角色变更等事件会以签名请求（Standard Webhooks）发送到这些地址，失败后自动重试 3 天。',
+  'webhooks.intro':
+    '封禁、解封、角色变更等事件会以签名请求（Standard Webhooks）发送到这些地址，失败后自动重试 3 天。',
   'admin.usersTab': '用户',
   'admin.you': '你',
   'admin.notYourself': '不能封禁自己',
@@ -213,7 +220,8 @@ export const admin = {
   'webhooks.col.outcome': '结果',
   'webhooks.nextTry': '下次重试 {time}',
   'webhooks.reason.resolvesInternal': '已拒绝：{host} 解析到内部网络地址',
-  'webhooks.reason.internal': '已拒绝：内部网络地址（未开启 WEBHOOK_ALLOW_PRIVATE）',
+  'webhooks.reason.internal':
+    '已拒绝：内部网络地址（未开启 WEBHOOK_ALLOW_PRIVATE）',
   'webhooks.reason.scheme': '已拒绝：只能投递到 http 或 https 地址',
   'webhooks.reason.timeout': '超时：{s} 秒内没有应答',
   'webhooks.reason.network': '网络错误：{error}',

@@ -31,7 +31,8 @@ export const common = {
   'field.optional': '（选填）',
   'api.badParam': '参数错误：{field}',
   'api.reauthRefused': '当前密码或两步验证码不正确',
-  'api.reauthRefusedNoPassword': '身份验证未通过：邮箱验证码或两步验证码不正确，或尚未通过第三方账号验证身份',
+  'api.reauthRefusedNoPassword':
+    '身份验证未通过：邮箱验证码或两步验证码不正确，或尚未通过第三方账号验证身份',
   'label.username': '用户名',
   'label.password': '密码',
   'label.new_password': '新密码',

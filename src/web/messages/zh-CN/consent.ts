@@ -17,19 +17,23 @@ export const consent = {
   'device.title': '设备登录',
   'device.justNow': '刚刚',
   'device.minutesAgo': '{n} 分钟前',
-  'device.firstParty': '这是{site}本身的登录：确认后，该设备将获得你账号的完全访问权限',
+  'device.firstParty':
+    '这是{site}本身的登录：确认后，该设备将获得你账号的完全访问权限',
   'device.firstPartyMore': '（可以管理你的应用、以你的身份登录其他应用）。',
   'device.grant': '确认后，该应用将以你的身份（{username}）登录。',
   'device.asks': '「{app}」请求登录',
   'device.clientId': '应用标识：',
   'device.started': '请求发起于 {time}（{ago}）',
-  'device.warning': '只有当这个验证码正显示在你自己面前的设备屏幕上时，才点「确认登录」。如果验证码或链接是别人发给你的，请点「拒绝」：对方可能正在骗取你的账号。',
+  'device.warning':
+    '只有当这个验证码正显示在你自己面前的设备屏幕上时，才点「确认登录」。如果验证码或链接是别人发给你的，请点「拒绝」：对方可能正在骗取你的账号。',
   'device.next': '下一步',
   'device.approve': '确认登录',
   'device.deny': '拒绝',
   'device.enterCode': '请输入设备上显示的 6 位数字验证码',
   'device.codeLabel': '设备上显示的验证码',
   'device.denied': '已拒绝「{app}」的登录请求。',
-  'device.approved': '已允许「{app}」使用账号 {username} 登录，请回到设备上继续。',
-  'device.intro': '游戏、启动器或桌面程序会显示一个 6 位验证码。输入后点「下一步」，核对请求信息，再点「确认登录」。',
+  'device.approved':
+    '已允许「{app}」使用账号 {username} 登录，请回到设备上继续。',
+  'device.intro':
+    '游戏、启动器或桌面程序会显示一个 6 位验证码。输入后点「下一步」，核对请求信息，再点「确认登录」。',
 } as const;

@@ -3,7 +3,8 @@ export const consoleTexts = {
   'console.secretOf': '「{app}」的 client_secret',
   'console.secretOnce': '：只显示这一次，请立即复制并保存到服务端配置中。',
   'console.redirectsHint': '每行一个，例如 https://example.com/callback',
-  'console.originsHint': '每行一个，例如 https://example.com（留空则取回调地址的来源）',
+  'console.originsHint':
+    '每行一个，例如 https://example.com（留空则取回调地址的来源）',
   'console.scopesHint': '以空格分隔，例如 profile email',
   'console.clientIdPlaceholder': '留空自动生成',
   'console.confidential': '机密客户端（有服务端）',
@@ -11,7 +12,8 @@ export const consoleTexts = {
   'console.create': '创建应用',
   'console.clientIdOptional': '应用标识 client_id（可选）',
   'console.clientIdHint': '小写字母、数字、- 或 _，3–64 位，不能全是数字',
-  'console.typeHint': '机密客户端在服务端保存 client_secret；公开客户端没有密钥，使用 PKCE',
+  'console.typeHint':
+    '机密客户端在服务端保存 client_secret；公开客户端没有密钥，使用 PKCE',
   'console.createNew': '创建新应用',
   'console.save': '保存',
   'console.edit': '编辑',
@@ -48,10 +50,13 @@ export const consoleTexts = {
   'console.backchannel': '后台退出通知',
   'console.backchannelUri': '后台退出通知地址（backchannel_logout_uri）',
   'console.backchannelHint': 'https://example.com/backchannel-logout',
-  'console.backchannelNote': '登录过本应用的用户退出、被封禁或退出所有设备时，中心向此地址 POST 一个签名的 logout_token。留空则不通知。',
-  'console.backchannelSession': '退出令牌须带 sid（backchannel_logout_session_required；本中心总是带上）',
+  'console.backchannelNote':
+    '登录过本应用的用户退出、被封禁或退出所有设备时，中心向此地址 POST 一个签名的 logout_token。留空则不通知。',
+  'console.backchannelSession':
+    '退出令牌须带 sid（backchannel_logout_session_required；本中心总是带上）',
   'console.oidcInfo': 'OpenID Connect 接入信息',
-  'console.oidcHint': '在 Grafana、Gitea、Nextcloud 等应用中填写签发者（issuer）或发现地址，再填 client_id 与 client_secret。',
+  'console.oidcHint':
+    '在 Grafana、Gitea、Nextcloud 等应用中填写签发者（issuer）或发现地址，再填 client_id 与 client_secret。',
   'console.issuer': '签发者 issuer',
   'console.discovery': '发现地址 discovery URL',
 } as const;

@@ -9,5 +9,15 @@ import { audit } from './audit.js';
 import { signIns } from './sign-ins.js';
 import { minecraft } from './minecraft.js';
 
-export const zhCN = { ...common, ...signIn, ...consent, ...account, ...consoleTexts, ...admin, ...audit, ...signIns, ...minecraft } as const;
+export const zhCN = {
+  ...common,
+  ...signIn,
+  ...consent,
+  ...account,
+  ...consoleTexts,
+  ...admin,
+  ...audit,
+  ...signIns,
+  ...minecraft,
+} as const;
 export type MessageKey = keyof typeof zhCN;

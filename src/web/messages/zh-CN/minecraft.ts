@@ -1,7 +1,8 @@
 /** 我的世界角色 on /account. */
 export const minecraft = {
   'mc.title': '我的世界角色',
-  'mc.hint': '在启动器中添加外置登录（authlib-injector）账户，认证服务器填写下面的地址。开启了两步验证的账号请用“游戏令牌”代替密码。',
+  'mc.hint':
+    '在启动器中添加外置登录（authlib-injector）账户，认证服务器填写下面的地址。开启了两步验证的账号请用“游戏令牌”代替密码。',
   'mc.apiRoot': '认证服务器地址',
   'mc.none': '还没有角色。',
   'mc.skin': '皮肤',

@@ -12,7 +12,8 @@ export const signIn = {
   'login.forgot': '忘记密码',
   'second.placeholder': '6 位数字或恢复码',
   'second.verify': '验证',
-  'second.hint': '打开身份验证器应用，输入显示的 6 位数字；也可以输入一个恢复码',
+  'second.hint':
+    '打开身份验证器应用，输入显示的 6 位数字；也可以输入一个恢复码',
   'second.title': '两步验证',
   'second.intro': '该账号已开启两步验证。',
   'second.back': '返回，使用其他账号登录',
@@ -23,22 +24,29 @@ export const signIn = {
   'upstream.title': '第三方登录',
   'upstream.back': '返回登录',
   'upstream.unfinished': '登录未完成，请重试。',
-  'upstream.problem.state': '登录请求已失效，或不是在这个浏览器中发起的。请返回登录页重新开始。',
+  'upstream.problem.state':
+    '登录请求已失效，或不是在这个浏览器中发起的。请返回登录页重新开始。',
   'upstream.problem.unavailable': '该登录方式不可用（可能已被管理员停用）。',
   'upstream.problem.denied': '你取消了 {provider} 登录。',
   'upstream.problem.provider': '{provider} 未能完成登录，请稍后重试。',
   'upstream.problem.network': '暂时无法连接 {provider}，请稍后重试。',
-  'upstream.problem.notMember': '只有指定 Discord 服务器的成员才能使用 {provider} 登录。',
+  'upstream.problem.notMember':
+    '只有指定 Discord 服务器的成员才能使用 {provider} 登录。',
   'upstream.problem.linkedElsewhere': '该 {provider} 账号已绑定其他账号。',
-  'upstream.problem.alreadyLinked': '你的账号已绑定过 {provider}，请先解除绑定。',
-  'upstream.problem.notYourLink': '这个 {provider} 账号没有绑定到当前账号，无法用来验证身份。',
-  'upstream.problem.emailRequired': '注册需要邮箱，但 {provider} 没有提供经过验证的邮箱。请先用邮箱注册账号，再在账号页面绑定 {provider}。',
+  'upstream.problem.alreadyLinked':
+    '你的账号已绑定过 {provider}，请先解除绑定。',
+  'upstream.problem.notYourLink':
+    '这个 {provider} 账号没有绑定到当前账号，无法用来验证身份。',
+  'upstream.problem.emailRequired':
+    '注册需要邮箱，但 {provider} 没有提供经过验证的邮箱。请先用邮箱注册账号，再在账号页面绑定 {provider}。',
   'upstream.progress': '正在使用 {provider} 登录…',
   'upstream.linkTitle': '绑定已有账号',
   'upstream.emailExists': '邮箱 {email} 已被一个账号使用。',
-  'upstream.linkHint': '如果这是你的账号，请先登录它：登录后，你的 {provider} 账号将绑定到该账号，以后可以直接使用 {provider} 登录。为了你的安全，我们不会仅凭邮箱自动绑定。',
+  'upstream.linkHint':
+    '如果这是你的账号，请先登录它：登录后，你的 {provider} 账号将绑定到该账号，以后可以直接使用 {provider} 登录。为了你的安全，我们不会仅凭邮箱自动绑定。',
   'upstream.notMine': '不是我的账号，返回登录',
-  'upstream.confirmHint': '已登录。为了你的安全，绑定 {provider} 前请再验证一次身份。',
+  'upstream.confirmHint':
+    '已登录。为了你的安全，绑定 {provider} 前请再验证一次身份。',
   'upstream.confirmLink': '确认绑定 {provider}',
   'register.title': '注册账号',
   'register.usernameRule': '用户名需为 3–32 位字母、数字或下划线',
@@ -64,9 +72,13 @@ export const signIn = {
   'captcha.required': '请完成人机验证',
   'reset.title': '重置密码',
   'reset.passwordHint': '8–128 个字符；重置后其他设备上的登录都会失效',
-  'reset.done': '密码已重置，请使用新密码登录。通行密钥不受密码影响，仍可直接登录；通知邮件列出了账号的通行密钥，不认识的请登录后在“我的账号”中删除',
+  'reset.done':
+    '密码已重置，请使用新密码登录。通行密钥不受密码影响，仍可直接登录；通知邮件列出了账号的通行密钥，不认识的请登录后在“我的账号”中删除',
   'reset.back': '返回登录',
-  'passkey.ipHost': '通行密钥不能在 IP 地址（{host}）上使用：它属于域名，浏览器不会为 IP 地址创建或使用通行密钥。',
-  'passkey.ipHostLocal': '在本机请打开 {address}（服务器的 BASE_URL 也需要是这个地址）。',
-  'passkey.ipHostDomain': '请用本站的域名访问（服务器的 BASE_URL 也需要是该域名）。',
+  'passkey.ipHost':
+    '通行密钥不能在 IP 地址（{host}）上使用：它属于域名，浏览器不会为 IP 地址创建或使用通行密钥。',
+  'passkey.ipHostLocal':
+    '在本机请打开 {address}（服务器的 BASE_URL 也需要是这个地址）。',
+  'passkey.ipHostDomain':
+    '请用本站的域名访问（服务器的 BASE_URL 也需要是该域名）。',
 } as const;

@@ -15,6 +15,7 @@ export const signIns = {
   'signIns.noticeOff': '已关闭新设备登录提醒',
   'signIns.noticeSwitch': ' 在新的浏览器或网络地址登录时发邮件提醒我',
   'signIns.title': '登录记录',
-  'signIns.hint': '最近 90 天内的最后 50 次登录。不认识的登录请在“登录设备”中退出并修改密码。',
+  'signIns.hint':
+    '最近 90 天内的最后 50 次登录。不认识的登录请在“登录设备”中退出并修改密码。',
   'signIns.adminTitle': '登录记录（最近 {count} 次）',
 } as const;
