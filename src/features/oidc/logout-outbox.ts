@@ -1,31 +1,31 @@
 import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
-import { enqueueDirect, type DirectMessage } from './outbox.js';
+import {
+  enqueueDirect,
+  type DeliveryKind,
+  type DirectMessage,
+  type LogoutTokenSubject,
+  type ModerationTables,
+} from '../moderation/index.js';
+import type { AccountsTables } from '../accounts/index.js';
+import type { AppsTables } from '../apps/index.js';
+import type { SessionsTables } from '../sessions/index.js';
+import type { OidcTables } from './tables.js';
+import { narrow } from '../../platform/sql/narrow.js';
 
 /** The outbox kind and event type of an OpenID Connect Back-Channel Logout message. */
-export const BACKCHANNEL_KIND = 'backchannel';
+export const BACKCHANNEL_KIND: DeliveryKind = 'backchannel';
 export const BACKCHANNEL_EVENT_TYPE = 'oidc.backchannel_logout';
 
-/** Webhook events that end every session of a person: each also logs out the clients holding their tokens. */
-export const SESSION_ENDING_EVENTS: readonly string[] = [
-  'user.sessions_revoked',
-  'user.banned',
-  'user.deleted',
-];
-
 /**
- * What a logout token says, without what is decided when it is sent (`iss`, `iat`, `exp`,
- * `jti`): the token is signed at each try, so a retry never carries an expired one and no key
- * or signed token waits in the outbox.
+ * What choosing the families to log out reads besides the families: the client's address
+ * (apps), the sign-in the ID tokens came from (sessions) and the person's cut-off (users); and
+ * the outbox the tokens are queued in.
  */
-export interface LogoutTokenSubject {
-  /** The client (`aud`). */
-  aud: string;
-  /** The person, as in that client's ID tokens. */
-  sub: string;
-  /** The refresh family, the `sid` of that client's ID tokens. */
-  sid: string;
-}
+export type LogoutOutboxTables = OidcTables &
+  AppsTables &
+  SessionsTables &
+  AccountsTables &
+  ModerationTables;
 
 /** The families to log out: given ones, or every live one of a person. */
 export type LogoutSelection =
@@ -42,7 +42,7 @@ export type LogoutSelection =
  * select them before the change that ends them.
  */
 export async function enqueueLogoutTokens(
-  db: Kysely<Database>,
+  db: Kysely<LogoutOutboxTables>,
   selection: LogoutSelection,
   now: number,
 ): Promise<void> {
@@ -114,5 +114,5 @@ export async function enqueueLogoutTokens(
       payload: { ...payload },
     };
   });
-  await enqueueDirect(db, messages, now);
+  await enqueueDirect(narrow(db), messages, now);
 }

@@ -1,90 +1,19 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
+import type { RefreshFamiliesTable, RefreshTokensTable } from './tables.js';
 import type {
-  ConsentsTable,
-  Database,
-  RefreshFamiliesTable,
-  RefreshTokensTable,
-  SigningKeysTable,
-} from '../../platform/sql/schema.js';
-import type {
-  Consent,
-  ConsentRepo,
   LiveRefreshFamily,
   PresentedRefreshToken,
   RefreshFamily,
   RefreshToken,
   RefreshTokenRepo,
-  SigningKey,
-  SigningKeyRepo,
 } from './repository.js';
-import { UniqueViolation } from '../../platform/sql/unique-violation.js';
-import { mapUnique } from '../../platform/sql/unique-mapping.js';
-
+import type { LogoutOutboxTables } from './logout-outbox.js';
+import {
+  revokeFamiliesOf,
+  revokeFamiliesOfSession,
+  revokeLiveFamiliesOf,
+} from './sql-family-revocations.js';
 import { num } from '../../platform/sql/columns.js';
-import { enqueueLogoutTokens } from '../../platform/sql/logout-outbox.js';
-
-function toKey(r: Selectable<SigningKeysTable>): SigningKey {
-  return {
-    kid: r.kid,
-    generation: Number(r.generation),
-    alg: r.alg,
-    publicJwk: r.public_jwk,
-    privateJwkEnc: r.private_jwk_enc,
-    createdAt: Number(r.created_at),
-    retiredAt: num(r.retired_at),
-  };
-}
-
-export class SqlSigningKeyRepo implements SigningKeyRepo {
-  constructor(private readonly db: Kysely<Database>) {}
-
-  async insert(k: Omit<SigningKey, 'retiredAt'>): Promise<boolean> {
-    try {
-      await this.db.transaction().execute(async (tx) => {
-        await tx
-          .insertInto('signing_keys')
-          .values({
-            kid: k.kid,
-            generation: k.generation,
-            alg: k.alg,
-            public_jwk: k.publicJwk,
-            private_jwk_enc: k.privateJwkEnc,
-            created_at: k.createdAt,
-            retired_at: null,
-          })
-          .execute();
-        await tx
-          .updateTable('signing_keys')
-          .set({ retired_at: k.createdAt })
-          .where('generation', '<', k.generation)
-          .where('retired_at', 'is', null)
-          .execute();
-      });
-      return true;
-    } catch (err) {
-      try {
-        mapUnique(err);
-      } catch (mapped) {
-        if (mapped instanceof UniqueViolation) return false;
-        throw mapped;
-      }
-    }
-  }
-
-  async list(limit: number): Promise<SigningKey[]> {
-    const rows = await this.db
-      .selectFrom('signing_keys')
-      .selectAll()
-      .orderBy('generation', 'desc')
-      .limit(limit)
-      .execute();
-    return rows.map(toKey);
-  }
-
-  async current(): Promise<SigningKey | undefined> {
-    return (await this.list(1))[0];
-  }
-}
 
 function toFamily(r: Selectable<RefreshFamiliesTable>): RefreshFamily {
   return {
@@ -115,7 +44,7 @@ function toRefresh(r: Selectable<RefreshTokensTable>): RefreshToken {
 const FAMILY_KEEP_MS = 7 * 24 * 3600_000;
 
 export class SqlRefreshTokenRepo implements RefreshTokenRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<LogoutOutboxTables>) {}
 
   async createFamily(f: Omit<RefreshFamily, 'revokedAt'>): Promise<void> {
     await this.db
@@ -151,65 +80,12 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
     return Number(res.numUpdatedRows) === 1;
   }
 
-  /** The bulk revocations end what a person sees as signed in: the clients hear of it in the same transaction. */
-  private revokeAndTell(
-    revoke: (trx: Kysely<Database>) => Promise<{ family_id: string }[]>,
-    now: number,
-  ): Promise<string[]> {
-    return this.db.transaction().execute(async (trx) => {
-      const ids = (await revoke(trx)).map((r) => r.family_id);
-      await enqueueLogoutTokens(trx, { familyIds: ids }, now);
-      return ids;
-    });
-  }
-
-  /**
-   * Back-Channel Logout 1.0 §2.7: a family granted `offline_access` outlives the sign-in (the
-   * client asked to act while the person is away), so it is told of the logout but kept.
-   */
   revokeFamiliesOfSession(
     sessionId: string,
     userId: number,
     now: number,
   ): Promise<string[]> {
-    return this.db.transaction().execute(async (trx) => {
-      const ofSession = await trx
-        .selectFrom('refresh_families')
-        .select('family_id')
-        .where('session_id', '=', sessionId)
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null)
-        .execute();
-      if (ofSession.length === 0) return [];
-      const all = ofSession.map((r) => r.family_id);
-      const revoked = await trx
-        .updateTable('refresh_families')
-        .set({ revoked_at: now })
-        .where('family_id', 'in', all)
-        .where('revoked_at', 'is', null)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('refresh_tokens')
-                .select('token_hash')
-                .whereRef(
-                  'refresh_tokens.family_id',
-                  '=',
-                  'refresh_families.family_id',
-                )
-                .where(
-                  sql<string>`' ' || refresh_tokens.scope || ' '`,
-                  'like',
-                  '% offline_access %',
-                ),
-            ),
-          ),
-        )
-        .returning('family_id')
-        .execute();
-      await enqueueLogoutTokens(trx, { familyIds: all }, now);
-      return revoked.map((r) => r.family_id);
-    });
+    return revokeFamiliesOfSession(this.db, sessionId, userId, now);
   }
 
   revokeFamiliesOf(
@@ -217,18 +93,7 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
     clientId: string,
     now: number,
   ): Promise<string[]> {
-    return this.revokeAndTell(
-      (trx) =>
-        trx
-          .updateTable('refresh_families')
-          .set({ revoked_at: now })
-          .where('user_id', '=', userId)
-          .where('client_id', '=', clientId)
-          .where('revoked_at', 'is', null)
-          .returning('family_id')
-          .execute(),
-      now,
-    );
+    return revokeFamiliesOf(this.db, userId, clientId, now);
   }
 
   async listLiveFamilies(
@@ -268,30 +133,7 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
     now: number,
     createdAfter: number,
   ): Promise<string[]> {
-    return this.revokeAndTell(
-      (trx) =>
-        trx
-          .updateTable('refresh_families')
-          .set({ revoked_at: now })
-          .where('user_id', '=', userId)
-          .where('revoked_at', 'is', null)
-          .where('created_at', '>', createdAfter)
-          .where(({ exists, selectFrom }) =>
-            exists(
-              selectFrom('refresh_tokens')
-                .select('token_hash')
-                .whereRef(
-                  'refresh_tokens.family_id',
-                  '=',
-                  'refresh_families.family_id',
-                )
-                .where('refresh_tokens.expires_at', '>', now),
-            ),
-          )
-          .returning('family_id')
-          .execute(),
-      now,
-    );
+    return revokeLiveFamiliesOf(this.db, userId, now, createdAfter);
   }
 
   async create(t: Parameters<RefreshTokenRepo['create']>[0]): Promise<void> {
@@ -426,74 +268,5 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
       .where('created_at', '<', before - FAMILY_KEEP_MS)
       .execute();
     return Number(res.numDeletedRows);
-  }
-}
-
-function toConsent(r: Selectable<ConsentsTable>): Consent {
-  return {
-    userId: Number(r.user_id),
-    clientId: r.client_id,
-    scopes: JSON.parse(r.scopes) as string[],
-    createdAt: Number(r.created_at),
-    updatedAt: Number(r.updated_at),
-  };
-}
-
-export class SqlConsentRepo implements ConsentRepo {
-  constructor(private readonly db: Kysely<Database>) {}
-
-  async upsert(
-    userId: number,
-    clientId: string,
-    scopes: string[],
-    now: number,
-  ): Promise<Consent> {
-    const row = await this.db
-      .insertInto('consents')
-      .values({
-        user_id: userId,
-        client_id: clientId,
-        scopes: JSON.stringify(scopes),
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['user_id', 'client_id'])
-          .doUpdateSet({ scopes: JSON.stringify(scopes), updated_at: now }),
-      )
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return toConsent(row);
-  }
-
-  async find(userId: number, clientId: string): Promise<Consent | undefined> {
-    const r = await this.db
-      .selectFrom('consents')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .where('client_id', '=', clientId)
-      .executeTakeFirst();
-    return r && toConsent(r);
-  }
-
-  async listByUser(userId: number): Promise<Consent[]> {
-    const rows = await this.db
-      .selectFrom('consents')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .orderBy('updated_at', 'desc')
-      .orderBy('client_id')
-      .execute();
-    return rows.map(toConsent);
-  }
-
-  async delete(userId: number, clientId: string): Promise<boolean> {
-    const res = await this.db
-      .deleteFrom('consents')
-      .where('user_id', '=', userId)
-      .where('client_id', '=', clientId)
-      .executeTakeFirst();
-    return Number(res.numDeletedRows) === 1;
   }
 }

@@ -1,6 +1,10 @@
-import { sql, type Kysely } from 'kysely';
-import type { Database } from './schema.js';
-import { randomToken } from '../crypto/random.js';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import type { ModerationTables } from './tables.js';
+import type { DeliveryKind } from './repository.js';
+import { randomToken } from '../../platform/crypto/random.js';
+
+/** The outbox kind of a webhook event to a registered endpoint. */
+export const WEBHOOK_KIND: DeliveryKind = 'webhook';
 
 /**
  * An event to announce to the registered webhook endpoints. Written with `enqueueEvents` in
@@ -18,11 +22,25 @@ export interface OutboxEvent {
 
 /** A message to one address, not to the endpoints (an OpenID Connect logout token). */
 export interface DirectMessage {
-  kind: string;
+  kind: DeliveryKind;
   targetUrl: string;
   type: string;
   orderKey: string;
   payload: Record<string, unknown>;
+}
+
+/**
+ * What a logout token says, without what is decided when it is sent (`iss`, `iat`, `exp`,
+ * `jti`): the token is signed at each try, so a retry never carries an expired one and no key
+ * or signed token waits in the outbox.
+ */
+export interface LogoutTokenSubject {
+  /** The client (`aud`). */
+  aud: string;
+  /** The person, as in that client's ID tokens. */
+  sub: string;
+  /** The refresh family, the `sid` of that client's ID tokens. */
+  sid: string;
 }
 
 /** The body of a webhook delivery (Standard Webhooks): `{ type, timestamp, data }`. */
@@ -38,18 +56,27 @@ export function webhookPayload(
 export const newMessageId = () => `msg_${randomToken(18)}`;
 
 /**
+ * Whether an endpoint's list of event types (JSON text) names `type`: an element equal to it,
+ * read with each backend's own JSON functions.
+ */
+function listsType(db: Kysely<ModerationTables>, type: string) {
+  return db.getExecutor().adapter instanceof PostgresAdapter
+    ? sql<boolean>`exists (select 1 from json_array_elements_text(cast(webhook_endpoints.events as json)) as wanted where wanted.value = ${type})`
+    : sql<boolean>`exists (select 1 from json_each(webhook_endpoints.events) as wanted where wanted.value = ${type})`;
+}
+
+/**
  * One pending delivery per enabled endpoint that wants the type (an empty list wants every
  * type), as one INSERT … SELECT: the endpoints a change is announced to are those registered
  * when it commits.
  */
 export async function enqueueEvents(
-  db: Kysely<Database>,
+  db: Kysely<ModerationTables>,
   events: readonly OutboxEvent[],
   now: number,
 ): Promise<void> {
   for (const e of events) {
     const payload = webhookPayload(e.type, now, e.data);
-    const wanted = `%${JSON.stringify(e.type)}%`;
     await db
       .insertInto('outbox')
       .columns([
@@ -68,7 +95,7 @@ export async function enqueueEvents(
         eb
           .selectFrom('webhook_endpoints')
           .select([
-            sql.lit('webhook').as('kind'),
+            sql.lit(WEBHOOK_KIND).as('kind'),
             'id',
             'url',
             sql.val(newMessageId()).as('message_id'),
@@ -80,9 +107,7 @@ export async function enqueueEvents(
             sql<number>`cast(${now} as bigint)`.as('created_at'),
           ])
           .where('enabled', '=', 1)
-          .where((w) =>
-            w.or([w('events', '=', '[]'), w('events', 'like', wanted)]),
-          ),
+          .where((w) => w.or([w('events', '=', '[]'), listsType(db, e.type)])),
       )
       .execute();
   }
@@ -90,7 +115,7 @@ export async function enqueueEvents(
 
 /** Queues messages to single addresses, in the caller's transaction when `db` is one. */
 export async function enqueueDirect(
-  db: Kysely<Database>,
+  db: Kysely<ModerationTables>,
   messages: readonly DirectMessage[],
   now: number,
 ): Promise<void> {
