@@ -5,7 +5,7 @@ import { CurrentSchemaPostgresDialect } from '../platform/sql/pg-dialect.js';
 import { narrow } from '../platform/sql/narrow.js';
 import type { Database } from './database.js';
 import type { Repositories, Storage } from '../features/storage.js';
-import { migrationProvider } from '../platform/sql/migrations/index.js';
+import { migrationProvider } from './migrations.js';
 import { SqlUserRepo } from '../features/accounts/sql-users.js';
 import { SqlAppRepo } from '../features/apps/sql-apps.js';
 import { SqlAuthCodeRepo } from '../features/authorization/sql-auth-codes.js';

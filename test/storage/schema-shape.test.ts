@@ -1,5 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import {
+  MIGRATION_NAMES,
+  migrationProvider,
+} from '../../src/app/migrations.js';
 import { isPostgresUrl } from '../helpers/db.js';
 import { migratedSchemaShape } from '../helpers/schema-shape.js';
 
@@ -28,6 +32,13 @@ const RELEASED = [
 ];
 
 describe(`migrations (${kind})`, () => {
+  it("the features' shares compose the released migrations, by name and in order", async () => {
+    expect(MIGRATION_NAMES).toEqual(RELEASED);
+    expect(Object.keys(await migrationProvider.getMigrations())).toEqual(
+      RELEASED,
+    );
+  });
+
   it('a fresh database holds the tables, columns and indexes released databases hold', async () => {
     // Captured from a database migrated by the released migrations, before they were spread
     // over the features: the same statements must still build the same schema.

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 
 /**
  * One row per sign-in (a token family: the first token and every refresh of it), so a user
@@ -18,30 +18,20 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('ip', 'text', (c) => c.notNull())
     .addColumn('user_agent', 'text', (c) => c.notNull())
     .execute();
+
   await db.schema
     .createIndex('sessions_user')
     .on('sessions')
     .columns(['user_id', 'expires_at'])
     .execute();
+
   await db.schema
     .createIndex('sessions_created_at')
     .on('sessions')
     .column('created_at')
     .execute();
-  await db.schema
-    .alterTable('apps')
-    .addColumn('status_reason', 'text', (c) =>
-      c.notNull().defaultTo(sql.lit('')),
-    )
-    .execute();
-  await db.schema
-    .alterTable('apps')
-    .addColumn('status_changed_at', 'bigint')
-    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('sessions').ifExists().execute();
-  await db.schema.alterTable('apps').dropColumn('status_reason').execute();
-  await db.schema.alterTable('apps').dropColumn('status_changed_at').execute();
 }

@@ -8,13 +8,10 @@ import type { Kysely } from 'kysely';
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
-    .alterTable('auth_codes')
-    .addColumn('session_id', 'text')
-    .execute();
-  await db.schema
     .alterTable('refresh_families')
     .addColumn('session_id', 'text')
     .execute();
+
   await db.schema
     .createIndex('refresh_families_session')
     .on('refresh_families')
@@ -28,5 +25,4 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     .alterTable('refresh_families')
     .dropColumn('session_id')
     .execute();
-  await db.schema.alterTable('auth_codes').dropColumn('session_id').execute();
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 
 /** The OpenID Connect provider: signing keys, refresh tokens and their families, consents, client fields. */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -16,24 +16,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
 
   await db.schema
-    .alterTable('auth_codes')
-    .addColumn('flow', 'text', (c) => c.notNull().defaultTo('seed'))
-    .execute();
-  await db.schema.alterTable('auth_codes').addColumn('nonce', 'text').execute();
-  await db.schema
-    .alterTable('auth_codes')
-    .addColumn('auth_time', 'bigint')
-    .execute();
-  await db.schema
-    .alterTable('auth_codes')
-    .addColumn('redirect_uri_given', 'integer', (c) => c.notNull().defaultTo(1))
-    .execute();
-  await db.schema
-    .alterTable('auth_codes')
-    .addColumn('refresh_family', 'text')
-    .execute();
-
-  await db.schema
     .createTable('refresh_families')
     .addColumn('family_id', 'text', (c) => c.primaryKey())
     .addColumn('user_id', 'bigint', (c) => c.notNull())
@@ -41,6 +23,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('revoked_at', 'bigint')
     .execute();
+
   await db.schema
     .createIndex('refresh_families_user_client')
     .on('refresh_families')
@@ -60,11 +43,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('used_at', 'bigint')
     .addColumn('revoked_at', 'bigint')
     .execute();
+
   await db.schema
     .createIndex('refresh_tokens_family')
     .on('refresh_tokens')
     .column('family_id')
     .execute();
+
   await db.schema
     .createIndex('refresh_tokens_expires_at')
     .on('refresh_tokens')
@@ -80,34 +65,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addPrimaryKeyConstraint('consents_pkey', ['user_id', 'client_id'])
     .execute();
-
-  await db.schema
-    .alterTable('apps')
-    .addColumn('grant_types', 'text', (c) =>
-      c.notNull().defaultTo('["authorization_code","refresh_token"]'),
-    )
-    .execute();
-  await db.schema
-    .alterTable('apps')
-    .addColumn('token_endpoint_auth_method', 'text', (c) =>
-      c.notNull().defaultTo('client_secret_basic'),
-    )
-    .execute();
-  await db.schema
-    .alterTable('apps')
-    .addColumn('post_logout_redirect_uris', 'text', (c) =>
-      c.notNull().defaultTo('[]'),
-    )
-    .execute();
-  // Apps created before this migration keep working: public ones authenticate with `none`.
-  await sql`update apps set token_endpoint_auth_method = 'none' where client_type = 'public'`.execute(
-    db,
-  );
-
-  await db.schema
-    .alterTable('device_codes')
-    .addColumn('scope', 'text')
-    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
@@ -118,19 +75,4 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     'signing_keys',
   ])
     await db.schema.dropTable(t).ifExists().execute();
-  for (const c of [
-    'flow',
-    'nonce',
-    'auth_time',
-    'redirect_uri_given',
-    'refresh_family',
-  ])
-    await db.schema.alterTable('auth_codes').dropColumn(c).execute();
-  for (const c of [
-    'grant_types',
-    'token_endpoint_auth_method',
-    'post_logout_redirect_uris',
-  ])
-    await db.schema.alterTable('apps').dropColumn(c).execute();
-  await db.schema.alterTable('device_codes').dropColumn('scope').execute();
 }

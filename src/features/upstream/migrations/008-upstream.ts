@@ -39,6 +39,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_used_at', 'bigint')
     .addPrimaryKeyConstraint('upstream_links_pkey', ['provider_id', 'subject'])
     .execute();
+
   // A user holds at most one subject per provider.
   await db.schema
     .createIndex('upstream_links_user')
@@ -63,28 +64,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('used_at', 'bigint')
     .execute();
+
   await db.schema
     .createIndex('upstream_flows_expires_at')
     .on('upstream_flows')
     .column('expires_at')
-    .execute();
-
-  // How each sign-in was made, for the `amr` claim of ID tokens issued on it.
-  await db.schema
-    .alterTable('sessions')
-    .addColumn('method', 'text', (c) => c.notNull().defaultTo(sql.lit('')))
-    .execute();
-  await db.schema.alterTable('auth_codes').addColumn('amr', 'text').execute();
-  await db.schema
-    .alterTable('refresh_tokens')
-    .addColumn('amr', 'text')
     .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const t of ['upstream_flows', 'upstream_links', 'upstream_providers'])
     await db.schema.dropTable(t).ifExists().execute();
-  await db.schema.alterTable('sessions').dropColumn('method').execute();
-  await db.schema.alterTable('auth_codes').dropColumn('amr').execute();
-  await db.schema.alterTable('refresh_tokens').dropColumn('amr').execute();
 }

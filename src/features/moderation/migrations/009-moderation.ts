@@ -9,16 +9,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
 
   await db.schema
-    .alterTable('users')
-    .addColumn('ban_reason', 'text', (c) => c.notNull().defaultTo(sql.lit('')))
-    .execute();
-  // Null: a permanent ban (or none). A ban whose end has passed is over without any write.
-  await db.schema
-    .alterTable('users')
-    .addColumn('banned_until', 'bigint')
-    .execute();
-
-  await db.schema
     .createTable('webhook_endpoints')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('url', 'text', (c) => c.notNull())
@@ -64,53 +54,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_attempt_at', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
+
   await db.schema
     .createIndex('outbox_due')
     .on('outbox')
     .columns(['status', 'next_attempt_at'])
     .execute();
+
   await db.schema
     .createIndex('outbox_order')
     .on('outbox')
     .columns(['target_url', 'order_key', 'id'])
     .execute();
+
   await db.schema
     .createIndex('outbox_endpoint')
     .on('outbox')
     .columns(['endpoint_id', 'id'])
-    .execute();
-
-  // Which scopes of the admin API an application's client_credentials tokens may use.
-  await db.schema
-    .alterTable('apps')
-    .addColumn('admin_scopes', 'text', (c) =>
-      c.notNull().defaultTo(sql.lit('')),
-    )
-    .execute();
-  // OpenID Connect Back-Channel Logout 1.0: where the client wants its logout tokens.
-  await db.schema
-    .alterTable('apps')
-    .addColumn('backchannel_logout_uri', 'text', (c) =>
-      c.notNull().defaultTo(sql.lit('')),
-    )
-    .execute();
-  await db.schema
-    .alterTable('apps')
-    .addColumn('backchannel_logout_session_required', 'integer', (c) =>
-      c.notNull().defaultTo(0),
-    )
     .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const t of ['outbox', 'webhook_endpoints'])
     await db.schema.dropTable(t).ifExists().execute();
-  await db.schema.alterTable('users').dropColumn('ban_reason').execute();
-  await db.schema.alterTable('users').dropColumn('banned_until').execute();
-  for (const c of [
-    'admin_scopes',
-    'backchannel_logout_uri',
-    'backchannel_logout_session_required',
-  ])
-    await db.schema.alterTable('apps').dropColumn(c).execute();
 }
