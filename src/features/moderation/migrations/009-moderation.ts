@@ -1,9 +1,10 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
- * Moderation that reaches every service (docs/api.md §15): a ban's reason and end on the user
- * row; the webhook endpoints; and the outbox of deliveries, written in the same transaction
- * as the change it announces, so a crash loses none and a rolled-back change sends none.
+ * Moderation that reaches every service (docs/api.md §15): the webhook endpoints, and the
+ * outbox of deliveries, written in the same transaction as the change it announces, so a crash
+ * loses none and a rolled-back change sends none. The shares of accounts (a ban's reason and
+ * end) and apps (admin scopes, back-channel address) run with it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;

@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
 
-/** The OpenID Connect provider: signing keys, refresh tokens and their families, consents, client fields. */
+/**
+ * The OpenID Connect provider: signing keys, refresh tokens and their families, consents. The
+ * shares of authorization, apps and device add their columns in the same migration.
+ */
 export async function up(db: Kysely<unknown>): Promise<void> {
   // `generation` orders the keys and is unique, so instances racing to create the first key
   // (or to rotate) cannot both succeed: the loser re-reads the winner's key.

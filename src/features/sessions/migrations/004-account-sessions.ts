@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 
 /**
  * One row per sign-in (a token family: the first token and every refresh of it), so a user
- * can see and end each one, and the reason and time an application was disabled, shown to
- * its owner.
+ * can see and end each one. The apps feature's share of this migration records why and when
+ * an application was disabled.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
