@@ -33,6 +33,13 @@ module.exports = {
       to: { path: '^src/(app|cli|main|entry)' },
     },
     {
+      name: 'migrations-follow-no-code',
+      comment: 'A migration runs as written when released, whatever the code becomes: it reads no feature code, its own included, only Kysely and platform/sql.',
+      severity: 'error',
+      from: { path: '^src/(features/[^/]+|platform/[^/]+)/migrations/' },
+      to: { path: '^src/', pathNot: ['^src/$1/migrations/', '^src/platform/sql/'] },
+    },
+    {
       name: 'jwt-libraries-behind-platform-jwt',
       comment: 'One JWT module: jose is used through src/platform/jwt alone, which signs and checks by key.',
       severity: 'error',

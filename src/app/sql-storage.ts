@@ -2,9 +2,10 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { CurrentSchemaPostgresDialect } from '../platform/sql/pg-dialect.js';
-import type { Database } from '../platform/sql/schema.js';
+import { narrow } from '../platform/sql/narrow.js';
+import type { Database } from './database.js';
 import type { Repositories, Storage } from '../features/storage.js';
-import { migrationProvider } from '../platform/sql/migrations/index.js';
+import { migrationProvider } from './migrations.js';
 import { SqlUserRepo } from '../features/accounts/sql-users.js';
 import { SqlAppRepo } from '../features/apps/sql-apps.js';
 import { SqlAuthCodeRepo } from '../features/authorization/sql-auth-codes.js';
@@ -12,15 +13,12 @@ import { SqlDeviceCodeRepo } from '../features/device/sql-device-codes.js';
 import { SqlEmailCodeRepo } from '../features/accounts/sql-email-codes.js';
 import { SqlAuditRepo } from '../features/audit/sql-audit.js';
 import { SqlRevocationRepo } from '../features/sessions/sql-revocations.js';
-import {
-  SqlConsentRepo,
-  SqlRefreshTokenRepo,
-  SqlSigningKeyRepo,
-} from '../features/oidc/sql-oidc.js';
-import {
-  SqlPasskeyRepo,
-  SqlSecondFactorRepo,
-} from '../features/second-factor/sql-second-factors.js';
+import { SqlConsentRepo } from '../features/oidc/sql-consents.js';
+import { SqlRefreshTokenRepo } from '../features/oidc/sql-refresh-tokens.js';
+import { SqlSigningKeyRepo } from '../features/oidc/sql-signing-keys.js';
+import { enqueueLogoutTokens } from '../features/oidc/logout-outbox.js';
+import { SqlSecondFactorRepo } from '../features/second-factor/sql-second-factors.js';
+import { SqlPasskeyRepo } from '../features/second-factor/sql-passkeys.js';
 import { SqlReauthGrantRepo } from '../features/reauth/sql-reauth-grants.js';
 import { SqlSessionRepo } from '../features/sessions/sql-sessions.js';
 import { SqlUpstreamProviderRepo } from '../features/upstream/sql-providers.js';
@@ -38,10 +36,8 @@ import {
   SqlCaptchaUseRepo,
   SqlInviteRepo,
 } from '../features/abuse/sql-abuse.js';
-import {
-  SqlOutboxRepo,
-  SqlWebhookEndpointRepo,
-} from '../features/moderation/sql-outbox.js';
+import { SqlOutboxRepo } from '../features/moderation/sql-outbox.js';
+import { SqlWebhookEndpointRepo } from '../features/moderation/sql-webhook-endpoints.js';
 import { SqlMailOutboxRepo } from '../platform/mail/sql-mail-outbox.js';
 
 export interface SqlStorageOptions {
@@ -169,36 +165,38 @@ function repositoriesOn(
   kind: Storage['kind'],
 ): Repositories {
   const repositories: Repositories = {
-    users: new SqlUserRepo(db, kind),
-    revocations: new SqlRevocationRepo(db),
-    apps: new SqlAppRepo(db, kind),
-    codes: new SqlAuthCodeRepo(db),
-    devices: new SqlDeviceCodeRepo(db),
-    emailCodes: new SqlEmailCodeRepo(db),
-    audit: new SqlAuditRepo(db, kind),
-    signingKeys: new SqlSigningKeyRepo(db),
-    refreshTokens: new SqlRefreshTokenRepo(db),
-    consents: new SqlConsentRepo(db),
-    secondFactors: new SqlSecondFactorRepo(db),
-    passkeys: new SqlPasskeyRepo(db),
-    sessions: new SqlSessionRepo(db, kind),
-    reauthGrants: new SqlReauthGrantRepo(db),
-    upstreamProviders: new SqlUpstreamProviderRepo(db),
-    upstreamLinks: new SqlUpstreamLinkRepo(db),
-    upstreamFlows: new SqlUpstreamFlowRepo(db),
-    signInHistory: new SqlSignInHistoryRepo(db),
+    users: new SqlUserRepo(db, kind, (trx, userId, now) =>
+      enqueueLogoutTokens(narrow(trx), { liveOfUser: userId }, now),
+    ),
+    revocations: new SqlRevocationRepo(narrow(db)),
+    apps: new SqlAppRepo(narrow(db), kind),
+    codes: new SqlAuthCodeRepo(narrow(db)),
+    devices: new SqlDeviceCodeRepo(narrow(db)),
+    emailCodes: new SqlEmailCodeRepo(narrow(db)),
+    audit: new SqlAuditRepo(narrow(db), kind),
+    signingKeys: new SqlSigningKeyRepo(narrow(db)),
+    refreshTokens: new SqlRefreshTokenRepo(narrow(db)),
+    consents: new SqlConsentRepo(narrow(db)),
+    secondFactors: new SqlSecondFactorRepo(narrow(db)),
+    passkeys: new SqlPasskeyRepo(narrow(db)),
+    sessions: new SqlSessionRepo(narrow(db), kind),
+    reauthGrants: new SqlReauthGrantRepo(narrow(db)),
+    upstreamProviders: new SqlUpstreamProviderRepo(narrow(db)),
+    upstreamLinks: new SqlUpstreamLinkRepo(narrow(db)),
+    upstreamFlows: new SqlUpstreamFlowRepo(narrow(db)),
+    signInHistory: new SqlSignInHistoryRepo(narrow(db)),
     minecraft: {
-      profiles: new SqlMinecraftProfileRepo(db, kind),
-      textures: new SqlTextureRepo(db, kind),
-      tokens: new SqlYggdrasilTokenRepo(db),
-      joins: new SqlServerJoinRepo(db),
-      key: new SqlMinecraftKeyRepo(db),
+      profiles: new SqlMinecraftProfileRepo(narrow(db), kind),
+      textures: new SqlTextureRepo(narrow(db), kind),
+      tokens: new SqlYggdrasilTokenRepo(narrow(db)),
+      joins: new SqlServerJoinRepo(narrow(db)),
+      key: new SqlMinecraftKeyRepo(narrow(db)),
     },
-    captchaUses: new SqlCaptchaUseRepo(db),
-    invites: new SqlInviteRepo(db),
-    webhooks: new SqlWebhookEndpointRepo(db),
-    outbox: new SqlOutboxRepo(db, kind),
-    mail: new SqlMailOutboxRepo(db, kind),
+    captchaUses: new SqlCaptchaUseRepo(narrow(db)),
+    invites: new SqlInviteRepo(narrow(db)),
+    webhooks: new SqlWebhookEndpointRepo(narrow(db)),
+    outbox: new SqlOutboxRepo(narrow(db), kind),
+    mail: new SqlMailOutboxRepo(narrow(db), kind),
     atomically: (work) =>
       db.isTransaction
         ? work(repositories)

@@ -162,7 +162,7 @@ describe('migration 002: keys recomputed with ASCII folding', () => {
       'kysely'
     );
     const { migrationProvider } = await import(
-      '../../src/platform/sql/migrations/index.js'
+      '../../src/app/migrations.js'
     );
     let url: string;
     let done: () => Promise<void>;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import { createSqlStorage } from '../../src/app/sql-storage.js';
-import { migrationProvider } from '../../src/platform/sql/migrations/index.js';
+import { migrationProvider } from '../../src/app/migrations.js';
 import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
 
 const pgUrl = process.env.TEST_DATABASE_URL;

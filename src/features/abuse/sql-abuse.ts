@@ -1,9 +1,9 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import type { Database, InvitesTable } from '../../platform/sql/schema.js';
+import type { AbuseTables, InvitesTable } from './tables.js';
 import type { CaptchaUseRepo, Invite, InviteRepo } from './repository.js';
 
 export class SqlCaptchaUseRepo implements CaptchaUseRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<AbuseTables>) {}
 
   async claim(challengeHash: string, expiresAt: number): Promise<boolean> {
     const res = await this.db
@@ -35,7 +35,7 @@ function toInvite(r: Selectable<InvitesTable>): Invite {
 }
 
 export class SqlInviteRepo implements InviteRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<AbuseTables>) {}
 
   async create(i: Invite & { codeHash: string }): Promise<void> {
     await this.db

@@ -24,4 +24,5 @@ export type {
   UserRepo,
 } from './repository.js';
 export { emailCodeHasher } from './email-code-hash.js';
-export { insertUser } from './sql-users.js';
+export { insertUser, type UserWriteTables } from './insert-user.js';
+export type { AccountsTables } from './tables.js';

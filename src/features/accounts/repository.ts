@@ -1,5 +1,5 @@
 /** Repository interfaces of accounts and e-mail codes: what the use cases need from storage, nothing about SQL. Times are unix milliseconds. */
-import type { OutboxEvent } from '../../platform/sql/outbox.js';
+import type { OutboxEvent } from '../moderation/index.js';
 
 export interface User {
   id: number;

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { asciiLower } from './account-rules.js';
-import type { Database, EmailCodesTable } from '../../platform/sql/schema.js';
+import type { AccountsTables, EmailCodesTable } from './tables.js';
 import type { EmailCode, EmailCodeRepo, EmailPurpose } from './repository.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { num } from '../../platform/sql/columns.js';
@@ -19,7 +19,7 @@ function toEmailCode(r: Selectable<EmailCodesTable>): EmailCode {
 }
 
 export class SqlEmailCodeRepo implements EmailCodeRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<AccountsTables>) {}
 
   async create(c: Parameters<EmailCodeRepo['create']>[0]): Promise<void> {
     await this.db

@@ -1,6 +1,6 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { asciiLower } from './account-rules.js';
-import type { Database, UsersTable } from '../../platform/sql/schema.js';
+import type { UserWriteTables } from './insert-user.js';
 import type {
   ImportedUser,
   NewUser,
@@ -8,101 +8,38 @@ import type {
   UserPatch,
   UserRepo,
 } from './repository.js';
-import { enqueueEvents, type OutboxEvent } from '../../platform/sql/outbox.js';
 import {
-  enqueueLogoutTokens,
+  enqueueEvents,
   SESSION_ENDING_EVENTS,
-} from '../../platform/sql/logout-outbox.js';
+  type OutboxEvent,
+} from '../moderation/index.js';
+import { likePattern, newUserRow, toUser, updateUserRow } from './user-rows.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
+import { insertUser } from './insert-user.js';
+import { narrow } from '../../platform/sql/narrow.js';
 import { dayOf, perDay } from '../../platform/sql/per-day.js';
-import { randomToken } from '../../platform/crypto/random.js';
 
 /**
- * Inserts a new user with `db`, which may be a transaction: a feature that creates an account
- * together with rows of its own (an upstream link) does it in one. Throws `UniqueViolation`.
+ * Queues, with `trx`, what else ends with every session of a person (the clients' back-channel
+ * logout tokens), before the change that ends them and in its transaction. Another part of the
+ * center owns it, so the composition root hands it in with the database that part reads.
  */
-export async function insertUser(
-  db: Kysely<Database>,
-  u: NewUser,
+export type SessionsEnding<DB> = (
+  trx: Kysely<DB>,
+  userId: number,
   now: number,
-  events?: (created: User) => readonly OutboxEvent[],
-): Promise<User> {
-  try {
-    const insert = async (trx: Kysely<Database>) => {
-      const user = toUser(
-        await trx
-          .insertInto('users')
-          .values(newUserRow({ ...u, banned: false, createdAt: now }, now))
-          .returningAll()
-          .executeTakeFirstOrThrow(),
-      );
-      if (events) await enqueueEvents(trx, events(user), now);
-      return user;
-    };
-    // Inside a caller's transaction already, or on its own with no event: no new one needed.
-    return events && !db.isTransaction
-      ? await db.transaction().execute(insert)
-      : await insert(db);
-  } catch (err) {
-    return mapUnique(err);
-  }
-}
+) => Promise<void>;
 
-function toUser(r: Selectable<UsersTable>): User {
-  return {
-    id: Number(r.id),
-    username: r.username,
-    email: r.email,
-    displayName: r.display_name,
-    passwordHash: r.password_hash,
-    emailVerified: Number(r.email_verified) === 1,
-    roles: JSON.parse(r.roles) as string[],
-    banned: Number(r.banned) === 1,
-    banReason: r.ban_reason,
-    bannedUntil: r.banned_until === null ? null : Number(r.banned_until),
-    tokensValidAfter: Number(r.tokens_valid_after),
-    createdAt: Number(r.created_at),
-    updatedAt: Number(r.updated_at),
-  };
-}
+export class SqlUserRepo<DB extends UserWriteTables> implements UserRepo {
+  private readonly db: Kysely<UserWriteTables>;
 
-/** LIKE pattern matching `q` literally anywhere, ignoring ASCII case like the stored keys. */
-function likePattern(q: string): string {
-  return `%${asciiLower(q).replace(/[\\%_]/g, (c) => '\\' + c)}%`;
-}
-
-/**
- * The unique key of an account without an e-mail address (one made by an upstream sign-in,
- * docs/api.md §14.4): no address, and never equal to another key, since `email_lower` is unique.
- * It has no `@`, so no address typed anywhere looks it up.
- */
-const noEmailKey = () => `~${randomToken(16)}`;
-const emailKeyOf = (email: string) =>
-  email === '' ? noEmailKey() : asciiLower(email);
-
-/** The row of a new user; the lower-cased keys fold ASCII letters only (docs/api.md §2). */
-function newUserRow(u: ImportedUser, now: number) {
-  return {
-    username: u.username,
-    username_lower: asciiLower(u.username),
-    email: u.email,
-    email_lower: emailKeyOf(u.email),
-    display_name: u.displayName,
-    password_hash: u.passwordHash,
-    email_verified: u.emailVerified ? 1 : 0,
-    roles: JSON.stringify(u.roles),
-    banned: u.banned ? 1 : 0,
-    tokens_valid_after: 0,
-    created_at: u.createdAt,
-    updated_at: now,
-  };
-}
-
-export class SqlUserRepo implements UserRepo {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly database: Kysely<DB>,
     private readonly kind: 'sqlite' | 'postgres',
-  ) {}
+    private readonly sessionsEnding: SessionsEnding<DB>,
+  ) {
+    this.db = narrow(database);
+  }
 
   create(
     u: NewUser,
@@ -151,14 +88,15 @@ export class SqlUserRepo implements UserRepo {
     now: number,
     events: readonly OutboxEvent[] = [],
   ): Promise<void> {
-    if (events.length === 0) return this.updateRow(this.db, id, p, now);
-    await this.db.transaction().execute(async (trx) => {
+    if (events.length === 0) return updateUserRow(narrow(this.db), id, p, now);
+    await this.database.transaction().execute(async (whole) => {
       // A change that ends every session of the person logs out the clients holding their
       // tokens (Back-Channel Logout): their families are picked before the cut-off moves.
       if (events.some((e) => SESSION_ENDING_EVENTS.includes(e.type)))
-        await enqueueLogoutTokens(trx, { liveOfUser: id }, now);
-      await this.updateRow(trx, id, p, now);
-      await enqueueEvents(trx, events, now);
+        await this.sessionsEnding(whole, id, now);
+      const trx = narrow<UserWriteTables, DB>(whole);
+      await updateUserRow(narrow(trx), id, p, now);
+      await enqueueEvents(narrow(trx), events, now);
     });
   }
 
@@ -184,8 +122,8 @@ export class SqlUserRepo implements UserRepo {
         const ids = (await holders.execute()).map((r) => Number(r.id));
         if (ids.length === 1 && ids[0] === id) return false;
       }
-      await this.updateRow(trx, id, { roles }, now);
-      await enqueueEvents(trx, events, now);
+      await updateUserRow(narrow(trx), id, { roles }, now);
+      await enqueueEvents(narrow(trx), events, now);
       return true;
     });
   }
@@ -205,45 +143,10 @@ export class SqlUserRepo implements UserRepo {
         .returningAll()
         .execute();
       const lifted = rows.map(toUser);
-      for (const user of lifted) await enqueueEvents(trx, eventsOf(user), now);
+      for (const user of lifted)
+        await enqueueEvents(narrow(trx), eventsOf(user), now);
       return lifted;
     });
-  }
-
-  private async updateRow(
-    db: Kysely<Database>,
-    id: number,
-    p: UserPatch,
-    now: number,
-  ): Promise<void> {
-    await db
-      .updateTable('users')
-      .set({
-        ...(p.username !== undefined && {
-          username: p.username,
-          username_lower: asciiLower(p.username),
-        }),
-        ...(p.email !== undefined && {
-          email: p.email,
-          email_lower: emailKeyOf(p.email),
-        }),
-        ...(p.displayName !== undefined && { display_name: p.displayName }),
-        ...(p.passwordHash !== undefined && { password_hash: p.passwordHash }),
-        ...(p.emailVerified !== undefined && {
-          email_verified: p.emailVerified ? 1 : 0,
-        }),
-        ...(p.roles !== undefined && { roles: JSON.stringify(p.roles) }),
-        ...(p.banned !== undefined && { banned: p.banned ? 1 : 0 }),
-        ...(p.banReason !== undefined && { ban_reason: p.banReason }),
-        ...(p.bannedUntil !== undefined && { banned_until: p.bannedUntil }),
-        ...(p.tokensValidAfter !== undefined && {
-          tokens_valid_after: p.tokensValidAfter,
-        }),
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .execute()
-      .catch(mapUnique);
   }
 
   async search(

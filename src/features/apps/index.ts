@@ -27,3 +27,4 @@ export {
 } from './redirect-uris.js';
 export { grantScope, isValidScopeName, splitScope } from './scope.js';
 export type { App, AppRepo } from './repository.js';
+export type { AppsTables } from './tables.js';

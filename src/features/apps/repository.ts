@@ -1,4 +1,4 @@
-import type { OutboxEvent } from '../../platform/sql/outbox.js';
+import type { OutboxEvent } from '../moderation/index.js';
 import type { AppStatus } from './app-state.js';
 import type { ClientTypeName } from './app-rules.js';
 

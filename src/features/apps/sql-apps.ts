@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { asciiLower } from '../accounts/index.js';
-import type { AppsTable, Database } from '../../platform/sql/schema.js';
+import type { AccountsTables } from '../accounts/index.js';
+import type { AppsTable, AppsTables } from './tables.js';
 import {
   BackchannelCapReached,
   type App,
@@ -11,7 +12,20 @@ import {
   type NewApp,
 } from './repository.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
-import { enqueueEvents, type OutboxEvent } from '../../platform/sql/outbox.js';
+import { narrow } from '../../platform/sql/narrow.js';
+import {
+  enqueueEvents,
+  type ModerationTables,
+  type OutboxEvent,
+} from '../moderation/index.js';
+
+/**
+ * The apps, and what their writes reach besides: the owner's row, locked while an owner's
+ * apps are counted and searched by username; the outbox their changes are announced through.
+ */
+type AppWriteTables = AppsTables &
+  Pick<AccountsTables, 'users'> &
+  ModerationTables;
 
 const DEFAULT_GRANT_TYPES = ['authorization_code', 'refresh_token'];
 
@@ -44,7 +58,7 @@ function toApp(r: Selectable<AppsTable>): App {
 
 export class SqlAppRepo implements AppRepo {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Kysely<AppWriteTables>,
     private readonly kind: 'sqlite' | 'postgres',
   ) {}
 
@@ -62,7 +76,7 @@ export class SqlAppRepo implements AppRepo {
   private withinCap<T>(
     cap: BackchannelCap,
     clientId: string | null,
-    write: (trx: Kysely<Database>) => Promise<T>,
+    write: (trx: Kysely<AppWriteTables>) => Promise<T>,
   ): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
       if (this.kind === 'postgres')
@@ -85,7 +99,7 @@ export class SqlAppRepo implements AppRepo {
   }
 
   private async insert(
-    db: Kysely<Database>,
+    db: Kysely<AppWriteTables>,
     a: NewApp,
     now: number,
   ): Promise<App> {
@@ -163,7 +177,7 @@ export class SqlAppRepo implements AppRepo {
     if (cap && p.backchannelLogoutUri) {
       return this.withinCap(cap, clientId, async (trx) => {
         const app = await this.updateRow(trx, clientId, p, now);
-        if (app) await enqueueEvents(trx, events, now);
+        if (app) await enqueueEvents(narrow(trx), events, now);
         return app;
       });
     }
@@ -171,13 +185,13 @@ export class SqlAppRepo implements AppRepo {
     // The event is queued only when the app exists: no row, no change to announce.
     return this.db.transaction().execute(async (trx) => {
       const app = await this.updateRow(trx, clientId, p, now);
-      if (app) await enqueueEvents(trx, events, now);
+      if (app) await enqueueEvents(narrow(trx), events, now);
       return app;
     });
   }
 
   private async updateRow(
-    db: Kysely<Database>,
+    db: Kysely<AppWriteTables>,
     clientId: string,
     p: AppPatch,
     now: number,

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/sql/schema.js';
+import type { AuditTables } from './tables.js';
 import type { AuditEntry, AuditListFilter, AuditRepo } from './repository.js';
 import { dayOf, perDay } from '../../platform/sql/per-day.js';
 
 export class SqlAuditRepo implements AuditRepo {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Kysely<AuditTables>,
     private readonly kind: 'sqlite' | 'postgres',
   ) {}
 

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { AuthCodesTable, Database } from '../../platform/sql/schema.js';
+import type { AuthCodesTable, AuthorizationTables } from './tables.js';
 import type { AuthCode, AuthCodeRepo, CodeFlow } from './repository.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { num } from '../../platform/sql/columns.js';
@@ -38,7 +38,7 @@ function storedFlow(flow: CodeFlow | undefined): string {
 }
 
 export class SqlAuthCodeRepo implements AuthCodeRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<AuthorizationTables>) {}
 
   async create(c: Parameters<AuthCodeRepo['create']>[0]): Promise<void> {
     await this.db

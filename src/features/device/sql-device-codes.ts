@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, DeviceCodesTable } from '../../platform/sql/schema.js';
+import type { DeviceTables, DeviceCodesTable } from './tables.js';
 import type { DeviceCode, DeviceCodeRepo, DeviceStatus } from './repository.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { num } from '../../platform/sql/columns.js';
@@ -20,7 +20,7 @@ function toDevice(r: Selectable<DeviceCodesTable>): DeviceCode {
 }
 
 export class SqlDeviceCodeRepo implements DeviceCodeRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<DeviceTables>) {}
 
   async create(c: Parameters<DeviceCodeRepo['create']>[0]): Promise<void> {
     try {

@@ -1,9 +1,11 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type {
-  Database,
-  MinecraftProfilesTable,
-} from '../../platform/sql/schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { AccountsTables } from '../accounts/index.js';
+import type { MinecraftTables, MinecraftProfilesTable } from './tables.js';
+
+/** The profiles, and the user row locked while a user's profiles are counted. */
+type ProfileTables = MinecraftTables & Pick<AccountsTables, 'users'>;
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
+import { narrow } from '../../platform/sql/narrow.js';
 import { asciiLower } from '../accounts/index.js';
 import type {
   MinecraftProfile,
@@ -28,7 +30,7 @@ function toProfile(r: Selectable<MinecraftProfilesTable>): MinecraftProfile {
 
 export class SqlMinecraftProfileRepo implements MinecraftProfileRepo {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Kysely<ProfileTables>,
     private readonly kind: 'sqlite' | 'postgres',
   ) {}
 
@@ -127,7 +129,7 @@ export class SqlMinecraftProfileRepo implements MinecraftProfileRepo {
     return this.db
       .transaction()
       .execute((trx) =>
-        pointProfileAt(trx, this.kind, id, kind, hash, model, now),
+        pointProfileAt(narrow(trx), this.kind, id, kind, hash, model, now),
       );
   }
 
@@ -167,7 +169,7 @@ export class SqlMinecraftProfileRepo implements MinecraftProfileRepo {
  * write transaction at a time anyway.
  */
 export async function pointProfileAt(
-  trx: Transaction<Database>,
+  trx: Kysely<MinecraftTables>,
   kind: 'sqlite' | 'postgres',
   id: string,
   texture: TextureKind,

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../../platform/sql/schema.js';
+import type { MinecraftTables } from './tables.js';
 import { pointProfileAt } from './sql-profiles.js';
 import type {
   SkinModel,
@@ -16,7 +16,7 @@ import type {
  */
 export class SqlTextureRepo implements TextureRepo {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Kysely<MinecraftTables>,
     private readonly kind: 'sqlite' | 'postgres',
   ) {}
 
@@ -125,7 +125,7 @@ class ProfileGone extends Error {}
 
 /** Inserts the file, or renews the time of the row already there (taking its lock). */
 async function store(
-  db: Kysely<Database> | Transaction<Database>,
+  db: Kysely<MinecraftTables> | Transaction<MinecraftTables>,
   hash: string,
   png: Buffer,
   now: number,

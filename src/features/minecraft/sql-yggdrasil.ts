@@ -1,8 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type {
-  Database,
-  MinecraftTokensTable,
-} from '../../platform/sql/schema.js';
+import type { MinecraftTables, MinecraftTokensTable } from './tables.js';
 import type {
   MinecraftKeyRepo,
   ServerJoin,
@@ -25,7 +22,7 @@ function toToken(r: Selectable<MinecraftTokensTable>): YggdrasilToken {
 }
 
 export class SqlYggdrasilTokenRepo implements YggdrasilTokenRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<MinecraftTables>) {}
 
   async insert(t: YggdrasilToken): Promise<void> {
     await this.db
@@ -84,7 +81,7 @@ export class SqlYggdrasilTokenRepo implements YggdrasilTokenRepo {
 }
 
 export class SqlServerJoinRepo implements ServerJoinRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<MinecraftTables>) {}
 
   async put(j: ServerJoin): Promise<void> {
     const row = {
@@ -98,13 +95,11 @@ export class SqlServerJoinRepo implements ServerJoinRepo {
       .insertInto('minecraft_joins')
       .values(row)
       .onConflict((oc) =>
-        oc
-          .columns(['server_id', 'profile_id'])
-          .doUpdateSet({
-            user_id: j.userId,
-            ip: j.ip,
-            expires_at: j.expiresAt,
-          }),
+        oc.columns(['server_id', 'profile_id']).doUpdateSet({
+          user_id: j.userId,
+          ip: j.ip,
+          expires_at: j.expiresAt,
+        }),
       )
       .execute();
   }
@@ -139,7 +134,7 @@ export class SqlServerJoinRepo implements ServerJoinRepo {
 }
 
 export class SqlMinecraftKeyRepo implements MinecraftKeyRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<MinecraftTables>) {}
 
   async insertOrGet(key: StoredSigningKey): Promise<StoredSigningKey> {
     // Whichever instance inserts first wins; the others read its key.

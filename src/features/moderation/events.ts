@@ -2,7 +2,7 @@
  * The events announced to webhook endpoints (docs/api.md §15.2) and how each is built from a
  * user or an app. `data` carries `uid`, `username` and what changed, never a secret.
  */
-import type { OutboxEvent } from '../../platform/sql/outbox.js';
+import type { OutboxEvent } from './outbox.js';
 
 export const EVENT_TYPES = [
   'user.created',
@@ -57,3 +57,10 @@ export function appEvent(
 /** An ISO-8601 time, or null, as events and views show a ban's end. */
 export const isoOrNull = (ms: number | null) =>
   ms === null ? null : new Date(ms).toISOString();
+
+/** Webhook events that end every session of a person: each also logs out the clients holding their tokens. */
+export const SESSION_ENDING_EVENTS: readonly string[] = [
+  'user.sessions_revoked',
+  'user.banned',
+  'user.deleted',
+];

@@ -4,3 +4,14 @@ export type { EventType } from './events.js';
 export { webhookRoutes } from './routes.js';
 export type { WebhookService } from './webhook-service.js';
 export type { OutboxRepo, WebhookEndpointRepo } from './repository.js';
+export { SESSION_ENDING_EVENTS } from './events.js';
+export {
+  WEBHOOK_KIND,
+  enqueueDirect,
+  enqueueEvents,
+  type DirectMessage,
+  type LogoutTokenSubject,
+  type OutboxEvent,
+} from './outbox.js';
+export type { DeliveryKind } from './repository.js';
+export type { ModerationTables } from './tables.js';

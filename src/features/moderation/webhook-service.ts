@@ -3,7 +3,7 @@ import { badParam, fail } from '../../errors/index.js';
 import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { randomToken } from '../../platform/crypto/random.js';
 import { refusedTarget } from '../../platform/net/guarded-post.js';
-import type { LogoutTokenSubject } from '../../platform/sql/logout-outbox.js';
+import type { LogoutTokenSubject } from './outbox.js';
 import type { Caller, Uses } from '../kit.js';
 import type {
   CreatedWebhook,
@@ -52,7 +52,7 @@ function deliveryView(d: Delivery): DeliveryView {
   };
 }
 
-/** Whom a logout token is for, as queued (platform/sql/logout-outbox.ts). */
+/** Whom a logout token is for, as queued (oidc/logout-outbox.ts). */
 function logoutSubject(d: Delivery): { aud: string; sub: string } {
   try {
     const { aud, sub } = JSON.parse(d.payload) as Partial<

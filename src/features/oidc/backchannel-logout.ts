@@ -1,4 +1,4 @@
-import type { LogoutTokenSubject } from '../../platform/sql/logout-outbox.js';
+import type { LogoutTokenSubject } from '../moderation/index.js';
 import type { SigningKeys } from './keys.js';
 
 /** Back-Channel Logout 1.0 §2.4: the one event a logout token carries. */

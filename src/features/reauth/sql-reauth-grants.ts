@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/sql/schema.js';
+import type { ReauthTables } from './tables.js';
 import type { ReauthGrantRepo, ReauthPurpose } from './repository.js';
 
 export class SqlReauthGrantRepo implements ReauthGrantRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<ReauthTables>) {}
 
   async put(
     userId: number,

@@ -9,3 +9,4 @@ export type { SessionRepo } from './repository.js';
 export type { SessionService } from './session-service.js';
 export { adminActorOf, appActor } from './bearer-guard.js';
 export { PASSKEY_METHOD, amrOfMethod, signInMethod } from './sign-in-method.js';
+export type { SessionsTables } from './tables.js';

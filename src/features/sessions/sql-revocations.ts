@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../platform/sql/schema.js';
+import type { SessionsTables } from './tables.js';
 import type { RevocationRepo } from './repository.js';
 
 export class SqlRevocationRepo implements RevocationRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<SessionsTables>) {}
 
   async revoke(
     jti: string,

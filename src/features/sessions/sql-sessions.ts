@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { dayOf, perDay } from '../../platform/sql/per-day.js';
-import type { Database, SessionsTable } from '../../platform/sql/schema.js';
+import type { SessionsTables, SessionsTable } from './tables.js';
 import type { SessionRepo, SignInSession } from './repository.js';
 
 function toSession(r: Selectable<SessionsTable>): SignInSession {
@@ -20,7 +20,7 @@ function toSession(r: Selectable<SessionsTable>): SignInSession {
 
 export class SqlSessionRepo implements SessionRepo {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Kysely<SessionsTables>,
     private readonly kind: 'sqlite' | 'postgres',
   ) {}
 

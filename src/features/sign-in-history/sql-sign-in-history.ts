@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '../../platform/sql/schema.js';
+import type { SignInHistoryTables } from './tables.js';
 import type {
   Familiarity,
   SignInHistoryRepo,
@@ -7,7 +7,7 @@ import type {
 } from './repository.js';
 
 export class SqlSignInHistoryRepo implements SignInHistoryRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<SignInHistoryTables>) {}
 
   async append(r: SignInRecord): Promise<void> {
     await this.db

@@ -1,8 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type {
-  Database,
-  UpstreamFlowsTable,
-} from '../../platform/sql/schema.js';
+import type { UpstreamTables, UpstreamFlowsTable } from './tables.js';
 import type { FlowKind, UpstreamFlow, UpstreamFlowRepo } from './repository.js';
 
 function toFlow(r: Selectable<UpstreamFlowsTable>): UpstreamFlow {
@@ -22,7 +19,7 @@ function toFlow(r: Selectable<UpstreamFlowsTable>): UpstreamFlow {
 }
 
 export class SqlUpstreamFlowRepo implements UpstreamFlowRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<UpstreamTables>) {}
 
   async put(f: Omit<UpstreamFlow, 'usedAt'>): Promise<void> {
     await this.db

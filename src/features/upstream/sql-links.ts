@@ -1,11 +1,17 @@
 import type { Kysely, Selectable } from 'kysely';
-import type {
-  Database,
-  UpstreamLinksTable,
-} from '../../platform/sql/schema.js';
+import type { UpstreamTables, UpstreamLinksTable } from './tables.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
-import { insertUser, type NewUser, type User } from '../accounts/index.js';
+import { narrow } from '../../platform/sql/narrow.js';
+import {
+  insertUser,
+  type NewUser,
+  type User,
+  type UserWriteTables,
+} from '../accounts/index.js';
 import { userEvent } from '../moderation/index.js';
+
+/** The links, and the account a sign-in creates with its first link, in one transaction. */
+type LinkTables = UpstreamTables & UserWriteTables;
 import type { UpstreamLink, UpstreamLinkRepo } from './repository.js';
 
 function toLink(r: Selectable<UpstreamLinksTable>): UpstreamLink {
@@ -31,7 +37,7 @@ const rowOf = (l: UpstreamLink) => ({
 });
 
 export class SqlUpstreamLinkRepo implements UpstreamLinkRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<LinkTables>) {}
 
   async find(
     providerId: string,
@@ -71,7 +77,7 @@ export class SqlUpstreamLinkRepo implements UpstreamLinkRepo {
     now: number,
   ): Promise<User> {
     return this.db.transaction().execute(async (trx) => {
-      const created = await insertUser(trx, user, now, (u) => [
+      const created = await insertUser(narrow(trx), user, now, (u) => [
         userEvent('user.created', u, {
           display_name: u.displayName,
           email: u.email,

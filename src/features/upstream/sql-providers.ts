@@ -1,8 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type {
-  Database,
-  UpstreamProvidersTable,
-} from '../../platform/sql/schema.js';
+import type { UpstreamTables, UpstreamProvidersTable } from './tables.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import type {
   ProviderPatch,
@@ -30,7 +27,7 @@ function toProvider(r: Selectable<UpstreamProvidersTable>): ProviderRecord {
 }
 
 export class SqlUpstreamProviderRepo implements UpstreamProviderRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(private readonly db: Kysely<UpstreamTables>) {}
 
   async list(): Promise<ProviderRecord[]> {
     const rows = await this.db

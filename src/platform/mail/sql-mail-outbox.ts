@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Database, MailOutboxTable } from '../sql/schema.js';
+import type { MailTables, MailOutboxTable } from './tables.js';
 import type { MailOutboxRepo, QueuedMail } from './mail-outbox.js';
 
 function toQueued(r: Selectable<MailOutboxTable>): QueuedMail {
@@ -15,7 +15,7 @@ function toQueued(r: Selectable<MailOutboxTable>): QueuedMail {
 
 export class SqlMailOutboxRepo implements MailOutboxRepo {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Kysely<MailTables>,
     private readonly kind: 'sqlite' | 'postgres',
   ) {}
 

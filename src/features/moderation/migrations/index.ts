@@ -1,0 +1,7 @@
+import type { MigrationPart } from '../../../platform/sql/migrations.js';
+import * as m009 from './009-moderation.js';
+
+/** This part's shares of the migrations, by the names databases record. */
+export const moderationMigrations: readonly MigrationPart[] = [
+  { name: '009-moderation', ...m009 },
+];
