@@ -27,10 +27,17 @@ module.exports = {
     },
     {
       name: 'features-import-no-composition',
-      comment: 'Only the composition root (src/app, main, cli) knows every feature.',
+      comment: 'Only the composition root (src/app, main, cli) knows every feature: it builds the services and hands each feature\'s register() what that feature names.',
       severity: 'error',
       from: { path: '^src/(features|platform|config|errors)/' },
       to: { path: '^src/(app|cli|main|entry)' },
+    },
+    {
+      name: 'features-import-no-aggregate',
+      comment: 'A feature names what it uses, from the features that own it: no file beside the feature folders (the list of every repository in storage.ts) is imported by one. The aggregates of every service live in src/app.',
+      severity: 'error',
+      from: { path: '^src/features/[^/]+/' },
+      to: { path: '^src/features/[^/]+\\.ts$' },
     },
     {
       name: 'jwt-libraries-behind-platform-jwt',

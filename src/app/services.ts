@@ -14,8 +14,8 @@ import { AuthorizationService } from '../features/authorization/authorization-se
 import { CodeReplays } from '../features/authorization/code-replay.js';
 import { LocalChangeBus, type ChangeBus } from '../platform/bus/change-bus.js';
 import { ClientDirectory } from '../features/apps/client-directory.js';
-import type { ServiceKit } from '../features/kit.js';
-import type { Services } from '../features/services.js';
+import type { ServiceKit } from './kit.js';
+import type { Services } from './all-services.js';
 import { CorsWhitelist } from '../features/apps/cors-whitelist.js';
 import { DeviceService } from '../features/device/device-service.js';
 import { Housekeeping } from '../features/housekeeping/housekeeping.js';
@@ -158,7 +158,7 @@ export function createServices(
   const reauth = new ReauthService(kit, limiter, secondFactor);
   const abuse = {
     captcha: new Captcha(kit),
-    registration: new Registration(kit),
+    registration: new Registration<ServiceKit['storage']>(kit),
     invites: new Invites(kit),
   };
   const session = new SessionService(kit);

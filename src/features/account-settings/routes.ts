@@ -22,16 +22,29 @@ import {
   NO_STORE,
   type ContractApp,
 } from '../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../services.js';
+import type { AccountSettingsService } from './settings-service.js';
+import type { AccountService } from '../sign-in/index.js';
+import type { AppService } from '../apps/index.js';
+import type { AuthGuards } from '../sessions/index.js';
 import { proofOf } from '../reauth/index.js';
 
 const tags = ['account'];
 const P = '/api/v1/auth/account';
 
+/** What the routes below are given. */
+export interface AccountSettingsRouteDeps {
+  services: {
+    settings: AccountSettingsService;
+    accounts: AccountService;
+    apps: Pick<AppService, 'suspensions'>;
+  };
+  guards: Pick<AuthGuards, 'firstParty'>;
+}
+
 /** The signed-in user's own account; every route needs a first-party token. */
 export async function accountSettingsRoutes(
   app: ContractApp,
-  { services, guards }: RouteDeps,
+  { services, guards }: AccountSettingsRouteDeps,
 ) {
   const { settings, accounts } = services;
   const preHandler = guards.firstParty;

@@ -4,7 +4,7 @@ import { userEvent } from '../moderation/index.js';
 import type { SessionView } from './contract.js';
 import type { TokenEnvelope } from '../sessions/index.js';
 import type { User } from '../accounts/index.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import type { Language } from '../../platform/i18n/language.js';
 import { passwordChangedNotice } from '../sign-in/index.js';
 import type { ReauthProof, ReauthService } from '../reauth/index.js';
@@ -12,17 +12,37 @@ import type { Authenticated } from '../sessions/index.js';
 import type { SignInHistory } from '../sign-in-history/index.js';
 import { publicUser } from '../sessions/index.js';
 import { builtInAppName } from '../apps/index.js';
+import type { Config } from '../../config/index.js';
+import type { Passwords } from '../../platform/crypto/passwords.js';
+import type { Mailer } from '../../platform/mail/mailer.js';
+import type { UserRepo } from '../accounts/index.js';
+import type { AppRepo } from '../apps/index.js';
+import type { AuditLog } from '../audit/index.js';
+import type { MinecraftRepos } from '../minecraft/index.js';
+import type { RefreshTokenRepo } from '../oidc/index.js';
+import type { PasskeyRepo } from '../second-factor/index.js';
+import type { SignIns, TokenService } from '../sessions/index.js';
+import type { UpstreamLinkRepo } from '../upstream/index.js';
+import type { Logger } from 'pino';
 
-export type AccountSettingsDeps = Uses<
-  'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns',
-  | 'users'
-  | 'apps'
-  | 'refreshTokens'
-  | 'passkeys'
-  | 'upstreamLinks'
-  | 'minecraft',
-  'centerAppId' | 'gameAppId' | 'siteNames'
->;
+export interface AccountSettingsDeps {
+  readonly now: () => number;
+  readonly log: Logger;
+  readonly tokens: TokenService;
+  readonly passwords: Passwords;
+  readonly mailer: Mailer;
+  readonly audit: AuditLog;
+  readonly signIns: SignIns;
+  readonly storage: {
+    readonly users: UserRepo;
+    readonly apps: AppRepo;
+    readonly refreshTokens: RefreshTokenRepo;
+    readonly passkeys: PasskeyRepo;
+    readonly upstreamLinks: UpstreamLinkRepo;
+    readonly minecraft: MinecraftRepos;
+  };
+  readonly config: Pick<Config, 'centerAppId' | 'gameAppId' | 'siteNames'>;
+}
 
 const seconds = (ms: number): number => Math.floor(ms / 1000);
 /** Ids of OAuth refresh families in the session list, apart from the account center's own sessions. */

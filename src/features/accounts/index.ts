@@ -23,5 +23,6 @@ export type {
   UserPatch,
   UserRepo,
 } from './repository.js';
+export type { UserLookup } from './user-lookup.js';
 export { emailCodeHasher } from './email-code-hash.js';
 export { insertUser } from './sql-users.js';

@@ -5,7 +5,10 @@ import { appActor } from '../sessions/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { type User } from '../accounts/index.js';
 import type { AdminUserView, RoleView, UserPage } from './contract.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
+import type { Passwords } from '../../platform/crypto/passwords.js';
+import type { UserRepo } from '../accounts/index.js';
+import type { AuditLog } from '../audit/index.js';
 
 const PAGE_SIZE = 20;
 const ADMIN_ROLE = 'admin';
@@ -101,7 +104,14 @@ const BUILT_IN_ROLES = [
   },
 ] as const;
 
-export type AdminDeps = Uses<'now' | 'passwords' | 'audit', 'users'>;
+export interface AdminDeps {
+  readonly now: () => number;
+  readonly passwords: Passwords;
+  readonly audit: AuditLog;
+  readonly storage: {
+    readonly users: UserRepo;
+  };
+}
 
 /** User administration shared by the admin API and the CLI. */
 export class AdminService {

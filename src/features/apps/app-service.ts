@@ -28,8 +28,11 @@ import type {
   UpdateAppBody,
 } from './contract.js';
 import type { AppSuspension } from './contract.js';
-import type { Uses } from '../kit.js';
 import { randomToken, sha256Hex } from '../../platform/crypto/random.js';
+import type { Config } from '../../config/index.js';
+import type { UserRepo } from '../accounts/index.js';
+import type { AuditLog } from '../audit/index.js';
+import type { AppRepo } from './repository.js';
 
 export function appView(a: App): AppView {
   return {
@@ -67,11 +70,18 @@ export interface AppActor {
 /** 256 bits of randomness, base64url (43 characters). */
 const newSecret = (): string => randomToken(32);
 
-export type AppDeps = Uses<
-  'now' | 'audit',
-  'apps' | 'users',
-  'centerAppId' | 'gameAppId' | 'webhookAllowPrivate'
->;
+export interface AppDeps {
+  readonly now: () => number;
+  readonly audit: AuditLog;
+  readonly storage: {
+    readonly apps: AppRepo;
+    readonly users: UserRepo;
+  };
+  readonly config: Pick<
+    Config,
+    'centerAppId' | 'gameAppId' | 'webhookAllowPrivate'
+  >;
+}
 
 /** Application self-management (docs/api.md §4). */
 export class AppService {

@@ -1,4 +1,7 @@
 /** What the apps feature offers the others; everything else in this folder is its own. */
+import type { FastifyInstance } from 'fastify';
+import { routesInScope } from '../../platform/http/typed-scope.js';
+import { appsRoutes, type AppRouteDeps } from './routes.js';
 export type { AppCache } from './app-cache.js';
 export {
   ADMIN_SCOPES,
@@ -27,3 +30,14 @@ export {
 } from './redirect-uris.js';
 export { grantScope, isValidScopeName, splitScope } from './scope.js';
 export type { App, AppRepo } from './repository.js';
+export type { AppService } from './app-service.js';
+export type { AppRouteDeps };
+
+export type { ClientDirectory } from './client-directory.js';
+/** The developers' applications. */
+export async function register(
+  app: FastifyInstance,
+  deps: AppRouteDeps,
+): Promise<void> {
+  await routesInScope(app, appsRoutes, deps);
+}

@@ -17,7 +17,7 @@ import {
 } from '../../platform/crypto/random.js';
 import type { AuditLog } from '../audit/index.js';
 import type { Authenticated } from '../sessions/index.js';
-import type { Caller } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import type { App, AppRepo } from '../apps/index.js';
 import type { AuthCodeRepo } from '../authorization/index.js';
 import type { ConsentRepo } from './repository.js';

@@ -2,7 +2,8 @@ import { couldBeUserSubject, isReservedScopeName } from '../apps/index.js';
 import { verifyPkce } from '../authorization/index.js';
 import { splitScope } from '../apps/index.js';
 import type { AuditLog } from '../audit/index.js';
-import type { Caller, Repositories } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
+import type { Atomically } from '../../platform/transactions/atomically.js';
 import {
   newTimedSecret,
   timedSecretKey,
@@ -30,7 +31,10 @@ export interface GrantDeps {
   minter: TokenMinter;
   audit: AuditLog;
   /** Writes that must hold together (storage.ts). */
-  atomically: Repositories['atomically'];
+  atomically: Atomically<{
+    codes: AuthCodeRepo;
+    refreshTokens: RefreshTokenRepo;
+  }>;
   now: () => number;
 }
 

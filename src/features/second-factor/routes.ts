@@ -22,15 +22,32 @@ import {
   NO_STORE,
   type ContractApp,
 } from '../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../services.js';
+import type { SecondFactorService } from './totp-service.js';
+import type { PasskeyService } from './passkey-service.js';
+import type { ReauthService } from '../reauth/index.js';
+import type { UserLookup } from '../accounts/index.js';
+import type { AuthGuards } from '../sessions/index.js';
+import type { Metrics } from '../../platform/http/metrics.js';
 import { proofOf } from '../reauth/index.js';
 
 const tags = ['second factors'];
 
+/** What the routes below are given. */
+export interface SecondFactorRouteDeps {
+  services: {
+    secondFactor: SecondFactorService;
+    passkeys: PasskeyService;
+    reauth: ReauthService;
+    users: UserLookup;
+  };
+  guards: Pick<AuthGuards, 'admin' | 'firstParty'>;
+  metrics: Pick<Metrics, 'logins'>;
+}
+
 /** Authenticator app, recovery codes and passkeys: /account, the passkey sign-in, admin removal. */
 export async function secondFactorRoutes(
   app: ContractApp,
-  { services, guards, metrics }: RouteDeps,
+  { services, guards, metrics }: SecondFactorRouteDeps,
 ) {
   const { secondFactor, passkeys, reauth } = services;
 
@@ -300,7 +317,7 @@ export async function secondFactorRoutes(
       },
     },
     async (request) => {
-      const target = await services.admin.userNamed(request.body.username);
+      const target = await services.users.userNamed(request.body.username);
       return {
         ok: true as const,
         data: await secondFactor.adminRemove(

@@ -22,7 +22,7 @@ import {
 } from '../accounts/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import type { EmailCodeRepo, EmailPurpose, User } from '../accounts/index.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import {
   randomDigits,
   randomToken,
@@ -52,7 +52,15 @@ import {
   type SessionService,
   type TokenEnvelope,
 } from '../sessions/index.js';
-import type { AbuseServices } from '../abuse/index.js';
+import type { Captcha, InviteRepo, Registration } from '../abuse/index.js';
+import type { Config } from '../../config/index.js';
+import type { Passwords } from '../../platform/crypto/passwords.js';
+import type { Mailer } from '../../platform/mail/mailer.js';
+import type { UserRepo } from '../accounts/index.js';
+import type { AuditLog } from '../audit/index.js';
+import type { PasskeyRepo } from '../second-factor/index.js';
+import type { SignIns, TokenService } from '../sessions/index.js';
+import type { Logger } from 'pino';
 
 export type RegisterInput = RegisterBody;
 
@@ -62,11 +70,24 @@ function taken(err: unknown): never {
   throw err;
 }
 
-export type AccountDeps = Uses<
-  'now' | 'log' | 'tokens' | 'passwords' | 'mailer' | 'audit' | 'signIns',
-  'users' | 'emailCodes' | 'passkeys',
-  'centerAppId' | 'jwtSecret' | 'limits' | 'registerRequiresEmailCode'
->;
+export interface AccountDeps {
+  readonly now: () => number;
+  readonly log: Logger;
+  readonly tokens: TokenService;
+  readonly passwords: Passwords;
+  readonly mailer: Mailer;
+  readonly audit: AuditLog;
+  readonly signIns: SignIns;
+  readonly storage: {
+    readonly users: UserRepo;
+    readonly emailCodes: EmailCodeRepo;
+    readonly passkeys: PasskeyRepo;
+  };
+  readonly config: Pick<
+    Config,
+    'centerAppId' | 'jwtSecret' | 'limits' | 'registerRequiresEmailCode'
+  >;
+}
 
 /** Registration, password and e-mail-code sign-in, e-mail verification and password reset. */
 export class AccountService {
@@ -81,7 +102,15 @@ export class AccountService {
       'proveFor' | 'require' | 'clear'
     >,
     /** The CAPTCHA and who may register (docs/api.md §16). */
-    private readonly abuse: Pick<AbuseServices, 'captcha' | 'registration'>,
+    private readonly abuse: {
+      readonly captcha: Captcha;
+      /** A new account's writes commit with the use of its invite code. */
+      readonly registration: Registration<{
+        readonly invites: InviteRepo;
+        readonly users: UserRepo;
+        readonly emailCodes: EmailCodeRepo;
+      }>;
+    },
     /** Cutting every token off (an administrator's forced reset). */
     private readonly sessions: Pick<SessionService, 'revokeAll'>,
   ) {

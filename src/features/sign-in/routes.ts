@@ -18,16 +18,25 @@ import {
   NO_STORE,
   type ContractApp,
 } from '../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../services.js';
+import type { AccountService } from './account-service.js';
+import type { AuthGuards } from '../sessions/index.js';
+import type { Metrics } from '../../platform/http/metrics.js';
 
 const tags = ['accounts'];
 /** Routes whose `email` is checked as an address: a NUL byte in it is that answer too (plugins/errors.ts). */
 const EMAIL_FORMAT = { email: 'badEmail' } as const;
 
+/** What the routes below are given. */
+export interface AccountRouteDeps {
+  services: { accounts: AccountService };
+  guards: Pick<AuthGuards, 'token'>;
+  metrics: Pick<Metrics, 'logins'>;
+}
+
 /** Registration and sign-in (docs/api.md §2). */
 export async function accountRoutes(
   app: ContractApp,
-  { services, guards, metrics }: RouteDeps,
+  { services, guards, metrics }: AccountRouteDeps,
 ) {
   const { accounts } = services;
 

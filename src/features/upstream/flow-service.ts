@@ -6,7 +6,7 @@
  */
 import { AppError } from '../../errors/index.js';
 import { isBanned } from '../accounts/index.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import type { RateLimiter } from '../limits/index.js';
 import { REAUTH_GRANT_MS } from '../reauth/index.js';
 import type { AccountLinks } from './account-links.js';
@@ -24,6 +24,11 @@ import {
   type UpstreamProtocol,
 } from './protocols/index.js';
 import type { ProviderType, UpstreamFlow } from './repository.js';
+import type { Config } from '../../config/index.js';
+import type { UserRepo } from '../accounts/index.js';
+import type { AuditLog } from '../audit/index.js';
+import type { ReauthGrantRepo } from '../reauth/index.js';
+import type { Logger } from 'pino';
 
 /** What a state was made for: a sign-in, a link from /account, or a re-authentication. */
 type Intent = 'signin' | 'link' | 'reauth';
@@ -58,11 +63,16 @@ export type CallbackResult =
       setCookie?: string;
     };
 
-export type FlowDeps = Uses<
-  'now' | 'log' | 'audit',
-  'users' | 'reauthGrants',
-  'baseUrl'
->;
+export interface FlowDeps {
+  readonly now: () => number;
+  readonly log: Logger;
+  readonly audit: AuditLog;
+  readonly storage: {
+    readonly users: UserRepo;
+    readonly reauthGrants: ReauthGrantRepo;
+  };
+  readonly config: Pick<Config, 'baseUrl'>;
+}
 
 const method = (providerId: string) => `upstream:${providerId}`;
 
