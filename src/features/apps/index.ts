@@ -15,7 +15,8 @@ export {
   couldBeUserSubject,
   isReservedClientId,
 } from './app-rules.js';
-export { SUSPENDED, appView } from './app-service.js';
+export { SUSPENDED } from './app-service.js';
+export { appView } from './app-view.js';
 export { isActive } from './app-state.js';
 export type { AppStatusCache } from './app-status.js';
 export type { ClientResolution, ResolvedClient } from './client-directory.js';
