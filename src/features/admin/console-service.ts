@@ -9,7 +9,8 @@ import type { App } from '../apps/index.js';
 import type { User } from '../accounts/index.js';
 import type { AccountService } from '../sign-in/index.js';
 import type { AccountSettingsService } from '../account-settings/index.js';
-import { adminUserView, banOf } from './admin-service.js';
+import { adminUserView } from './admin-service.js';
+import { banOf } from './ban-terms.js';
 import { appEvent } from '../moderation/index.js';
 import {
   ADMIN_SCOPES,
