@@ -3,6 +3,7 @@
  * only their own feature's part of it (routes.ts); the CLI uses all of it.
  */
 import type { AccountService } from '../features/sign-in/account-service.js';
+import type { AccountEmails } from '../features/sign-in/account-emails.js';
 import type { AccountSettingsService } from '../features/account-settings/settings-service.js';
 import type { AdminService } from '../features/admin/admin-service.js';
 import type { AdminConsoleService } from '../features/admin/console-service.js';
@@ -27,6 +28,8 @@ import type { WebhookService } from '../features/moderation/index.js';
 /** The use cases the HTTP layer and the CLI call; nothing here hands out storage. */
 export interface Services {
   readonly accounts: AccountService;
+  /** E-mail codes, address verification and changes, password resets. */
+  readonly accountEmails: AccountEmails;
   /** The signed-in user's own profile, password, sessions and deletion. */
   readonly settings: AccountSettingsService;
   readonly admin: AdminService;

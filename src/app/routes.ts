@@ -45,7 +45,10 @@ export async function registerFeatures(
     guards,
   });
   await signIn.register(app, {
-    services: { accounts: services.accounts },
+    services: {
+      accounts: services.accounts,
+      accountEmails: services.accountEmails,
+    },
     guards,
     metrics,
   });
@@ -81,7 +84,7 @@ export async function registerFeatures(
   await accountSettings.register(app, {
     services: {
       settings: services.settings,
-      accounts: services.accounts,
+      accountEmails: services.accountEmails,
       apps: services.apps,
     },
     guards,

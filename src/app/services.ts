@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { Storage } from '../features/storage.js';
 import { AccountService } from '../features/sign-in/account-service.js';
+import { AccountEmails } from '../features/sign-in/account-emails.js';
 import { AccountSettingsService } from '../features/account-settings/settings-service.js';
 import { AdminService } from '../features/admin/admin-service.js';
 import { AdminConsoleService } from '../features/admin/console-service.js';
@@ -162,12 +163,12 @@ export function createServices(
     invites: new Invites(kit),
   };
   const session = new SessionService(kit);
-  const accounts = new AccountService(
+  const accounts = new AccountService(kit, limiter, secondFactor, abuse);
+  const accountEmails = new AccountEmails(
     kit,
     limiter,
-    secondFactor,
+    abuse.captcha,
     reauth,
-    abuse,
     session,
   );
   const settings = new AccountSettingsService(kit, reauth, signInHistory);
@@ -211,8 +212,9 @@ export function createServices(
   );
   return {
     accounts,
+    accountEmails,
     settings,
-    adminConsole: new AdminConsoleService(kit, accounts, settings),
+    adminConsole: new AdminConsoleService(kit, accountEmails, settings),
     secondFactor,
     reauth,
     passkeys: new PasskeyService(kit, (user) =>

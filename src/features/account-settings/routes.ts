@@ -23,7 +23,7 @@ import {
   type ContractApp,
 } from '../../platform/http/typed-scope.js';
 import type { AccountSettingsService } from './settings-service.js';
-import type { AccountService } from '../sign-in/index.js';
+import type { AccountEmails } from '../sign-in/index.js';
 import type { AppService } from '../apps/index.js';
 import type { AuthGuards } from '../sessions/index.js';
 import { proofOf } from '../reauth/index.js';
@@ -35,7 +35,7 @@ const P = '/api/v1/auth/account';
 export interface AccountSettingsRouteDeps {
   services: {
     settings: AccountSettingsService;
-    accounts: AccountService;
+    accountEmails: AccountEmails;
     apps: Pick<AppService, 'suspensions'>;
   };
   guards: Pick<AuthGuards, 'firstParty'>;
@@ -46,7 +46,7 @@ export async function accountSettingsRoutes(
   app: ContractApp,
   { services, guards }: AccountSettingsRouteDeps,
 ) {
-  const { settings, accounts } = services;
+  const { settings, accountEmails } = services;
   const preHandler = guards.firstParty;
 
   app.post(
@@ -108,7 +108,7 @@ export async function accountSettingsRoutes(
     },
     async (request) => ({
       ok: true as const,
-      data: await accounts.sendReauthCode(
+      data: await accountEmails.sendReauthCode(
         authOf(request).user,
         callerOf(request),
       ),
@@ -129,7 +129,7 @@ export async function accountSettingsRoutes(
     },
     async (request) => ({
       ok: true as const,
-      data: await accounts.sendEmailChangeCode(
+      data: await accountEmails.sendEmailChangeCode(
         authOf(request),
         request.body.email,
         proofOf(request.body),
@@ -154,7 +154,7 @@ export async function accountSettingsRoutes(
       const { email, code } = request.body;
       return {
         ok: true as const,
-        data: await accounts.changeEmail(
+        data: await accountEmails.changeEmail(
           authOf(request),
           email,
           code,

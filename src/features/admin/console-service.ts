@@ -7,7 +7,7 @@ import type {
 } from './console-contract.js';
 import type { App } from '../apps/index.js';
 import type { User } from '../accounts/index.js';
-import type { AccountService } from '../sign-in/index.js';
+import type { AccountEmails } from '../sign-in/index.js';
 import type { AccountSettingsService } from '../account-settings/index.js';
 import { adminUserView } from './admin-service.js';
 import { banOf } from './ban-terms.js';
@@ -66,7 +66,7 @@ function filledDays(
 export class AdminConsoleService {
   constructor(
     private readonly ctx: AdminConsoleDeps,
-    private readonly accounts: Pick<AccountService, 'forcePasswordReset'>,
+    private readonly accounts: Pick<AccountEmails, 'forcePasswordReset'>,
     private readonly settings: Pick<
       AccountSettingsService,
       'sessionsOf' | 'endSession'

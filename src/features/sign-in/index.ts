@@ -4,6 +4,7 @@ import { routesInScope } from '../../platform/http/typed-scope.js';
 import { accountRoutes, type AccountRouteDeps } from './routes.js';
 export { passwordChangedNotice } from './account-notices.js';
 export type { AccountService } from './account-service.js';
+export type { AccountEmails } from './account-emails.js';
 export { SendCodeReply } from './contract.js';
 export type { AccountRouteDeps };
 

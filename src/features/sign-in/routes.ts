@@ -19,6 +19,7 @@ import {
   type ContractApp,
 } from '../../platform/http/typed-scope.js';
 import type { AccountService } from './account-service.js';
+import type { AccountEmails } from './account-emails.js';
 import type { AuthGuards } from '../sessions/index.js';
 import type { Metrics } from '../../platform/http/metrics.js';
 
@@ -28,7 +29,7 @@ const EMAIL_FORMAT = { email: 'badEmail' } as const;
 
 /** What the routes below are given. */
 export interface AccountRouteDeps {
-  services: { accounts: AccountService };
+  services: { accounts: AccountService; accountEmails: AccountEmails };
   guards: Pick<AuthGuards, 'token'>;
   metrics: Pick<Metrics, 'logins'>;
 }
@@ -38,7 +39,7 @@ export async function accountRoutes(
   app: ContractApp,
   { services, guards, metrics }: AccountRouteDeps,
 ) {
-  const { accounts } = services;
+  const { accounts, accountEmails } = services;
 
   /** Counts sign-in outcomes for /metrics: success, rejected (4xx) or error. */
   async function counted<T>(method: string, run: () => Promise<T>): Promise<T> {
@@ -108,7 +109,7 @@ export async function accountRoutes(
       const { email, purpose, captcha } = request.body;
       return {
         ok: true as const,
-        data: await accounts.sendCode(
+        data: await accountEmails.sendCode(
           email,
           purpose,
           callerOf(request),
@@ -152,7 +153,10 @@ export async function accountRoutes(
     },
     async (request) => ({
       ok: true as const,
-      data: await accounts.verifyEmail(authOf(request).user, request.body.code),
+      data: await accountEmails.verifyEmail(
+        authOf(request).user,
+        request.body.code,
+      ),
     }),
   );
 
@@ -170,7 +174,7 @@ export async function accountRoutes(
     },
     async (request) => {
       const { email, code, new_password } = request.body;
-      await accounts.resetPassword(
+      await accountEmails.resetPassword(
         email,
         code,
         new_password,
