@@ -33,7 +33,7 @@ const PAGE_HELPERS: Array<
   (app: ContractApp, deps: OidcPluginDeps) => Promise<void>
 > = [pagesSessionRoutes, authorizedAppsRoutes];
 
-/** The OAuth 2.0 / OpenID Connect provider (docs/api.md §12), registered once from app/http.ts. */
+/** The OAuth 2.0 / OpenID Connect provider (docs/api.md §12), registered once by the feature's register(). */
 export async function oidcPlugin(
   app: FastifyInstance,
   deps: OidcPluginDeps,
