@@ -26,7 +26,7 @@ const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 const within = (domain: string, listed: string) =>
   domain === listed || domain.endsWith(`.${listed}`);
 
-/** What the account writes made with an invite see: the invite table, and `Tx`'s others. */
+/** The least a transaction of `withInvite` holds: the invite table, where the use is taken. */
 interface InviteTx {
   readonly invites: InviteRepo;
 }
