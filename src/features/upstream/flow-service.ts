@@ -58,7 +58,7 @@ export class UpstreamFlowService {
     private readonly directory: ProviderDirectory,
     private readonly store: FlowStore,
     private readonly binding: BrowserBinding,
-    private readonly links: AccountLinks,
+    links: AccountLinks,
     private readonly protocolFor: (type: ProviderType) => UpstreamProtocol,
     private readonly limiter: RateLimiter,
   ) {
