@@ -27,7 +27,7 @@ module.exports = {
     },
     {
       name: 'features-import-no-composition',
-      comment: 'Only the composition root (src/app, main, cli) knows every feature.',
+      comment: 'Only the composition root (src/app, main, cli) knows every feature: it builds the services and hands each feature\'s register() what that feature names.',
       severity: 'error',
       from: { path: '^src/(features|platform|config|errors)/' },
       to: { path: '^src/(app|cli|main|entry)' },
@@ -38,6 +38,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(features/[^/]+|platform/[^/]+)/migrations/' },
       to: { path: '^src/', pathNot: ['^src/$1/migrations/', '^src/platform/sql/'] },
+    },
+    {
+      name: 'features-import-no-aggregate',
+      comment: 'A feature names what it uses, from the features that own it: no file beside the feature folders (the list of every repository in storage.ts) is imported by one. The aggregates of every service live in src/app.',
+      severity: 'error',
+      from: { path: '^src/features/[^/]+/' },
+      to: { path: '^src/features/[^/]+\\.ts$' },
     },
     {
       name: 'jwt-libraries-behind-platform-jwt',

@@ -5,7 +5,7 @@ import { buildApp } from './app/http.js';
 import { createLogger, exitAfterLogFlush } from './platform/logging/log.js';
 import { tuneGarbageCollection } from './platform/process/gc-tuning.js';
 import { createServices, type ServiceOptions } from './app/services.js';
-import type { Services } from './features/services.js';
+import type { Services } from './app/all-services.js';
 import { isClusterWorker } from './app/cluster.js';
 import { LocalChangeBus, type ChangeBus } from './platform/bus/change-bus.js';
 import { ClusterChangeBus } from './platform/bus/cluster-ipc.js';

@@ -1,12 +1,10 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
-import type { Services } from '../features/services.js';
+import type { Services } from './all-services.js';
 import { lazyChildLoggerFactoryOf } from '../platform/logging/lazy-logger.js';
-import { authGuards } from '../features/sessions/bearer-guard.js';
 import { registerCors } from '../features/apps/cors-plugin.js';
 import {
   registerErrorHandling,
@@ -15,37 +13,10 @@ import {
 import { createMetrics, registerMetrics } from '../platform/http/metrics.js';
 import { drainConnectionsOnClose } from '../platform/http/connection-drain.js';
 import { registerRequestLog, requestId } from '../platform/http/request-log.js';
-import type { RouteDeps } from '../features/services.js';
-import { systemRoutes } from '../features/system/routes.js';
-import { sessionRoutes } from '../features/sessions/routes.js';
-import { accountRoutes } from '../features/sign-in/routes.js';
-import { adminRoutes } from '../features/admin/routes.js';
-import { auditRoutes } from '../features/audit/routes.js';
-import { appsRoutes } from '../features/apps/routes.js';
-import { authorizeRoutes } from '../features/authorization/routes.js';
-import { deviceRoutes } from '../features/device/routes.js';
-import { secondFactorRoutes } from '../features/second-factor/routes.js';
-import {
-  PAGE_HEADERS,
-  pagesRoutes,
-  sendNotFoundPage,
-} from '../features/pages/routes.js';
+import { PAGE_HEADERS, sendNotFoundPage } from '../features/pages/index.js';
 import '../features/pages/site-name.js';
-import { oidcPlugin } from '../features/oidc/endpoints.js';
-import { accountSettingsRoutes } from '../features/account-settings/routes.js';
-import { adminConsoleRoutes } from '../features/admin/console-routes.js';
-import {
-  upstreamAccountRoutes,
-  upstreamRoutes,
-} from '../features/upstream/index.js';
-import { signInHistoryRoutes } from '../features/sign-in-history/index.js';
-import {
-  ALI_HEADER,
-  minecraftAccountRoutes,
-  minecraftRoutes,
-} from '../features/minecraft/index.js';
-import { abuseRoutes } from '../features/abuse/index.js';
-import { webhookRoutes } from '../features/moderation/index.js';
+import { ALI_HEADER } from '../features/minecraft/index.js';
+import { registerFeatures } from './routes.js';
 
 export const BODY_LIMIT = 64 * 1024;
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -152,41 +123,6 @@ export async function buildApp({
   });
 
   await registerCors(app, services.cors);
-  const deps: RouteDeps = {
-    services,
-    guards: authGuards(
-      services.tokens,
-      config.centerAppId,
-      (authorization, scope) =>
-        services.oidc.adminClients.clientFor(authorization, scope),
-    ),
-    metrics,
-  };
-  for (const routes of [
-    systemRoutes,
-    sessionRoutes,
-    accountRoutes,
-    adminRoutes,
-    auditRoutes,
-    appsRoutes,
-    authorizeRoutes,
-    deviceRoutes,
-    secondFactorRoutes,
-    pagesRoutes,
-    accountSettingsRoutes,
-    adminConsoleRoutes,
-    upstreamRoutes,
-    upstreamAccountRoutes,
-    signInHistoryRoutes,
-    minecraftRoutes,
-    minecraftAccountRoutes,
-    abuseRoutes,
-    webhookRoutes,
-  ]) {
-    await app.register(async (scope) =>
-      routes(scope.withTypeProvider<TypeBoxTypeProvider>(), deps),
-    );
-  }
-  await app.register(async (scope) => oidcPlugin(scope, deps));
+  await registerFeatures(app, config, services, metrics);
   return app;
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
 import type { Storage } from '../features/storage.js';
 import { AccountService } from '../features/sign-in/account-service.js';
+import { AccountEmails } from '../features/sign-in/account-emails.js';
 import { AccountSettingsService } from '../features/account-settings/settings-service.js';
 import { AdminService } from '../features/admin/admin-service.js';
 import { AdminConsoleService } from '../features/admin/console-service.js';
@@ -14,8 +15,8 @@ import { AuthorizationService } from '../features/authorization/authorization-se
 import { CodeReplays } from '../features/authorization/code-replay.js';
 import { LocalChangeBus, type ChangeBus } from '../platform/bus/change-bus.js';
 import { ClientDirectory } from '../features/apps/client-directory.js';
-import type { ServiceKit } from '../features/kit.js';
-import type { Services } from '../features/services.js';
+import type { ServiceKit } from './kit.js';
+import type { Services } from './all-services.js';
 import { CorsWhitelist } from '../features/apps/cors-whitelist.js';
 import { DeviceService } from '../features/device/device-service.js';
 import { Housekeeping } from '../features/housekeeping/housekeeping.js';
@@ -158,16 +159,16 @@ export function createServices(
   const reauth = new ReauthService(kit, limiter, secondFactor);
   const abuse = {
     captcha: new Captcha(kit),
-    registration: new Registration(kit),
+    registration: new Registration<ServiceKit['storage']>(kit),
     invites: new Invites(kit),
   };
   const session = new SessionService(kit);
-  const accounts = new AccountService(
+  const accounts = new AccountService(kit, limiter, secondFactor, abuse);
+  const accountEmails = new AccountEmails(
     kit,
     limiter,
-    secondFactor,
+    abuse.captcha,
     reauth,
-    abuse,
     session,
   );
   const settings = new AccountSettingsService(kit, reauth, signInHistory);
@@ -211,8 +212,9 @@ export function createServices(
   );
   return {
     accounts,
+    accountEmails,
     settings,
-    adminConsole: new AdminConsoleService(kit, accounts, settings),
+    adminConsole: new AdminConsoleService(kit, accountEmails, settings),
     secondFactor,
     reauth,
     passkeys: new PasskeyService(kit, (user) =>

@@ -9,7 +9,7 @@ import { badParam, fail } from '../../errors/index.js';
 import type { Config } from '../../config/index.js';
 import { randomToken } from '../../platform/crypto/random.js';
 import type { Invite, InviteRepo } from './repository.js';
-import type { Repositories } from '../storage.js';
+import type { Atomically } from '../../platform/transactions/atomically.js';
 import type { InviteView, NewInviteView } from './contract.js';
 
 export const MAX_INVITE_USES = 10_000;
@@ -26,14 +26,26 @@ const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 const within = (domain: string, listed: string) =>
   domain === listed || domain.endsWith(`.${listed}`);
 
-export type RegistrationDeps = {
+/** The least a transaction of `withInvite` holds: the invite table, where the use is taken. */
+interface InviteTx {
+  readonly invites: InviteRepo;
+}
+
+/**
+ * `Tx`: the repositories the transaction of `withInvite` hands to the writes that make an
+ * account, besides the invites.
+ */
+export type RegistrationDeps<Tx extends InviteTx = InviteTx> = {
   readonly config: Config;
   readonly now: () => number;
-  readonly storage: Pick<Repositories, 'invites' | 'atomically'>;
+  readonly storage: {
+    readonly invites: InviteRepo;
+    readonly atomically: Atomically<Tx>;
+  };
 };
 
-export class Registration {
-  constructor(private readonly ctx: RegistrationDeps) {}
+export class Registration<Tx extends InviteTx = InviteTx> {
+  constructor(private readonly ctx: RegistrationDeps<Tx>) {}
 
   /** REGISTRATION, for the sign-up page to ask for an invite code or say it is closed. */
   get mode(): Config['registration'] {
@@ -107,7 +119,7 @@ export class Registration {
    */
   async withInvite<T>(
     inviteCode: string | undefined,
-    create: (repos: Repositories) => Promise<T>,
+    create: (repos: Tx) => Promise<T>,
   ): Promise<T> {
     const hash =
       this.ctx.config.registration === 'invite'

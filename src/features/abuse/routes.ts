@@ -11,14 +11,21 @@ import {
   NO_STORE,
   type ContractApp,
 } from '../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../services.js';
+import type { AbuseServices } from './index.js';
+import type { AuthGuards } from '../sessions/index.js';
 
 const tags = ['abuse'];
+
+/** What the routes below are given. */
+export interface AbuseRouteDeps {
+  services: { abuse: Pick<AbuseServices, 'captcha' | 'invites'> };
+  guards: Pick<AuthGuards, 'admin'>;
+}
 
 /** The CAPTCHA challenge and the administrators' invite codes (docs/api.md §16). */
 export async function abuseRoutes(
   app: ContractApp,
-  { services, guards }: RouteDeps,
+  { services, guards }: AbuseRouteDeps,
 ) {
   const { captcha, invites } = services.abuse;
 

@@ -22,18 +22,31 @@ import {
   NO_STORE,
   type ContractApp,
 } from '../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../services.js';
+import type { AccountSettingsService } from './settings-service.js';
+import type { AccountEmails } from '../sign-in/index.js';
+import type { AppService } from '../apps/index.js';
+import type { AuthGuards } from '../sessions/index.js';
 import { proofOf } from '../reauth/index.js';
 
 const tags = ['account'];
 const P = '/api/v1/auth/account';
 
+/** What the routes below are given. */
+export interface AccountSettingsRouteDeps {
+  services: {
+    settings: AccountSettingsService;
+    accountEmails: AccountEmails;
+    apps: Pick<AppService, 'suspensions'>;
+  };
+  guards: Pick<AuthGuards, 'firstParty'>;
+}
+
 /** The signed-in user's own account; every route needs a first-party token. */
 export async function accountSettingsRoutes(
   app: ContractApp,
-  { services, guards }: RouteDeps,
+  { services, guards }: AccountSettingsRouteDeps,
 ) {
-  const { settings, accounts } = services;
+  const { settings, accountEmails } = services;
   const preHandler = guards.firstParty;
 
   app.post(
@@ -95,7 +108,7 @@ export async function accountSettingsRoutes(
     },
     async (request) => ({
       ok: true as const,
-      data: await accounts.sendReauthCode(
+      data: await accountEmails.sendReauthCode(
         authOf(request).user,
         callerOf(request),
       ),
@@ -116,7 +129,7 @@ export async function accountSettingsRoutes(
     },
     async (request) => ({
       ok: true as const,
-      data: await accounts.sendEmailChangeCode(
+      data: await accountEmails.sendEmailChangeCode(
         authOf(request),
         request.body.email,
         proofOf(request.body),
@@ -141,7 +154,7 @@ export async function accountSettingsRoutes(
       const { email, code } = request.body;
       return {
         ok: true as const,
-        data: await accounts.changeEmail(
+        data: await accountEmails.changeEmail(
           authOf(request),
           email,
           code,

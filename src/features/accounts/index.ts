@@ -23,6 +23,7 @@ export type {
   UserPatch,
   UserRepo,
 } from './repository.js';
+export type { UserLookup } from './user-lookup.js';
 export { emailCodeHasher } from './email-code-hash.js';
 export { insertUser, type UserWriteTables } from './insert-user.js';
 export type { AccountsTables } from './tables.js';

@@ -3,9 +3,12 @@ import { isBanned, isValidRole } from '../accounts/index.js';
 import { isoOrNull, userEvent } from '../moderation/index.js';
 import { appActor } from '../sessions/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
-import { type User } from '../accounts/index.js';
+import type { User, UserRepo } from '../accounts/index.js';
 import type { AdminUserView, RoleView, UserPage } from './contract.js';
-import type { Caller, Uses } from '../kit.js';
+import { BAN_REASON_MAX, type BanTerms, banEnd } from './ban-terms.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
+import type { Passwords } from '../../platform/crypto/passwords.js';
+import type { AuditLog } from '../audit/index.js';
 
 const PAGE_SIZE = 20;
 const ADMIN_ROLE = 'admin';
@@ -45,52 +48,6 @@ export function adminUserView(u: User, now: number): AdminUserView {
   };
 }
 
-/** The reason and end (unix seconds) of a ban in force at `now`; empty and null otherwise. */
-export function banOf(
-  u: User,
-  now: number,
-): { ban_reason: string; banned_until: number | null } {
-  if (!isBanned(u, now)) return { ban_reason: '', banned_until: null };
-  return {
-    ban_reason: u.banReason,
-    banned_until:
-      u.bannedUntil === null ? null : Math.floor(u.bannedUntil / 1000),
-  };
-}
-
-/** A ban's optional terms as the API and the CLI give them. */
-export interface BanTerms {
-  reason?: string;
-  /** ISO-8601 time with a zone, in the future; absent: permanent. */
-  until?: string;
-}
-
-const BAN_REASON_MAX = 500;
-// A full date and time with its zone: a zoneless time would mean the server's local time.
-const ISO_INSTANT =
-  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
-
-/** Whether the date part names a real day: `Date.parse` rolls 02-30 over to March. */
-function isCalendarDay(iso: string): boolean {
-  const [y, m, d] = iso.slice(0, 10).split('-').map(Number) as [
-    number,
-    number,
-    number,
-  ];
-  return (
-    m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate()
-  );
-}
-
-/** The end of a ban in ms: 400 `参数错误：until` unless an ISO-8601 instant after `now`. */
-export function banEnd(until: string | undefined, now: number): number | null {
-  if (until === undefined) return null;
-  const ms =
-    ISO_INSTANT.test(until) && isCalendarDay(until) ? Date.parse(until) : NaN;
-  if (!Number.isFinite(ms) || ms <= now) throw badParam('until');
-  return ms;
-}
-
 /** The roles that always exist, with their names on the pages. */
 const BUILT_IN_ROLES = [
   { name: 'player', display_name: '玩家', display_name_en: 'Player' },
@@ -101,7 +58,14 @@ const BUILT_IN_ROLES = [
   },
 ] as const;
 
-export type AdminDeps = Uses<'now' | 'passwords' | 'audit', 'users'>;
+export interface AdminDeps {
+  readonly now: () => number;
+  readonly passwords: Passwords;
+  readonly audit: AuditLog;
+  readonly storage: {
+    readonly users: UserRepo;
+  };
+}
 
 /** User administration shared by the admin API and the CLI. */
 export class AdminService {

@@ -18,15 +18,28 @@ import {
   callerOf,
   type ContractApp,
 } from '../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../services.js';
+import type { AdminService } from './admin-service.js';
+import type { AdminConsoleService } from './console-service.js';
+import type { AuthGuards } from '../sessions/index.js';
+import type { Metrics } from '../../platform/http/metrics.js';
 
 const tags = ['admin'];
 const P = '/api/v1/auth/admin';
 
+/** What the routes below are given. */
+export interface AdminConsoleRouteDeps {
+  services: {
+    admin: Pick<AdminService, 'recordApplicationRead'>;
+    adminConsole: AdminConsoleService;
+  };
+  guards: Pick<AuthGuards, 'admin' | 'adminOr'>;
+  metrics: Pick<Metrics, 'answeredWith'>;
+}
+
 /** User detail, applications and the dashboard, for role admin. */
 export async function adminConsoleRoutes(
   app: ContractApp,
-  { services, guards, metrics }: RouteDeps,
+  { services, guards, metrics }: AdminConsoleRouteDeps,
 ) {
   const { adminConsole } = services;
   const preHandler = guards.admin;

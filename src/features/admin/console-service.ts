@@ -7,9 +7,10 @@ import type {
 } from './console-contract.js';
 import type { App } from '../apps/index.js';
 import type { User } from '../accounts/index.js';
-import type { AccountService } from '../sign-in/index.js';
+import type { AccountEmails } from '../sign-in/index.js';
 import type { AccountSettingsService } from '../account-settings/index.js';
-import { adminUserView, banOf } from './admin-service.js';
+import { adminUserView } from './admin-service.js';
+import { banOf } from './ban-terms.js';
 import { appEvent } from '../moderation/index.js';
 import {
   ADMIN_SCOPES,
@@ -18,19 +19,29 @@ import {
   SUSPENDED,
 } from '../apps/index.js';
 import { auditView } from '../audit/index.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import type { Language } from '../../platform/i18n/language.js';
+import type { UserRepo } from '../accounts/index.js';
+import type { AppRepo } from '../apps/index.js';
+import type { AuditLog, AuditRepo } from '../audit/index.js';
+import type { WebhookEndpointRepo } from '../moderation/index.js';
+import type { PasskeyRepo, SecondFactorRepo } from '../second-factor/index.js';
+import type { SessionRepo, SignIns } from '../sessions/index.js';
 
-export type AdminConsoleDeps = Uses<
-  'now' | 'audit' | 'signIns',
-  | 'users'
-  | 'apps'
-  | 'audit'
-  | 'sessions'
-  | 'webhooks'
-  | 'secondFactors'
-  | 'passkeys'
->;
+export interface AdminConsoleDeps {
+  readonly now: () => number;
+  readonly audit: AuditLog;
+  readonly signIns: SignIns;
+  readonly storage: {
+    readonly users: UserRepo;
+    readonly apps: AppRepo;
+    readonly audit: AuditRepo;
+    readonly sessions: SessionRepo;
+    readonly webhooks: WebhookEndpointRepo;
+    readonly secondFactors: SecondFactorRepo;
+    readonly passkeys: PasskeyRepo;
+  };
+}
 
 const APP_PAGE_SIZE = 20;
 const DETAIL_AUDIT_ROWS = 50;
@@ -55,7 +66,7 @@ function filledDays(
 export class AdminConsoleService {
   constructor(
     private readonly ctx: AdminConsoleDeps,
-    private readonly accounts: Pick<AccountService, 'forcePasswordReset'>,
+    private readonly accounts: Pick<AccountEmails, 'forcePasswordReset'>,
     private readonly settings: Pick<
       AccountSettingsService,
       'sessionsOf' | 'endSession'

@@ -10,9 +10,16 @@ import { pageNumber } from '../../platform/http/contract.js';
 import { responses } from '../../platform/http/contract.js';
 import { callerOf, type ContractApp } from '../../platform/http/typed-scope.js';
 import { adminActorOf } from '../sessions/index.js';
-import type { RouteDeps } from '../services.js';
+import type { AdminService } from './admin-service.js';
+import type { AuthGuards } from '../sessions/index.js';
 
 const tags = ['admin'];
+
+/** What the routes below are given. */
+export interface AdminRouteDeps {
+  services: { admin: AdminService };
+  guards: Pick<AuthGuards, 'admin' | 'adminOr'>;
+}
 
 /**
  * User administration for role admin (docs/api.md §8), and for applications an administrator
@@ -20,7 +27,7 @@ const tags = ['admin'];
  */
 export async function adminRoutes(
   app: ContractApp,
-  { services, guards }: RouteDeps,
+  { services, guards }: AdminRouteDeps,
 ) {
   app.get(
     '/api/v1/auth/admin/users',

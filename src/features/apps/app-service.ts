@@ -1,5 +1,6 @@
 import { badParam, fail, refused } from '../../errors/index.js';
 import { nextStatus, viewStatus } from './app-state.js';
+import { appView } from './app-view.js';
 import { appEvent } from '../moderation/index.js';
 import {
   checkAppFields,
@@ -16,9 +17,10 @@ import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import {
   BackchannelCapReached,
   type App,
+  type AppRepo,
   type BackchannelCap,
 } from './repository.js';
-import { type User } from '../accounts/index.js';
+import type { User, UserRepo } from '../accounts/index.js';
 import type {
   AppSecret,
   AppStatusView,
@@ -28,29 +30,9 @@ import type {
   UpdateAppBody,
 } from './contract.js';
 import type { AppSuspension } from './contract.js';
-import type { Uses } from '../kit.js';
 import { randomToken, sha256Hex } from '../../platform/crypto/random.js';
-
-export function appView(a: App): AppView {
-  return {
-    client_id: a.clientId,
-    display_name: a.displayName,
-    homepage: a.homepage,
-    scopes: a.scopes,
-    redirect_uris: a.redirectUris,
-    cors_origins: a.corsOrigins,
-    client_type: a.clientType,
-    status: viewStatus(a.status),
-    has_secret: a.secretHash !== null,
-    grant_types: a.grantTypes,
-    token_endpoint_auth_method: a.tokenEndpointAuthMethod,
-    post_logout_redirect_uris: a.postLogoutRedirectUris,
-    backchannel_logout_uri: a.backchannelLogoutUri,
-    backchannel_logout_session_required: a.backchannelLogoutSessionRequired,
-    created_at: toUnixSeconds(a.createdAt),
-    updated_at: toUnixSeconds(a.updatedAt),
-  };
-}
+import type { Config } from '../../config/index.js';
+import type { AuditLog } from '../audit/index.js';
 
 /** Stored status of an app an administrator disabled: its owner can not switch it back on. */
 export const SUSPENDED = 'admin_disabled';
@@ -67,11 +49,18 @@ export interface AppActor {
 /** 256 bits of randomness, base64url (43 characters). */
 const newSecret = (): string => randomToken(32);
 
-export type AppDeps = Uses<
-  'now' | 'audit',
-  'apps' | 'users',
-  'centerAppId' | 'gameAppId' | 'webhookAllowPrivate'
->;
+export interface AppDeps {
+  readonly now: () => number;
+  readonly audit: AuditLog;
+  readonly storage: {
+    readonly apps: AppRepo;
+    readonly users: UserRepo;
+  };
+  readonly config: Pick<
+    Config,
+    'centerAppId' | 'gameAppId' | 'webhookAllowPrivate'
+  >;
+}
 
 /** Application self-management (docs/api.md §4). */
 export class AppService {

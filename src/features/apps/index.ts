@@ -1,4 +1,7 @@
 /** What the apps feature offers the others; everything else in this folder is its own. */
+import type { FastifyInstance } from 'fastify';
+import { routesInScope } from '../../platform/http/typed-scope.js';
+import { appsRoutes, type AppRouteDeps } from './routes.js';
 export type { AppCache } from './app-cache.js';
 export {
   ADMIN_SCOPES,
@@ -12,7 +15,8 @@ export {
   couldBeUserSubject,
   isReservedClientId,
 } from './app-rules.js';
-export { SUSPENDED, appView } from './app-service.js';
+export { SUSPENDED } from './app-service.js';
+export { appView } from './app-view.js';
 export { isActive } from './app-state.js';
 export type { AppStatusCache } from './app-status.js';
 export type { ClientResolution, ResolvedClient } from './client-directory.js';
@@ -28,3 +32,14 @@ export {
 export { grantScope, isValidScopeName, splitScope } from './scope.js';
 export type { App, AppRepo } from './repository.js';
 export type { AppsTables } from './tables.js';
+export type { AppService } from './app-service.js';
+export type { AppRouteDeps };
+
+export type { ClientDirectory } from './client-directory.js';
+/** The developers' applications. */
+export async function register(
+  app: FastifyInstance,
+  deps: AppRouteDeps,
+): Promise<void> {
+  await routesInScope(app, appsRoutes, deps);
+}

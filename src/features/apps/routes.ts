@@ -17,7 +17,8 @@ import {
   NO_STORE,
   type ContractApp,
 } from '../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../services.js';
+import type { AppService } from './app-service.js';
+import type { Guard } from '../../platform/http/typed-scope.js';
 
 const tags = ['apps'];
 
@@ -25,10 +26,16 @@ function actorOf(request: FastifyRequest): AppActor {
   return { user: authOf(request).user, ip: request.ip };
 }
 
+/** What the routes below are given. */
+export interface AppRouteDeps {
+  services: { apps: AppService };
+  guards: { firstParty: Guard };
+}
+
 /** Application self-management for developers (docs/api.md §4); first-party tokens only. */
 export async function appsRoutes(
   app: ContractApp,
-  { services, guards }: RouteDeps,
+  { services, guards }: AppRouteDeps,
 ) {
   const { apps } = services;
 

@@ -2,14 +2,21 @@ import { AuditPageReply, AuditQuery } from './contract.js';
 import { pageNumber } from '../../platform/http/contract.js';
 import { responses } from '../../platform/http/contract.js';
 import { NO_STORE, type ContractApp } from '../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../services.js';
+import type { AuditLog } from './audit-log.js';
+import type { Guard } from '../../platform/http/typed-scope.js';
 
 const seconds = (v: string | undefined) => (v ? Number(v) : undefined);
+
+/** What the routes below are given. */
+export interface AuditRouteDeps {
+  services: { audit: AuditLog };
+  guards: { admin: Guard };
+}
 
 /** The audit trail for role admin: sign-ins, app changes, bans, role changes, device approvals. */
 export async function auditRoutes(
   app: ContractApp,
-  { services, guards }: RouteDeps,
+  { services, guards }: AuditRouteDeps,
 ) {
   app.get(
     '/api/v1/auth/admin/audit',

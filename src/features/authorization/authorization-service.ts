@@ -17,7 +17,7 @@ import type {
   IssuedCode,
 } from './contract.js';
 import type { ClientResolution } from '../apps/index.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import {
   matchesHash,
   newTimedSecret,
@@ -25,6 +25,10 @@ import {
 } from '../../platform/crypto/random.js';
 import { throttledExchange, type RateLimiter } from '../limits/index.js';
 import type { CodeReplays } from './code-replay.js';
+import type { Config } from '../../config/index.js';
+import type { ClientDirectory } from '../apps/index.js';
+import type { SignIns, TokenService, UserCache } from '../sessions/index.js';
+import type { AuthCodeRepo } from './repository.js';
 
 export type AuthorizeInput = AuthorizeBody;
 export type ExchangeInput = ExchangeBody;
@@ -55,11 +59,17 @@ function clientInfoOf(app: App, redirectUri: string): ClientInfo {
   };
 }
 
-export type AuthorizationDeps = Uses<
-  'now' | 'tokens' | 'userCache' | 'clients' | 'signIns',
-  'codes',
-  'authCodeTtl'
->;
+export interface AuthorizationDeps {
+  readonly now: () => number;
+  readonly userCache: UserCache;
+  readonly tokens: TokenService;
+  readonly clients: ClientDirectory;
+  readonly signIns: SignIns;
+  readonly storage: {
+    readonly codes: AuthCodeRepo;
+  };
+  readonly config: Pick<Config, 'authCodeTtl'>;
+}
 
 /**
  * client_info, POST /authorize and exchange (docs/api.md §5.3–5.5, §5).

@@ -1,5 +1,5 @@
 import type { AuditLog } from '../audit/index.js';
-import type { Caller } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import type { RevokedTokens } from '../sessions/index.js';
 import type { AuthCodeRepo, CodeFlow } from './repository.js';
 

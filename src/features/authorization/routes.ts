@@ -13,14 +13,21 @@ import {
   NO_STORE,
   type ContractApp,
 } from '../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../services.js';
+import type { AuthorizationService } from './authorization-service.js';
+import type { AuthGuards } from '../sessions/index.js';
 
 const tags = ['authorization'];
+
+/** What the routes below are given. */
+export interface AuthorizeRouteDeps {
+  services: { authorization: AuthorizationService };
+  guards: Pick<AuthGuards, 'firstParty'>;
+}
 
 /** The authorization-code flow: client_info, authorize, exchange (docs/api.md §5.3–5.5). */
 export async function authorizeRoutes(
   app: ContractApp,
-  { services, guards }: RouteDeps,
+  { services, guards }: AuthorizeRouteDeps,
 ) {
   const { authorization } = services;
 

@@ -17,7 +17,7 @@ import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { type DeviceCode } from './repository.js';
 import { isBanned, type User } from '../accounts/index.js';
 import type { ResolvedClient } from '../apps/index.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import {
   randomDigits,
   randomToken,
@@ -30,6 +30,11 @@ import {
 } from '../../platform/i18n/language.js';
 import type { DeviceApproved, DeviceRequest, DeviceStart } from './contract.js';
 import type { TokenEnvelope } from '../sessions/index.js';
+import type { Config } from '../../config/index.js';
+import type { ClientDirectory } from '../apps/index.js';
+import type { AuditLog } from '../audit/index.js';
+import type { SignIns, TokenService, UserCache } from '../sessions/index.js';
+import type { DeviceCodeRepo } from './repository.js';
 
 /** Fresh user codes tried before giving up; with a million codes, collisions are rare. */
 const USER_CODE_ATTEMPTS = 20;
@@ -52,11 +57,21 @@ function pollFailure(
   return fail(reason, { error });
 }
 
-export type DeviceDeps = Uses<
-  'now' | 'tokens' | 'audit' | 'userCache' | 'clients' | 'signIns',
-  'devices',
-  'baseUrl' | 'centerAppId' | 'deviceCodeTtl' | 'gameAppId' | 'gameTokenTtl'
->;
+export interface DeviceDeps {
+  readonly now: () => number;
+  readonly userCache: UserCache;
+  readonly tokens: TokenService;
+  readonly audit: AuditLog;
+  readonly clients: ClientDirectory;
+  readonly signIns: SignIns;
+  readonly storage: {
+    readonly devices: DeviceCodeRepo;
+  };
+  readonly config: Pick<
+    Config,
+    'baseUrl' | 'centerAppId' | 'deviceCodeTtl' | 'gameAppId' | 'gameTokenTtl'
+  >;
+}
 
 /** Device login (docs/api.md §7) and the game token (docs/api.md §3.6). */
 export class DeviceService {

@@ -16,14 +16,21 @@ import {
   NO_STORE,
   type ContractApp,
 } from '../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../services.js';
+import type { DeviceService } from './device-service.js';
+import type { AuthGuards } from '../sessions/index.js';
 
 const tags = ['device'];
+
+/** What the routes below are given. */
+export interface DeviceRouteDeps {
+  services: { device: DeviceService };
+  guards: Pick<AuthGuards, 'firstParty'>;
+}
 
 /** Device login and the game token (docs/api.md §7, §3.6). */
 export async function deviceRoutes(
   app: ContractApp,
-  { services, guards }: RouteDeps,
+  { services, guards }: DeviceRouteDeps,
 ) {
   const { device } = services;
 

@@ -1,6 +1,20 @@
 import type { Logger } from 'pino';
-import type { Repositories } from '../kit.js';
-import type { RevokedTokens } from '../sessions/index.js';
+import type { MailOutboxRepo } from '../../platform/mail/mail-outbox.js';
+import type { CaptchaUseRepo } from '../abuse/index.js';
+import type { EmailCodeRepo, UserRepo } from '../accounts/index.js';
+import type { AuthCodeRepo } from '../authorization/index.js';
+import type { MinecraftRepos } from '../minecraft/index.js';
+import type { OutboxRepo } from '../moderation/index.js';
+import type { RefreshTokenRepo } from '../oidc/index.js';
+import type { ReauthGrantRepo } from '../reauth/index.js';
+import type { PasskeyRepo } from '../second-factor/index.js';
+import type {
+  RevocationRepo,
+  RevokedTokens,
+  SessionRepo,
+} from '../sessions/index.js';
+import type { SignInHistoryRepo } from '../sign-in-history/index.js';
+import type { UpstreamFlowRepo } from '../upstream/index.js';
 import { SIGN_IN_RETENTION_MS } from '../sign-in-history/index.js';
 import { userEvent } from '../moderation/index.js';
 
@@ -15,6 +29,24 @@ export const SETTLED_DELIVERY_RETENTION_MS = 30 * 24 * 3600_000;
 /** The record of an e-mail given up (domain, tries, last error) is kept this long for operators. */
 export const FAILED_MAIL_RETENTION_MS = 30 * 24 * 3600_000;
 
+/** The tables housekeeping trims. */
+export interface HousekeptRepos {
+  readonly revocations: RevocationRepo;
+  readonly emailCodes: EmailCodeRepo;
+  readonly codes: AuthCodeRepo;
+  readonly refreshTokens: RefreshTokenRepo;
+  readonly passkeys: PasskeyRepo;
+  readonly sessions: SessionRepo;
+  readonly reauthGrants: ReauthGrantRepo;
+  readonly upstreamFlows: UpstreamFlowRepo;
+  readonly signInHistory: SignInHistoryRepo;
+  readonly minecraft: MinecraftRepos;
+  readonly captchaUses: CaptchaUseRepo;
+  readonly users: UserRepo;
+  readonly outbox: OutboxRepo;
+  readonly mail: MailOutboxRepo;
+}
+
 /**
  * Deletes rows nobody can use any more (revocations of expired tokens, old one-time codes,
  * settled deliveries) so tables and the in-memory revoked set stay bounded however long the
@@ -25,23 +57,7 @@ export class Housekeeping {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly storage: Pick<
-      Repositories,
-      | 'revocations'
-      | 'emailCodes'
-      | 'codes'
-      | 'refreshTokens'
-      | 'passkeys'
-      | 'sessions'
-      | 'reauthGrants'
-      | 'upstreamFlows'
-      | 'signInHistory'
-      | 'minecraft'
-      | 'captchaUses'
-      | 'users'
-      | 'outbox'
-      | 'mail'
-    >,
+    private readonly storage: HousekeptRepos,
     private readonly revokedTokens: Pick<RevokedTokens, 'reload'>,
     private readonly now: () => number,
     private readonly log: Logger,

@@ -6,7 +6,9 @@ import {
   callerOf,
   type ContractApp,
 } from '../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../services.js';
+import type { MinecraftServices } from './minecraft-services.js';
+import type { UserLookup } from '../accounts/index.js';
+import type { AuthGuards } from '../sessions/index.js';
 import {
   AdminProfilesQuery,
   AdminProfilesReply,
@@ -45,10 +47,16 @@ function modelOf(raw: string | undefined) {
   return raw;
 }
 
+/** What the routes below are given. */
+export interface MinecraftAccountRouteDeps {
+  services: { minecraft: MinecraftServices; users: UserLookup };
+  guards: Pick<AuthGuards, 'admin' | 'firstParty'>;
+}
+
 /** The signed-in person's Minecraft profiles and textures, and any profile for administrators (docs/api.md §18.2). */
 export async function minecraftAccountRoutes(
   app: ContractApp,
-  { services, guards }: RouteDeps,
+  { services, guards }: MinecraftAccountRouteDeps,
 ) {
   const { minecraft } = services;
   if (!minecraft.enabled) return;
@@ -236,7 +244,7 @@ export async function minecraftAccountRoutes(
     async (request) =>
       ok({
         profiles: await profiles.listDetailed(
-          (await services.admin.userNamed(request.query.username)).id,
+          (await services.users.userNamed(request.query.username)).id,
         ),
       }),
   );

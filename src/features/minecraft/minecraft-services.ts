@@ -1,12 +1,12 @@
-import type { ServiceKit } from '../kit.js';
+import type { Config } from '../../config/index.js';
 import type { RateLimiter } from '../limits/index.js';
 import type { SecondFactorService } from '../second-factor/index.js';
 import type { Captcha } from '../abuse/index.js';
-import { ProfileService } from './profile-service.js';
+import { ProfileService, type ProfileDeps } from './profile-service.js';
 import { ProfileViews } from './profile-views.js';
 import { PropertySigningKey } from './signing-key.js';
-import { YggdrasilService } from './yggdrasil-service.js';
-import { YggdrasilSignIn } from './yggdrasil-sign-in.js';
+import { YggdrasilService, type YggdrasilDeps } from './yggdrasil-service.js';
+import { YggdrasilSignIn, type SignInDeps } from './yggdrasil-sign-in.js';
 
 /** The metadata document at the API root (docs/api.md §18.1). */
 export interface YggdrasilMetadata {
@@ -28,8 +28,18 @@ export interface MinecraftServices {
   start(): Promise<void>;
 }
 
+/** What the Minecraft services are built from. */
+export type MinecraftDeps = ProfileDeps &
+  YggdrasilDeps &
+  SignInDeps & {
+    readonly config: Pick<
+      Config,
+      'jwtSecret' | 'baseUrl' | 'minecraft' | 'siteName'
+    >;
+  };
+
 export function createMinecraftServices(
-  kit: ServiceKit,
+  kit: MinecraftDeps,
   limiter: RateLimiter,
   secondFactor: Pick<SecondFactorService, 'required'>,
   captcha: Pick<Captcha, 'signInGateUp'>,

@@ -1,7 +1,7 @@
 import { fail } from '../../errors/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import type { User } from '../accounts/index.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import type { RateLimiter } from '../limits/index.js';
 import type { ProfileDetail, ProfileSummary } from './contract.js';
 import { textureUrl } from './profile-views.js';
@@ -15,12 +15,23 @@ import {
 } from './profile-rules.js';
 import { textureHash } from './texture-hash.js';
 import type { MinecraftProfile, SkinModel, TextureKind } from './repository.js';
+import type { Config } from '../../config/index.js';
+import type { UserRepo } from '../accounts/index.js';
+import type { AuditLog } from '../audit/index.js';
+import type { MinecraftRepos } from './repository.js';
 
-export type ProfileDeps = Uses<
-  'now' | 'audit',
-  'minecraft' | 'users',
-  'minecraftMaxProfiles' | 'baseUrl' | 'siteName'
->;
+export interface ProfileDeps {
+  readonly now: () => number;
+  readonly audit: AuditLog;
+  readonly storage: {
+    readonly minecraft: MinecraftRepos;
+    readonly users: UserRepo;
+  };
+  readonly config: Pick<
+    Config,
+    'minecraftMaxProfiles' | 'baseUrl' | 'siteName'
+  >;
+}
 
 /** Who acts on a profile: its owner, or an administrator (who may act on any). */
 export interface ProfileActor {

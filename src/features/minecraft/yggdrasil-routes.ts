@@ -1,7 +1,7 @@
 import type { FastifyError } from 'fastify';
 import { toFailure } from '../../platform/http/error-replies.js';
 import { callerOf, type ContractApp } from '../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../services.js';
+import type { MinecraftServices } from './minecraft-services.js';
 import {
   AuthenticateBody,
   HasJoinedQuery,
@@ -33,13 +33,18 @@ const TEXTURE_HEADERS = {
   'content-security-policy': "default-src 'none'",
 } as const;
 
+/** What the routes below are given. */
+export interface YggdrasilRouteDeps {
+  services: { minecraft: MinecraftServices };
+}
+
 /**
  * The Yggdrasil API of authlib-injector's specification (docs/api.md §18) and the texture
  * files. Failures use the protocol's `{ error, errorMessage }`, which launchers show.
  */
 export async function minecraftRoutes(
   app: ContractApp,
-  { services }: RouteDeps,
+  { services }: YggdrasilRouteDeps,
 ) {
   const { minecraft } = services;
   if (!minecraft.enabled) return;
@@ -70,12 +75,10 @@ export async function minecraftRoutes(
         const { status } = toFailure(err as FastifyError);
         if (status >= 500) {
           request.log.error({ err }, 'request failed');
-          return reply
-            .code(500)
-            .send({
-              error: 'Internal Server Error',
-              errorMessage: 'Internal Server Error',
-            });
+          return reply.code(500).send({
+            error: 'Internal Server Error',
+            errorMessage: 'Internal Server Error',
+          });
         }
         const e = (err as FastifyError).validation
           ? illegalArgument('Invalid request.')

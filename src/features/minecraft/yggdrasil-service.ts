@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { safeEqual, sha256Hex } from '../../platform/crypto/random.js';
 import { asciiLower, isBanned, type User } from '../accounts/index.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import type { AuthenticateBody, RefreshBody } from './contract.js';
 import { profileIdOf } from './profile-rules.js';
 import type { ProfileViews, YggdrasilProfile } from './profile-views.js';
@@ -12,8 +12,16 @@ import {
   forbidden,
 } from './yggdrasil-errors.js';
 import type { YggdrasilSignIn } from './yggdrasil-sign-in.js';
+import type { UserCache } from '../sessions/index.js';
+import type { MinecraftRepos } from './repository.js';
 
-export type YggdrasilDeps = Uses<'now' | 'userCache', 'minecraft'>;
+export interface YggdrasilDeps {
+  readonly now: () => number;
+  readonly userCache: UserCache;
+  readonly storage: {
+    readonly minecraft: MinecraftRepos;
+  };
+}
 
 /** Access tokens live 15 days (docs/api.md §18.3). */
 export const ACCESS_TOKEN_TTL_MS = 15 * 24 * 3600 * 1000;

@@ -2,7 +2,7 @@ import { AppError } from '../../errors/index.js';
 import type { User } from '../accounts/index.js';
 import { asciiLower, isBanned } from '../accounts/index.js';
 import type { Captcha } from '../abuse/index.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import { LoginThrottle, type RateLimiter } from '../limits/index.js';
 import type { SecondFactorService } from '../second-factor/index.js';
 import {
@@ -10,12 +10,24 @@ import {
   captchaGateUp,
   invalidCredentials,
 } from './yggdrasil-errors.js';
+import type { Config } from '../../config/index.js';
+import type { Passwords } from '../../platform/crypto/passwords.js';
+import type { UserRepo } from '../accounts/index.js';
+import type { AuditLog } from '../audit/index.js';
+import type { TokenService } from '../sessions/index.js';
+import type { MinecraftRepos } from './repository.js';
 
-export type SignInDeps = Uses<
-  'now' | 'passwords' | 'tokens' | 'audit',
-  'users' | 'minecraft',
-  'gameAppId'
->;
+export interface SignInDeps {
+  readonly now: () => number;
+  readonly tokens: TokenService;
+  readonly passwords: Passwords;
+  readonly audit: AuditLog;
+  readonly storage: {
+    readonly users: UserRepo;
+    readonly minecraft: MinecraftRepos;
+  };
+  readonly config: Pick<Config, 'gameAppId'>;
+}
 
 /** What the credentials are for: a sign-in (recorded in the history) or `signout`. */
 export type SignInPurpose = 'authenticate' | 'signout';

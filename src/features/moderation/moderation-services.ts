@@ -1,14 +1,22 @@
 import { SecretBox } from '../../platform/crypto/secret-box.js';
-import type { Uses } from '../kit.js';
 import { DeliveryLoop, type Rendered } from './delivery.js';
 import type { Delivery } from './repository.js';
 import { WebhookService } from './webhook-service.js';
+import type { Config } from '../../config/index.js';
+import type { AuditLog } from '../audit/index.js';
+import type { OutboxRepo, WebhookEndpointRepo } from './repository.js';
+import type { Logger } from 'pino';
 
-export type ModerationDeps = Uses<
-  'now' | 'audit' | 'log',
-  'webhooks' | 'outbox',
-  'jwtSecret' | 'webhookAllowPrivate'
->;
+export interface ModerationDeps {
+  readonly now: () => number;
+  readonly log: Logger;
+  readonly audit: AuditLog;
+  readonly storage: {
+    readonly webhooks: WebhookEndpointRepo;
+    readonly outbox: OutboxRepo;
+  };
+  readonly config: Pick<Config, 'jwtSecret' | 'webhookAllowPrivate'>;
+}
 
 export interface ModerationServices {
   webhooks: WebhookService;

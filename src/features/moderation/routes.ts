@@ -4,7 +4,8 @@ import {
   callerOf,
   type ContractApp,
 } from '../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../services.js';
+import type { WebhookService } from './webhook-service.js';
+import type { Guard } from '../../platform/http/typed-scope.js';
 import {
   CreatedWebhookReply,
   DeliveryIdBody,
@@ -21,10 +22,16 @@ import {
 const tags = ['admin'];
 const P = '/api/v1/auth/admin/webhooks';
 
+/** What the routes below are given. */
+export interface WebhookRouteDeps {
+  services: { webhooks: WebhookService };
+  guards: { admin: Guard };
+}
+
 /** Webhook endpoints for role admin (docs/api.md §15.2). */
 export async function webhookRoutes(
   app: ContractApp,
-  { services, guards }: RouteDeps,
+  { services, guards }: WebhookRouteDeps,
 ) {
   const preHandler = guards.admin;
   const actor = (request: Parameters<typeof authOf>[0]) =>

@@ -4,7 +4,7 @@ import type { SecretBox } from '../../platform/crypto/secret-box.js';
 import { randomToken } from '../../platform/crypto/random.js';
 import { refusedTarget } from '../../platform/net/guarded-post.js';
 import type { LogoutTokenSubject } from './outbox.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import type {
   CreatedWebhook,
   DeliveryView,
@@ -20,6 +20,8 @@ import type {
   WebhookEndpoint,
   WebhookEndpointRepo,
 } from './repository.js';
+import type { Config } from '../../config/index.js';
+import type { AuditLog } from '../audit/index.js';
 
 const RECENT_DELIVERIES = 50;
 const seconds = (ms: number | null) =>
@@ -97,11 +99,11 @@ function eventTypes(asked: readonly string[]): string[] {
   return events;
 }
 
-export type WebhookDeps = Uses<
-  'now' | 'audit',
-  never,
-  'webhookAllowPrivate'
-> & { endpoints: WebhookEndpointRepo; outbox: OutboxRepo; secrets: SecretBox };
+export type WebhookDeps = {
+  readonly now: () => number;
+  readonly audit: AuditLog;
+  readonly config: Pick<Config, 'webhookAllowPrivate'>;
+} & { endpoints: WebhookEndpointRepo; outbox: OutboxRepo; secrets: SecretBox };
 
 /** Registering webhook endpoints and looking after their deliveries (API, console, CLI). */
 export class WebhookService {

@@ -1,27 +1,21 @@
-import { isActive } from '../apps/index.js';
-import { isReservedClientId } from '../apps/index.js';
+import { isActive, isReservedClientId } from '../apps/index.js';
+import type { App, AppRepo } from '../apps/index.js';
 import {
   checkRequest,
   consentCovers,
   resolveRedirect,
   single,
-  withQuery,
-  type AuthorizationRequest,
   type RawParams,
-  type RedirectError,
+  errorUrl,
+  loginUrl,
 } from './authorize-rules.js';
+import { AuthorizationCodes } from './authorization-codes.js';
 import { MSG, fail, unauthorized } from '../../errors/index.js';
-import {
-  newTimedSecret,
-  timedSecretKey,
-} from '../../platform/crypto/random.js';
 import type { AuditLog } from '../audit/index.js';
-import type { Authenticated } from '../sessions/index.js';
-import type { Caller } from '../kit.js';
-import type { App, AppRepo } from '../apps/index.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import type { AuthCodeRepo } from '../authorization/index.js';
 import type { ConsentRepo } from './repository.js';
-import { amrOfMethod, type SessionRepo } from '../sessions/index.js';
+import type { Authenticated, SessionRepo } from '../sessions/index.js';
 import { acrOf } from './requested-claims.js';
 import { signedInAt } from './browser-session.js';
 import type { Ticket, Tickets } from './tickets.js';
@@ -64,7 +58,11 @@ export class AuthorizeFlow {
     private readonly settings: AuthorizeFlowSettings,
     private readonly audit: AuditLog,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.codes = new AuthorizationCodes(repos, settings, audit, now);
+  }
+
+  private readonly codes: AuthorizationCodes;
 
   /** A new request from the relying party (GET or form POST to /oauth/authorize). */
   /**
@@ -96,7 +94,8 @@ export class AuthorizeFlow {
     if (!checked.ok) {
       const state = single(params, 'state');
       return {
-        redirect: this.errorUrl(
+        redirect: errorUrl(
+          this.settings.issuer,
           redirect.uri,
           checked.error,
           typeof state === 'string' ? state : undefined,
@@ -169,7 +168,8 @@ export class AuthorizeFlow {
       });
     if (!allow) {
       await record('oidc.consent.deny');
-      return this.errorUrl(
+      return errorUrl(
+        this.settings.issuer,
         request.redirectUri,
         {
           error: 'access_denied',
@@ -180,7 +180,7 @@ export class AuthorizeFlow {
     }
     if (!session) throw unauthorized();
     if (!this.freshEnough(ticket, session))
-      return this.loginUrl(ticket, rawTicket as string, true);
+      return loginUrl(ticket.request, rawTicket as string, true);
     const granted =
       (await this.repos.consents.find(session.user.id, request.clientId))
         ?.scopes ?? [];
@@ -191,7 +191,7 @@ export class AuthorizeFlow {
       this.now(),
     );
     await record('oidc.consent');
-    return this.issueCode(request, session, browser);
+    return this.codes.issue(request, session, browser);
   }
 
   private async proceed(
@@ -204,7 +204,8 @@ export class AuthorizeFlow {
     if (typeof app === 'string') return { page: app };
     const none = request.prompt.includes('none');
     const fail = (error: string, description: string): Step => ({
-      redirect: this.errorUrl(
+      redirect: errorUrl(
+        this.settings.issuer,
         request.redirectUri,
         { error, description },
         request.state,
@@ -218,9 +219,9 @@ export class AuthorizeFlow {
           'the person is not signed in (or must sign in again)',
         );
       const raw = await this.tickets.issue(ticket);
-      return { redirect: this.loginUrl(ticket, raw, session !== undefined) };
+      return { redirect: loginUrl(ticket.request, raw, session !== undefined) };
     }
-    const acr = request.essentialAcr && acrOf(await this.amrOf(session));
+    const acr = request.essentialAcr && acrOf(await this.codes.amrOf(session));
     if (acr !== undefined && !request.essentialAcr!.includes(acr)) {
       // OIDC Core §5.5.1.1: an unmet essential acr is a failed authentication. A sign-in made
       // before the request gets one more chance (the person may have a second factor now).
@@ -240,7 +241,11 @@ export class AuthorizeFlow {
         requestedAt: this.now(),
       };
       return {
-        redirect: this.loginUrl(again, await this.tickets.issue(again), true),
+        redirect: loginUrl(
+          again.request,
+          await this.tickets.issue(again),
+          true,
+        ),
       };
     }
     const consent = await this.repos.consents.find(
@@ -248,7 +253,7 @@ export class AuthorizeFlow {
       app.clientId,
     );
     if (consentCovers(consent?.scopes, request))
-      return { redirect: await this.issueCode(request, session, browser) };
+      return { redirect: await this.codes.issue(request, session, browser) };
     if (none)
       return fail(
         'consent_required',
@@ -265,19 +270,6 @@ export class AuthorizeFlow {
     if (ticket.freshLogin) return at > ticket.requestedAt;
     const maxAge = ticket.request.maxAge;
     return maxAge === undefined || at + maxAge * 1000 >= this.now();
-  }
-
-  private loginUrl(
-    ticket: Ticket,
-    raw: string,
-    switchAccount: boolean,
-  ): string {
-    const next = `/oauth/authorize/resume?ticket=${encodeURIComponent(raw)}`;
-    const q = new URLSearchParams({ next });
-    if (switchAccount) q.set('switch', '1');
-    if (ticket.request.loginHint !== undefined)
-      q.set('login_hint', ticket.request.loginHint);
-    return `/login?${q.toString()}`;
   }
 
   private async openForPage(
@@ -301,67 +293,5 @@ export class AuthorizeFlow {
     const app = await this.repos.apps.findById(clientId);
     if (!app) return PAGE_MSG.unknownApp;
     return isActive(app.status) ? app : PAGE_MSG.appDisabled;
-  }
-
-  /** A single-use code, stored only as its hash, bound to the request's callback, PKCE and nonce. */
-  private async issueCode(
-    request: AuthorizationRequest,
-    session: Authenticated,
-    browser: Caller,
-  ): Promise<string> {
-    const now = this.now();
-    const code = newTimedSecret();
-    await this.repos.codes.create({
-      codeHash: timedSecretKey(code),
-      clientId: request.clientId,
-      userId: session.user.id,
-      redirectUri: request.redirectUri,
-      scope: request.scopes.join(' '),
-      codeChallenge: request.codeChallenge ?? null,
-      codeChallengeMethod: request.codeChallenge === undefined ? null : 'S256',
-      expiresAt: now + this.settings.authCodeTtl * 1000,
-      createdAt: now,
-      flow: 'oidc',
-      nonce: request.nonce ?? null,
-      authTime: signedInAt(session),
-      redirectUriGiven: request.redirectUriGiven,
-      amr: await this.amrOf(session),
-      sessionId: session.claims.sid ?? null,
-    });
-    await this.audit.signedIn(session.user, browser, 'oidc', {
-      target: request.clientId,
-      detail: { grant: 'authorization_code' },
-    });
-    return withQuery(request.redirectUri, {
-      code,
-      state: request.state,
-      iss: this.settings.issuer,
-    });
-  }
-
-  /**
-   * The ID token's `amr` for this sign-in (docs/oidc.md, "acr and amr"): `fed` through another
-   * account (docs/api.md §14.5), `otp mfa` after a second factor, `mfa` for a passkey;
-   * null for a password or e-mail code alone.
-   */
-  private async amrOf(session: Authenticated): Promise<string | null> {
-    if (session.claims.sid === undefined) return null;
-    return amrOfMethod(
-      (await this.repos.sessions.findById(session.claims.sid))?.method ?? '',
-    );
-  }
-
-  /** RFC 6749 §4.1.2.1 with RFC 9207's `iss`. */
-  private errorUrl(
-    redirectUri: string,
-    err: RedirectError,
-    state: string | undefined,
-  ): string {
-    return withQuery(redirectUri, {
-      error: err.error,
-      error_description: err.description,
-      state,
-      iss: this.settings.issuer,
-    });
   }
 }

@@ -1,12 +1,14 @@
 import { decidePoll } from '../device/index.js';
 import type { AuditLog } from '../audit/index.js';
-import type { Caller, Repositories } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
+import type { Atomically } from '../../platform/transactions/atomically.js';
 import { isBanned } from '../accounts/index.js';
 import { sha256Hex } from '../../platform/crypto/random.js';
 import type { UserCache } from '../sessions/index.js';
 import type { App } from '../apps/index.js';
 import type { DeviceCodeRepo } from '../device/index.js';
 import type { TokenIssuer, TokenResponse } from './issuer.js';
+import type { RefreshTokenRepo } from './repository.js';
 import { OAuthError, invalidGrant } from './oauth-error.js';
 import { required, type Params } from './params.js';
 
@@ -21,7 +23,10 @@ export class DeviceGrant {
     private readonly users: Pick<UserCache, 'findById'>,
     private readonly issuer: TokenIssuer,
     private readonly audit: AuditLog,
-    private readonly atomically: Repositories['atomically'],
+    private readonly atomically: Atomically<{
+      devices: DeviceCodeRepo;
+      refreshTokens: RefreshTokenRepo;
+    }>,
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -1,14 +1,13 @@
-import { couldBeUserSubject, isReservedScopeName } from '../apps/index.js';
 import { verifyPkce } from '../authorization/index.js';
-import { splitScope } from '../apps/index.js';
+import { splitScope, type App } from '../apps/index.js';
 import type { AuditLog } from '../audit/index.js';
-import type { Caller, Repositories } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
+import type { Atomically } from '../../platform/transactions/atomically.js';
 import {
   newTimedSecret,
   timedSecretKey,
 } from '../../platform/crypto/random.js';
 import type { RevokedTokens, UserCache } from '../sessions/index.js';
-import type { App } from '../apps/index.js';
 import type { AuthCodeRepo, CodeReplays } from '../authorization/index.js';
 import type { PresentedRefreshToken, RefreshTokenRepo } from './repository.js';
 import { isBanned, type User } from '../accounts/index.js';
@@ -17,6 +16,7 @@ import { OAuthError, invalidGrant } from './oauth-error.js';
 import { param, required, type Params } from './params.js';
 import type { TokenMinter } from './token-minter.js';
 import { RotationAnswers } from './rotation-answers.js';
+import { clientCredentials } from './client-credentials.js';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -30,7 +30,10 @@ export interface GrantDeps {
   minter: TokenMinter;
   audit: AuditLog;
   /** Writes that must hold together (storage.ts). */
-  atomically: Repositories['atomically'];
+  atomically: Atomically<{
+    codes: AuthCodeRepo;
+    refreshTokens: RefreshTokenRepo;
+  }>;
   now: () => number;
 }
 
@@ -287,47 +290,8 @@ export class TokenGrants {
     throw invalidGrant('The refresh token has already been used');
   }
 
-  /** RFC 6749 §4.4: the client acts for itself; `sub` is its id, no refresh or ID token. */
+  /** RFC 6749 §4.4: the client acts for itself (client-credentials.ts). */
   async clientCredentials(app: App, body: Params): Promise<TokenResponse> {
-    if (app.clientType !== 'confidential')
-      throw new OAuthError(
-        'unauthorized_client',
-        'Public clients cannot use client_credentials',
-      );
-    // An id registered before digits-only ids were refused would mint a token whose sub is a person's.
-    if (couldBeUserSubject(app.clientId))
-      throw new OAuthError(
-        'unauthorized_client',
-        'This client id cannot be the subject of a token',
-      );
-    const requested = param(body, 'scope');
-    const own = app.scopes.filter(
-      (s) =>
-        s !== 'openid' && s !== 'offline_access' && !isReservedScopeName(s),
-    );
-    // Admin scopes an administrator granted are given only when asked for by name (docs/api.md §15.3).
-    const allowed = [...own, ...app.adminScopes];
-    const scope =
-      requested === undefined ? own.join(' ') : splitScope(requested).join(' ');
-    if (
-      requested !== undefined &&
-      (scope === '' || !splitScope(scope).every((s) => allowed.includes(s)))
-    ) {
-      throw new OAuthError(
-        'invalid_scope',
-        'The requested scope is not allowed for this client',
-      );
-    }
-    const access = await this.deps.minter.access({
-      sub: app.clientId,
-      clientId: app.clientId,
-      scope,
-    });
-    return {
-      access_token: access.token,
-      token_type: 'Bearer',
-      expires_in: access.claims.exp - access.claims.iat,
-      scope,
-    };
+    return clientCredentials(this.deps.minter, app, body);
   }
 }

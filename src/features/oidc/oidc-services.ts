@@ -2,13 +2,21 @@ import type { Config, OidcSigningAlg } from '../../config/index.js';
 import type { AppCache } from '../apps/index.js';
 import type { AuditLog } from '../audit/index.js';
 import type { CodeReplays } from '../authorization/index.js';
-import type { Repositories } from '../kit.js';
+import type { AuthCodeRepo } from '../authorization/index.js';
+import type { DeviceCodeRepo } from '../device/index.js';
+import type { Atomically } from '../../platform/transactions/atomically.js';
 import type { RateLimiter } from '../limits/index.js';
 import type {
   RevokedTokens,
+  SessionRepo,
   TokenService,
   UserCache,
 } from '../sessions/index.js';
+import type {
+  ConsentRepo,
+  RefreshTokenRepo,
+  SigningKeyRepo,
+} from './repository.js';
 import { AuthorizeFlow } from './authorize-flow.js';
 import { AuthorizedApps } from './authorized-apps.js';
 import { LogoutTokens } from './backchannel-logout.js';
@@ -55,16 +63,21 @@ export interface OidcServices {
 }
 
 /** Apps come through the per-instance cache (features/apps/app-cache.ts). */
-type OidcRepos = Pick<
-  Repositories,
-  | 'codes'
-  | 'consents'
-  | 'devices'
-  | 'refreshTokens'
-  | 'signingKeys'
-  | 'sessions'
-  | 'atomically'
-> & { apps: AppCache };
+interface OidcRepos {
+  readonly codes: AuthCodeRepo;
+  readonly consents: ConsentRepo;
+  readonly devices: DeviceCodeRepo;
+  readonly refreshTokens: RefreshTokenRepo;
+  readonly signingKeys: SigningKeyRepo;
+  readonly sessions: SessionRepo;
+  readonly apps: AppCache;
+  /** The code and device grants store what they issue with the use of the code. */
+  readonly atomically: Atomically<{
+    codes: AuthCodeRepo;
+    devices: DeviceCodeRepo;
+    refreshTokens: RefreshTokenRepo;
+  }>;
+}
 
 /** The signing keys of a configuration; the `keys rotate` command uses them too. */
 export function signingKeysFor(
@@ -72,7 +85,7 @@ export function signingKeysFor(
     Config,
     'oidcSigningAlg' | 'jwtSecret' | 'accessTokenTtl' | 'idTokenTtl'
   >,
-  keys: Repositories['signingKeys'],
+  keys: SigningKeyRepo,
   now: () => number,
 ): SigningKeys {
   return new SigningKeys(

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { arrivalsSoFar } from '../../platform/http/request-log.js';
-import type { Caller } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import type { PresentedRefreshToken } from './repository.js';
 
 const PENDING = -1;

@@ -1,4 +1,4 @@
-import type { Caller } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import {
   throttledExchange,
   type ExchangeFailure,

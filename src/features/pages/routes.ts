@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { failureOf } from '../../errors/index.js';
 import { escapeHtml } from './site-name.js';
-import type { RouteDeps } from '../services.js';
+import type { Config } from '../../config/index.js';
 import { faviconRoutes } from './favicon.js';
 import { languageOf, type Language } from '../../platform/i18n/language.js';
 import { SHELL_TEXT } from './page-text.js';
@@ -197,10 +197,23 @@ export function sendNotFoundPage(
   return true;
 }
 
+/** What the routes below are given. */
+export interface PageRouteDeps {
+  /** What the pages tell the browser before it asks: read as each page is served. */
+  services: {
+    accounts: { readonly emailCodeRequired: boolean };
+    abuse: {
+      registration: { readonly mode: Config['registration'] };
+      captcha: { readonly enabled: boolean };
+    };
+    minecraft: { readonly enabled: boolean; readonly apiRoot: string };
+  };
+}
+
 /** The pages of docs/api.md §11 and their static assets, all under a strict CSP. */
 export async function pagesRoutes(
   app: FastifyInstance,
-  { services }: RouteDeps,
+  { services }: PageRouteDeps,
 ) {
   // The sign-up page marks its e-mail code field 选填 unless the server requires the code.
   const pageData: Record<string, PageData> = {

@@ -12,3 +12,4 @@ export type {
   ReauthService,
   SecondFactorCheck,
 } from './reauth-service.js';
+export type { ReauthGrantRepo } from './repository.js';

@@ -2,9 +2,13 @@ import { AppError, fail } from '../../errors/index.js';
 import { safeEqual } from '../../platform/crypto/random.js';
 import type { ReauthPurpose } from './repository.js';
 import { emailCodeHasher, type User } from '../accounts/index.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import type { RateLimiter } from '../limits/index.js';
 import type { Authenticated } from '../sessions/index.js';
+import type { Config } from '../../config/index.js';
+import type { Passwords } from '../../platform/crypto/passwords.js';
+import type { EmailCodeRepo } from '../accounts/index.js';
+import type { ReauthGrantRepo } from './repository.js';
 
 /** How long the first step of a two-step change lets the second follow without asking again. */
 export const REAUTH_GRANT_MS = 10 * 60 * 1000;
@@ -30,11 +34,15 @@ export interface ProveOptions {
   inThisRequest?: boolean;
 }
 
-export type ReauthDeps = Uses<
-  'now' | 'passwords',
-  'reauthGrants' | 'emailCodes',
-  'jwtSecret'
->;
+export interface ReauthDeps {
+  readonly now: () => number;
+  readonly passwords: Passwords;
+  readonly storage: {
+    readonly reauthGrants: ReauthGrantRepo;
+    readonly emailCodes: EmailCodeRepo;
+  };
+  readonly config: Pick<Config, 'jwtSecret'>;
+}
 
 /**
  * The second factor as a proof needs it. The second-factor feature provides it (the

@@ -12,7 +12,13 @@ import { type ChallengePurpose, type Passkey } from './repository.js';
 import { isBanned, type User } from '../accounts/index.js';
 import type { PasskeyView } from './contract.js';
 import { PASSKEY_METHOD, type TokenEnvelope } from '../sessions/index.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
+import type { Config } from '../../config/index.js';
+import type { UserRepo } from '../accounts/index.js';
+import type { AuditLog } from '../audit/index.js';
+import type { SignIns, TokenService } from '../sessions/index.js';
+import type { PasskeyRepo } from './repository.js';
+import type { Logger } from 'pino';
 
 /** A challenge answers once, within five minutes, on whichever instance receives the answer. */
 const CHALLENGE_TTL_MS = 5 * 60 * 1000;
@@ -28,11 +34,18 @@ export function passkeyView(p: Passkey): PasskeyView {
   };
 }
 
-export type PasskeyDeps = Uses<
-  'now' | 'audit' | 'tokens' | 'log' | 'signIns',
-  'passkeys' | 'users',
-  'baseUrl' | 'centerAppId' | 'siteName'
->;
+export interface PasskeyDeps {
+  readonly now: () => number;
+  readonly log: Logger;
+  readonly tokens: TokenService;
+  readonly audit: AuditLog;
+  readonly signIns: SignIns;
+  readonly storage: {
+    readonly passkeys: PasskeyRepo;
+    readonly users: UserRepo;
+  };
+  readonly config: Pick<Config, 'baseUrl' | 'centerAppId' | 'siteName'>;
+}
 
 /**
  * Passkeys (WebAuthn discoverable credentials): registered on /account, used on /login

@@ -9,9 +9,12 @@ import type {
   SecondFactorStatus,
   TotpSetupData,
 } from './contract.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import { LoginThrottle, OTP_RULES, type RateLimiter } from '../limits/index.js';
 import { SecretBox } from '../../platform/crypto/secret-box.js';
+import type { Config } from '../../config/index.js';
+import type { AuditLog } from '../audit/index.js';
+import type { PasskeyRepo, SecondFactorRepo } from './repository.js';
 
 const RECOVERY_CODE_COUNT = 10;
 /** 32 letters and digits without look-alikes (0/o, 1/l): 10 of them carry 50 bits. */
@@ -30,11 +33,15 @@ function newRecoveryCode(): string {
   return `${out.slice(0, 5)}-${out.slice(5)}`;
 }
 
-export type SecondFactorDeps = Uses<
-  'now' | 'audit',
-  'secondFactors' | 'passkeys',
-  'jwtSecret' | 'siteName'
->;
+export interface SecondFactorDeps {
+  readonly now: () => number;
+  readonly audit: AuditLog;
+  readonly storage: {
+    readonly secondFactors: SecondFactorRepo;
+    readonly passkeys: PasskeyRepo;
+  };
+  readonly config: Pick<Config, 'jwtSecret' | 'siteName'>;
+}
 
 /**
  * The authenticator-app factor and its recovery codes: enrolment and removal on /account,

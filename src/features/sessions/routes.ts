@@ -6,14 +6,21 @@ import {
   NO_STORE,
   type ContractApp,
 } from '../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../services.js';
+import type { SessionService } from './session-service.js';
+import type { AuthGuards } from './bearer-guard.js';
 
 const tags = ['session'];
+
+/** What the routes below are given. */
+export interface SessionRouteDeps {
+  services: { session: SessionService };
+  guards: Pick<AuthGuards, 'token'>;
+}
 
 /** me, refresh, logout (docs/api.md §3). */
 export async function sessionRoutes(
   app: ContractApp,
-  { services, guards }: RouteDeps,
+  { services, guards }: SessionRouteDeps,
 ) {
   const { session } = services;
 

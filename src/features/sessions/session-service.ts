@@ -1,9 +1,21 @@
 import type { MeData, TokenEnvelope } from './contract.js';
 import { userEvent } from '../moderation/index.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import type { Authenticated } from './token-service.js';
+import type { UserRepo } from '../accounts/index.js';
+import type { AuditLog } from '../audit/index.js';
+import type { SignIns } from './sign-ins.js';
+import type { TokenService } from './token-service.js';
 
-export type SessionDeps = Uses<'tokens' | 'audit' | 'signIns' | 'now', 'users'>;
+export interface SessionDeps {
+  readonly now: () => number;
+  readonly tokens: TokenService;
+  readonly audit: AuditLog;
+  readonly signIns: SignIns;
+  readonly storage: {
+    readonly users: UserRepo;
+  };
+}
 
 /** Only a body `{ "all": true }` asks for logout-all; any other body is a plain logout (docs/api.md §3). */
 function asksForAll(body: unknown): boolean {

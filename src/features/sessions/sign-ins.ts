@@ -27,7 +27,7 @@ interface WrittenMarks {
   coveredUntil: number;
 }
 const NEVER = -Infinity;
-/** Where a sign-in came from (features/kit.ts `Caller`; not imported, to keep tokens.ts free of the kit). */
+/** Where a sign-in came from (the request's `Caller`, platform/http/typed-scope.ts, by shape). */
 interface Origin {
   ip: string;
   userAgent?: string;

@@ -1,8 +1,12 @@
-import type { Uses } from '../kit.js';
 import type { SignInNoticeView, SignInView } from './contract.js';
 import type { SignInRecord } from './repository.js';
 import { newSignInNotice } from './sign-in-notice.js';
 import type { Language } from '../../platform/i18n/language.js';
+import type { Config } from '../../config/index.js';
+import type { Mailer } from '../../platform/mail/mailer.js';
+import type { UserRepo } from '../accounts/index.js';
+import type { SignInHistoryRepo } from './repository.js';
+import type { Logger } from 'pino';
 
 /** How long a sign-in is kept and counts as "seen" (docs/api.md §17). */
 export const SIGN_IN_RETENTION_MS = 90 * 24 * 3600_000;
@@ -20,11 +24,16 @@ export interface CompletedSignIn {
   language?: Language;
 }
 
-export type SignInHistoryDeps = Uses<
-  'now' | 'log' | 'mailer',
-  'signInHistory' | 'users',
-  'baseUrl'
->;
+export interface SignInHistoryDeps {
+  readonly now: () => number;
+  readonly log: Logger;
+  readonly mailer: Mailer;
+  readonly storage: {
+    readonly signInHistory: SignInHistoryRepo;
+    readonly users: UserRepo;
+  };
+  readonly config: Pick<Config, 'baseUrl'>;
+}
 
 function view(r: SignInRecord): SignInView {
   return {

@@ -4,7 +4,9 @@ import {
   NO_STORE,
   type ContractApp,
 } from '../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../services.js';
+import type { SignInHistory } from './history-service.js';
+import type { UserLookup } from '../accounts/index.js';
+import type { AuthGuards } from '../sessions/index.js';
 import {
   AdminSignInsQuery,
   SignInListReply,
@@ -14,10 +16,16 @@ import {
 
 const A = '/api/v1/auth/account';
 
+/** What the routes below are given. */
+export interface SignInHistoryRouteDeps {
+  services: { signInHistory: SignInHistory; users: UserLookup };
+  guards: Pick<AuthGuards, 'admin' | 'firstParty'>;
+}
+
 /** The person's own sign-ins and notice setting, and a user's sign-ins for administrators (docs/api.md §17). */
 export async function signInHistoryRoutes(
   app: ContractApp,
-  { services, guards }: RouteDeps,
+  { services, guards }: SignInHistoryRouteDeps,
 ) {
   const history = services.signInHistory;
   const tags = ['account'];
@@ -91,7 +99,7 @@ export async function signInHistoryRoutes(
     },
     async (request, reply) => {
       void reply.headers(NO_STORE);
-      const user = await services.admin.userNamed(request.query.username);
+      const user = await services.users.userNamed(request.query.username);
       return {
         ok: true as const,
         data: { sign_ins: await history.list(user.id) },

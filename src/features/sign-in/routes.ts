@@ -18,18 +18,28 @@ import {
   NO_STORE,
   type ContractApp,
 } from '../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../services.js';
+import type { AccountService } from './account-service.js';
+import type { AccountEmails } from './account-emails.js';
+import type { AuthGuards } from '../sessions/index.js';
+import type { Metrics } from '../../platform/http/metrics.js';
 
 const tags = ['accounts'];
 /** Routes whose `email` is checked as an address: a NUL byte in it is that answer too (plugins/errors.ts). */
 const EMAIL_FORMAT = { email: 'badEmail' } as const;
 
+/** What the routes below are given. */
+export interface AccountRouteDeps {
+  services: { accounts: AccountService; accountEmails: AccountEmails };
+  guards: Pick<AuthGuards, 'token'>;
+  metrics: Pick<Metrics, 'logins'>;
+}
+
 /** Registration and sign-in (docs/api.md §2). */
 export async function accountRoutes(
   app: ContractApp,
-  { services, guards, metrics }: RouteDeps,
+  { services, guards, metrics }: AccountRouteDeps,
 ) {
-  const { accounts } = services;
+  const { accounts, accountEmails } = services;
 
   /** Counts sign-in outcomes for /metrics: success, rejected (4xx) or error. */
   async function counted<T>(method: string, run: () => Promise<T>): Promise<T> {
@@ -99,7 +109,7 @@ export async function accountRoutes(
       const { email, purpose, captcha } = request.body;
       return {
         ok: true as const,
-        data: await accounts.sendCode(
+        data: await accountEmails.sendCode(
           email,
           purpose,
           callerOf(request),
@@ -143,7 +153,10 @@ export async function accountRoutes(
     },
     async (request) => ({
       ok: true as const,
-      data: await accounts.verifyEmail(authOf(request).user, request.body.code),
+      data: await accountEmails.verifyEmail(
+        authOf(request).user,
+        request.body.code,
+      ),
     }),
   );
 
@@ -161,7 +174,7 @@ export async function accountRoutes(
     },
     async (request) => {
       const { email, code, new_password } = request.body;
-      await accounts.resetPassword(
+      await accountEmails.resetPassword(
         email,
         code,
         new_password,

@@ -2,10 +2,18 @@ import { failureOf } from '../../errors/index.js';
 import { HealthReply, ReadyReplies } from './contract.js';
 import { responses } from '../../platform/http/contract.js';
 import type { ContractApp } from '../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../services.js';
+
+/** What the routes below are given. */
+export interface SystemRouteDeps {
+  /** Readiness: whether the database answers. */
+  services: { ready(): Promise<boolean> };
+}
 
 /** Liveness and readiness probes (docs/api.md §11). */
-export async function systemRoutes(app: ContractApp, { services }: RouteDeps) {
+export async function systemRoutes(
+  app: ContractApp,
+  { services }: SystemRouteDeps,
+) {
   app.get(
     '/healthz',
     {

@@ -11,13 +11,15 @@ import {
   isValidEmail,
   type User,
 } from '../accounts/index.js';
-import type { Uses } from '../kit.js';
 import type { Registration } from '../abuse/index.js';
 import { hasPassword } from '../reauth/index.js';
 import type { LinkView } from './contract.js';
 import type { ProviderDirectory } from './provider-directory.js';
 import type { UpstreamProfile } from './protocols/index.js';
 import type { ProviderRecord, UpstreamLink } from './repository.js';
+import type { UserRepo } from '../accounts/index.js';
+import type { PasskeyRepo } from '../second-factor/index.js';
+import type { UpstreamLinkRepo } from './repository.js';
 
 const DISPLAY_MAX = 64;
 const USERNAME_BASE_MAX = 24;
@@ -76,7 +78,14 @@ export const seenOf = (profile: UpstreamProfile) => ({
   avatarUrl: profile.avatarUrl ?? '',
 });
 
-export type LinkDeps = Uses<'now', 'users' | 'passkeys' | 'upstreamLinks'>;
+export interface LinkDeps {
+  readonly now: () => number;
+  readonly storage: {
+    readonly users: UserRepo;
+    readonly passkeys: PasskeyRepo;
+    readonly upstreamLinks: UpstreamLinkRepo;
+  };
+}
 
 /** Where an unknown subject goes when nobody is signed in. */
 export type NewSubject =

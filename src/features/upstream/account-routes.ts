@@ -6,7 +6,9 @@ import {
   type ContractApp,
 } from '../../platform/http/typed-scope.js';
 import { proofOf } from '../reauth/index.js';
-import type { RouteDeps } from '../services.js';
+import type { UpstreamServices } from './upstream-services.js';
+import type { UserLookup } from '../accounts/index.js';
+import type { AuthGuards } from '../sessions/index.js';
 import {
   AccountLinkBody,
   AccountLinksReply,
@@ -28,10 +30,16 @@ import {
 const A = '/api/v1/auth/account/upstream';
 const ADMIN = '/api/v1/auth/admin';
 
+/** What the routes below are given. */
+export interface UpstreamAccountRouteDeps {
+  services: { upstream: UpstreamServices; users: UserLookup };
+  guards: Pick<AuthGuards, 'admin' | 'firstParty'>;
+}
+
 /** Linked accounts of the signed-in person, and providers and links for administrators (docs/api.md §14). */
 export async function upstreamAccountRoutes(
   app: ContractApp,
-  { services, guards }: RouteDeps,
+  { services, guards }: UpstreamAccountRouteDeps,
 ) {
   const { links, providers } = services.upstream;
   const tags = ['account'];
@@ -244,7 +252,7 @@ export async function upstreamAccountRoutes(
       ok: true as const,
       data: {
         links: await links.linksOf(
-          await services.admin.userNamed(request.query.username),
+          await services.users.userNamed(request.query.username),
         ),
       },
     }),
@@ -262,7 +270,7 @@ export async function upstreamAccountRoutes(
       },
     },
     async (request) => {
-      const user = await services.admin.userNamed(request.body.username);
+      const user = await services.users.userNamed(request.body.username);
       await links.adminRemove(
         user,
         request.body.provider,

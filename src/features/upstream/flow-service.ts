@@ -4,15 +4,17 @@
  * protocol verify the provider's answer, and applies the account rules of §14.3. Nothing is
  * created or linked before the provider's answer is verified, and every failure is a page.
  */
-import { AppError } from '../../errors/index.js';
-import { isBanned } from '../accounts/index.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import type { RateLimiter } from '../limits/index.js';
-import { REAUTH_GRANT_MS } from '../reauth/index.js';
 import type { AccountLinks } from './account-links.js';
 import type { BrowserBinding } from './browser-binding.js';
 import { problemPage, type FlowFailurePage } from './flow-messages.js';
 import type { FlowStore } from './flow-store.js';
+import {
+  method,
+  VerifiedAnswers,
+  type CallbackResult,
+} from './verified-answers.js';
 import { safeReturnPath } from '../../platform/http/return-path.js';
 import { callbackUrl } from './provider-admin.js';
 import type { ProviderDirectory } from './provider-directory.js';
@@ -24,47 +26,31 @@ import {
   type UpstreamProtocol,
 } from './protocols/index.js';
 import type { ProviderType, UpstreamFlow } from './repository.js';
+import type { Config } from '../../config/index.js';
+import type { UserRepo } from '../accounts/index.js';
+import type { AuditLog } from '../audit/index.js';
+import type { ReauthGrantRepo } from '../reauth/index.js';
+import type { Logger } from 'pino';
 
 /** What a state was made for: a sign-in, a link from /account, or a re-authentication. */
 type Intent = 'signin' | 'link' | 'reauth';
-/** The upstream account that waits, in a `link_existing` ticket, for proof of the account holding its address. */
-export interface WaitingSubject {
-  subject: string;
-  /** The address the provider vouched for; the ticket's user holds it, and only that user may link. */
-  email?: string;
-  displayName?: string;
-  avatarUrl?: string;
-}
+
+export type { CallbackResult, WaitingSubject } from './verified-answers.js';
 
 export type StartResult =
   | { kind: 'redirect'; location: string; setCookie: string }
   | FlowFailurePage;
-export type CallbackResult =
-  | FlowFailurePage
-  | { kind: 'redirect'; location: string }
-  | {
-      kind: 'signin';
-      ticket: string;
-      next: string;
-      provider: string;
-      setCookie?: string;
-    }
-  | {
-      kind: 'email_exists';
-      ticket: string;
-      next: string;
-      provider: string;
-      email: string;
-      setCookie?: string;
-    };
 
-export type FlowDeps = Uses<
-  'now' | 'log' | 'audit',
-  'users' | 'reauthGrants',
-  'baseUrl'
->;
-
-const method = (providerId: string) => `upstream:${providerId}`;
+export interface FlowDeps {
+  readonly now: () => number;
+  readonly log: Logger;
+  readonly audit: AuditLog;
+  readonly storage: {
+    readonly users: UserRepo;
+    readonly reauthGrants: ReauthGrantRepo;
+  };
+  readonly config: Pick<Config, 'baseUrl'>;
+}
 
 export class UpstreamFlowService {
   constructor(
@@ -72,10 +58,14 @@ export class UpstreamFlowService {
     private readonly directory: ProviderDirectory,
     private readonly store: FlowStore,
     private readonly binding: BrowserBinding,
-    private readonly links: AccountLinks,
+    links: AccountLinks,
     private readonly protocolFor: (type: ProviderType) => UpstreamProtocol,
     private readonly limiter: RateLimiter,
-  ) {}
+  ) {
+    this.answers = new VerifiedAnswers(ctx, store, links);
+  }
+
+  private readonly answers: VerifiedAnswers;
 
   /**
    * `GET /login/{id}?next=…`, or `?ticket=…` from /account (a link or a re-authentication the
@@ -182,165 +172,14 @@ export class UpstreamFlowService {
       return this.failed(err, provider, caller);
     }
     if (intent === 'link')
-      return this.linkFromAccount(provider, state, profile, caller);
+      return this.answers.linkFromAccount(provider, state, profile, caller);
     if (intent === 'reauth')
-      return this.reauthenticated(provider, state, profile, caller);
-    const result = await this.signIn(provider, state, profile, caller);
+      return this.answers.reauthenticated(provider, state, profile, caller);
+    const result = await this.answers.signIn(provider, state, profile, caller);
     // The ticket lives FLOW_TTL_MS from now: so does the cookie it is bound to.
     return result.kind === 'signin' || result.kind === 'email_exists'
       ? { ...result, setCookie: this.binding.renewed(cookieHeader) }
       : result;
-  }
-
-  /** Nobody signed in: a known subject signs in, an unknown one signs up or waits for proof of its address's account. */
-  private async signIn(
-    provider: ActiveProvider,
-    state: UpstreamFlow,
-    profile: UpstreamProfile,
-    caller: Caller,
-  ): Promise<CallbackResult> {
-    const { id, name } = provider.record;
-    let link = await this.links.find(id, profile.subject);
-    if (!link) {
-      const outcome = await this.links.signUp(provider.record, profile);
-      if (outcome.kind === 'refused') return problemPage(outcome.problem, name);
-      if (outcome.kind === 'emailTaken') {
-        const waiting: WaitingSubject = {
-          subject: profile.subject,
-          email: outcome.email,
-          displayName: profile.displayName ?? profile.username,
-          avatarUrl: profile.avatarUrl,
-        };
-        const ticket = await this.store.issue(
-          'link_existing',
-          id,
-          state.browserHash,
-          { userId: outcome.holderId, next: state.next, payload: waiting },
-        );
-        return {
-          kind: 'email_exists',
-          ticket,
-          next: state.next,
-          provider: name,
-          email: outcome.email,
-        };
-      }
-      if (outcome.kind === 'created') {
-        await this.ctx.audit.record('user.register', {
-          actor: outcome.user.username,
-          ip: caller.ip,
-          target: outcome.user.username,
-          detail: { method: method(id) },
-        });
-        await this.ctx.audit.record('identity.linked', {
-          actor: outcome.user.username,
-          ip: caller.ip,
-          target: outcome.user.username,
-          detail: { provider: id },
-        });
-        return this.signInTicket(provider, state, outcome.user.id);
-      }
-      link = outcome.link;
-    }
-    const user = await this.ctx.storage.users.findById(link.userId);
-    if (!user || isBanned(user, this.ctx.now())) {
-      await this.ctx.audit.record('login.failure', {
-        actor: user?.username ?? null,
-        ip: caller.ip,
-        target: user?.username ?? null,
-        detail: { method: method(id), reason: 'banned' },
-      });
-      return problemPage('banned', name);
-    }
-    await this.links.touch(link, profile);
-    return this.signInTicket(provider, state, user.id);
-  }
-
-  /** The page finishes the sign-in with this ticket, asking for the second factor when the account has one. */
-  private async signInTicket(
-    provider: ActiveProvider,
-    state: UpstreamFlow,
-    userId: number,
-  ): Promise<CallbackResult> {
-    const ticket = await this.store.issue(
-      'signin',
-      provider.record.id,
-      state.browserHash,
-      { userId, next: state.next },
-    );
-    return {
-      kind: 'signin',
-      ticket,
-      next: state.next,
-      provider: provider.record.name,
-    };
-  }
-
-  /** A link asked for on /account, whose owner proved themselves when asking (docs/api.md §14.3). */
-  private async linkFromAccount(
-    provider: ActiveProvider,
-    state: UpstreamFlow,
-    profile: UpstreamProfile,
-    caller: Caller,
-  ): Promise<CallbackResult> {
-    const { id, name } = provider.record;
-    const user =
-      state.userId === null
-        ? undefined
-        : await this.ctx.storage.users.findById(state.userId);
-    if (!user || isBanned(user, this.ctx.now()))
-      return problemPage('banned', name);
-    try {
-      await this.links.link(user.id, id, profile);
-    } catch (err) {
-      if (err instanceof AppError && err.reason === 'upstreamAlreadyLinked')
-        return problemPage('alreadyLinked', name);
-      if (err instanceof AppError && err.reason === 'upstreamLinkedElsewhere')
-        return problemPage('linkedElsewhere', name);
-      throw err;
-    }
-    await this.ctx.audit.record('identity.linked', {
-      actor: user.username,
-      ip: caller.ip,
-      target: user.username,
-      detail: { provider: id },
-    });
-    return { kind: 'redirect', location: withFlag(state.next, 'linked', id) };
-  }
-
-  /** An account without a password proves itself by signing in again with a provider linked to it. */
-  private async reauthenticated(
-    provider: ActiveProvider,
-    state: UpstreamFlow,
-    profile: UpstreamProfile,
-    caller: Caller,
-  ): Promise<CallbackResult> {
-    const link = await this.links.find(provider.record.id, profile.subject);
-    if (
-      !link ||
-      state.userId === null ||
-      link.userId !== state.userId ||
-      state.sessionKey === null
-    )
-      return problemPage('notYourLink', provider.record.name);
-    await this.links.touch(link, profile);
-    const now = this.ctx.now();
-    await this.ctx.storage.reauthGrants.put(
-      link.userId,
-      state.sessionKey,
-      'upstream',
-      now + REAUTH_GRANT_MS,
-      now,
-    );
-    await this.ctx.audit.record('reauth.upstream', {
-      ip: caller.ip,
-      target: `uid:${link.userId}`,
-      detail: { provider: provider.record.id },
-    });
-    return {
-      kind: 'redirect',
-      location: withFlag(state.next, 'reauthenticated', provider.record.id),
-    };
   }
 
   /** A protocol failure as its page; only an unexpected fault is logged as one. */
@@ -386,9 +225,4 @@ export class UpstreamFlowService {
   private origin(): string {
     return new URL(this.ctx.config.baseUrl).origin;
   }
-}
-
-/** `next` with a query flag the account page shows a notice for. */
-function withFlag(next: string, key: string, value: string): string {
-  return `${next}${next.includes('?') ? '&' : '?'}${key}=${encodeURIComponent(value)}`;
 }

@@ -5,7 +5,7 @@
  */
 import { fail } from '../../errors/index.js';
 import type { User } from '../accounts/index.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import {
   hasPassword,
   sessionKeyOf,
@@ -19,8 +19,13 @@ import type { AccountLinksData, LinkView } from './contract.js';
 import type { FlowStore } from './flow-store.js';
 import { safeReturnPath } from '../../platform/http/return-path.js';
 import type { ProviderDirectory } from './provider-directory.js';
+import type { Config } from '../../config/index.js';
+import type { AuditLog } from '../audit/index.js';
 
-export type LinkServiceDeps = Uses<'audit', never, 'baseUrl'>;
+export interface LinkServiceDeps {
+  readonly audit: AuditLog;
+  readonly config: Pick<Config, 'baseUrl'>;
+}
 
 /** The address the page sends the browser to, and the binding cookie the answer sets for it. */
 export interface FlowStart {

@@ -10,7 +10,8 @@ import {
 import { sendPage } from '../pages/index.js';
 import { proofOf } from '../reauth/index.js';
 import { TokenEnvelope } from '../sessions/index.js';
-import type { RouteDeps } from '../services.js';
+import type { UpstreamServices } from './upstream-services.js';
+import type { AuthGuards } from '../sessions/index.js';
 import {
   FinishBody,
   LinkedReply,
@@ -90,10 +91,16 @@ function answer(reply: FastifyReply, result: CallbackResult): FastifyReply {
   }
 }
 
+/** What the routes below are given. */
+export interface UpstreamRouteDeps {
+  services: { upstream: UpstreamServices };
+  guards: Pick<AuthGuards, 'firstParty'>;
+}
+
 /** The browser flow's two addresses and the JSON steps the pages take (docs/api.md §14.2, §14.3). */
 export async function upstreamRoutes(
   app: ContractApp,
-  { services, guards }: RouteDeps,
+  { services, guards }: UpstreamRouteDeps,
 ) {
   const { flows, finish, links } = services.upstream;
   const baseUrl = services.upstream.providers.baseUrl;

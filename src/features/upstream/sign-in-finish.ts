@@ -6,7 +6,7 @@
  */
 import { bannedAtSignIn, fail } from '../../errors/index.js';
 import { isBanned } from '../accounts/index.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import type { ReauthProof, ReauthService } from '../reauth/index.js';
 import type { SecondFactorService } from '../second-factor/index.js';
 import {
@@ -19,12 +19,21 @@ import type { LinkedData } from './contract.js';
 import type { WaitingSubject } from './flow-service.js';
 import type { FlowStore } from './flow-store.js';
 import type { ProviderDirectory } from './provider-directory.js';
+import type { Config } from '../../config/index.js';
+import type { UserRepo } from '../accounts/index.js';
+import type { AuditLog } from '../audit/index.js';
+import type { SignIns, TokenService } from '../sessions/index.js';
 
-export type FinishDeps = Uses<
-  'now' | 'tokens' | 'audit' | 'signIns',
-  'users',
-  'centerAppId'
->;
+export interface FinishDeps {
+  readonly now: () => number;
+  readonly tokens: TokenService;
+  readonly audit: AuditLog;
+  readonly signIns: SignIns;
+  readonly storage: {
+    readonly users: UserRepo;
+  };
+  readonly config: Pick<Config, 'centerAppId'>;
+}
 
 /** ASCII lower case only, as e-mail addresses are compared everywhere else. */
 const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());

@@ -1,4 +1,5 @@
-import type { ServiceKit } from '../kit.js';
+import type { Logger } from 'pino';
+import type { Config } from '../../config/index.js';
 import type { RateLimiter } from '../limits/index.js';
 import type { Registration } from '../abuse/index.js';
 import type { ReauthService } from '../reauth/index.js';
@@ -11,7 +12,11 @@ import { UpstreamLinkService } from './link-service.js';
 import { ProviderAdmin } from './provider-admin.js';
 import { ProviderDirectory } from './provider-directory.js';
 import { protocols } from './protocols/index.js';
-import { UpstreamSignInFinish } from './sign-in-finish.js';
+import { UpstreamSignInFinish, type FinishDeps } from './sign-in-finish.js';
+import type { LinkDeps } from './account-links.js';
+import type { FlowDeps } from './flow-service.js';
+import type { LinkServiceDeps } from './link-service.js';
+import type { UpstreamFlowRepo, UpstreamProviderRepo } from './repository.js';
 
 /** Sign-in with other accounts (docs/api.md §14) as the routes and the CLI use it. */
 export interface UpstreamServices {
@@ -25,8 +30,21 @@ export interface UpstreamServices {
   readonly links: UpstreamLinkService;
 }
 
+/** What the upstream services are built from. */
+export type UpstreamDeps = FlowDeps &
+  FinishDeps &
+  LinkDeps &
+  LinkServiceDeps & {
+    readonly log: Logger;
+    readonly storage: {
+      readonly upstreamProviders: UpstreamProviderRepo;
+      readonly upstreamFlows: UpstreamFlowRepo;
+    };
+    readonly config: Pick<Config, 'jwtSecret' | 'baseUrl'>;
+  };
+
 export function createUpstreamServices(
-  kit: ServiceKit,
+  kit: UpstreamDeps,
   limiter: RateLimiter,
   secondFactor: Pick<SecondFactorService, 'checkSignIn'>,
   reauth: Pick<ReauthService, 'prove'>,

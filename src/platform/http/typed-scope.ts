@@ -2,6 +2,7 @@ import type {
   FastifyBaseLogger,
   FastifyInstance,
   FastifyRequest,
+  preHandlerAsyncHookHandler,
   RawReplyDefaultExpression,
   RawRequestDefaultExpression,
   RawServerDefault,
@@ -18,6 +19,23 @@ export type ContractApp = FastifyInstance<
   FastifyBaseLogger,
   TypeBoxTypeProvider
 >;
+
+/** A pre-handler that lets only some callers of a route through (a Bearer check). */
+export type Guard = preHandlerAsyncHookHandler;
+
+/**
+ * Registers `routes` in a scope of its own, where the route schemas type requests and replies:
+ * what one route module sets (hooks, parsers, error handlers) stays inside that scope.
+ */
+export async function routesInScope<D>(
+  app: FastifyInstance,
+  routes: (app: ContractApp, deps: D) => Promise<void>,
+  deps: D,
+): Promise<void> {
+  await app.register(async (scope) =>
+    routes(scope.withTypeProvider<TypeBoxTypeProvider>(), deps),
+  );
+}
 
 /** Who is calling, for audit rows and per-IP limits, and the language of the e-mails the call causes. */
 export interface Caller {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { RouteDeps } from '../../services.js';
+import type { OidcPluginDeps } from '../http/route-deps.js';
 import { callerOf } from '../../../platform/http/typed-scope.js';
 import { fieldsOf } from '../http/form-body.js';
 import type { Step } from '../authorize-flow.js';
@@ -21,7 +21,7 @@ function answer(reply: FastifyReply, step: Step): FastifyReply {
 /** The authorization endpoint (docs/api.md §12.3): GET or form POST, and the way back from sign-in. */
 export async function authorizeEndpointRoutes(
   app: FastifyInstance,
-  { services }: RouteDeps,
+  { services }: OidcPluginDeps,
 ) {
   const { authorize, sessions } = services.oidc;
   const schema = { hide: true };

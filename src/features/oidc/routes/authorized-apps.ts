@@ -4,7 +4,7 @@ import {
   NO_STORE,
   type ContractApp,
 } from '../../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../../services.js';
+import type { OidcPluginDeps } from '../http/route-deps.js';
 import { AuthorizedAppListReply, RevokeAppBody } from '../pages-contract.js';
 import { EmptyReply, responses } from '../../../platform/http/contract.js';
 
@@ -13,7 +13,7 @@ const tags = ['account'];
 /** `/account`'s "已授权的应用": first-party Bearer, the v1 API's envelopes (docs/api.md §1). */
 export async function authorizedAppsRoutes(
   app: ContractApp,
-  { services, guards }: RouteDeps,
+  { services, guards }: OidcPluginDeps,
 ) {
   const authorized = services.oidc.authorizedApps;
 

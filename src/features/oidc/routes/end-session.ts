@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../../services.js';
+import type { OidcPluginDeps } from '../http/route-deps.js';
 import type { EndSessionAnswer } from '../end-session.js';
 import { fieldsOf } from '../http/form-body.js';
 import { pageErrors, sendHtmlPage } from '../http/html-page.js';
@@ -10,7 +10,7 @@ import { pageLanguage, pageText, refusalIn } from '../http/page-text.js';
 /** RP-Initiated Logout 1.0 at `end_session_endpoint`: GET or form POST, and its confirmation page's POST. */
 export async function endSessionRoutes(
   app: FastifyInstance,
-  { services }: RouteDeps,
+  { services }: OidcPluginDeps,
 ) {
   const { sessions, endSession } = services.oidc;
   pageErrors(app, 'signOutFailed');

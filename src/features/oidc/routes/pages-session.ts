@@ -4,7 +4,7 @@ import {
   NO_STORE,
   type ContractApp,
 } from '../../../platform/http/typed-scope.js';
-import type { RouteDeps } from '../../services.js';
+import type { OidcPluginDeps } from '../http/route-deps.js';
 import {
   ConsentBody,
   ConsentReply,
@@ -22,7 +22,7 @@ const empty = EmptyReply;
  */
 export async function pagesSessionRoutes(
   app: ContractApp,
-  { services, guards }: RouteDeps,
+  { services, guards }: OidcPluginDeps,
 ) {
   const { sessions, authorize } = services.oidc;
 
@@ -79,12 +79,10 @@ export async function pagesSessionRoutes(
     },
     async (request, reply) => {
       const session = await sessions.current(request.headers.cookie);
-      return reply
-        .headers(NO_STORE)
-        .send({
-          ok: true as const,
-          data: await authorize.interaction(request.body.ticket, session),
-        });
+      return reply.headers(NO_STORE).send({
+        ok: true as const,
+        data: await authorize.interaction(request.body.ticket, session),
+      });
     },
   );
 
@@ -102,19 +100,17 @@ export async function pagesSessionRoutes(
     async (request, reply) => {
       const session = await sessions.current(request.headers.cookie);
       const { ticket, decision } = request.body;
-      return reply
-        .headers(NO_STORE)
-        .send({
-          ok: true as const,
-          data: {
-            redirect_to: await authorize.decide(
-              ticket,
-              decision === 'allow',
-              session,
-              callerOf(request),
-            ),
-          },
-        });
+      return reply.headers(NO_STORE).send({
+        ok: true as const,
+        data: {
+          redirect_to: await authorize.decide(
+            ticket,
+            decision === 'allow',
+            session,
+            callerOf(request),
+          ),
+        },
+      });
     },
   );
 }

@@ -1,21 +1,21 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
-import type { Repositories } from './storage.js';
-import type { AuditLog } from './audit/audit-log.js';
-import type { ClientDirectory } from './apps/client-directory.js';
+import type { Repositories } from '../features/storage.js';
+import type { AuditLog } from '../features/audit/audit-log.js';
+import type { ClientDirectory } from '../features/apps/client-directory.js';
 import type { Mailer } from '../platform/mail/mailer.js';
 import type { Passwords } from '../platform/crypto/passwords.js';
-import type { RevokedTokens } from './sessions/revoked-tokens.js';
-import type { SignIns } from './sessions/sign-ins.js';
-import type { TokenService } from './sessions/token-service.js';
-import type { UserCache } from './sessions/user-cache.js';
+import type { RevokedTokens } from '../features/sessions/revoked-tokens.js';
+import type { SignIns } from '../features/sessions/sign-ins.js';
+import type { TokenService } from '../features/sessions/token-service.js';
+import type { UserCache } from '../features/sessions/user-cache.js';
 
 /** The repositories of one backend, without its lifecycle (migrate, ping, close). */
 export type { Repositories };
 
 /**
  * Every collaborator the use cases are built from, assembled once in app/services.ts.
- * No service receives all of it: each declares, with `Uses`, the part it needs.
+ * No service receives all of it: each declares, in its own feature, the part it needs.
  */
 export interface ServiceKit {
   readonly config: Config;
@@ -35,18 +35,3 @@ export interface ServiceKit {
   /** The record of each sign-in (token family): list, end one, end all. */
   readonly signIns: SignIns;
 }
-
-/**
- * The collaborators `K`, the repositories `R` and the settings `C` of the kit: what one service
- * is given. Settings are named one by one, so a service's type says which of them change it.
- */
-export type Uses<
-  K extends Exclude<keyof ServiceKit, 'storage' | 'config'>,
-  R extends keyof Repositories = never,
-  C extends keyof Config = never,
-> = Pick<ServiceKit, K> & {
-  readonly storage: Pick<Repositories, R>;
-  readonly config: Pick<Config, C>;
-};
-
-export type { Caller } from '../platform/http/typed-scope.js';

@@ -1,34 +1,35 @@
 /**
- * The use cases of every feature as the routes and the CLI see them, and what a route module
- * is given. Built once by the composition root (src/app/services.ts).
+ * The use cases of every feature, built once by createServices (services.ts). The routes get
+ * only their own feature's part of it (routes.ts); the CLI uses all of it.
  */
-import type { AuthGuards } from './sessions/bearer-guard.js';
-import type { Metrics } from '../platform/http/metrics.js';
-import type { AccountService } from './sign-in/account-service.js';
-import type { AccountSettingsService } from './account-settings/settings-service.js';
-import type { AdminService } from './admin/admin-service.js';
-import type { AdminConsoleService } from './admin/console-service.js';
-import type { AppService } from './apps/app-service.js';
-import type { AuditLog } from './audit/audit-log.js';
-import type { AuthorizationService } from './authorization/authorization-service.js';
-import type { CorsWhitelist } from './apps/cors-whitelist.js';
-import type { DeviceService } from './device/device-service.js';
-import type { ReauthService } from './reauth/reauth-service.js';
-import type { PasskeyService } from './second-factor/passkey-service.js';
-import type { SecondFactorService } from './second-factor/totp-service.js';
-import type { SessionService } from './sessions/session-service.js';
-import type { TokenService } from './sessions/token-service.js';
-import type { UserTransferService } from './admin/user-transfer.js';
-import type { OidcServices } from './oidc/oidc-services.js';
-import type { UpstreamServices } from './upstream/index.js';
-import type { SignInHistory } from './sign-in-history/index.js';
-import type { MinecraftServices } from './minecraft/index.js';
-import type { AbuseServices } from './abuse/index.js';
-import type { WebhookService } from './moderation/index.js';
+import type { AccountService } from '../features/sign-in/account-service.js';
+import type { AccountEmails } from '../features/sign-in/account-emails.js';
+import type { AccountSettingsService } from '../features/account-settings/settings-service.js';
+import type { AdminService } from '../features/admin/admin-service.js';
+import type { AdminConsoleService } from '../features/admin/console-service.js';
+import type { AppService } from '../features/apps/app-service.js';
+import type { AuditLog } from '../features/audit/audit-log.js';
+import type { AuthorizationService } from '../features/authorization/authorization-service.js';
+import type { CorsWhitelist } from '../features/apps/cors-whitelist.js';
+import type { DeviceService } from '../features/device/device-service.js';
+import type { ReauthService } from '../features/reauth/reauth-service.js';
+import type { PasskeyService } from '../features/second-factor/passkey-service.js';
+import type { SecondFactorService } from '../features/second-factor/totp-service.js';
+import type { SessionService } from '../features/sessions/session-service.js';
+import type { TokenService } from '../features/sessions/token-service.js';
+import type { UserTransferService } from '../features/admin/user-transfer.js';
+import type { OidcServices } from '../features/oidc/oidc-services.js';
+import type { UpstreamServices } from '../features/upstream/index.js';
+import type { SignInHistory } from '../features/sign-in-history/index.js';
+import type { MinecraftServices } from '../features/minecraft/index.js';
+import type { AbuseServices } from '../features/abuse/index.js';
+import type { WebhookService } from '../features/moderation/index.js';
 
 /** The use cases the HTTP layer and the CLI call; nothing here hands out storage. */
 export interface Services {
   readonly accounts: AccountService;
+  /** E-mail codes, address verification and changes, password resets. */
+  readonly accountEmails: AccountEmails;
   /** The signed-in user's own profile, password, sessions and deletion. */
   readonly settings: AccountSettingsService;
   readonly admin: AdminService;
@@ -67,11 +68,4 @@ export interface Services {
   start(): Promise<void>;
   /** Stops background work and closes what the services opened (not the storage). */
   stop(): Promise<void>;
-}
-
-/** What every route module receives. */
-export interface RouteDeps {
-  services: Services;
-  guards: AuthGuards;
-  metrics: Metrics;
 }
