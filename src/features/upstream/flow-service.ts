@@ -4,12 +4,20 @@
  * protocol verify the provider's answer, and applies the account rules of §14.3. Nothing is
  * created or linked before the provider's answer is verified, and every failure is a page.
  */
-import { AppError } from '../../errors/index.js';
 import { isBanned } from '../accounts/index.js';
 import type { Caller, Uses } from '../kit.js';
 import type { RateLimiter } from '../limits/index.js';
 import { REAUTH_GRANT_MS } from '../reauth/index.js';
 import type { AccountLinks } from './account-links.js';
+import type {
+  CallbackResult,
+  FlowDeps,
+  Intent,
+  StartResult,
+  WaitingSubject,
+} from './flow-types.js';
+import { failurePage } from './flow-failure.js';
+import { AccountIntents } from './flow-intents.js';
 import type { BrowserBinding } from './browser-binding.js';
 import { problemPage, type FlowFailurePage } from './flow-messages.js';
 import type { FlowStore } from './flow-store.js';
@@ -20,49 +28,20 @@ import {
   singleValued,
   UpstreamError,
   type ActiveProvider,
+  type Memberships,
   type UpstreamProfile,
   type UpstreamProtocol,
 } from './protocols/index.js';
 import type { ProviderType, UpstreamFlow } from './repository.js';
+import type { RoleMapSync } from './role-map-sync.js';
 
-/** What a state was made for: a sign-in, a link from /account, or a re-authentication. */
-type Intent = 'signin' | 'link' | 'reauth';
-/** The upstream account that waits, in a `link_existing` ticket, for proof of the account holding its address. */
-export interface WaitingSubject {
-  subject: string;
-  /** The address the provider vouched for; the ticket's user holds it, and only that user may link. */
-  email?: string;
-  displayName?: string;
-  avatarUrl?: string;
-}
-
-export type StartResult =
-  | { kind: 'redirect'; location: string; setCookie: string }
-  | FlowFailurePage;
-export type CallbackResult =
-  | FlowFailurePage
-  | { kind: 'redirect'; location: string }
-  | {
-      kind: 'signin';
-      ticket: string;
-      next: string;
-      provider: string;
-      setCookie?: string;
-    }
-  | {
-      kind: 'email_exists';
-      ticket: string;
-      next: string;
-      provider: string;
-      email: string;
-      setCookie?: string;
-    };
-
-export type FlowDeps = Uses<
-  'now' | 'log' | 'audit',
-  'users' | 'reauthGrants',
-  'baseUrl'
->;
+export type {
+  CallbackResult,
+  FlowDeps,
+  Intent,
+  StartResult,
+  WaitingSubject,
+} from './flow-types.js';
 
 const method = (providerId: string) => `upstream:${providerId}`;
 
@@ -75,7 +54,12 @@ export class UpstreamFlowService {
     private readonly links: AccountLinks,
     private readonly protocolFor: (type: ProviderType) => UpstreamProtocol,
     private readonly limiter: RateLimiter,
-  ) {}
+    private readonly roleMaps: RoleMapSync,
+  ) {
+    this.intents = new AccountIntents(ctx, links, roleMaps);
+  }
+
+  private readonly intents: AccountIntents;
 
   /**
    * `GET /login/{id}?next=…`, or `?ticket=…` from /account (a link or a re-authentication the
@@ -123,7 +107,7 @@ export class UpstreamFlowService {
       );
       return { kind: 'redirect', location: url.toString(), setCookie };
     } catch (err) {
-      return this.failed(err, provider, null);
+      return failurePage(this.ctx, err, provider, null);
     }
   }
 
@@ -179,12 +163,12 @@ export class UpstreamFlowService {
         this.values(providerId, stateValue as string, intent),
       );
     } catch (err) {
-      return this.failed(err, provider, caller);
+      return failurePage(this.ctx, err, provider, caller);
     }
     if (intent === 'link')
-      return this.linkFromAccount(provider, state, profile, caller);
+      return this.intents.link(provider, state, profile, caller);
     if (intent === 'reauth')
-      return this.reauthenticated(provider, state, profile, caller);
+      return this.intents.reauthenticated(provider, state, profile, caller);
     const result = await this.signIn(provider, state, profile, caller);
     // The ticket lives FLOW_TTL_MS from now: so does the cookie it is bound to.
     return result.kind === 'signin' || result.kind === 'email_exists'
@@ -210,6 +194,7 @@ export class UpstreamFlowService {
           email: outcome.email,
           displayName: profile.displayName ?? profile.username,
           avatarUrl: profile.avatarUrl,
+          memberships: profile.memberships,
         };
         const ticket = await this.store.issue(
           'link_existing',
@@ -238,6 +223,11 @@ export class UpstreamFlowService {
           target: outcome.user.username,
           detail: { provider: id },
         });
+        await this.roleMaps.sync(
+          provider.record,
+          outcome.user.id,
+          profile.memberships,
+        );
         return this.signInTicket(provider, state, outcome.user.id);
       }
       link = outcome.link;
@@ -253,6 +243,7 @@ export class UpstreamFlowService {
       return problemPage('banned', name);
     }
     await this.links.touch(link, profile);
+    await this.roleMaps.sync(provider.record, user.id, profile.memberships);
     return this.signInTicket(provider, state, user.id);
   }
 
@@ -276,103 +267,6 @@ export class UpstreamFlowService {
     };
   }
 
-  /** A link asked for on /account, whose owner proved themselves when asking (docs/api.md §14.3). */
-  private async linkFromAccount(
-    provider: ActiveProvider,
-    state: UpstreamFlow,
-    profile: UpstreamProfile,
-    caller: Caller,
-  ): Promise<CallbackResult> {
-    const { id, name } = provider.record;
-    const user =
-      state.userId === null
-        ? undefined
-        : await this.ctx.storage.users.findById(state.userId);
-    if (!user || isBanned(user, this.ctx.now()))
-      return problemPage('banned', name);
-    try {
-      await this.links.link(user.id, id, profile);
-    } catch (err) {
-      if (err instanceof AppError && err.reason === 'upstreamAlreadyLinked')
-        return problemPage('alreadyLinked', name);
-      if (err instanceof AppError && err.reason === 'upstreamLinkedElsewhere')
-        return problemPage('linkedElsewhere', name);
-      throw err;
-    }
-    await this.ctx.audit.record('identity.linked', {
-      actor: user.username,
-      ip: caller.ip,
-      target: user.username,
-      detail: { provider: id },
-    });
-    return { kind: 'redirect', location: withFlag(state.next, 'linked', id) };
-  }
-
-  /** An account without a password proves itself by signing in again with a provider linked to it. */
-  private async reauthenticated(
-    provider: ActiveProvider,
-    state: UpstreamFlow,
-    profile: UpstreamProfile,
-    caller: Caller,
-  ): Promise<CallbackResult> {
-    const link = await this.links.find(provider.record.id, profile.subject);
-    if (
-      !link ||
-      state.userId === null ||
-      link.userId !== state.userId ||
-      state.sessionKey === null
-    )
-      return problemPage('notYourLink', provider.record.name);
-    await this.links.touch(link, profile);
-    const now = this.ctx.now();
-    await this.ctx.storage.reauthGrants.put(
-      link.userId,
-      state.sessionKey,
-      'upstream',
-      now + REAUTH_GRANT_MS,
-      now,
-    );
-    await this.ctx.audit.record('reauth.upstream', {
-      ip: caller.ip,
-      target: `uid:${link.userId}`,
-      detail: { provider: provider.record.id },
-    });
-    return {
-      kind: 'redirect',
-      location: withFlag(state.next, 'reauthenticated', provider.record.id),
-    };
-  }
-
-  /** A protocol failure as its page; only an unexpected fault is logged as one. */
-  private async failed(
-    err: unknown,
-    provider: ActiveProvider,
-    caller: Caller | null,
-  ): Promise<FlowFailurePage> {
-    const kind = err instanceof UpstreamError ? err.kind : 'provider';
-    if (err instanceof UpstreamError)
-      this.ctx.log.info(
-        { provider: provider.record.id, kind, reason: err.message },
-        'upstream sign-in refused',
-      );
-    else
-      this.ctx.log.error(
-        { err, provider: provider.record.id },
-        'upstream sign-in failed',
-      );
-    // What the provider said goes into the audit trail, where an administrator looks for why.
-    const error =
-      err instanceof UpstreamError
-        ? err.message.slice(0, 300)
-        : 'unexpected failure';
-    if (caller)
-      await this.ctx.audit.record('login.failure', {
-        ip: caller.ip,
-        detail: { method: method(provider.record.id), reason: kind, error },
-      });
-    return problemPage(kind, provider.record.name);
-  }
-
   private values(providerId: string, state: string, intent: Intent) {
     const { baseUrl } = this.ctx.config;
     return this.store.values(
@@ -386,9 +280,4 @@ export class UpstreamFlowService {
   private origin(): string {
     return new URL(this.ctx.config.baseUrl).origin;
   }
-}
-
-/** `next` with a query flag the account page shows a notice for. */
-function withFlag(next: string, key: string, value: string): string {
-  return `${next}${next.includes('?') ? '&' : '?'}${key}=${encodeURIComponent(value)}`;
 }

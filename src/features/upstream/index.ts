@@ -9,5 +9,6 @@ export type {
   UpstreamProviderRepo,
 } from './repository.js';
 export { ProviderOptionError } from './provider-rules.js';
+export type { RoleChange, RoleSync } from './role-map-sync.js';
 export { upstreamRoutes } from './routes.js';
 export { upstreamAccountRoutes } from './account-routes.js';

@@ -19,6 +19,7 @@ import type { LinkedData } from './contract.js';
 import type { WaitingSubject } from './flow-service.js';
 import type { FlowStore } from './flow-store.js';
 import type { ProviderDirectory } from './provider-directory.js';
+import type { RoleMapSync } from './role-map-sync.js';
 
 export type FinishDeps = Uses<
   'now' | 'tokens' | 'audit' | 'signIns',
@@ -37,6 +38,7 @@ export class UpstreamSignInFinish {
     private readonly directory: ProviderDirectory,
     private readonly secondFactor: Pick<SecondFactorService, 'checkSignIn'>,
     private readonly reauth: Pick<ReauthService, 'prove'>,
+    private readonly roleMaps: RoleMapSync,
   ) {}
 
   /**
@@ -111,6 +113,11 @@ export class UpstreamSignInFinish {
       avatarUrl: waiting.avatarUrl,
       emailVerified: false,
     });
+    await this.roleMaps.sync(
+      provider.record,
+      auth.user.id,
+      waiting.memberships,
+    );
     await this.ctx.audit.record('identity.linked', {
       actor: auth.user.username,
       ip: caller.ip,

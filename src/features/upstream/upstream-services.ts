@@ -11,6 +11,7 @@ import { UpstreamLinkService } from './link-service.js';
 import { ProviderAdmin } from './provider-admin.js';
 import { ProviderDirectory } from './provider-directory.js';
 import { protocols } from './protocols/index.js';
+import { RoleMapSync, type RoleSync } from './role-map-sync.js';
 import { UpstreamSignInFinish } from './sign-in-finish.js';
 
 /** Sign-in with other accounts (docs/api.md §14) as the routes and the CLI use it. */
@@ -31,6 +32,7 @@ export function createUpstreamServices(
   secondFactor: Pick<SecondFactorService, 'checkSignIn'>,
   reauth: Pick<ReauthService, 'prove'>,
   registration: Pick<Registration, 'open' | 'refusesUpstreamEmail'>,
+  roleSync: RoleSync,
 ): UpstreamServices {
   const { config, storage, now } = kit;
   const directory = new ProviderDirectory(
@@ -51,6 +53,13 @@ export function createUpstreamServices(
     now,
   );
   const links = new AccountLinks(kit, directory, registration);
+  const roleMaps = new RoleMapSync(
+    storage.upstreamLinks,
+    roleSync,
+    async (userId) => (await storage.users.findById(userId))?.roles,
+    kit.audit,
+    kit.log,
+  );
   return {
     providers: new ProviderAdmin(
       storage.upstreamProviders,
@@ -67,6 +76,7 @@ export function createUpstreamServices(
       links,
       protocols(now),
       limiter,
+      roleMaps,
     ),
     finish: new UpstreamSignInFinish(
       kit,
@@ -75,6 +85,7 @@ export function createUpstreamServices(
       directory,
       secondFactor,
       reauth,
+      roleMaps,
     ),
     links: new UpstreamLinkService(
       kit,

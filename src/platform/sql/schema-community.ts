@@ -28,6 +28,8 @@ export interface UpstreamLinksTable {
   avatar_url: string;
   linked_at: number;
   last_used_at: number | null;
+  /** JSON array: the roles the provider's role map gave through this link. */
+  granted_roles: Generated<string>;
 }
 
 export interface UpstreamFlowsTable {
