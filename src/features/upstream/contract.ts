@@ -35,6 +35,11 @@ export const ProviderView = View({
   guild_id: nullableString,
   /** oidc: the claim read for role_map; null: `groups`. */
   role_claim: nullableString,
+  /** The provider's last failure in the audit trail (a refused answer, memberships unread). */
+  last_error: Type.Union([
+    View({ at: Type.Integer(), action: Type.String(), message: Type.String() }),
+    Type.Null(),
+  ]),
   enabled: Type.Boolean(),
   /** What to register at the provider: `{BASE_URL}/login/{id}/callback`. */
   callback_url: Type.String(),

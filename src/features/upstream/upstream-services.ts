@@ -10,6 +10,7 @@ import { FlowStore } from './flow-store.js';
 import { UpstreamLinkService } from './link-service.js';
 import { ProviderAdmin } from './provider-admin.js';
 import { ProviderDirectory } from './provider-directory.js';
+import { LastErrors } from './provider-errors.js';
 import { protocols } from './protocols/index.js';
 import { RoleMapSync, type RoleSync } from './role-map-sync.js';
 import { UpstreamSignInFinish } from './sign-in-finish.js';
@@ -67,6 +68,7 @@ export function createUpstreamServices(
       kit.audit,
       config.baseUrl,
       now,
+      new LastErrors(storage.audit),
     ),
     flows: new UpstreamFlowService(
       kit,
