@@ -1,7 +1,7 @@
 /** 其他账号 in the admin console's user detail (docs/upstream.md): a user's linked accounts, each removable. */
 import { data } from '../api.js';
 import type { AdminLinks } from '../contracts.js';
-import { busy, formatTime, h, notice } from '../dom.js';
+import { busy, formatTime, h, type notice } from '../dom.js';
 import { messageOf } from '../layout.js';
 import { t } from '../i18n.js';
 
