@@ -61,7 +61,13 @@ describe('the OpenID Connect groups claim', () => {
   it('maps claim values to roles and follows them at the next sign-in', async () => {
     upstream.signInAs('sub-groups', {
       preferred_username: 'grouped',
-      groups: ['grafana-editors', 'ops', 'unmapped'],
+      groups: [
+        'grafana-editors',
+        'ops',
+        'unmapped',
+        '__proto__',
+        'constructor',
+      ],
     });
     const first = await signInThrough(center, 'corp');
     expect(first.body.user.roles.sort()).toEqual([

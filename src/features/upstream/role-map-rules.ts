@@ -80,7 +80,7 @@ function checkedMap(
       why: `must have at most ${MAX_ENTRIES} entries`,
     };
   const rule = KEY_RULES[type] ?? claimValue;
-  const map: Record<string, string> = {};
+  const checked: Array<[string, string]> = [];
   for (const [rawKey, role] of entries) {
     const key = type === 'github' ? rawKey.trim().toLowerCase() : rawKey;
     if (!rule.test(key)) return { field: 'role_map', why: rule.why };
@@ -89,9 +89,10 @@ function checkedMap(
         field: 'role_map',
         why: 'values must be role names of 1–32 of a-z 0-9 _ -',
       };
-    map[key] = role;
+    checked.push([key, role]);
   }
-  return map;
+  // Own properties only, whatever the key (`__proto__` included): lookups use Object.hasOwn.
+  return Object.fromEntries(checked);
 }
 
 /** `settings` with the role map fields of `input` applied; a problem when one breaks its rule. */

@@ -80,7 +80,7 @@ export class RoleMapSync {
     if (!held || !link) return;
     const mapped = new Set(Object.values(map));
     const upstream = new Set(
-      values.map((v) => map[v]).filter((r): r is string => r !== undefined),
+      values.flatMap((v) => (Object.hasOwn(map, v) ? [map[v] as string] : [])),
     );
     const granted = (link.grantedRoles ?? []).filter((r) => mapped.has(r));
     // A role another link's map gave stays while that provider still says so.
