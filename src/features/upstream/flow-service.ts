@@ -5,9 +5,8 @@
  * created or linked before the provider's answer is verified, and every failure is a page.
  */
 import { isBanned } from '../accounts/index.js';
-import type { Caller, Uses } from '../kit.js';
+import type { Caller } from '../kit.js';
 import type { RateLimiter } from '../limits/index.js';
-import { REAUTH_GRANT_MS } from '../reauth/index.js';
 import type { AccountLinks } from './account-links.js';
 import type {
   CallbackResult,
@@ -19,16 +18,14 @@ import type {
 import { failurePage } from './flow-failure.js';
 import { AccountIntents } from './flow-intents.js';
 import type { BrowserBinding } from './browser-binding.js';
-import { problemPage, type FlowFailurePage } from './flow-messages.js';
+import { problemPage } from './flow-messages.js';
 import type { FlowStore } from './flow-store.js';
 import { safeReturnPath } from '../../platform/http/return-path.js';
 import { callbackUrl } from './provider-admin.js';
 import type { ProviderDirectory } from './provider-directory.js';
 import {
   singleValued,
-  UpstreamError,
   type ActiveProvider,
-  type Memberships,
   type UpstreamProfile,
   type UpstreamProtocol,
 } from './protocols/index.js';
@@ -59,6 +56,7 @@ export class UpstreamFlowService {
     this.intents = new AccountIntents(ctx, links, roleMaps);
   }
 
+  /** A link or a re-authentication asked for on /account. */
   private readonly intents: AccountIntents;
 
   /**
