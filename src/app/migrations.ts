@@ -37,6 +37,8 @@ export const MIGRATION_NAMES: readonly string[] = [
   '015-id-token-families',
   '016-minecraft-joins-textures',
   '017-mail-outbox',
+  '019-upstream-role-maps',
+  '020-audit-by-target',
 ];
 
 /** The features' shares; those of one migration run in this order. */

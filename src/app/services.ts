@@ -32,6 +32,7 @@ import { MailOutbox } from '../platform/mail/mail-outbox.js';
 import { Passwords } from '../platform/crypto/passwords.js';
 import { PasskeyService } from '../features/second-factor/passkey-service.js';
 import { PublishingAppRepo, PublishingUserRepo } from './publishing-repos.js';
+import { providerRoleSync } from './provider-role-sync.js';
 import {
   memoryCounters,
   type RateCounters,
@@ -186,6 +187,7 @@ export function createServices(
     secondFactor,
     reauth,
     abuse.registration,
+    providerRoleSync(repos.users, kit.audit, now),
   );
   const minecraft = createMinecraftServices(
     kit,

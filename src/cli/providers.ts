@@ -28,12 +28,16 @@ const TEXT_OPTIONS = [
   'username-field',
   'email-field',
   'token-endpoint-auth-method',
+  'role-map',
+  'role-claim',
 ] as const;
 
 const SETTING_OPTIONS = {
   ...Object.fromEntries(
     TEXT_OPTIONS.map((o) => [o, { type: 'string' as const }]),
   ),
+  // The server whose roles --role-map names (`guild_id`); --require-guild only admits its members.
+  guild: { type: 'string' as const },
   'trust-email': { type: 'boolean' as const },
   'no-trust-email': { type: 'boolean' as const },
 };
@@ -52,6 +56,7 @@ function inputOf(
     const value = values[option];
     if (typeof value === 'string') input[option.replace(/-/g, '_')] = value;
   }
+  if (typeof values.guild === 'string') input.guild_id = values.guild;
   if (values['trust-email']) input.trust_email = true;
   if (values['no-trust-email']) input.trust_email = false;
   return input;

@@ -26,6 +26,9 @@ export const CLI_EN = {
   keys rotate                          make a new OpenID Connect signing key current
   provider add --id ID --type TYPE --name NAME --client-id X [--client-secret S] [--issuer URL]
                [--scopes "a b"] [--trust-email] [--require-guild ID] [--api-key K] [overrides…]
+               [--role-map '{"upstream":"role",…}'] [--guild ID] [--role-claim NAME]
+                                       roles from the provider: Discord role ids with --guild,
+                                       GitHub org or org/team, an OpenID claim's values (groups)
   provider list | provider update ID [options] | provider enable|disable|remove ID
                                        sign-in providers (docs/upstream.md)
   invite create [--uses N] [--expires 7d] | invite list | invite remove ID

@@ -25,6 +25,9 @@ export const CLI_ZH_CN: { readonly [K in CliKey]: string } = {
   keys rotate                          启用新的 OpenID Connect 签名密钥
   provider add --id ID --type TYPE --name NAME --client-id X [--client-secret S] [--issuer URL]
                [--scopes "a b"] [--trust-email] [--require-guild ID] [--api-key K] [其他覆盖项…]
+               [--role-map '{"上游":"角色",…}'] [--guild ID] [--role-claim NAME]
+                                       由登录方式授予角色：Discord 身份组 id（配合 --guild）、
+                                       GitHub 组织或 组织/团队、OpenID 声明的值（默认 groups）
   provider list | provider update ID [选项] | provider enable|disable|remove ID
                                        登录方式（docs/upstream.md）
   invite create [--uses N] [--expires 7d] | invite list | invite remove ID

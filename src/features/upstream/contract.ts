@@ -29,6 +29,17 @@ export const ProviderView = View({
   email_field: nullableString,
   /** client_secret_basic or client_secret_post as set; null: chosen from the provider's discovery (Basic first). */
   token_endpoint_auth_method: nullableString,
+  /** Upstream membership → center role; {} when the provider gives no roles. */
+  role_map: Type.Record(Type.String(), Type.String()),
+  /** discord: the server whose roles role_map names. */
+  guild_id: nullableString,
+  /** oidc: the claim read for role_map; null: `groups`. */
+  role_claim: nullableString,
+  /** The provider's last failure in the audit trail (a refused answer, memberships unread). */
+  last_error: Type.Union([
+    View({ at: Type.Integer(), action: Type.String(), message: Type.String() }),
+    Type.Null(),
+  ]),
   enabled: Type.Boolean(),
   /** What to register at the provider: `{BASE_URL}/login/{id}/callback`. */
   callback_url: Type.String(),
@@ -60,6 +71,15 @@ const ProviderFields = {
   username_field: Type.Optional(Str(256)),
   email_field: Type.Optional(Str(256)),
   token_endpoint_auth_method: Type.Optional(Str(64)),
+  /** An object, or its JSON text; its entries are checked by role-map-rules.ts. */
+  role_map: Type.Optional(
+    Type.Union([
+      Type.Record(Type.String({ maxLength: 256 }), Type.Unknown()),
+      Str(16384),
+    ]),
+  ),
+  guild_id: Type.Optional(Str(64)),
+  role_claim: Type.Optional(Str(256)),
 };
 export const ProviderAddBody = Type.Object({
   id: Str(64),

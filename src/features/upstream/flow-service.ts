@@ -4,53 +4,43 @@
  * protocol verify the provider's answer, and applies the account rules of §14.3. Nothing is
  * created or linked before the provider's answer is verified, and every failure is a page.
  */
+import { isBanned } from '../accounts/index.js';
 import type { Caller } from '../../platform/http/typed-scope.js';
 import type { RateLimiter } from '../limits/index.js';
 import type { AccountLinks } from './account-links.js';
+import type {
+  CallbackResult,
+  FlowDeps,
+  Intent,
+  StartResult,
+  WaitingSubject,
+} from './flow-types.js';
+import { failurePage } from './flow-failure.js';
+import { AccountIntents } from './flow-intents.js';
 import type { BrowserBinding } from './browser-binding.js';
-import { problemPage, type FlowFailurePage } from './flow-messages.js';
+import { problemPage } from './flow-messages.js';
 import type { FlowStore } from './flow-store.js';
-import {
-  method,
-  VerifiedAnswers,
-  type CallbackResult,
-} from './verified-answers.js';
 import { safeReturnPath } from '../../platform/http/return-path.js';
 import { callbackUrl } from './provider-admin.js';
 import type { ProviderDirectory } from './provider-directory.js';
 import {
   singleValued,
-  UpstreamError,
   type ActiveProvider,
   type UpstreamProfile,
   type UpstreamProtocol,
 } from './protocols/index.js';
 import type { ProviderType, UpstreamFlow } from './repository.js';
-import type { Config } from '../../config/index.js';
-import type { UserRepo } from '../accounts/index.js';
-import type { AuditLog } from '../audit/index.js';
-import type { ReauthGrantRepo } from '../reauth/index.js';
-import type { Logger } from 'pino';
+import type { RoleMapSync } from './role-map-sync.js';
 
-/** What a state was made for: a sign-in, a link from /account, or a re-authentication. */
-type Intent = 'signin' | 'link' | 'reauth';
+export type {
+  CallbackResult,
+  FlowDeps,
+  Intent,
+  StartResult,
+  WaitingSubject,
+} from './flow-types.js';
 
-export type { CallbackResult, WaitingSubject } from './verified-answers.js';
-
-export type StartResult =
-  | { kind: 'redirect'; location: string; setCookie: string }
-  | FlowFailurePage;
-
-export interface FlowDeps {
-  readonly now: () => number;
-  readonly log: Logger;
-  readonly audit: AuditLog;
-  readonly storage: {
-    readonly users: UserRepo;
-    readonly reauthGrants: ReauthGrantRepo;
-  };
-  readonly config: Pick<Config, 'baseUrl'>;
-}
+const method = (providerId: string) => `upstream:${providerId}`;
 
 export class UpstreamFlowService {
   constructor(
@@ -58,14 +48,16 @@ export class UpstreamFlowService {
     private readonly directory: ProviderDirectory,
     private readonly store: FlowStore,
     private readonly binding: BrowserBinding,
-    links: AccountLinks,
+    private readonly links: AccountLinks,
     private readonly protocolFor: (type: ProviderType) => UpstreamProtocol,
     private readonly limiter: RateLimiter,
+    private readonly roleMaps: RoleMapSync,
   ) {
-    this.answers = new VerifiedAnswers(ctx, store, links);
+    this.intents = new AccountIntents(ctx, links, roleMaps);
   }
 
-  private readonly answers: VerifiedAnswers;
+  /** A link or a re-authentication asked for on /account. */
+  private readonly intents: AccountIntents;
 
   /**
    * `GET /login/{id}?next=…`, or `?ticket=…` from /account (a link or a re-authentication the
@@ -113,7 +105,7 @@ export class UpstreamFlowService {
       );
       return { kind: 'redirect', location: url.toString(), setCookie };
     } catch (err) {
-      return this.failed(err, provider, null);
+      return failurePage(this.ctx, err, provider, null);
     }
   }
 
@@ -169,47 +161,108 @@ export class UpstreamFlowService {
         this.values(providerId, stateValue as string, intent),
       );
     } catch (err) {
-      return this.failed(err, provider, caller);
+      return failurePage(this.ctx, err, provider, caller);
     }
     if (intent === 'link')
-      return this.answers.linkFromAccount(provider, state, profile, caller);
+      return this.intents.link(provider, state, profile, caller);
     if (intent === 'reauth')
-      return this.answers.reauthenticated(provider, state, profile, caller);
-    const result = await this.answers.signIn(provider, state, profile, caller);
+      return this.intents.reauthenticated(provider, state, profile, caller);
+    const result = await this.signIn(provider, state, profile, caller);
     // The ticket lives FLOW_TTL_MS from now: so does the cookie it is bound to.
     return result.kind === 'signin' || result.kind === 'email_exists'
       ? { ...result, setCookie: this.binding.renewed(cookieHeader) }
       : result;
   }
 
-  /** A protocol failure as its page; only an unexpected fault is logged as one. */
-  private async failed(
-    err: unknown,
+  /** Nobody signed in: a known subject signs in, an unknown one signs up or waits for proof of its address's account. */
+  private async signIn(
     provider: ActiveProvider,
-    caller: Caller | null,
-  ): Promise<FlowFailurePage> {
-    const kind = err instanceof UpstreamError ? err.kind : 'provider';
-    if (err instanceof UpstreamError)
-      this.ctx.log.info(
-        { provider: provider.record.id, kind, reason: err.message },
-        'upstream sign-in refused',
-      );
-    else
-      this.ctx.log.error(
-        { err, provider: provider.record.id },
-        'upstream sign-in failed',
-      );
-    // What the provider said goes into the audit trail, where an administrator looks for why.
-    const error =
-      err instanceof UpstreamError
-        ? err.message.slice(0, 300)
-        : 'unexpected failure';
-    if (caller)
+    state: UpstreamFlow,
+    profile: UpstreamProfile,
+    caller: Caller,
+  ): Promise<CallbackResult> {
+    const { id, name } = provider.record;
+    let link = await this.links.find(id, profile.subject);
+    if (!link) {
+      const outcome = await this.links.signUp(provider.record, profile);
+      if (outcome.kind === 'refused') return problemPage(outcome.problem, name);
+      if (outcome.kind === 'emailTaken') {
+        const waiting: WaitingSubject = {
+          subject: profile.subject,
+          email: outcome.email,
+          displayName: profile.displayName ?? profile.username,
+          avatarUrl: profile.avatarUrl,
+          memberships: profile.memberships,
+        };
+        const ticket = await this.store.issue(
+          'link_existing',
+          id,
+          state.browserHash,
+          { userId: outcome.holderId, next: state.next, payload: waiting },
+        );
+        return {
+          kind: 'email_exists',
+          ticket,
+          next: state.next,
+          provider: name,
+          email: outcome.email,
+        };
+      }
+      if (outcome.kind === 'created') {
+        await this.ctx.audit.record('user.register', {
+          actor: outcome.user.username,
+          ip: caller.ip,
+          target: outcome.user.username,
+          detail: { method: method(id) },
+        });
+        await this.ctx.audit.record('identity.linked', {
+          actor: outcome.user.username,
+          ip: caller.ip,
+          target: outcome.user.username,
+          detail: { provider: id },
+        });
+        await this.roleMaps.sync(
+          provider.record,
+          outcome.user.id,
+          profile.memberships,
+        );
+        return this.signInTicket(provider, state, outcome.user.id);
+      }
+      link = outcome.link;
+    }
+    const user = await this.ctx.storage.users.findById(link.userId);
+    if (!user || isBanned(user, this.ctx.now())) {
       await this.ctx.audit.record('login.failure', {
+        actor: user?.username ?? null,
         ip: caller.ip,
-        detail: { method: method(provider.record.id), reason: kind, error },
+        target: user?.username ?? null,
+        detail: { method: method(id), reason: 'banned' },
       });
-    return problemPage(kind, provider.record.name);
+      return problemPage('banned', name);
+    }
+    await this.links.touch(link, profile);
+    await this.roleMaps.sync(provider.record, user.id, profile.memberships);
+    return this.signInTicket(provider, state, user.id);
+  }
+
+  /** The page finishes the sign-in with this ticket, asking for the second factor when the account has one. */
+  private async signInTicket(
+    provider: ActiveProvider,
+    state: UpstreamFlow,
+    userId: number,
+  ): Promise<CallbackResult> {
+    const ticket = await this.store.issue(
+      'signin',
+      provider.record.id,
+      state.browserHash,
+      { userId, next: state.next },
+    );
+    return {
+      kind: 'signin',
+      ticket,
+      next: state.next,
+      provider: provider.record.name,
+    };
   }
 
   private values(providerId: string, state: string, intent: Intent) {

@@ -26,3 +26,4 @@ export async function register(
   await routesInScope(app, upstreamRoutes, deps);
   await routesInScope(app, upstreamAccountRoutes, deps);
 }
+export type { RoleChange, RoleSync } from './role-map-sync.js';

@@ -3,6 +3,7 @@ import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import type { AuditLog } from '../audit/index.js';
 import type { ProviderView } from './contract.js';
 import type { ProviderDirectory } from './provider-directory.js';
+import type { LastErrors } from './provider-errors.js';
 import {
   applyProviderInput,
   isProviderType,
@@ -19,7 +20,11 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 export const callbackUrl = (baseUrl: string, id: string) =>
   `${baseUrl}/login/${id}/callback`;
 
-export function providerView(p: ProviderRecord, baseUrl: string): ProviderView {
+export function providerView(
+  p: ProviderRecord,
+  baseUrl: string,
+  lastError: ProviderView['last_error'] = null,
+): ProviderView {
   const s = p.settings;
   return {
     id: p.id,
@@ -41,6 +46,10 @@ export function providerView(p: ProviderRecord, baseUrl: string): ProviderView {
     username_field: s.usernameField ?? null,
     email_field: s.emailField ?? null,
     token_endpoint_auth_method: s.tokenEndpointAuthMethod ?? null,
+    role_map: s.roleMap ?? {},
+    guild_id: s.roleGuild ?? null,
+    role_claim: s.roleClaim ?? null,
+    last_error: lastError,
     enabled: p.enabled,
     callback_url: callbackUrl(baseUrl, p.id),
     created_at: seconds(p.createdAt),
@@ -67,10 +76,11 @@ export class ProviderAdmin {
     /** BASE_URL: the callback addresses are built on it. */
     readonly baseUrl: string,
     private readonly now: () => number,
+    private readonly lastErrors: LastErrors,
   ) {}
 
   async list(): Promise<ProviderView[]> {
-    return (await this.repo.list()).map((p) => this.view(p));
+    return Promise.all((await this.repo.list()).map((p) => this.view(p)));
   }
 
   async add(
@@ -197,7 +207,7 @@ export class ProviderAdmin {
     return secret === undefined ? undefined : this.directory.seal(secret);
   }
 
-  private view(p: ProviderRecord): ProviderView {
-    return providerView(p, this.baseUrl);
+  private async view(p: ProviderRecord): Promise<ProviderView> {
+    return providerView(p, this.baseUrl, await this.lastErrors.of(p.id));
   }
 }

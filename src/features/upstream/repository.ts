@@ -33,6 +33,12 @@ export interface ProviderSettings {
   trustEmail?: boolean;
   /** How the center authenticates at the token endpoint; absent: chosen from the provider's discovery (token-auth.ts). */
   tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
+  /** Upstream membership → center role (role-map-rules.ts); absent: the provider gives no roles. */
+  roleMap?: Record<string, string>;
+  /** discord: the server whose roles the map names. */
+  roleGuild?: string;
+  /** oidc: the claim that lists the memberships; absent: `groups`. */
+  roleClaim?: string;
 }
 
 export const TOKEN_ENDPOINT_AUTH_METHODS = [
@@ -97,6 +103,11 @@ export interface UpstreamLink {
   avatarUrl: string;
   linkedAt: number;
   lastUsedAt: number | null;
+  /**
+   * The roles this provider's map added to the user through this link and that they still
+   * hold by it: the only roles the map may take away again (role-map-sync.ts). Empty when new.
+   */
+  grantedRoles?: readonly string[];
 }
 
 export interface UpstreamLinkRepo {
@@ -122,6 +133,12 @@ export interface UpstreamLinkRepo {
     subject: string,
     seen: { displayName: string; avatarUrl: string },
     now: number,
+  ): Promise<void>;
+  /** Records which roles the provider's map gave the user through this link. */
+  setGrantedRoles(
+    userId: number,
+    providerId: string,
+    roles: readonly string[],
   ): Promise<void>;
   /** Conditional: true for the one caller that removed it. */
   remove(userId: number, providerId: string): Promise<boolean>;

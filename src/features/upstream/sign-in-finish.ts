@@ -23,6 +23,7 @@ import type { Config } from '../../config/index.js';
 import type { UserRepo } from '../accounts/index.js';
 import type { AuditLog } from '../audit/index.js';
 import type { SignIns, TokenService } from '../sessions/index.js';
+import type { RoleMapSync } from './role-map-sync.js';
 
 export interface FinishDeps {
   readonly now: () => number;
@@ -46,6 +47,7 @@ export class UpstreamSignInFinish {
     private readonly directory: ProviderDirectory,
     private readonly secondFactor: Pick<SecondFactorService, 'checkSignIn'>,
     private readonly reauth: Pick<ReauthService, 'prove'>,
+    private readonly roleMaps: RoleMapSync,
   ) {}
 
   /**
@@ -120,6 +122,11 @@ export class UpstreamSignInFinish {
       avatarUrl: waiting.avatarUrl,
       emailVerified: false,
     });
+    await this.roleMaps.sync(
+      provider.record,
+      auth.user.id,
+      waiting.memberships,
+    );
     await this.ctx.audit.record('identity.linked', {
       actor: auth.user.username,
       ip: caller.ip,

@@ -23,7 +23,18 @@ function toLink(r: Selectable<UpstreamLinksTable>): UpstreamLink {
     avatarUrl: r.avatar_url,
     linkedAt: Number(r.linked_at),
     lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
+    grantedRoles: grantedOf(r.granted_roles),
   };
+}
+
+/** The stored list; anything else (a hand-edited row) counts as nothing given. */
+function grantedOf(text: string): string[] {
+  try {
+    const v = JSON.parse(text) as unknown;
+    return Array.isArray(v) ? v.filter((r) => typeof r === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 const rowOf = (l: UpstreamLink) => ({
@@ -34,6 +45,7 @@ const rowOf = (l: UpstreamLink) => ({
   avatar_url: l.avatarUrl,
   linked_at: l.linkedAt,
   last_used_at: l.lastUsedAt,
+  granted_roles: JSON.stringify(l.grantedRoles ?? []),
 });
 
 export class SqlUpstreamLinkRepo implements UpstreamLinkRepo {
@@ -107,6 +119,19 @@ export class SqlUpstreamLinkRepo implements UpstreamLinkRepo {
       })
       .where('provider_id', '=', providerId)
       .where('subject', '=', subject)
+      .execute();
+  }
+
+  async setGrantedRoles(
+    userId: number,
+    providerId: string,
+    roles: readonly string[],
+  ): Promise<void> {
+    await this.db
+      .updateTable('upstream_links')
+      .set({ granted_roles: JSON.stringify(roles) })
+      .where('user_id', '=', userId)
+      .where('provider_id', '=', providerId)
       .execute();
   }
 

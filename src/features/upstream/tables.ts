@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 /** The tables of sign-in with other accounts, as Kysely sees them: booleans are 0/1 and lists JSON text on both backends. */
 export interface UpstreamProvidersTable {
   id: string;
@@ -22,6 +23,8 @@ export interface UpstreamLinksTable {
   avatar_url: string;
   linked_at: number;
   last_used_at: number | null;
+  /** JSON array: the roles the provider's role map gave through this link. */
+  granted_roles: Generated<string>;
 }
 
 export interface UpstreamFlowsTable {

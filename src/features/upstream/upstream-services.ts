@@ -11,12 +11,15 @@ import { FlowStore } from './flow-store.js';
 import { UpstreamLinkService } from './link-service.js';
 import { ProviderAdmin } from './provider-admin.js';
 import { ProviderDirectory } from './provider-directory.js';
+import { LastErrors } from './provider-errors.js';
 import { protocols } from './protocols/index.js';
 import { UpstreamSignInFinish, type FinishDeps } from './sign-in-finish.js';
 import type { LinkDeps } from './account-links.js';
 import type { FlowDeps } from './flow-service.js';
 import type { LinkServiceDeps } from './link-service.js';
 import type { UpstreamFlowRepo, UpstreamProviderRepo } from './repository.js';
+import type { AuditRepo } from '../audit/index.js';
+import { RoleMapSync, type RoleSync } from './role-map-sync.js';
 
 /** Sign-in with other accounts (docs/api.md §14) as the routes and the CLI use it. */
 export interface UpstreamServices {
@@ -39,6 +42,7 @@ export type UpstreamDeps = FlowDeps &
     readonly storage: {
       readonly upstreamProviders: UpstreamProviderRepo;
       readonly upstreamFlows: UpstreamFlowRepo;
+      readonly audit: AuditRepo;
     };
     readonly config: Pick<Config, 'jwtSecret' | 'baseUrl'>;
   };
@@ -49,6 +53,7 @@ export function createUpstreamServices(
   secondFactor: Pick<SecondFactorService, 'checkSignIn'>,
   reauth: Pick<ReauthService, 'prove'>,
   registration: Pick<Registration, 'open' | 'refusesUpstreamEmail'>,
+  roleSync: RoleSync,
 ): UpstreamServices {
   const { config, storage, now } = kit;
   const directory = new ProviderDirectory(
@@ -69,6 +74,13 @@ export function createUpstreamServices(
     now,
   );
   const links = new AccountLinks(kit, directory, registration);
+  const roleMaps = new RoleMapSync(
+    storage.upstreamLinks,
+    roleSync,
+    async (userId) => (await storage.users.findById(userId))?.roles,
+    kit.audit,
+    kit.log,
+  );
   return {
     providers: new ProviderAdmin(
       storage.upstreamProviders,
@@ -76,6 +88,7 @@ export function createUpstreamServices(
       kit.audit,
       config.baseUrl,
       now,
+      new LastErrors(storage.audit),
     ),
     flows: new UpstreamFlowService(
       kit,
@@ -85,6 +98,7 @@ export function createUpstreamServices(
       links,
       protocols(now),
       limiter,
+      roleMaps,
     ),
     finish: new UpstreamSignInFinish(
       kit,
@@ -93,6 +107,7 @@ export function createUpstreamServices(
       directory,
       secondFactor,
       reauth,
+      roleMaps,
     ),
     links: new UpstreamLinkService(
       kit,

@@ -19,7 +19,7 @@ import {
   detailLines,
   roleLabel,
 } from '../audit-labels.js';
-import { userLinksView } from './admin-providers.js';
+import { userLinksView } from './admin-user-links.js';
 import { adminSignInsView } from './sign-in-history.js';
 import { adminScopesCell } from './admin-app-scopes.js';
 import { t } from '../i18n.js';

@@ -1,10 +1,11 @@
 /**
  * 登录方式 in the admin console (docs/upstream.md): the sign-in providers with the callback
- * address to register at each, switched on and off, added, changed and removed; and a user's
- * linked accounts in the user detail. Secrets are write-only: the form never shows them.
+ * address to register at each and its last failure, switched on and off, added, changed and
+ * removed, with the roles it gives (admin-provider-roles.ts). A user's linked accounts are in
+ * admin-user-links.ts. Secrets are write-only: the form never shows them.
  */
 import { data } from '../api.js';
-import type { AdminLinks, ProviderView } from '../contracts.js';
+import type { ProviderView } from '../contracts.js';
 import {
   busy,
   copyLine,
@@ -17,6 +18,7 @@ import {
 } from '../dom.js';
 import { messageOf } from '../layout.js';
 import { t } from '../i18n.js';
+import { providerStatus, roleMapFields } from './admin-provider-roles.js';
 
 type Notice = ReturnType<typeof notice>;
 const TYPES: Array<[string, string]> = [
@@ -80,6 +82,7 @@ function providerForm(
     fields.set(name, el);
     return field(label, el, hint);
   };
+  const roles = roleMapFields(editing);
   const trust = h('input', {
     type: 'checkbox',
     id: 'f-provider_trust_email',
@@ -100,6 +103,7 @@ function providerForm(
       ),
       ...MAIN.map(text),
       h('label', { class: 'check' }, trust, t('providers.trustEmail')),
+      roles.section,
       h(
         'details',
         {},
@@ -125,6 +129,7 @@ function providerForm(
         )
           body[name] = value;
       }
+      Object.assign(body, roles.values(!!editing));
       await data(
         'POST',
         editing ? 'admin/providers/update' : 'admin/providers',
@@ -224,6 +229,7 @@ function providerRow(
         time: formatTime(p.updated_at),
       }),
     ),
+    ...providerStatus(p),
     h('div', { class: 'actions' }, toggle, change, remove),
   );
 }
@@ -261,77 +267,4 @@ export function providersView(msg: Notice): HTMLElement {
     list,
     editor,
   );
-}
-
-/** A user's linked accounts in the user detail, each removable. */
-export async function userLinksView(
-  username: string,
-  msg: Notice,
-): Promise<HTMLElement> {
-  const box = h('div', { id: 'user-links' });
-  const load = async () => {
-    const { links } = await data<AdminLinks>(
-      'GET',
-      `admin/users/links?username=${encodeURIComponent(username)}`,
-    );
-    box.replaceChildren(
-      h('h2', {}, t('providers.linksCount', { n: links.length })),
-      links.length === 0
-        ? h('p', { class: 'muted small' }, t('account.none'))
-        : h(
-            'ul',
-            { class: 'plain' },
-            ...links.map((l) => {
-              const b = h(
-                'button',
-                {
-                  type: 'button',
-                  class: 'danger small-button',
-                  'data-provider': l.provider,
-                },
-                t('account.unlink'),
-              );
-              b.addEventListener(
-                'click',
-                () =>
-                  void busy(b, async () => {
-                    if (
-                      !confirm(
-                        t('providers.unlinkConfirm', {
-                          username,
-                          provider: l.provider_name,
-                        }),
-                      )
-                    )
-                      return;
-                    await data('POST', 'admin/users/links/remove', {
-                      username,
-                      provider: l.provider,
-                    }).then(
-                      () => {
-                        msg.ok(t('providers.unlinked'));
-                        return load();
-                      },
-                      (e: unknown) => msg.error(messageOf(e)),
-                    );
-                  }),
-              );
-              return h(
-                'li',
-                { class: 'inline tight' },
-                h('strong', {}, l.provider_name),
-                h('span', {}, l.display_name),
-                h(
-                  'span',
-                  { class: 'muted small' },
-                  t('account.linkedAt', { time: formatTime(l.linked_at) }),
-                ),
-                b,
-              );
-            }),
-          ),
-    );
-  };
-  await load().catch((e: unknown) => msg.error(messageOf(e)));
-  return box;
 }

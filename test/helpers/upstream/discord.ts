@@ -3,7 +3,9 @@
  * https://discord.com/developers/docs/topics/oauth2 (authorization code grant, `POST
  * /api/oauth2/token` with the client credentials in the form or Basic),
  * https://discord.com/developers/docs/resources/user#get-current-user (`email` and `verified`
- * only with the `email` scope) and #get-current-user-guilds (`guilds` scope).
+ * only with the `email` scope), #get-current-user-guilds (`guilds` scope) and
+ * #get-current-user-guild-member (`guilds.members.read` scope: the member object with its
+ * `roles`; 404 `Unknown Guild` for a server the person is not in).
  */
 import {
   bearerOf,
@@ -22,6 +24,14 @@ export interface DiscordPerson extends Person {
   email?: string | null;
   verified?: boolean;
   guilds?: string[];
+  /** Server id → the person's role ids there (a member of each). */
+  members?: Record<string, string[]>;
+}
+
+/** The stand-in, with a switch making the member endpoint fail. */
+export interface DiscordStandIn extends StandIn {
+  /** An HTTP status the member endpoint answers with instead, or 'bad-json'. */
+  memberFailure?: number | 'bad-json';
 }
 
 export const DISCORD_CLIENT = {
@@ -29,8 +39,8 @@ export const DISCORD_CLIENT = {
   secret: 'discord-standin-secret-0123456789abcdef',
 };
 
-export async function startDiscord(): Promise<StandIn> {
-  const s: StandIn = new StandIn({
+export async function startDiscord(): Promise<DiscordStandIn> {
+  const s: DiscordStandIn = new StandIn({
     'GET /oauth2/authorize': (req, res) => {
       const q = req.url.searchParams;
       const redirectUri = q.get('redirect_uri') ?? '';
@@ -129,6 +139,36 @@ export async function startDiscord(): Promise<StandIn> {
           features: [],
         })),
       );
+    },
+    'GET /api/users/@me/guilds/{guild}/member': (req, res) => {
+      const t = s.tokens.get(bearerOf(req) ?? '');
+      if (!t) return json(res, 401, { message: '401: Unauthorized', code: 0 });
+      if (!t.scope.split(' ').includes('guilds.members.read'))
+        return json(res, 403, { message: 'Missing Access', code: 50001 });
+      if (s.memberFailure === 'bad-json') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"roles": [');
+        return;
+      }
+      if (s.memberFailure)
+        return json(res, s.memberFailure, { message: 'Internal Server Error' });
+      const guild = req.url.pathname.split('/')[5] ?? '';
+      const roles = (t.person as DiscordPerson).members?.[guild];
+      if (!roles)
+        return json(res, 404, { message: 'Unknown Guild', code: 10004 });
+      json(res, 200, {
+        user: {
+          id: t.person.id,
+          username: (t.person as DiscordPerson).username,
+        },
+        nick: null,
+        avatar: null,
+        roles,
+        joined_at: '2024-01-01T00:00:00.000000+00:00',
+        deaf: false,
+        mute: false,
+        flags: 0,
+      });
     },
   });
   return s.start();

@@ -4,7 +4,11 @@
  * (authorize with state and PKCE; `POST /login/oauth/access_token` answers JSON when asked,
  * and errors with HTTP 200 and `error`), https://docs.github.com/en/rest/users/users#get-the-authenticated-user
  * and https://docs.github.com/en/rest/users/emails#list-email-addresses-for-the-authenticated-user.
- * The API refuses requests without a User-Agent, as GitHub's does.
+ * The API refuses requests without a User-Agent, as GitHub's does. Organizations and teams:
+ * https://docs.github.com/en/rest/orgs/orgs#list-organizations-for-the-authenticated-user
+ * (without `read:org` only public memberships) and
+ * https://docs.github.com/en/rest/teams/teams#list-teams-for-the-authenticated-user (needs
+ * `read:org`), paged by `per_page` and `page`.
  */
 import {
   bearerOf,
@@ -20,6 +24,15 @@ export interface GithubPerson extends Person {
   login: string;
   name?: string | null;
   emails?: Array<{ email: string; primary: boolean; verified: boolean }>;
+  orgs?: Array<{ login: string; public?: boolean }>;
+  teams?: Array<{ org: string; slug: string }>;
+}
+
+/** A page of a list as GitHub answers it: `per_page` (default 30, at most 100) and `page`. */
+function paged<T>(url: URL, all: T[]): T[] {
+  const per = Math.min(Number(url.searchParams.get('per_page') ?? 30), 100);
+  const page = Number(url.searchParams.get('page') ?? 1);
+  return all.slice((page - 1) * per, page * per);
 }
 
 export const GITHUB_CLIENT = {
@@ -137,6 +150,46 @@ export async function startGithub(): Promise<StandIn> {
           ...e,
           visibility: e.primary ? 'private' : null,
         })),
+      );
+    },
+    'GET /user/orgs': (req, res) => {
+      const t = s.tokens.get((bearerOf(req) ?? '').replace(/^gho_/, ''));
+      if (!t) return json(res, 401, { message: 'Bad credentials' });
+      const readOrg = t.scope.split(/[ ,]/).includes('read:org');
+      const orgs = ((t.person as GithubPerson).orgs ?? []).filter(
+        (o) => readOrg || o.public,
+      );
+      json(
+        res,
+        200,
+        paged(req.url, orgs).map((o, i) => ({
+          login: o.login,
+          id: 1000 + i,
+          url: `https://api.github.com/orgs/${o.login}`,
+          description: null,
+        })),
+      );
+    },
+    'GET /user/teams': (req, res) => {
+      const t = s.tokens.get((bearerOf(req) ?? '').replace(/^gho_/, ''));
+      if (!t) return json(res, 401, { message: 'Bad credentials' });
+      if (!t.scope.split(/[ ,]/).includes('read:org'))
+        return json(res, 403, {
+          message: 'Resource not accessible by integration',
+        });
+      json(
+        res,
+        200,
+        paged(req.url, (t.person as GithubPerson).teams ?? []).map(
+          (team, i) => ({
+            id: 2000 + i,
+            name: team.slug,
+            slug: team.slug,
+            privacy: 'closed',
+            permission: 'pull',
+            organization: { login: team.org, id: 1000 },
+          }),
+        ),
       );
     },
   });

@@ -8,6 +8,8 @@ export interface UpstreamAccount {
   email?: string;
   email_verified?: boolean;
   picture?: string;
+  /** Released with the `groups` scope (a role map's default claim). */
+  groups?: string[] | string;
 }
 
 export interface OidcUpstream {
@@ -56,6 +58,7 @@ export async function startOidcUpstream(
       openid: ['sub'],
       profile: ['preferred_username', 'name', 'picture'],
       email: ['email', 'email_verified'],
+      groups: ['groups'],
     },
     features: { devInteractions: { enabled: false } },
     interactions: {

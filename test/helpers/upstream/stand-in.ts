@@ -156,6 +156,20 @@ export class StandIn {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
+  /** A route with `{name}` segments (`GET /api/users/@me/guilds/{guild}/member`). */
+  private patternRoute(key: string): Handler | undefined {
+    const parts = key.split('/');
+    for (const [pattern, handler] of Object.entries(this.routes)) {
+      const want = pattern.split('/');
+      if (
+        want.length === parts.length &&
+        want.every((w, i) => /^\{\w+\}$/.test(w) || w === parts[i])
+      )
+        return handler;
+    }
+    return undefined;
+  }
+
   private async handle(
     raw: IncomingMessage,
     res: ServerResponse,
@@ -170,7 +184,9 @@ export class StandIn {
       form: new URLSearchParams(Buffer.concat(chunks).toString('utf8')),
     };
     this.log.push(`${req.method} ${url.pathname}`);
-    const route = this.routes[`${req.method} ${url.pathname}`];
+    const route =
+      this.routes[`${req.method} ${url.pathname}`] ??
+      this.patternRoute(`${req.method} ${url.pathname}`);
     try {
       if (route) await route(req, res);
       else json(res, 404, { message: 'Not Found' });

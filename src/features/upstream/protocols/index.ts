@@ -8,6 +8,7 @@ import { WechatProtocol } from './wechat.js';
 export type {
   ActiveProvider,
   FlowValues,
+  Memberships,
   UpstreamProfile,
   UpstreamProtocol,
 } from './types.js';

@@ -16,7 +16,7 @@ import {
 import type { ProviderRecord, TokenEndpointAuthMethod } from '../repository.js';
 import { tokenAuthMethodFor } from './token-auth.js';
 import { UPSTREAM_TIMEOUT_MS } from './http.js';
-import { profileOf } from './profiles.js';
+import { oidcProfile, profileOf } from './profiles.js';
 import {
   UpstreamError,
   type ActiveProvider,
@@ -271,27 +271,4 @@ function manual(
   if (isLoopbackHttp(authorization) || isLoopbackHttp(token))
     client.allowInsecureRequests(config);
   return config;
-}
-
-/** The OpenID Connect standard claims as a profile (docs/api.md §14.1). */
-function oidcProfile(
-  c: Record<string, unknown>,
-  record: ProviderRecord,
-): UpstreamProfile {
-  const text = (v: unknown) =>
-    typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
-  const email = text(c.email);
-  return {
-    subject: String(c.sub),
-    username: text(c.preferred_username) ?? text(c.nickname),
-    displayName: text(c.name),
-    email,
-    emailVerified:
-      email !== undefined &&
-      (c.email_verified === true || record.settings.trustEmail === true),
-    avatarUrl:
-      typeof c.picture === 'string' && /^https:\/\//i.test(c.picture)
-        ? c.picture
-        : undefined,
-  };
 }

@@ -9,7 +9,14 @@
  * - any other OAuth 2.0 server: its userinfo URL, with the field names configured.
  */
 import { endpointOf } from '../provider-rules.js';
+import type { ProviderRecord } from '../repository.js';
 import { avatarUrl, getJson, idText, optionalText } from './http.js';
+import {
+  claimMemberships,
+  discordRoles,
+  githubMemberships,
+  membershipsOf,
+} from './memberships.js';
 import {
   UpstreamError,
   type ActiveProvider,
@@ -81,6 +88,9 @@ async function github(
     email: primary?.email,
     emailVerified: primary !== undefined,
     avatarUrl: avatarUrl(user.avatar_url),
+    ...(p.record.settings.roleMap && {
+      memberships: await membershipsOf(() => githubMemberships(api, headers)),
+    }),
   };
 }
 
@@ -111,7 +121,13 @@ async function discord(
   }
   const email = optionalText(user.email);
   const avatar = optionalText(user.avatar);
+  const roleGuild = p.record.settings.roleGuild;
+  const memberships =
+    p.record.settings.roleMap && roleGuild
+      ? await membershipsOf(() => discordRoles(api, bearer(token), roleGuild))
+      : undefined;
   return {
+    ...(memberships && { memberships }),
     subject: id,
     username: optionalText(user.username),
     displayName: optionalText(user.global_name) ?? optionalText(user.username),
@@ -164,5 +180,31 @@ async function mapped(
       email !== undefined &&
       (info.email_verified === true || s.trustEmail === true),
     avatarUrl: avatarUrl(info.picture ?? info.avatar_url),
+  };
+}
+
+/** The OpenID Connect standard claims as a profile (docs/api.md §14.1), and the role map's claim. */
+export function oidcProfile(
+  c: Record<string, unknown>,
+  record: ProviderRecord,
+): UpstreamProfile {
+  const text = (v: unknown) =>
+    typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+  const email = text(c.email);
+  return {
+    subject: String(c.sub),
+    username: text(c.preferred_username) ?? text(c.nickname),
+    displayName: text(c.name),
+    email,
+    emailVerified:
+      email !== undefined &&
+      (c.email_verified === true || record.settings.trustEmail === true),
+    avatarUrl:
+      typeof c.picture === 'string' && /^https:\/\//i.test(c.picture)
+        ? c.picture
+        : undefined,
+    ...(record.settings.roleMap && {
+      memberships: claimMemberships(c, record),
+    }),
   };
 }

@@ -11,7 +11,12 @@ export interface UpstreamProfile {
   /** Whether the provider vouches for `email` (or is configured to be trusted). */
   emailVerified: boolean;
   avatarUrl?: string;
+  /** What the provider's role map is matched against; absent when it has none. */
+  memberships?: Memberships;
 }
+
+/** The upstream memberships (role ids, `org/team`, claim values), or why they could not be read. */
+export type Memberships = { values: string[] } | { error: string };
 
 /** A provider ready for a flow: the record with its secrets opened. */
 export interface ActiveProvider {

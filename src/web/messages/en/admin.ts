@@ -136,6 +136,19 @@ export const admin: Translation<typeof zh> = {
   'providers.intro':
     'An enabled sign-in method shows on the sign-in page as a “Sign in with name” button. Disabled, the button goes at once (within 5 s on other instances); linked accounts are kept.',
   'providers.unlinked': 'Unlinked',
+  'providers.rolesTitle': 'Roles from this provider',
+  'providers.rolesIntro':
+    'At every sign-in or link through it, the mapped roles follow the other account: added when it has them, removed when it no longer does. Roles given by hand and roles the map does not name are never touched.',
+  'providers.roleMap': 'Role map (JSON)',
+  'providers.roleMapHint':
+    '{"upstream":"role"}: Discord role IDs, GitHub org or org/team, OpenID claim values; roles are 1–32 of a-z 0-9 _ -',
+  'providers.roleGuild': 'Discord server ID of the roles',
+  'providers.roleGuildHint':
+    'Needed for a Discord map; the sign-in asks for guilds.members.read',
+  'providers.roleClaim': 'Role claim name (OpenID Connect)',
+  'providers.roleClaimHint': 'Empty for groups',
+  'providers.rolesSummary': 'Gives roles: {map}',
+  'providers.lastError': 'Last error ({time}): {message}',
   'invites.remove': 'Delete',
   'invites.removeConfirm': 'Delete this invite code? Its unused uses are lost.',
   'invites.expired': 'Expired',

@@ -60,6 +60,7 @@ export const audit: Translation<typeof zh> = {
   'audit.provider.remove': 'Sign-in method deleted',
   'audit.identity.linked': 'Other account linked',
   'audit.identity.unlinked': 'Other account unlinked',
+  'audit.identity.roles_unread': 'Roles of other account not read',
   'audit.reauth.upstream': 'Identity confirmed through another account',
   'audit.webhook.add': 'Webhook added',
   'audit.webhook.update': 'Webhook changed',

@@ -130,6 +130,19 @@ export const admin = {
   'providers.intro':
     '启用的登录方式会在登录页显示为“使用 名称 登录”按钮。停用后按钮立即消失，其他实例 5 秒内生效；已绑定的账号关系保留。',
   'providers.unlinked': '已解除绑定',
+  'providers.rolesTitle': '由该登录方式授予角色',
+  'providers.rolesIntro':
+    '每次通过它登录或绑定时，映射到的角色随对方账号同步：对方有则加上，没有则移除；手动授予的角色和映射未提到的角色不受影响。',
+  'providers.roleMap': '角色映射（JSON）',
+  'providers.roleMapHint':
+    '{"对方的身份":"角色"}：Discord 身份组 ID、GitHub 组织或 组织/团队、OpenID 声明的值；角色名为 1–32 个 a-z 0-9 _ -',
+  'providers.roleGuild': '角色所在的 Discord 服务器 ID',
+  'providers.roleGuildHint':
+    'Discord 的角色映射需要；登录时会申请 guilds.members.read',
+  'providers.roleClaim': '角色声明名称（OpenID Connect）',
+  'providers.roleClaimHint': '留空为 groups',
+  'providers.rolesSummary': '授予角色：{map}',
+  'providers.lastError': '最近一次错误（{time}）：{message}',
   'invites.remove': '删除',
   'invites.removeConfirm': '删除这个邀请码？尚未使用的次数将作废。',
   'invites.expired': '已过期',

@@ -57,6 +57,7 @@ export const audit = {
   'audit.provider.remove': '删除登录方式',
   'audit.identity.linked': '绑定第三方账号',
   'audit.identity.unlinked': '解除第三方账号绑定',
+  'audit.identity.roles_unread': '未能读取第三方账号的角色',
   'audit.reauth.upstream': '通过第三方账号验证身份',
   'audit.webhook.add': '添加 Webhook',
   'audit.webhook.update': '修改 Webhook',
