@@ -19,7 +19,7 @@ import {
   exchangeCodes,
 } from './lib/oidc-ours.mjs';
 import { basicAuth } from './lib/oidc-targets.mjs';
-import { checks, printTable, summarise } from './lib/report.mjs';
+import { addRun, checks, printTable, summarise } from './lib/report.mjs';
 import { spreadIds, tokenMinter } from './lib/seed.mjs';
 import {
   clusterSupported,
@@ -303,7 +303,7 @@ async function serviceTargets() {
         p99: (before.p99 + after.p99) / 2,
         cpuUs: (before.cpuUs + after.cpuUs) / 2,
       };
-      (runs[t] ??= []).push(res);
+      addRun(runs, t, res);
       log(
         `  ${t}: ${res.rps} rps, p99 ${res.p99} ms, ${res.errors} errors, ${res.cpuUs} µs CPU/req (baseline ${Math.round(res.base.rps)} rps, ${res.base.cpuUs} µs)`,
       );
@@ -357,10 +357,14 @@ async function serviceTargets() {
     const runsScale = {};
     for (let r = 0; r < rounds; r++) {
       for (const t of scaled) {
-        (runsScale[`${t}, ${users.toLocaleString()} users`] ??= []).push(
+        addRun(
+          runsScale,
+          `${t}, ${users.toLocaleString()} users`,
           await runTarget(service, t, ctx),
         );
-        (runsScale[`${t}, ${bigUsers.toLocaleString()} users`] ??= []).push(
+        addRun(
+          runsScale,
+          `${t}, ${bigUsers.toLocaleString()} users`,
           await runTarget(big, t, bigCtx),
         );
       }
@@ -398,10 +402,8 @@ async function serviceTargets() {
       await runTarget(w2, 'me', ctx, warmup);
       const runsW = {};
       for (let r = 0; r < rounds; r++) {
-        (runsW['me, 1 worker'] ??= []).push(
-          await runTarget(service, 'me', ctx),
-        );
-        (runsW['me, 2 workers'] ??= []).push(await runTarget(w2, 'me', ctx));
+        addRun(runsW, 'me, 1 worker', await runTarget(service, 'me', ctx));
+        addRun(runsW, 'me, 2 workers', await runTarget(w2, 'me', ctx));
       }
       const s = summarise(runsW);
       printTable('Workers: me with 1 and 2 workers', s);

@@ -5,13 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshPostgresSchema } from './helpers/db.js';
 import { redisAvailable, TEST_REDIS_URL } from './helpers/redis.js';
-import {
-  call,
-  startServer,
-  within,
-  type Reply,
-  type RunningServer,
-} from './helpers/server.js';
+import { call, startServer, within, type Reply } from './helpers/server.js';
 import { SmtpSink } from './helpers/smtp.js';
 
 /**
@@ -36,10 +30,10 @@ let seq = 0;
 const name = (p: string) =>
   `${p}_${process.pid}_${++seq}_${Math.floor(Math.random() * 1e6)}`;
 const countBy = (replies: Reply[]) =>
-  replies.reduce<Record<number, number>>(
-    (acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }),
-    {},
-  );
+  replies.reduce<Record<number, number>>((acc, r) => {
+    acc[r.status] = (acc[r.status] ?? 0) + 1;
+    return acc;
+  }, {});
 const parallel = (n: number, run: (i: number) => Promise<Reply>) =>
   Promise.all(Array.from({ length: n }, (_, i) => run(i)));
 const otherCode = (code: string, i: number) =>

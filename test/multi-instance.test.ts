@@ -60,9 +60,7 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
     await db?.dispose();
   });
 
-  async function issueCode(owner: {
-    token: string;
-  }): Promise<{
+  async function issueCode(owner: { token: string }): Promise<{
     clientId: string;
     secret: string;
     code: () => Promise<string>;

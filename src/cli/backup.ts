@@ -22,7 +22,7 @@ import { say } from './messages.js';
 export class BackupError extends Error {}
 
 const print = (value: unknown) =>
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
 async function openSqlite(path: string, readonly: boolean) {
   const { default: Database } = await import('better-sqlite3');

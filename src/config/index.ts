@@ -283,7 +283,7 @@ function jwtSecret(
   const secret = randomBytes(48).toString('base64url');
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    writeFileSync(file, secret + '\n', { mode: 0o600 });
+    writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   } catch (err) {
     throw new ConfigError(
       `JWT_SECRET is not set and ${file} can not be written (${(err as Error).message}); set JWT_SECRET or DATA_DIR`,

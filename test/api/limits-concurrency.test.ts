@@ -25,10 +25,10 @@ async function limitedApp(env: Record<string, string> = {}): Promise<TestApp> {
 }
 
 const countBy = (statuses: number[]) =>
-  statuses.reduce<Record<number, number>>(
-    (acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }),
-    {},
-  );
+  statuses.reduce<Record<number, number>>((acc, s) => {
+    acc[s] = (acc[s] ?? 0) + 1;
+    return acc;
+  }, {});
 const parallel = <T>(n: number, run: (i: number) => Promise<T>) =>
   Promise.all(Array.from({ length: n }, (_, i) => run(i)));
 

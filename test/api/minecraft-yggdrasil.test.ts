@@ -69,7 +69,6 @@ async function joinAndCheck(
 }
 
 /** The JSON of an answer, untyped as the wire is. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function jsonOf(res: Response | Promise<Response>): Promise<any> {
   return (await res).json();
 }
@@ -90,7 +89,7 @@ describe('Yggdrasil API with the yggdrasil client', () => {
     expect(res.headers.get('x-authlib-injector-api-location')).toBe(
       '/api/yggdrasil/',
     );
-    const meta = (await jsonOf(res)) as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const meta = (await jsonOf(res)) as any;
     expect(meta.meta).toMatchObject({
       serverName: expect.any(String),
       implementationName: 'account-center',

@@ -10,7 +10,6 @@ import {
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createApp, type CreatedApp } from '../helpers/oauth.js';
 import {
-  authorizeAsBrowser,
   discover,
   injectFetch,
   postForm,

@@ -176,7 +176,7 @@ export function bodyText(
     .tuple(fc.integer({ min: 100, max: 20_000 }), fc.constantFrom('[', '{"a":'))
     .map(
       ([depth, open]) =>
-        open.repeat(depth) + '1' + (open === '[' ? ']' : '}').repeat(depth),
+        `${open.repeat(depth)}1${(open === '[' ? ']' : '}').repeat(depth)}`,
     );
   const polluting = fc
     .tuple(plausible, fc.constantFrom('__proto__', 'constructor', 'both'))
@@ -190,7 +190,7 @@ export function bodyText(
           : how === 'constructor'
             ? ctor
             : `${proto},${ctor}`;
-      return `{${extra}${inner ? ',' + inner : ''}}`;
+      return `{${extra}${inner ? `,${inner}` : ''}}`;
     });
   return fc.oneof(
     aimed.map((v) => JSON.stringify(v)),

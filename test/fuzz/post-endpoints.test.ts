@@ -289,7 +289,7 @@ describe('fuzzing every POST endpoint', () => {
   }, async () => {
     const worst = [
       '['.repeat(32_000) + ']'.repeat(32_000),
-      '{"a":'.repeat(12_000) + '1' + '}'.repeat(12_000),
+      `${'{"a":'.repeat(12_000)}1${'}'.repeat(12_000)}`,
       '{"__proto__":{"fuzzPolluted":"yes","roles":["admin"]},"constructor":{"prototype":{"isAdmin":true}}}',
       `{"username":"${'\\u0000'.repeat(2000)}","password":"${'😀'.repeat(2000)}"}`,
       '{"client_id":{"toString":"x"},"redirect_uri":["https://example.com/cb"]}',
@@ -299,10 +299,10 @@ describe('fuzzing every POST endpoint', () => {
     // Long adversarial strings in every field of the route (regular-expression blow-ups).
     const longValues = [
       'a'.repeat(60_000),
-      'a-'.repeat(30_000) + '!',
-      'a.'.repeat(30_000) + '@',
+      `${'a-'.repeat(30_000)}!`,
+      `${'a.'.repeat(30_000)}@`,
       `${'a'.repeat(200)}@${'b-'.repeat(29_000)}.c`,
-      'https://' + 'a.'.repeat(29_000),
+      `https://${'a.'.repeat(29_000)}`,
     ];
     for (const route of routes) {
       const base = Object.fromEntries(

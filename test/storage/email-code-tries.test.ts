@@ -166,7 +166,7 @@ describe('migration 002: keys recomputed with ASCII folding', () => {
     );
     let url: string;
     let done: () => Promise<void>;
-    let dialect;
+    let dialect: import('kysely').Dialect;
     let migrationTableSchema: string | undefined;
     if (isPostgresUrl(pgUrl)) {
       const fresh = await freshPostgresSchema(pgUrl);

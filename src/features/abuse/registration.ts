@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { badParam, fail } from '../../errors/index.js';
 import type { Config } from '../../config/index.js';
 import { randomToken } from '../../platform/crypto/random.js';
-import type { Invite, InviteRepo } from './repository.js';
+import type { Invite } from './repository.js';
 import type { Repositories } from '../storage.js';
 import type { InviteView, NewInviteView } from './contract.js';
 

@@ -68,7 +68,7 @@ function toUser(r: Selectable<UsersTable>): User {
 
 /** LIKE pattern matching `q` literally anywhere, ignoring ASCII case like the stored keys. */
 function likePattern(q: string): string {
-  return `%${asciiLower(q).replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+  return `%${asciiLower(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**

@@ -3,7 +3,7 @@ import { isBanned, isValidRole } from '../accounts/index.js';
 import { isoOrNull, userEvent } from '../moderation/index.js';
 import { appActor } from '../sessions/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
-import { type User } from '../accounts/index.js';
+import type { User } from '../accounts/index.js';
 import type { AdminUserView, RoleView, UserPage } from './contract.js';
 import type { Caller, Uses } from '../kit.js';
 

@@ -18,7 +18,7 @@ import {
   type App,
   type BackchannelCap,
 } from './repository.js';
-import { type User } from '../accounts/index.js';
+import type { User } from '../accounts/index.js';
 import type {
   AppSecret,
   AppStatusView,

@@ -98,13 +98,11 @@ export class SqlServerJoinRepo implements ServerJoinRepo {
       .insertInto('minecraft_joins')
       .values(row)
       .onConflict((oc) =>
-        oc
-          .columns(['server_id', 'profile_id'])
-          .doUpdateSet({
-            user_id: j.userId,
-            ip: j.ip,
-            expires_at: j.expiresAt,
-          }),
+        oc.columns(['server_id', 'profile_id']).doUpdateSet({
+          user_id: j.userId,
+          ip: j.ip,
+          expires_at: j.expiresAt,
+        }),
       )
       .execute();
   }

@@ -70,12 +70,10 @@ export async function minecraftRoutes(
         const { status } = toFailure(err as FastifyError);
         if (status >= 500) {
           request.log.error({ err }, 'request failed');
-          return reply
-            .code(500)
-            .send({
-              error: 'Internal Server Error',
-              errorMessage: 'Internal Server Error',
-            });
+          return reply.code(500).send({
+            error: 'Internal Server Error',
+            errorMessage: 'Internal Server Error',
+          });
         }
         const e = (err as FastifyError).validation
           ? illegalArgument('Invalid request.')

@@ -239,7 +239,7 @@ export class AccountService {
     caller: Caller,
     captcha?: string,
   ): Promise<SendCodeData> {
-    const { storage, now } = this.ctx;
+    const { storage } = this.ctx;
     if (!isValidEmail(email)) throw fail('badEmail');
     if (!isEmailPurpose(purpose)) throw badParam('purpose');
     await this.abuse.captcha.require(captcha);

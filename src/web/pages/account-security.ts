@@ -2,7 +2,6 @@
 import { startRegistration } from '@simplewebauthn/browser';
 import { ApiError, data } from '../api.js';
 import {
-  busy,
   copyButton,
   downloadButton,
   field,
@@ -276,7 +275,7 @@ function passkeys(
         Parameters<typeof startRegistration>[0]['optionsJSON']
       >('POST', 'account/passkeys/options', proof.proof());
       proof.reset();
-      let response;
+      let response: Awaited<ReturnType<typeof startRegistration>>;
       try {
         response = await startRegistration({ optionsJSON });
       } catch {

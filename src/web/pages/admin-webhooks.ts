@@ -18,7 +18,7 @@ import {
   formatTime,
   h,
   input,
-  notice,
+  type notice,
 } from '../dom.js';
 import { messageOf } from '../layout.js';
 import { t, type MessageKey } from '../i18n.js';
@@ -30,9 +30,7 @@ const STATUS: Record<string, MessageKey> = {
   failed: 'webhooks.status.failed',
 };
 const statusText = (status: string) =>
-  Object.prototype.hasOwnProperty.call(STATUS, status)
-    ? t(STATUS[status]!)
-    : status;
+  Object.hasOwn(STATUS, status) ? t(STATUS[status]!) : status;
 
 /**
  * Why a delivery is where it is, in the page's language: the HTTP answer, or the reason the

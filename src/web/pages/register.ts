@@ -161,7 +161,7 @@ export function registerPage(): void {
     const text = e instanceof ApiError ? e.msg : '';
     const name = FIELD_OF_MSG.get(text) ?? badParamField(text);
     const control =
-      name !== undefined && Object.prototype.hasOwnProperty.call(byName, name)
+      name !== undefined && Object.hasOwn(byName, name)
         ? byName[name]
         : undefined;
     if (control) setFieldError(control, messageOf(e));

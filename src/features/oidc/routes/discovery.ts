@@ -69,7 +69,7 @@ export function discoveryDocument(
 /** Discovery (both well-known paths serve one document) and the public keys. */
 export async function discoveryRoutes(
   app: FastifyInstance,
-  { provider, services }: OidcRouteDeps,
+  { provider }: OidcRouteDeps,
 ) {
   registerOAuthErrors(app);
   const body = JSON.stringify(

@@ -79,12 +79,10 @@ export async function pagesSessionRoutes(
     },
     async (request, reply) => {
       const session = await sessions.current(request.headers.cookie);
-      return reply
-        .headers(NO_STORE)
-        .send({
-          ok: true as const,
-          data: await authorize.interaction(request.body.ticket, session),
-        });
+      return reply.headers(NO_STORE).send({
+        ok: true as const,
+        data: await authorize.interaction(request.body.ticket, session),
+      });
     },
   );
 
@@ -102,19 +100,17 @@ export async function pagesSessionRoutes(
     async (request, reply) => {
       const session = await sessions.current(request.headers.cookie);
       const { ticket, decision } = request.body;
-      return reply
-        .headers(NO_STORE)
-        .send({
-          ok: true as const,
-          data: {
-            redirect_to: await authorize.decide(
-              ticket,
-              decision === 'allow',
-              session,
-              callerOf(request),
-            ),
-          },
-        });
+      return reply.headers(NO_STORE).send({
+        ok: true as const,
+        data: {
+          redirect_to: await authorize.decide(
+            ticket,
+            decision === 'allow',
+            session,
+            callerOf(request),
+          ),
+        },
+      });
     },
   );
 }

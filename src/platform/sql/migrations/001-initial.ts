@@ -1,4 +1,9 @@
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import {
+  type CreateTableBuilder,
+  type Kysely,
+  PostgresAdapter,
+  sql,
+} from 'kysely';
 
 /** An auto-increment primary key in the dialect's own words. */
 function idType(db: Kysely<unknown>) {
@@ -10,8 +15,8 @@ function idType(db: Kysely<unknown>) {
 export async function up(db: Kysely<unknown>): Promise<void> {
   const id = idType(db);
   const autoIncrement = id === 'integer';
-  const withId = <T extends { addColumn: Function }>(t: T): T =>
-    (t.addColumn as any)('id', sql.raw(id), (c: any) =>
+  const withId = <TB extends string>(t: CreateTableBuilder<TB, never>) =>
+    t.addColumn('id', sql.raw(id), (c) =>
       autoIncrement ? c.primaryKey().autoIncrement() : c.primaryKey(),
     );
 
