@@ -166,6 +166,11 @@ describe('client authentication', () => {
 });
 
 describe('token endpoint error rows', () => {
+  // The counters and the audit read below need one completed sign-in with a code first.
+  beforeAll(async () => {
+    await codeFlow(basic, oauth.ClientSecretBasic(basic.client_secret!));
+  });
+
   const cred = () => ({
     basic: [basic.client_id, basic.client_secret!] as [string, string],
   });

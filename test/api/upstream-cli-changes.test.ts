@@ -10,12 +10,23 @@ import type { TestApp } from '../helpers/app.js';
  * follows the CLI's changes within 5 s.
  */
 const ws = cliWorkspace('ac-upstream-cli-');
+const SECRET = 'discord-client-secret-never-printed-0123456789';
+const PROVIDERS = [
+  '--id steam --type steam --name Steam --api-key STEAMKEY0123'.split(' '),
+  [
+    ...'--id discord --type discord --name Discord --client-id 1100'.split(' '),
+    ...['--client-secret', SECRET, '--require-guild', '42'],
+  ],
+];
 let db: string;
 let service: TestApp;
 beforeAll(async () => {
   db = await ws.freshDatabase('upstream');
   expect((await ws.cli(db, ['migrate'])).code).toBe(0);
   service = await ws.service(db);
+  // The two providers this file changes, added as upstream-cli-providers.test.ts adds them.
+  for (const add of PROVIDERS)
+    expect((await ws.cli(db, ['provider', 'add', ...add])).code).toBe(0);
 }, 120_000);
 afterAll(async () => {
   await service?.close();
