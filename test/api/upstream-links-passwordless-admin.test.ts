@@ -139,7 +139,7 @@ describe('an account without a password', () => {
       ),
     ).toBe(true);
     expect((await passkeyIds()).length).toBeGreaterThanOrEqual(1);
-    // An account with a password may remove its last passkey as before (test/api/passkeys.test.ts).
+    // An account with a password may remove its last passkey as before (test/api/passkeys-sign-in.test.ts).
   });
 
   it('proves itself with a code mailed to its address: once, and never for an account with a password', async () => {
