@@ -36,6 +36,7 @@ const SERIAL_FILES = [
   'test/limits-processes.test.ts',
   'test/log-broken-pipe.test.ts',
   'test/multi-instance.test.ts',
+  'test/multi-instance-redis.test.ts',
   'test/oidc-multi-instance.test.ts',
   'test/security/load.test.ts',
   'test/security/slow-clients.test.ts',

@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { load } from './lib/load.mjs';
 import { freePort, startProcess } from './lib/proc.mjs';
 import { compareOidc, oidcChecks, printOidc } from './lib/oidc-compare.mjs';
 import {
@@ -19,16 +18,17 @@ import {
   exchangeCodes,
 } from './lib/oidc-ours.mjs';
 import { basicAuth } from './lib/oidc-targets.mjs';
-import { checks, printTable, summarise } from './lib/report.mjs';
-import { spreadIds, tokenMinter } from './lib/seed.mjs';
+import { addRun, checks, printTable, summarise } from './lib/report.mjs';
+import { saturation, scale, workers } from './lib/extras.mjs';
+import { runner } from './lib/runner.mjs';
+import { tokenMinter } from './lib/seed.mjs';
 import {
-  clusterSupported,
   createBenchApp,
   ensureBuilt,
   prepareDatabase,
   serviceEnv,
 } from './lib/setup.mjs';
-import { NEEDS_APP, TARGETS } from './lib/targets.mjs';
+import { NEEDS_APP } from './lib/targets.mjs';
 import { measureStartUp, printStartUp, startUpChecks } from './start-up.mjs';
 
 const { values: opt } = parseArgs({
@@ -107,67 +107,13 @@ async function startService(name, url, extraArgs = [], env = {}) {
   return p;
 }
 
-function context(count) {
-  const userIds = spreadIds(count, 1000);
-  return {
-    userIds,
-    tokens: userIds.map((id) => mint(id, 'bench-app')),
-    centerTokens: userIds.slice(0, 100).map((id) => mint(id, 'account-center')),
-    codes: [],
-  };
-}
-
-/** One run of a target; exchange spends exactly the codes the authorize run before it issued. */
-async function runTarget(
-  server,
-  name,
-  ctx,
-  seconds = duration,
-  conns = connections,
-) {
-  if (name === 'authorize') ctx.codes = [];
-  const amount = name === 'exchange' ? ctx.codes.length : undefined;
-  if (name === 'exchange' && !amount)
-    throw new Error('exchange: no codes were issued');
-  return measured(
-    server,
-    {
-      url: server.url,
-      connections: conns,
-      duration: seconds,
-      amount,
-      requests: TARGETS[name](ctx),
-    },
-    name,
-  );
-}
-
-/** A load run plus the server's CPU time per request, which the machine's noise barely moves. */
-async function measured(server, loadOptions, label = '') {
-  const cpuBefore = server.cpuMs();
-  const from = process.hrtime.bigint() / 1000n;
-  const r = await load(loadOptions);
-  // The run's span on the clock of the profiles, for `BENCH_WINDOW=from..to node bench/profile-summary.mjs`.
-  if (opt['cpu-prof'])
-    log(
-      `  cpu-prof window ${server.name} ${label}: BENCH_WINDOW=${from}..${process.hrtime.bigint() / 1000n}`,
-    );
-  return {
-    ...r,
-    cpuUs: r.total
-      ? Math.round(((server.cpuMs() - cpuBefore) * 1000) / r.total)
-      : 0,
-    rssMb: server.rssMb(),
-  };
-}
-
-const baselineRun = (baseline, seconds = duration) =>
-  measured(baseline, {
-    url: baseline.url,
-    connections,
-    duration: seconds,
-    requests: [{ method: 'GET', path: '/api/v1/auth/me' }],
-  });
+const { context, runTarget, measured, baselineRun } = runner({
+  duration,
+  connections,
+  cpuProf: opt['cpu-prof'],
+  log,
+  mint,
+});
 
 async function main() {
   ensureBuilt(log);
@@ -303,7 +249,7 @@ async function serviceTargets() {
         p99: (before.p99 + after.p99) / 2,
         cpuUs: (before.cpuUs + after.cpuUs) / 2,
       };
-      (runs[t] ??= []).push(res);
+      addRun(runs, t, res);
       log(
         `  ${t}: ${res.rps} rps, p99 ${res.p99} ms, ${res.errors} errors, ${res.cpuUs} µs CPU/req (baseline ${Math.round(res.base.rps)} rps, ${res.base.cpuUs} µs)`,
       );
@@ -314,99 +260,15 @@ async function serviceTargets() {
   printTable(`Targets vs baseline (${db}, ${users} users, 1 worker)`, summary);
   const extra = {};
 
-  if (!opt['no-saturation'] && targets.includes('me')) {
-    log('me while logins saturate argon2');
-    const idle = await runTarget(service, 'me', ctx);
-    const [meLoad, loginLoad] = await Promise.all([
-      runTarget(service, 'me', ctx),
-      runTarget(service, 'login', ctx, duration, 16),
-    ]);
-    extra.saturation = {
-      idleP99: idle.p99,
-      meP99: meLoad.p99,
-      meRps: meLoad.rps,
-      loginRps: loginLoad.rps,
-      errors: meLoad.errors + loginLoad.errors,
-      rssMb: Math.max(idle.rssMb ?? 0, meLoad.rssMb ?? 0, loginLoad.rssMb ?? 0),
-    };
-    printTable(
-      'me with and without a concurrent login load (16 connections)',
-      summarise({
-        'me idle': [idle],
-        'me + logins': [meLoad],
-        'logins beside me': [loginLoad],
-      }),
-    );
-  }
-
-  if (!opt['no-scale'] && targets.includes('me')) {
-    const bigDb = await prepareDatabase({
-      db,
-      tmp,
-      name: 'big',
-      users: bigUsers,
-      secret,
-      log,
-    });
-    stoppers.push(bigDb.drop);
-    const big = await startService('service-big', bigDb.url);
-    const bigCtx = context(bigUsers);
-    // login too: it reads the user by name through the unique index, which a big table deepens.
-    const scaled = targets.includes('login') ? ['me', 'login'] : ['me'];
-    for (const t of scaled) await runTarget(big, t, bigCtx, warmup);
-    const runsScale = {};
-    for (let r = 0; r < rounds; r++) {
-      for (const t of scaled) {
-        (runsScale[`${t}, ${users.toLocaleString()} users`] ??= []).push(
-          await runTarget(service, t, ctx),
-        );
-        (runsScale[`${t}, ${bigUsers.toLocaleString()} users`] ??= []).push(
-          await runTarget(big, t, bigCtx),
-        );
-      }
-    }
-    const s = summarise(runsScale);
-    printTable(
-      'Scale: the same targets against a small and a big user table',
-      s,
-    );
-    extra.scale = Object.fromEntries(
-      scaled.map((t) => [
-        t,
-        {
-          small: { ...s[`${t}, ${users.toLocaleString()} users`], users },
-          big: {
-            ...s[`${t}, ${bigUsers.toLocaleString()} users`],
-            users: bigUsers,
-          },
-        },
-      ]),
-    );
-    await big.stop();
-  }
-
-  if (!opt['no-workers'] && targets.includes('me')) {
-    if (!clusterSupported())
-      log(
-        'serve --workers is not available yet: skipping the worker comparison',
-      );
-    else {
-      const w2 = await startService('service-w2', mainDb.url, [
-        '--workers',
-        '2',
-      ]);
-      await runTarget(w2, 'me', ctx, warmup);
-      const runsW = {};
-      for (let r = 0; r < rounds; r++) {
-        (runsW['me, 1 worker'] ??= []).push(
-          await runTarget(service, 'me', ctx),
-        );
-        (runsW['me, 2 workers'] ??= []).push(await runTarget(w2, 'me', ctx));
-      }
-      const s = summarise(runsW);
-      printTable('Workers: me with 1 and 2 workers', s);
-      extra.workers = { w1: s['me, 1 worker'], w2: s['me, 2 workers'] };
-    }
+  const bench = { service, ctx, mainDb, runTarget, startService, context, log };
+  Object.assign(bench, { db, tmp, secret, stoppers, users, bigUsers });
+  Object.assign(bench, { duration, rounds, warmup, targets });
+  const onMe = targets.includes('me');
+  if (!opt['no-saturation'] && onMe) extra.saturation = await saturation(bench);
+  if (!opt['no-scale'] && onMe) extra.scale = await scale(bench);
+  if (!opt['no-workers'] && onMe) {
+    const w = await workers(bench);
+    if (w) extra.workers = w;
   }
 
   // Stopped now, so they sit idle in no later comparison.

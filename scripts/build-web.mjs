@@ -61,7 +61,7 @@ export async function buildWeb() {
   // A running service may be reading the manifest: swap it in whole, and keep superseded
   // bundles for an hour so a page already served can still fetch its assets.
   const tmp = join(outdir, `manifest.${process.pid}.tmp`);
-  writeFileSync(tmp, JSON.stringify(manifest, null, 2) + '\n');
+  writeFileSync(tmp, `${JSON.stringify(manifest, null, 2)}\n`);
   renameSync(tmp, join(outdir, 'manifest.json'));
   const keep = new Set([...Object.values(manifest), 'manifest.json']);
   for (const name of readdirSync(outdir)) {

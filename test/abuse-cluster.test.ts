@@ -29,7 +29,7 @@ describe.each(databases)(
   ({ pgBase }) => {
     let server: RunningServer;
     let env: Record<string, string>;
-    let dispose = async () => undefined as void;
+    let dispose: () => Promise<void> = async () => {};
 
     beforeAll(async () => {
       if (pgBase) {

@@ -1,18 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPostgresSchema } from './helpers/db.js';
-import { redisAvailable, TEST_REDIS_URL } from './helpers/redis.js';
+import { redisAvailable } from './helpers/redis.js';
+import { call, within, type Reply } from './helpers/server.js';
 import {
-  call,
-  startServer,
-  within,
-  type Reply,
-  type RunningServer,
-} from './helpers/server.js';
-import { SmtpSink } from './helpers/smtp.js';
+  type Deployment,
+  instancesWithRedis,
+  workersOnPostgres,
+  workersOnSqlite,
+} from './helpers/limit-deployments.js';
 
 /**
  * Limits under real concurrency, against the real process: `serve --workers 2` on SQLite and
@@ -24,71 +18,19 @@ const PG = process.env.TEST_PG_URL;
 const redisUp = PG ? await redisAvailable() : false;
 const AUTH = '/api/v1/auth';
 const PASSWORD = 'correct horse battery';
-const LIMITS = {
-  IP_RATE_LIMITS: 'on',
-  LIMIT_REGISTER_IP: '10000/3600',
-  LIMIT_SEND_CODE_IP: '10000/3600',
-  LIMIT_LOGIN_IP: '20/900',
-  LIMIT_DEVICE_START_IP: '10000/60',
-};
 
 let seq = 0;
 const name = (p: string) =>
   `${p}_${process.pid}_${++seq}_${Math.floor(Math.random() * 1e6)}`;
 const countBy = (replies: Reply[]) =>
-  replies.reduce<Record<number, number>>(
-    (acc, r) => ({ ...acc, [r.status]: (acc[r.status] ?? 0) + 1 }),
-    {},
-  );
+  replies.reduce<Record<number, number>>((acc, r) => {
+    acc[r.status] = (acc[r.status] ?? 0) + 1;
+    return acc;
+  }, {});
 const parallel = (n: number, run: (i: number) => Promise<Reply>) =>
   Promise.all(Array.from({ length: n }, (_, i) => run(i)));
 const otherCode = (code: string, i: number) =>
   String((Number(code) + 1 + i) % 1_000_000).padStart(6, '0');
-
-interface Deployment {
-  /** Base URLs to spread requests over (one for a cluster, one per instance otherwise). */
-  urls: string[];
-  smtp: SmtpSink;
-  /** The tries counted on the newest e-mail code of an address, read from the database. */
-  attempts(email: string): Promise<number>;
-  stop(): Promise<void>;
-}
-
-const NEWEST_CODE_ATTEMPTS =
-  'select attempts from email_codes where email = $1 order by id desc limit 1';
-
-async function sqliteAttempts(file: string, email: string): Promise<number> {
-  const { default: Sqlite } = await import('better-sqlite3');
-  const db = new Sqlite(file, { readonly: true });
-  try {
-    return Number(
-      (
-        db.prepare(NEWEST_CODE_ATTEMPTS.replace('$1', '?')).get(email) as {
-          attempts: number;
-        }
-      ).attempts,
-    );
-  } finally {
-    db.close();
-  }
-}
-
-async function postgresAttempts(
-  url: string,
-  schema: string,
-  email: string,
-): Promise<number> {
-  const client = new pg.Client({ connectionString: url.split('?')[0] });
-  await client.connect();
-  try {
-    await client.query(`set search_path to ${schema}`);
-    return Number(
-      (await client.query(NEWEST_CODE_ATTEMPTS, [email])).rows[0].attempts,
-    );
-  } finally {
-    await client.end();
-  }
-}
 
 function limitSuite(label: string, deploy: () => Promise<Deployment>) {
   describe(label, () => {
@@ -323,77 +265,14 @@ function limitSuite(label: string, deploy: () => Promise<Deployment>) {
   });
 }
 
-async function smtpSink(): Promise<{ smtp: SmtpSink; smtpUrl: string }> {
-  const smtp = new SmtpSink();
-  return { smtp, smtpUrl: await smtp.start() };
-}
-
-limitSuite('serve --workers 2 on SQLite', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-limits-'));
-  const { smtp, smtpUrl } = await smtpSink();
-  const file = join(dir, 'db.sqlite');
-  const server = await startServer(
-    { ...LIMITS, DATABASE_URL: `sqlite:${file}`, SMTP_URL: smtpUrl },
-    ['--workers', '2'],
-    2,
-  );
-  return {
-    urls: [server.url],
-    smtp,
-    attempts: (email) => sqliteAttempts(file, email),
-    async stop() {
-      await server.stop();
-      await smtp.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
+limitSuite('serve --workers 2 on SQLite', workersOnSqlite);
 
 describe.skipIf(!PG)('on PostgreSQL', () => {
-  limitSuite('serve --workers 2', async () => {
-    const db = await freshPostgresSchema(PG!);
-    const { smtp, smtpUrl } = await smtpSink();
-    const server = await startServer(
-      { ...LIMITS, DATABASE_URL: `${db.url}&pool_max=6`, SMTP_URL: smtpUrl },
-      ['--workers', '2'],
-      2,
-    );
-    return {
-      urls: [server.url],
-      smtp,
-      attempts: (email) => postgresAttempts(PG!, db.schema, email),
-      async stop() {
-        await server.stop();
-        await smtp.stop();
-        await db.dispose();
-      },
-    };
-  });
+  limitSuite('serve --workers 2', () => workersOnPostgres(PG!));
 
   describe.skipIf(!redisUp)('with Redis', () => {
-    limitSuite('two instances sharing PostgreSQL and Redis', async () => {
-      const db = await freshPostgresSchema(PG!);
-      const { smtp, smtpUrl } = await smtpSink();
-      // Counters live on in Redis between runs, and user ids restart in every fresh schema:
-      // this deployment's keys get a name of their own, so every counter starts from zero.
-      const env = {
-        ...LIMITS,
-        DATABASE_URL: `${db.url}&pool_max=6`,
-        SMTP_URL: smtpUrl,
-        REDIS_URL: TEST_REDIS_URL,
-        REDIS_PREFIX: `test:${db.schema}`,
-      };
-      const servers = await Promise.all([startServer(env), startServer(env)]);
-      return {
-        urls: servers.map((s) => s.url),
-        smtp,
-        attempts: (email) => postgresAttempts(PG!, db.schema, email),
-        async stop() {
-          await Promise.all(servers.map((s) => s.stop()));
-          await smtp.stop();
-          await db.dispose();
-        },
-      };
-    });
+    limitSuite('two instances sharing PostgreSQL and Redis', () =>
+      instancesWithRedis(PG!),
+    );
   });
 });

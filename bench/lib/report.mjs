@@ -2,6 +2,12 @@
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const round = (x, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
+/** Files one round's result of a target under its name, for summarise. */
+export function addRun(runs, name, result) {
+  runs[name] ??= [];
+  runs[name].push(result);
+}
+
 /** Averages the rounds of each target; ratios against the baseline runs next to each one. */
 export function summarise(runs) {
   const out = {};

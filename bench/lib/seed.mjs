@@ -80,7 +80,7 @@ export async function seedPostgres(url, schema, count) {
     for (let from = 1; from <= count; from += BATCH) {
       const cols = Array.from({ length: 12 }, () => []);
       for (let i = from; i <= Math.min(count, from + BATCH - 1); i++)
-        row(i, pw, now).forEach((v, k) => cols[k].push(v));
+        for (const [k, v] of row(i, pw, now).entries()) cols[k].push(v);
       const types = [
         'text',
         'text',

@@ -142,6 +142,6 @@ export function exitOnStartupFailure(
     err instanceof Error &&
     err.stack
   )
-    process.stderr.write(err.stack + '\n');
+    process.stderr.write(`${err.stack}\n`);
   process.exit(1);
 }

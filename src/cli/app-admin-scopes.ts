@@ -8,7 +8,7 @@ import { ArgumentError, strictArgs, withServices } from './common.js';
 import { say } from './messages.js';
 
 const print = (value: unknown) =>
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
 export async function appAdminScopesCommand(
   sub: 'grant-admin' | 'revoke-admin',

@@ -9,7 +9,7 @@ import { say } from './messages.js';
 import { appAdminScopesCommand } from './app-admin-scopes.js';
 
 const print = (value: unknown) =>
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 const list = (text: string | undefined) =>
   text
     ?.split(',')

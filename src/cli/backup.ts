@@ -1,16 +1,17 @@
-import { spawn } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfig } from '../config/index.js';
-import { parsePostgresUrl, createSqlStorage } from '../app/sql-storage.js';
 import { UsageError } from './common.js';
 import { say } from './messages.js';
+import {
+  BackupError,
+  migrate,
+  print,
+  refuseNonEmpty,
+} from './backup-common.js';
+import { postgresBackup, postgresRestore } from './backup-postgres.js';
+
+export { BackupError };
 
 /**
  * `account-center backup FILE` and `account-center restore FILE` (docs/operations.md).
@@ -18,11 +19,6 @@ import { say } from './messages.js';
  * PostgreSQL: pg_dump / pg_restore (custom format), which the command runs and checks, and
  * whose exact command line it prints for a scheduler.
  */
-
-export class BackupError extends Error {}
-
-const print = (value: unknown) =>
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 
 async function openSqlite(path: string, readonly: boolean) {
   const { default: Database } = await import('better-sqlite3');
@@ -90,29 +86,6 @@ async function sqliteBackup(dbPath: string, file: string): Promise<void> {
   });
 }
 
-/** The users in the target database, or 0 when it has no tables yet. */
-async function usersIn(databaseUrl: string): Promise<number> {
-  const storage = await createSqlStorage(databaseUrl, { pgPoolMax: 1 });
-  try {
-    return await storage.users.count();
-  } catch (err) {
-    const message = (err as Error).message;
-    if (
-      (err as { code?: string }).code === '42P01' ||
-      /no such table/.test(message)
-    )
-      return 0;
-    throw err;
-  } finally {
-    await storage.close();
-  }
-}
-
-async function refuseNonEmpty(databaseUrl: string): Promise<void> {
-  const users = await usersIn(databaseUrl);
-  if (users > 0) throw new BackupError(say('restoreNotEmpty', { users }));
-}
-
 async function sqliteRestore(
   dbPath: string,
   databaseUrl: string,
@@ -130,144 +103,6 @@ async function sqliteRestore(
   }
   await migrate(databaseUrl);
   print({ restored: file, database: 'sqlite', into: dbPath, ...found });
-}
-
-async function migrate(databaseUrl: string): Promise<void> {
-  const storage = await createSqlStorage(databaseUrl, { pgPoolMax: 1 });
-  try {
-    await storage.migrate();
-  } finally {
-    await storage.close();
-  }
-}
-
-interface ToolRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-function runTool(command: string, args: string[]): Promise<ToolRun> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.once('error', (err: NodeJS.ErrnoException) => {
-      reject(
-        err.code === 'ENOENT'
-          ? new BackupError(say('toolMissing', { tool: command }))
-          : err,
-      );
-    });
-    child.once('close', (code) =>
-      resolvePromise({ code: code ?? 1, stdout, stderr }),
-    );
-  });
-}
-
-/** The connection string for libpq tools, and the schema the service uses. */
-function pgTarget(databaseUrl: string): {
-  connection: string;
-  schema: string;
-  printable: string;
-} {
-  const { connectionString, schema } = parsePostgresUrl(databaseUrl);
-  const printable = new URL(connectionString);
-  if (printable.password) printable.password = '***';
-  return {
-    connection: connectionString,
-    schema: schema ?? 'public',
-    printable: printable.toString(),
-  };
-}
-
-const firstLine = (text: string) => text.trim().split('\n')[0] ?? '';
-
-async function postgresBackup(
-  databaseUrl: string,
-  file: string,
-): Promise<void> {
-  const { connection, schema, printable } = pgTarget(databaseUrl);
-  const args = [
-    '--format=custom',
-    '--no-owner',
-    `--schema=${schema}`,
-    `--file=${file}`,
-  ];
-  const dump = await runTool('pg_dump', [...args, connection]);
-  if (dump.code !== 0)
-    throw new BackupError(
-      say('toolFailed', { tool: 'pg_dump', error: firstLine(dump.stderr) }),
-    );
-  chmodSync(file, 0o600);
-  const list = await runTool('pg_restore', ['--list', file]);
-  if (list.code !== 0 || !/ TABLE \S+ users /.test(list.stdout))
-    throw new BackupError(
-      say('dumpUnreadable', { file, error: firstLine(list.stderr) }),
-    );
-  print({
-    backup: file,
-    database: 'postgres',
-    bytes: statSync(file).size,
-    schema,
-    // The same command for a scheduler; give the password through PGPASSWORD or ~/.pgpass.
-    command: `pg_dump ${args.map((a) => (a.startsWith('--file=') ? '--file=BACKUP_FILE' : a)).join(' ')} '${printable}'`,
-  });
-}
-
-async function postgresRestore(
-  databaseUrl: string,
-  file: string,
-): Promise<void> {
-  const { connection, schema } = pgTarget(databaseUrl);
-  const list = await runTool('pg_restore', ['--list', file]);
-  if (list.code !== 0 || !/ TABLE \S+ users /.test(list.stdout))
-    throw new BackupError(
-      say('notOurDump', {
-        file,
-        error: firstLine(list.stderr) || say('noUsersTable'),
-      }),
-    );
-  await refuseNonEmpty(databaseUrl);
-  // The schema exists already (created on connect); restore its contents, not the schema itself.
-  const entries = list.stdout
-    .split('\n')
-    .filter((l) => !/^\s*\d+;.* SCHEMA - /.test(l))
-    .join('\n');
-  const listFile = resolve(`${file}.restore-list`);
-  writeFileSync(listFile, entries);
-  try {
-    const restore = await runTool('pg_restore', [
-      '--no-owner',
-      '--exit-on-error',
-      '--clean',
-      '--if-exists',
-      `--use-list=${listFile}`,
-      `--dbname=${connection}`,
-      file,
-    ]);
-    if (restore.code !== 0)
-      throw new BackupError(
-        say('toolFailed', {
-          tool: 'pg_restore',
-          error: firstLine(restore.stderr),
-        }),
-      );
-  } finally {
-    rmSync(listFile, { force: true });
-  }
-  await migrate(databaseUrl);
-  print({
-    restored: file,
-    database: 'postgres',
-    schema,
-    users: await usersIn(databaseUrl),
-  });
 }
 
 function fileArgument(command: string, args: string[]): string {

@@ -36,7 +36,9 @@ export function strictArgs<T extends ParseArgsConfig['options']>(
   options: T,
   positionals: number,
 ) {
-  let parsed;
+  let parsed: ReturnType<
+    typeof parseArgs<{ options: T; allowPositionals: true; strict: true }>
+  >;
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (err) {

@@ -21,7 +21,7 @@ import { AppError } from '../errors/index.js';
 const usage = () => say('usage');
 
 const print = (value: unknown) =>
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
 /**
  * A comma-separated role list (`player,admin`): every name 1–32 of a-z 0-9 _ -. An empty name
@@ -247,7 +247,7 @@ export async function main(argv: string[]): Promise<void> {
       case 'help':
       case '--help':
       case '-h':
-        process.stdout.write(usage() + '\n');
+        process.stdout.write(`${usage()}\n`);
         return;
       default: {
         const extra = extraCommands[command];
@@ -271,7 +271,7 @@ export async function main(argv: string[]): Promise<void> {
         (err instanceof UsageError && !(err instanceof ArgumentError)) ||
         badArgs
       )
-        process.stderr.write(usage() + '\n');
+        process.stderr.write(`${usage()}\n`);
       process.exitCode = 2;
       return;
     }

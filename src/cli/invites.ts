@@ -11,7 +11,7 @@ import {
 import { say } from './messages.js';
 
 const print = (value: unknown) =>
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
 const SUBCOMMANDS = ['create', 'list', 'remove'];
 

@@ -144,8 +144,6 @@ export function say(
 ): string {
   const text = (cliSpeaksChinese(env) ? CLI_ZH_CN : CLI_EN)[key];
   return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    Object.prototype.hasOwnProperty.call(params, name)
-      ? String(params[name])
-      : whole,
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
   );
 }

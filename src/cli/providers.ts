@@ -8,7 +8,7 @@ import { loadConfig } from '../config/index.js';
 import { say } from './messages.js';
 
 const print = (value: unknown) =>
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
 /** Options of `add` and `update`, each named as the API field with `-` for `_`. */
 const TEXT_OPTIONS = [

@@ -55,16 +55,16 @@ async function exportUsers(args: string[]): Promise<void> {
   };
   let n = 0;
   await withServices(async (s) => {
-    if (fmt === 'csv') await write(csvLine(CSV_COLUMNS) + '\n');
+    if (fmt === 'csv') await write(`${csvLine(CSV_COLUMNS)}\n`);
     for await (const r of s.transfer.exportAll()) {
       await write(
         fmt === 'csv'
-          ? csvLine(
+          ? `${csvLine(
               CSV_COLUMNS.map((c) =>
                 c === 'roles' ? r.roles.join(',') : r[c],
               ),
-            ) + '\n'
-          : JSON.stringify(r) + '\n',
+            )}\n`
+          : `${JSON.stringify(r)}\n`,
       );
       n += 1;
     }
@@ -266,7 +266,7 @@ async function importUsers(args: string[]): Promise<void> {
     seconds,
     rows_per_second: Math.round(seen / Math.max(seconds, 0.001)),
   };
-  process.stdout.write(JSON.stringify(summary) + '\n');
+  process.stdout.write(`${JSON.stringify(summary)}\n`);
   // Rows were left out: say so to scripts, after everything else went in.
   if (total.rejected.length > 0) process.exitCode = 1;
 }

@@ -9,7 +9,7 @@ import { refusedTarget } from '../platform/net/guarded-post.js';
 import { say } from './messages.js';
 
 const print = (value: unknown) =>
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 const SUBCOMMANDS = ['add', 'list', 'remove', 'enable', 'disable'];
 
 /** An internal address is refused for want of a setting, not for its form: the refusal names the setting. */

@@ -1,11 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import {
-  limitPolicyFrom,
-  type LimitPolicy,
-} from '../features/limits/policy.js';
+import type { LimitPolicy } from '../features/limits/policy.js';
 import { abuseSettings, type AbuseSettings } from './abuse.js';
+import {
+  ConfigError,
+  baseUrl,
+  bool,
+  gcFlags,
+  int,
+  limits,
+  logLevel,
+  mailFrom,
+  redisPrefix,
+  siteName,
+  siteNames,
+} from './parse.js';
 import type { Language } from '../platform/i18n/language.js';
 
 /** Every setting of docs/api.md §11 plus the lifetimes of §4, read once at start-up. */
@@ -75,7 +85,7 @@ function signingAlg(raw: string | undefined): OidcSigningAlg {
   return alg;
 }
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 export interface LoadedConfig {
   config: Config;
@@ -84,136 +94,11 @@ export interface LoadedConfig {
 
 const DEFAULT_DB = 'sqlite:./data/account-center.db';
 
-function int(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  min = 1,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!/^\s*\d+\s*$/.test(raw) || !Number.isInteger(n) || n < min || n > max) {
-    throw new ConfigError(
-      `${name} must be an integer from ${min} to ${max}, got "${raw}"`,
-    );
-  }
-  return n;
-}
-
-const LOG_LEVELS = [
-  'fatal',
-  'error',
-  'warn',
-  'info',
-  'debug',
-  'trace',
-  'silent',
-];
-
-function logLevel(raw: string | undefined): string {
-  const level = raw?.trim().toLowerCase() || 'info';
-  if (!LOG_LEVELS.includes(level))
-    throw new ConfigError(
-      `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`,
-    );
-  return level;
-}
-
-function redisPrefix(raw: string | undefined): string {
-  const prefix = raw?.trim() || 'account-center';
-  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix))
-    throw new ConfigError(
-      `REDIS_PREFIX must be 1–64 of A-Z a-z 0-9 _ . : -, got "${raw}"`,
-    );
-  return prefix;
-}
-
 function logFormat(raw: string | undefined): Config['logFormat'] {
   const format = raw?.trim().toLowerCase() || 'json';
   if (format !== 'json' && format !== 'pretty')
     throw new ConfigError(`LOG_FORMAT must be json or pretty, got "${raw}"`);
   return format;
-}
-
-const V8_FLAG = /^--[a-z][a-z0-9_-]*(=[A-Za-z0-9._+-]+)?$/;
-
-function gcFlags(raw: string | undefined): readonly string[] {
-  const text = raw?.trim();
-  // Unset, V8 keeps Node's own settings; an operator may opt in to flags of their choice.
-  if (!text || text.toLowerCase() === 'none') return Object.freeze([]);
-  const flags = text.split(/\s+/);
-  if (!flags.every((flag) => V8_FLAG.test(flag))) {
-    throw new ConfigError(
-      `GC_FLAGS must be V8 flags separated by spaces (such as --heap-growing-percent=25) or none, got "${raw}"`,
-    );
-  }
-  return Object.freeze(flags);
-}
-
-/** Shown in titles and mail subjects: one short line, no control characters. */
-function siteName(raw: string | undefined): string {
-  const name = raw?.trim() || '账号中心';
-  if (name.length > 64 || /[\u0000-\u001f\u007f]/.test(name))
-    throw new ConfigError(
-      `SITE_NAME must be one line of at most 64 characters, got "${raw}"`,
-    );
-  return name;
-}
-
-function siteNames(
-  raw: string | undefined,
-): Readonly<Record<Language, string>> {
-  const name = siteName(raw);
-  return Object.freeze(
-    raw?.trim()
-      ? { 'zh-CN': name, en: name }
-      : { 'zh-CN': name, en: 'Account Center' },
-  );
-}
-
-/**
- * The sender of e-mails. A bare address (or none) is shown under SITE_NAME, so a reader sees
- * the center's name in the inbox; a MAIL_FROM that has a display name of its own keeps it.
- */
-function mailFrom(raw: string | undefined, site: string): string {
-  const address = raw?.trim() || 'no-reply@localhost';
-  if (address.includes('<')) return address;
-  // A quoted string: a name with a comma or a dot stays one display name.
-  return `"${site.replace(/["\\]/g, '\\$&')}" <${address}>`;
-}
-
-/** An absolute http(s) address without a trailing slash, or the listen address. */
-function baseUrl(raw: string | undefined, fallback: string): string {
-  if (raw === undefined || raw === '') return fallback;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(
-      `BASE_URL must be an absolute http(s) URL, got "${raw}"`,
-    );
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new ConfigError(
-      `BASE_URL must be an absolute http(s) URL, got "${raw}"`,
-    );
-  return raw.replace(/\/+$/, '');
-}
-
-function bool(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: boolean,
-): boolean {
-  const raw = env[name]?.trim().toLowerCase();
-  if (raw === undefined || raw === '') return fallback;
-  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
-  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
-  throw new ConfigError(
-    `${name} must be on/off (or true/false), got "${env[name]}"`,
-  );
 }
 
 function trustProxy(raw: string | undefined): Config['trustProxy'] {
@@ -222,14 +107,6 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
   if (raw === 'true' || raw === 'on') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
   return raw;
-}
-
-function limits(env: NodeJS.ProcessEnv): LimitPolicy {
-  try {
-    return limitPolicyFrom(env);
-  } catch (err) {
-    throw new ConfigError((err as Error).message);
-  }
 }
 
 /** The folder that holds the SQLite file and the generated secret. */
@@ -283,7 +160,7 @@ function jwtSecret(
   const secret = randomBytes(48).toString('base64url');
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    writeFileSync(file, secret + '\n', { mode: 0o600 });
+    writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   } catch (err) {
     throw new ConfigError(
       `JWT_SECRET is not set and ${file} can not be written (${(err as Error).message}); set JWT_SECRET or DATA_DIR`,

@@ -6,8 +6,7 @@
 import { t, type MessageKey } from './i18n.js';
 import { audit } from './messages/zh-CN/audit.js';
 
-const has = (key: string): key is MessageKey =>
-  Object.prototype.hasOwnProperty.call(audit, key);
+const has = (key: string): key is MessageKey => Object.hasOwn(audit, key);
 
 /** 玩家 / 管理员 (Player / Administrator) for the known roles; any other role is shown as it is named. */
 export const roleLabel = (role: string): string =>

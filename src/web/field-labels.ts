@@ -42,9 +42,7 @@ export function fieldLabel(
   name: string,
   overrides: LabelOverrides = {},
 ): string {
-  const key = Object.prototype.hasOwnProperty.call(overrides, name)
-    ? overrides[name]
-    : undefined;
+  const key = Object.hasOwn(overrides, name) ? overrides[name] : undefined;
   if (key) return t(key);
   return LABELLED_FIELDS.has(name) ? t(`label.${name}` as MessageKey) : name;
 }
@@ -73,10 +71,7 @@ export function readable(msg: string, overrides: LabelOverrides = {}): string {
   const field = badParamField(msg);
   if (field !== undefined)
     return t('api.badParam', { field: fieldLabel(field, overrides) });
-  if (
-    language() === 'en' &&
-    Object.prototype.hasOwnProperty.call(API_MESSAGES_EN, msg)
-  )
+  if (language() === 'en' && Object.hasOwn(API_MESSAGES_EN, msg))
     return API_MESSAGES_EN[msg]!;
   return msg;
 }

@@ -9,10 +9,10 @@ const ACC = '/api/v1/auth/account';
 const parallel = <T>(n: number, run: (i: number) => Promise<T>) =>
   Promise.all(Array.from({ length: n }, (_, i) => run(i)));
 const countBy = (statuses: number[]) =>
-  statuses.reduce<Record<number, number>>(
-    (acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }),
-    {},
-  );
+  statuses.reduce<Record<number, number>>((acc, s) => {
+    acc[s] = (acc[s] ?? 0) + 1;
+    return acc;
+  }, {});
 
 let t: TestApp | undefined;
 afterEach(async () => {

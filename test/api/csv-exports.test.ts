@@ -35,7 +35,7 @@ describe('CSV exports defuse formulas (docs/api.md §10)', () => {
         display_name,
       }),
     );
-    writeFileSync(join(ws.dir, 'risky.jsonl'), rows.join('\n') + '\n');
+    writeFileSync(join(ws.dir, 'risky.jsonl'), `${rows.join('\n')}\n`);
     expect(
       (await ws.cli(db, ['users', 'import', join(ws.dir, 'risky.jsonl')])).code,
     ).toBe(0);

@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yggdrasil from 'yggdrasil';

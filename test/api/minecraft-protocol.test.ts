@@ -90,9 +90,7 @@ async function player(): Promise<
 }
 
 /** A real client signing in at the center (auth: 'mojang') and logging into the online-mode server: how it ended. */
-function connect(
-  u: TestUser,
-): Promise<{
+function connect(u: TestUser): Promise<{
   loggedIn: boolean;
   uuid?: string;
   username?: string;

@@ -36,7 +36,7 @@ describe('OpenID pages in the request language', () => {
     expect(en.body).toContain(
       'The callback address is not registered for this application',
     );
-    expect(/<main[^]*<\/main>/.exec(en.body)?.[0]).not.toMatch(
+    expect(/<main[\s\S]*<\/main>/.exec(en.body)?.[0]).not.toMatch(
       /[\u4e00-\u9fff]/,
     );
     const repeated = await page(`/oauth/authorize?client_id=a&client_id=b`, {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as oauth from 'oauth4webapi';
+import type * as oauth from 'oauth4webapi';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createApp, type CreatedApp } from '../helpers/oauth.js';
 import { discover, postForm, signInWithCode } from '../helpers/oidc-client.js';

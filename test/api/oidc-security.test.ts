@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as oauth from 'oauth4webapi';
+import type * as oauth from 'oauth4webapi';
 import {
   createTestApp,
   failure,

@@ -56,7 +56,7 @@ describe('users import: password hashes over the cost limits (docs/api.md §10)'
       row('fine_last', ''),
     ];
     const file = join(ws.dir, 'over.jsonl');
-    writeFileSync(file, rows.join('\n') + '\n');
+    writeFileSync(file, `${rows.join('\n')}\n`);
     const db = await ws.freshDatabase('over');
     const started = Date.now();
     const run = await ws.cli(db, ['users', 'import', file]);
@@ -108,9 +108,9 @@ describe('users import: password hashes over the cost limits (docs/api.md §10)'
     const file = join(ws.dir, 'at-cap.jsonl');
     writeFileSync(
       file,
-      Object.entries(atCap)
+      `${Object.entries(atCap)
         .map(([name, h]) => row(name, h))
-        .join('\n') + '\n',
+        .join('\n')}\n`,
     );
     const db = await ws.freshDatabase('at_cap');
     const run = await ws.cli(db, ['users', 'import', file]);
@@ -134,7 +134,7 @@ describe('users import: password hashes over the cost limits (docs/api.md §10)'
     const file = join(ws.dir, 'stored.jsonl');
     writeFileSync(
       file,
-      row('stored_over', bcrypt.hashSync(PASSWORD, 4)) + '\n',
+      `${row('stored_over', bcrypt.hashSync(PASSWORD, 4))}\n`,
     );
     expect((await ws.cli(db, ['users', 'import', file])).code).toBe(0);
     const service = await ws.service(db);

@@ -78,7 +78,7 @@ describe('users import / export through the CLI', () => {
         display_name: 'No Password',
       }),
     ];
-    writeFileSync(file, '\uFEFF' + lines.join('\n') + '\n');
+    writeFileSync(file, `\uFEFF${lines.join('\n')}\n`);
     const run = await ws.cli(db, ['users', 'import', file]);
     expect(run.code, run.stderr).toBe(1);
     expect(JSON.parse(run.stdout)).toMatchObject({

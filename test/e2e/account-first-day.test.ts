@@ -50,13 +50,11 @@ describe('/account on the first day', () => {
         await page.fill('#f-minecraft_name', `S${Date.now().toString(36)}`);
         await page.click('#minecraft button[type=submit].primary');
         const row = page.locator('#minecraft .minecraft-profile');
-        await row
-          .locator('input[type=file][name^="skin_"]')
-          .setInputFiles({
-            name: 'skin.png',
-            mimeType: 'image/png',
-            buffer: makePng(64, 64),
-          });
+        await row.locator('input[type=file][name^="skin_"]').setInputFiles({
+          name: 'skin.png',
+          mimeType: 'image/png',
+          buffer: makePng(64, 64),
+        });
         await row.locator('button:has-text("上传皮肤")').click();
         await page.waitForSelector('#minecraft .notice.success');
       }

@@ -102,11 +102,9 @@ describe('account page: what a newcomer finds', () => {
     );
     expect(dialogs).toEqual([]);
     await screenshot(page, 'account-delete-empty-phone');
-    await page
-      .locator('#danger')
-      .screenshot({
-        path: 'test-artifacts/e2e/account-delete-empty-phone-section.png',
-      });
+    await page.locator('#danger').screenshot({
+      path: 'test-artifacts/e2e/account-delete-empty-phone-section.png',
+    });
 
     // A filled form is the one that asks; dismissing it keeps the account.
     await page.fill('#f-delete_password', u.password);

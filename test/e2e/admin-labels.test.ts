@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../helpers/oauth.js';
-import {
-  centerAndBrowser,
-  newPage,
-  screenshot,
-  signIn,
-  adminPage,
-} from './browser.js';
+import { centerAndBrowser, screenshot, adminPage } from './browser.js';
 
 const env = centerAndBrowser();
 

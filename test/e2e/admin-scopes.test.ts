@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../helpers/oauth.js';
 import { postForm } from '../helpers/oidc-client.js';
-import {
-  centerAndBrowser,
-  newPage,
-  screenshot,
-  signIn,
-  adminPage,
-} from './browser.js';
+import { centerAndBrowser, screenshot, adminPage } from './browser.js';
 
 /** The console's admin API access of an app (docs/api.md §15.3) and switching a webhook back on (§15.2). */
 const env = centerAndBrowser();

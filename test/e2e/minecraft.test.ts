@@ -37,25 +37,21 @@ describe('我的世界角色 on /account', () => {
     const row = page.locator('#minecraft .minecraft-profile');
     await row.locator(`h3:has-text("${name}")`).waitFor();
 
-    await row
-      .locator('input[type=file][name^="skin_"]')
-      .setInputFiles({
-        name: 'skin.png',
-        mimeType: 'image/png',
-        buffer: makePng(64, 64),
-      });
+    await row.locator('input[type=file][name^="skin_"]').setInputFiles({
+      name: 'skin.png',
+      mimeType: 'image/png',
+      buffer: makePng(64, 64),
+    });
     await row.locator('select[name^="model_"]').selectOption('slim');
     await row.locator('button:has-text("上传皮肤")').click();
     await page.waitForSelector(
       '#minecraft .notice.success:has-text("已更新皮肤")',
     );
-    await row
-      .locator('input[type=file][name^="cape_"]')
-      .setInputFiles({
-        name: 'cape.png',
-        mimeType: 'image/png',
-        buffer: makePng(64, 32),
-      });
+    await row.locator('input[type=file][name^="cape_"]').setInputFiles({
+      name: 'cape.png',
+      mimeType: 'image/png',
+      buffer: makePng(64, 32),
+    });
     await row.locator('button:has-text("上传披风")').click();
     await page.waitForSelector(
       '#minecraft .notice.success:has-text("已更新披风")',
@@ -72,13 +68,11 @@ describe('我的世界角色 on /account', () => {
     await screenshot(page, 'minecraft-account-section');
 
     // A file that is not a PNG is refused with the page's message.
-    await row
-      .locator('input[type=file][name^="skin_"]')
-      .setInputFiles({
-        name: 'skin.png',
-        mimeType: 'image/png',
-        buffer: Buffer.from('not a png'),
-      });
+    await row.locator('input[type=file][name^="skin_"]').setInputFiles({
+      name: 'skin.png',
+      mimeType: 'image/png',
+      buffer: Buffer.from('not a png'),
+    });
     await row.locator('button:has-text("上传皮肤")').click();
     await page.waitForSelector(
       '#minecraft .notice.error:has-text("材质须为 PNG 图片")',

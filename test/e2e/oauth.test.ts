@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { uniqueName, type TestUser } from '../helpers/app.js';
 import {
   freePort,
@@ -168,7 +168,7 @@ describe('e2e: sign in to the example clients through the consent page', () => {
         '回调地址不在白名单内',
       ],
       [
-        `client_id=${spaClientId}&redirect_uri=${encodeURIComponent(spaRedirect(spa.url) + 'x')}&state=s1`,
+        `client_id=${spaClientId}&redirect_uri=${encodeURIComponent(`${spaRedirect(spa.url)}x`)}&state=s1`,
         '回调地址不在白名单内',
       ],
       [

@@ -104,10 +104,7 @@ describe('the providers page: roles from the provider', () => {
       const summary = page.locator(`[data-role-map="${id}"]`);
       await summary.waitFor();
       expect(await summary.textContent()).toBe(
-        `${c.gives} 41771983423143936 → moderator`.replace(
-          '： ',
-          '：',
-        ),
+        `${c.gives} 41771983423143936 → moderator`.replace('： ', '：'),
       );
 
       const row = page.locator(`#providers [data-provider="${id}"]`);
@@ -122,7 +119,9 @@ describe('the providers page: roles from the provider', () => {
         .locator('.notice.error', { hasText: 'role_map' })
         .first()
         .waitFor();
-      await box.fill('{"41771983423143936": "mod", "41771983423143937": "vip"}');
+      await box.fill(
+        '{"41771983423143936": "mod", "41771983423143937": "vip"}',
+      );
       await page.getByRole('button', { name: c.save, exact: true }).click();
       await page
         .locator(`[data-role-map="${id}"]`, { hasText: 'vip' })

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { anyString, injectWithin, prototypeIsClean } from './harness.js';
+import { anyString } from './arbitraries.js';
+import { injectWithin, prototypeIsClean } from './harness.js';
 
 /**
  * GET routes with arbitrary query strings and paths: JSON routes answer an envelope, pages

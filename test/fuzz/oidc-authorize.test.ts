@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createApp, pkcePair } from '../helpers/oauth.js';
-import { anyString, injectWithin, prototypeIsClean } from './harness.js';
+import { anyString } from './arbitraries.js';
+import { injectWithin, prototypeIsClean } from './harness.js';
 
 /**
  * The authorization and end-session endpoints with arbitrary parameters, repeated or malformed,

@@ -36,7 +36,7 @@ export class SmtpSink {
 
   /** Serves on the reserved port (or, with none, on a fresh one) and returns its URL. */
   async start(): Promise<string> {
-    const server = (this.server = new SMTPServer({
+    const server = new SMTPServer({
       authOptional: true,
       // Pooled clients keep their connection open: stopping waits this long for them, not 30 s.
       closeTimeout: 100,
@@ -52,7 +52,8 @@ export class SmtpSink {
           callback();
         });
       },
-    }));
+    });
+    this.server = server;
     await new Promise<void>((resolve) =>
       server.listen(this.port, '127.0.0.1', resolve),
     );
@@ -62,11 +63,12 @@ export class SmtpSink {
 
   /** A server that accepts connections on the reserved port and never says a word. */
   async hang(): Promise<void> {
-    const silent = (this.silent = createServer((socket) => {
+    const silent = createServer((socket) => {
       this.hungConnections++;
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
-    }));
+    });
+    this.silent = silent;
     await new Promise<void>((resolve) =>
       silent.listen(this.port, '127.0.0.1', resolve),
     );

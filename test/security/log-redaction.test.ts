@@ -119,7 +119,8 @@ function expectNoSecret(text: string, secrets: string[]) {
 
 describe('secrets never reach the log', () => {
   it('a full flow at trace level logs no password, secret, token, code verifier or device code', async () => {
-    const t = (current = await loggedApp());
+    const t = await loggedApp();
+    current = t;
     const { secrets, email } = await fullFlow(t);
     const text = t.log.text();
     expectNoSecret(text, secrets);
@@ -129,10 +130,11 @@ describe('secrets never reach the log', () => {
   });
 
   it('in production without SMTP the e-mail text, and so the code, is withheld', async () => {
-    const t = (current = await loggedApp({
+    const t = await loggedApp({
       NODE_ENV: 'production',
       BASE_URL: 'https://sso.example.com',
-    }));
+    });
+    current = t;
     const { secrets, email } = await fullFlow(t);
     const text = t.log.text();
     expectNoSecret(text, secrets);
@@ -142,7 +144,8 @@ describe('secrets never reach the log', () => {
   });
 
   it('a 500 is logged without the request body or headers, and answered without internals', async () => {
-    const t = (current = await loggedApp());
+    const t = await loggedApp();
+    current = t;
     const users = t.runtime.storage.users;
     users.findByLogin = async () => {
       throw new Error('database exploded');

@@ -161,12 +161,10 @@ describe('migration 002: keys recomputed with ASCII folding', () => {
     const { Kysely, Migrator, PostgresDialect, SqliteDialect } = await import(
       'kysely'
     );
-    const { migrationProvider } = await import(
-      '../../src/app/migrations.js'
-    );
+    const { migrationProvider } = await import('../../src/app/migrations.js');
     let url: string;
     let done: () => Promise<void>;
-    let dialect;
+    let dialect: import('kysely').Dialect;
     let migrationTableSchema: string | undefined;
     if (isPostgresUrl(pgUrl)) {
       const fresh = await freshPostgresSchema(pgUrl);

@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  type Dialect,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+} from 'kysely';
 import { createSqlStorage } from '../../src/app/sql-storage.js';
 import { migrationProvider } from '../../src/app/migrations.js';
 import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
@@ -14,7 +20,7 @@ describe(`migration 007: rotations record their successor (${isPostgresUrl(pgUrl
     // A database at migration 006 holding a rotated token (used, its successor stored) and the successor.
     let url: string;
     let done: () => Promise<void>;
-    let dialect;
+    let dialect: Dialect;
     let migrationTableSchema: string | undefined;
     if (isPostgresUrl(pgUrl)) {
       const fresh = await freshPostgresSchema(pgUrl);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UniqueViolation } from '../../src/platform/sql/unique-violation.js';
-import { type NewApp } from '../../src/features/apps/repository.js';
-import { type NewUser } from '../../src/features/accounts/repository.js';
-import { type Storage } from '../../src/features/storage.js';
+import type { NewApp } from '../../src/features/apps/repository.js';
+import type { NewUser } from '../../src/features/accounts/repository.js';
+import type { Storage } from '../../src/features/storage.js';
 import { oidcStorageSuite } from './oidc-suite.js';
 
 /** A fresh, migrated, empty storage and a way to throw it away. */

@@ -24,8 +24,8 @@ describe('s256', () => {
     expect(isValidVerifier('a'.repeat(128))).toBe(true);
     expect(isValidVerifier('a'.repeat(42))).toBe(false);
     expect(isValidVerifier('a'.repeat(129))).toBe(false);
-    expect(isValidVerifier('-._~' + 'a'.repeat(40))).toBe(true);
-    expect(isValidVerifier('+' + 'a'.repeat(43))).toBe(false);
+    expect(isValidVerifier(`-._~${'a'.repeat(40)}`)).toBe(true);
+    expect(isValidVerifier(`+${'a'.repeat(43)}`)).toBe(false);
   });
 });
 
@@ -83,8 +83,8 @@ describe('pkceForAuthorize', () => {
   it('a challenge that cannot be an S256 value is a parameter error', () => {
     for (const c of [
       'short',
-      challenge + 'A',
-      challenge.slice(0, 42) + '=',
+      `${challenge}A`,
+      `${challenge.slice(0, 42)}=`,
       verifier.replace('d', '+'),
     ]) {
       expect(viaTable(pkceForAuthorize('public', c, 'S256'))).toEqual({

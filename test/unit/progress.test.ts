@@ -14,9 +14,9 @@ describe('import progress', () => {
     p.update(500, 500, true);
     p.finish();
     expect(s.out[0]).toMatch(
-      /^\rimport \[#+\.+\]  25\.0%  250 rows  [\d,]+ rows\/s  ETA \d\d:\d\d\x1b\[K$/,
+      /^\rimport \[#+\.+\] {2}25\.0% {2}250 rows {2}[\d,]+ rows\/s {2}ETA \d\d:\d\d\x1b\[K$/,
     );
-    expect(s.out[1]).toMatch(/^\rimport \[#+\.+\]  50\.0%  500 rows/);
+    expect(s.out[1]).toMatch(/^\rimport \[#+\.+\] {2}50\.0% {2}500 rows/);
     expect(s.out.at(-1)).toBe('\n');
   });
 
@@ -29,7 +29,7 @@ describe('import progress', () => {
     p.finish();
     expect(s.out).toHaveLength(1);
     expect(s.out[0]).toMatch(
-      /^import: 100\.0% 2,000 rows  [\d,]+ rows\/s  ETA 00:00\n$/,
+      /^import: 100\.0% 2,000 rows {2}[\d,]+ rows\/s {2}ETA 00:00\n$/,
     );
   });
 });

@@ -2,7 +2,6 @@ import type { Kysely, Selectable } from 'kysely';
 import { asciiLower } from './account-rules.js';
 import type { AccountsTables, EmailCodesTable } from './tables.js';
 import type { EmailCode, EmailCodeRepo, EmailPurpose } from './repository.js';
-import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { num } from '../../platform/sql/columns.js';
 
 function toEmailCode(r: Selectable<EmailCodesTable>): EmailCode {

@@ -25,7 +25,7 @@ export function toUser(r: Selectable<UsersTable>): User {
 
 /** LIKE pattern matching `q` literally anywhere, ignoring ASCII case like the stored keys. */
 export function likePattern(q: string): string {
-  return `%${asciiLower(q).replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+  return `%${asciiLower(q).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 /**

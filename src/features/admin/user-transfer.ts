@@ -7,11 +7,7 @@ import {
   isValidUsername,
 } from '../accounts/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
-import {
-  type ImportedUser,
-  type User,
-  type UserRepo,
-} from '../accounts/index.js';
+import type { ImportedUser, User, UserRepo } from '../accounts/index.js';
 import {
   hashProblem,
   isCostProblem,
@@ -106,7 +102,7 @@ function passwordHash(r: Record<string, unknown>): string {
   const credential =
     r.keycloak_credential ??
     (Array.isArray(r.credentials)
-      ? r.credentials.find((c: any) => c?.type === 'password')
+      ? r.credentials.find((c) => c?.type === 'password')
       : undefined);
   const raw =
     credential !== undefined

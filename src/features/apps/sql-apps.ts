@@ -259,7 +259,7 @@ export class SqlAppRepo implements AppRepo {
       .selectFrom('apps')
       .leftJoin('users', 'users.id', 'apps.owner_id');
     if (query) {
-      const pattern = `%${asciiLower(query).replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+      const pattern = `%${asciiLower(query).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       q = q.where(
         sql<boolean>`(lower(apps.display_name) like ${pattern} escape '\\' or lower(apps.client_id) like ${pattern} escape '\\' or users.username_lower like ${pattern} escape '\\')`,
       );

@@ -1,7 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AuthCodesTable, AuthorizationTables } from './tables.js';
 import type { AuthCode, AuthCodeRepo, CodeFlow } from './repository.js';
-import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { num } from '../../platform/sql/columns.js';
 
 function toAuthCode(r: Selectable<AuthCodesTable>): AuthCode {

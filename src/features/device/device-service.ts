@@ -14,7 +14,7 @@ import {
   type Reason,
 } from '../../errors/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
-import { type DeviceCode } from './repository.js';
+import type { DeviceCode } from './repository.js';
 import { isBanned, type User } from '../accounts/index.js';
 import type { ResolvedClient } from '../apps/index.js';
 import type { Caller } from '../../platform/http/typed-scope.js';

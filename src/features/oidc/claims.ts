@@ -45,7 +45,10 @@ export function scopeList(scope: string): string[] {
 const userInfos = new WeakMap<User, Map<string, Record<string, unknown>>>();
 export function userInfoOf(user: User, scope: string): Record<string, unknown> {
   let byScope = userInfos.get(user);
-  if (byScope === undefined) userInfos.set(user, (byScope = new Map()));
+  if (byScope === undefined) {
+    byScope = new Map();
+    userInfos.set(user, byScope);
+  }
   let info = byScope.get(scope);
   if (info === undefined) {
     info = { sub: String(user.id), ...userClaims(user, scopeList(scope)) };

@@ -80,7 +80,7 @@ export class TokenGrants {
     const redirectUri = param(body, 'redirect_uri');
     const verifier = param(body, 'code_verifier');
     const code = await codes.findByHash(codeHash);
-    if (!code || code.flow !== 'oidc' || code.clientId !== app.clientId)
+    if (code?.flow !== 'oidc' || code.clientId !== app.clientId)
       throw invalidGrant('The authorization code is invalid');
     if (code.usedAt !== null) return this.replayed(codeHash, caller);
     if (code.expiresAt <= now())

@@ -3,7 +3,7 @@
  * serialise with them, and the page bundle imports their types (type-only, no runtime code).
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { DataEnvelope, View } from '../../platform/http/contract.js';
+import { DataEnvelope } from '../../platform/http/contract.js';
 
 const TICKET = Type.String({ minLength: 1, maxLength: 16_384 });
 

@@ -5,10 +5,11 @@ import {
   verifyRegistrationResponse,
   type AuthenticationResponseJSON,
   type RegistrationResponseJSON,
+  type VerifiedRegistrationResponse,
 } from '@simplewebauthn/server';
 import { bannedAtSignIn, fail } from '../../errors/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
-import { type ChallengePurpose, type Passkey } from './repository.js';
+import type { ChallengePurpose, Passkey } from './repository.js';
 import { isBanned, type User } from '../accounts/index.js';
 import type { PasskeyView } from './contract.js';
 import { PASSKEY_METHOD, type TokenEnvelope } from '../sessions/index.js';
@@ -108,7 +109,7 @@ export class PasskeyService {
   ): Promise<PasskeyView> {
     const label = (name ?? '').trim().slice(0, MAX_NAME) || '通行密钥';
     const challenges = this.challengeTaker('register', user.id);
-    let info;
+    let info: NonNullable<VerifiedRegistrationResponse['registrationInfo']>;
     try {
       const result = await verifyRegistrationResponse({
         response: response as RegistrationResponseJSON,

@@ -80,7 +80,7 @@ export class AccountEmails {
     caller: Caller,
     captcha?: string,
   ): Promise<SendCodeData> {
-    const { storage, now } = this.ctx;
+    const { storage } = this.ctx;
     if (!isValidEmail(email)) throw fail('badEmail');
     if (!isEmailPurpose(purpose)) throw badParam('purpose');
     await this.captcha.require(captcha);

@@ -194,8 +194,11 @@ export async function verifyForeign(
 }
 
 /** Keycloak keeps both halves as JSON text (realm export) or objects (admin API). */
-const asObject = (v: unknown): Record<string, any> =>
-  (typeof v === 'string' ? JSON.parse(v) : (v ?? {})) as Record<string, any>;
+const asObject = (v: unknown): Record<string, unknown> =>
+  (typeof v === 'string' ? JSON.parse(v) : (v ?? {})) as Record<
+    string,
+    unknown
+  >;
 const first = (v: unknown): string | undefined =>
   Array.isArray(v) ? String(v[0]) : v === undefined ? undefined : String(v);
 const noPad = (b64: string) => b64.replace(/=+$/, '');

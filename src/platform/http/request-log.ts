@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { RequestStats } from './metrics.js';
 
 /** An incoming X-Request-Id is kept only if it is short and plain, so it can not forge log content. */
-const PASSED_ID = /^[A-Za-z0-9._:@\/+=-]{1,128}$/;
+const PASSED_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
 /** When each request reached Fastify (performance.now()), for its duration. */
 const ARRIVED = Symbol('arrived');

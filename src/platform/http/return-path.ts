@@ -11,12 +11,7 @@ export function safeReturnPath(
   origin: string,
   fallback = '/account',
 ): string {
-  if (
-    !raw ||
-    !raw.startsWith('/') ||
-    raw.startsWith('//') ||
-    raw.startsWith('/\\')
-  )
+  if (!raw?.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\'))
     return fallback;
   let url: URL;
   try {

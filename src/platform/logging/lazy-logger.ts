@@ -16,10 +16,11 @@ class LazyChildLogger {
   ) {}
 
   private get real(): FastifyBaseLogger {
-    return (this.made ??= this.parent.child(
+    this.made ??= this.parent.child(
       this.bindings,
       this.opts,
-    ) as FastifyBaseLogger);
+    ) as FastifyBaseLogger;
+    return this.made;
   }
 
   get level(): string {

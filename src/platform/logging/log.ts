@@ -123,5 +123,7 @@ export function createLogger(
   };
   if (format === 'pretty')
     return pino(options, prettyStream(destination ?? process.stdout));
-  return pino(options, destination ?? (stdout ??= logDestination(1)));
+  if (destination) return pino(options, destination);
+  stdout ??= logDestination(1);
+  return pino(options, stdout);
 }

@@ -20,8 +20,6 @@ export function mailText(
 ): string {
   const text = MAIL_CATALOGUES[language ?? DEFAULT_LANGUAGE][key];
   return text.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    Object.prototype.hasOwnProperty.call(params, name)
-      ? String(params[name])
-      : whole,
+    Object.hasOwn(params, name) ? String(params[name]) : whole,
   );
 }

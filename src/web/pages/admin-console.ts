@@ -10,7 +10,15 @@ import type {
   UserDetail,
 } from '../contracts.js';
 import { barChart } from '../chart.js';
-import { busy, field, form, formatTime, h, input, notice } from '../dom.js';
+import {
+  busy,
+  field,
+  form,
+  formatTime,
+  h,
+  input,
+  type notice,
+} from '../dom.js';
 import { messageOf } from '../layout.js';
 import { sessionOrigin } from './account-settings.js';
 import {

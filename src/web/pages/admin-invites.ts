@@ -13,7 +13,7 @@ import {
   formatTime,
   h,
   input,
-  notice,
+  type notice,
 } from '../dom.js';
 import { t } from '../i18n.js';
 import { messageOf } from '../layout.js';

@@ -14,7 +14,7 @@ import {
   formatTime,
   h,
   input,
-  notice,
+  type notice,
 } from '../dom.js';
 import { messageOf } from '../layout.js';
 import { t } from '../i18n.js';

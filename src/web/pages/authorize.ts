@@ -338,6 +338,4 @@ const SCOPE_KEYS: Readonly<Record<string, MessageKey>> = {
   offline_access: 'scope.offline_access',
 };
 const scopeText = (scope: string): string =>
-  Object.prototype.hasOwnProperty.call(SCOPE_KEYS, scope)
-    ? t(SCOPE_KEYS[scope]!)
-    : '';
+  Object.hasOwn(SCOPE_KEYS, scope) ? t(SCOPE_KEYS[scope]!) : '';

@@ -23,9 +23,7 @@ export function methodLabel(method: string): string {
     return t('signIns.method.upstream', {
       provider: method.slice('upstream:'.length),
     });
-  const key = Object.prototype.hasOwnProperty.call(METHODS, method)
-    ? METHODS[method]
-    : undefined;
+  const key = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
   return key ? t(key) : method;
 }
 

@@ -59,10 +59,7 @@ function failureText(
   provider: string,
   serverMessage: string | undefined,
 ): string {
-  if (
-    problem !== undefined &&
-    Object.prototype.hasOwnProperty.call(PROBLEMS, problem)
-  )
+  if (problem !== undefined && Object.hasOwn(PROBLEMS, problem))
     return t(PROBLEMS[problem]!, { provider });
   return serverMessage ? readable(serverMessage) : t('upstream.unfinished');
 }

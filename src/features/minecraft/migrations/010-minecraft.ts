@@ -1,4 +1,4 @@
-import { type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 
 /**
  * Minecraft sign-in through the Yggdrasil API (docs/api.md §18): players' profiles, their

@@ -1,4 +1,4 @@
-import { type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 
 /**
  * Minecraft (docs/api.md §18). A join is the pair of a server id and a profile: two players

@@ -21,7 +21,7 @@ export function parseForm(text: string): FormFields {
   )
     return Object.setPrototypeOf(fields, null) as FormFields;
   const out: FormFields = Object.create(null) as FormFields;
-  new URLSearchParams(text).forEach((value, name) => add(out, name, value));
+  for (const [name, value] of new URLSearchParams(text)) add(out, name, value);
   return out;
 }
 

@@ -41,7 +41,8 @@ export function sendPageHtml(
   bodyHtml: string,
   headers: Record<string, string> = {},
 ): FastifyReply {
-  const css = (stylesheetName ??= loadBundle()?.css);
+  stylesheetName ??= loadBundle()?.css;
+  const css = stylesheetName;
   const lang = pageLanguage(reply.request);
   const site = escapeHtml(reply.server.siteNames[lang]);
   const stylesheet = css

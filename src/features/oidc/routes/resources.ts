@@ -60,7 +60,7 @@ export async function resourceRoutes(
 
   /** The answer for a live token: the person's claims for the token's scope, which must hold `openid`. */
   const userinfoOf = (live: LiveAccess | undefined): UserInfoResponse => {
-    if (!live || !live.user) throw invalidToken();
+    if (!live?.user) throw invalidToken();
     if (!scopeList(live.claims.scope).includes('openid')) {
       throw new OAuthError(
         'insufficient_scope',

@@ -35,8 +35,7 @@ const openidClient = (): Promise<typeof Client> =>
 
 /** Discovered metadata and keys are kept this long per provider version, then read again. */
 const CONFIG_TTL_MS = 3600_000;
-const isLoopbackHttp = (url: string | undefined) =>
-  url !== undefined && url.startsWith('http:');
+const isLoopbackHttp = (url: string | undefined) => url?.startsWith('http:');
 
 /** An error of openid-client (or of fetch below it) as a failure of the flow. */
 export function asUpstreamError(

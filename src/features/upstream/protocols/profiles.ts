@@ -147,11 +147,7 @@ async function discord(
 function at(obj: Record<string, unknown>, path: string): unknown {
   let v: unknown = obj;
   for (const part of path.split('.')) {
-    if (
-      v === null ||
-      typeof v !== 'object' ||
-      !Object.prototype.hasOwnProperty.call(v, part)
-    )
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, part))
       return undefined;
     v = (v as Record<string, unknown>)[part];
   }

@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestUser } from '../helpers/app.js';
+import {
+  listeningCenter,
+  type ListeningCenter,
+} from '../helpers/upstream/http-browser.js';
+import { addProvider, signInThrough } from '../helpers/upstream/flow.js';
+import type { StandIn } from '../helpers/upstream/stand-in.js';
+import { githubProvider, startGithub } from '../helpers/upstream/github.js';
+import { DISCORD_CLIENT, startDiscord } from '../helpers/upstream/discord.js';
+import {
+  startSteam,
+  STEAM_API_KEY,
+  type SteamStandIn,
+} from '../helpers/upstream/steam.js';
+import { QQ_CLIENT, startQq, type QqStandIn } from '../helpers/upstream/qq.js';
+import { startWechat, WECHAT_CLIENT } from '../helpers/upstream/wechat.js';
+
+/**
+ * The presets of docs/api.md §14.1 against local stand-ins that answer as each provider's
+ * documentation says (test/helpers/upstream/*.ts): who the subject is, what the profile gives,
+ * when an e-mail address is taken, and the refusals.
+ */
+let center: ListeningCenter;
+let admin: TestUser;
+let github: StandIn;
+let discord: StandIn;
+let steam: SteamStandIn;
+let qq: QqStandIn;
+let wechat: StandIn;
+const A = '/api/v1/auth';
+/** How far the center's clock is ahead of the stand-ins'. */
+const skewMs = 0;
+
+beforeAll(async () => {
+  [center, github, discord, steam, qq, wechat] = await Promise.all([
+    listeningCenter({}, { now: () => Date.now() + skewMs }),
+    startGithub(),
+    startDiscord(),
+    startSteam(),
+    startQq(),
+    startWechat(),
+  ]);
+  admin = await center.admin();
+  await addProvider(center, admin, githubProvider(github));
+  await addProvider(center, admin, {
+    id: 'discord',
+    type: 'discord',
+    name: 'Discord',
+    client_id: DISCORD_CLIENT.id,
+    client_secret: DISCORD_CLIENT.secret,
+    authorization_endpoint: `${discord.base}/oauth2/authorize`,
+    token_endpoint: `${discord.base}/api/oauth2/token`,
+    api_base: `${discord.base}/api`,
+  });
+  await addProvider(center, admin, {
+    id: 'steam',
+    type: 'steam',
+    name: 'Steam',
+    openid_endpoint: steam.endpoint,
+    api_base: steam.base,
+    api_key: STEAM_API_KEY,
+  });
+  await addProvider(center, admin, {
+    id: 'qq',
+    type: 'qq',
+    name: 'QQ',
+    client_id: QQ_CLIENT.id,
+    client_secret: QQ_CLIENT.secret,
+    authorization_endpoint: `${qq.base}/oauth2.0/authorize`,
+    token_endpoint: `${qq.base}/oauth2.0/token`,
+    api_base: qq.base,
+  });
+  await addProvider(center, admin, {
+    id: 'wechat',
+    type: 'wechat',
+    name: '微信',
+    client_id: WECHAT_CLIENT.id,
+    client_secret: WECHAT_CLIENT.secret,
+    authorization_endpoint: `${wechat.base}/connect/qrconnect`,
+    token_endpoint: `${wechat.base}/sns/oauth2/access_token`,
+    api_base: wechat.base,
+  });
+});
+afterAll(async () => {
+  await Promise.all(
+    [github, discord, steam, qq, wechat].map((s) => s?.close()),
+  );
+  await center?.close();
+});
+
+describe('endpoint overrides', () => {
+  // Nothing listens there: an endpoint still read from api_base fails the sign-in.
+  const NOWHERE = 'http://127.0.0.1:9';
+
+  it("userinfo_endpoint replaces the preset's profile address (Discord, WeChat)", async () => {
+    await addProvider(center, admin, {
+      id: 'discord-ui',
+      type: 'discord',
+      name: 'Discord UI',
+      client_id: DISCORD_CLIENT.id,
+      client_secret: DISCORD_CLIENT.secret,
+      authorization_endpoint: `${discord.base}/oauth2/authorize`,
+      token_endpoint: `${discord.base}/api/oauth2/token`,
+      userinfo_endpoint: `${discord.base}/api/users/@me`,
+      api_base: `${NOWHERE}/api`,
+    });
+    discord.signInAs({ id: '80351110224678920', username: 'overridden' });
+    expect((await signInThrough(center, 'discord-ui')).body.user).toMatchObject(
+      { username: 'overridden' },
+    );
+    await addProvider(center, admin, {
+      id: 'wechat-ui',
+      type: 'wechat',
+      name: '微信 UI',
+      client_id: WECHAT_CLIENT.id,
+      client_secret: WECHAT_CLIENT.secret,
+      authorization_endpoint: `${wechat.base}/connect/qrconnect`,
+      token_endpoint: `${wechat.base}/sns/oauth2/access_token`,
+      userinfo_endpoint: `${wechat.base}/sns/userinfo`,
+      api_base: NOWHERE,
+    });
+    wechat.signInAs({ id: 'o6_override_openid', nickname: 'WxOverride' });
+    expect((await signInThrough(center, 'wechat-ui')).body.user).toMatchObject({
+      username: 'WxOverride',
+    });
+  });
+
+  it("the console's form, which sends every field, saves a provider of each type", async () => {
+    const FORM = [
+      'name',
+      'client_id',
+      'issuer',
+      'scopes',
+      'require_guild',
+      'authorization_endpoint',
+      'token_endpoint',
+      'userinfo_endpoint',
+      'openid_endpoint',
+      'api_base',
+      'subject_field',
+      'username_field',
+      'email_field',
+    ];
+    const views = (await center.get(`${A}/admin/providers`, admin.token)).json()
+      .data.providers as Array<Record<string, unknown>>;
+    for (const view of views) {
+      const body = Object.fromEntries([
+        ['id', view.id],
+        ['trust_email', view.trust_email],
+        ...FORM.map((f) => [f, typeof view[f] === 'string' ? view[f] : '']),
+      ]);
+      const res = await center.post(
+        `${A}/admin/providers/update`,
+        body,
+        admin.token,
+      );
+      expect([view.id, res.statusCode, res.json().msg]).toEqual([
+        view.id,
+        200,
+        undefined,
+      ]);
+    }
+  });
+
+  it('an endpoint the type has no use for is refused, not ignored', async () => {
+    for (const field of [
+      'authorization_endpoint',
+      'token_endpoint',
+      'userinfo_endpoint',
+    ]) {
+      const res = await center.post(
+        `${A}/admin/providers`,
+        { id: 'steam-x', type: 'steam', name: 'S', [field]: `${steam.base}/x` },
+        admin.token,
+      );
+      expect([res.statusCode, res.json()]).toEqual([
+        400,
+        { ok: false, msg: `参数错误：${field}` },
+      ]);
+    }
+  });
+});
