@@ -220,3 +220,26 @@ describe('pages: authenticator app and passkeys', () => {
     await context.close();
   });
 });
+
+describe('pages: a passkey left unnamed', () => {
+  it('is named in the language of the page that added it', async () => {
+    const u = await center.register({ username: uniqueName('pk') });
+    const { context, page } = await newPage(browser, undefined, 'en-US');
+    await signIn(page, base, u.username, u.password);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+      },
+    });
+    await page.fill('#f-passkey_add_password', u.password);
+    await page.click('#passkey-add');
+    await page.waitForSelector('[data-passkey="Passkey"]');
+    await context.close();
+  });
+});

@@ -101,7 +101,7 @@ export function passkeys(
         throw new ApiError(0, t('account.passkeyFailed'));
       }
       await data('POST', 'account/passkeys/register', {
-        name: name.value.trim(),
+        name: name.value.trim() || t('account.passkeyDefaultName'),
         response,
       });
       await refresh();

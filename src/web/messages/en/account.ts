@@ -114,6 +114,7 @@ export const account: Translation<typeof zh> = {
   'account.lastUsed': 'last used {time}',
   'account.passkeyNamePlaceholder': 'e.g. my laptop',
   'account.addPasskey': 'Add a passkey',
+  'account.passkeyDefaultName': 'Passkey',
   'account.passkeyName': 'Name',
   'account.passkeyFailed': 'The passkey could not be created, please try again',
   'account.noPasskeys': 'No passkeys yet.',

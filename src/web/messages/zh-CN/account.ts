@@ -108,6 +108,7 @@ export const account = {
   'account.lastUsed': '上次使用 {time}',
   'account.passkeyNamePlaceholder': '例如：我的笔记本',
   'account.addPasskey': '添加通行密钥',
+  'account.passkeyDefaultName': '通行密钥',
   'account.passkeyName': '名称',
   'account.passkeyFailed': '未能创建通行密钥，请重试',
   'account.noPasskeys': '还没有通行密钥。',
