@@ -20,6 +20,7 @@ import { systemRoutes } from '../features/system/routes.js';
 import { sessionRoutes } from '../features/sessions/routes.js';
 import { accountRoutes } from '../features/sign-in/routes.js';
 import { adminRoutes } from '../features/admin/routes.js';
+import { roleRoutes } from '../features/admin/role-routes.js';
 import { auditRoutes } from '../features/audit/routes.js';
 import { appsRoutes } from '../features/apps/routes.js';
 import { authorizeRoutes } from '../features/authorization/routes.js';
@@ -167,6 +168,7 @@ export async function buildApp({
     sessionRoutes,
     accountRoutes,
     adminRoutes,
+    roleRoutes,
     auditRoutes,
     appsRoutes,
     authorizeRoutes,

@@ -6,6 +6,7 @@ import type { Database } from '../platform/sql/schema.js';
 import type { Repositories, Storage } from '../features/storage.js';
 import { migrationProvider } from '../platform/sql/migrations/index.js';
 import { SqlUserRepo } from '../features/accounts/sql-users.js';
+import { SqlRoleRepo } from '../features/accounts/sql-roles.js';
 import { SqlAppRepo } from '../features/apps/sql-apps.js';
 import { SqlAuthCodeRepo } from '../features/authorization/sql-auth-codes.js';
 import { SqlDeviceCodeRepo } from '../features/device/sql-device-codes.js';
@@ -170,6 +171,7 @@ function repositoriesOn(
 ): Repositories {
   const repositories: Repositories = {
     users: new SqlUserRepo(db, kind),
+    roles: new SqlRoleRepo(db, kind),
     revocations: new SqlRevocationRepo(db),
     apps: new SqlAppRepo(db, kind),
     codes: new SqlAuthCodeRepo(db),

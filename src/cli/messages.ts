@@ -73,6 +73,11 @@ export const CLI_REASON_TEXT: { readonly [R in Reason]: string } = {
   selfDemote: 'an administrator cannot remove the admin role from themselves',
   adminSelfDelete:
     'an administrator cannot delete their own account; another administrator must remove the admin role first',
+  appRoleRequired:
+    'this account holds none of the roles the application requires',
+  unknownRole: 'no such role',
+  builtinRole: 'player and admin are built in and cannot be removed',
+  roleRequiredByApps: 'applications still require this role: ',
   lastAdmin:
     'this is the last administrator: give another account the admin role first',
   reasonRequired: 'a reason is required',

@@ -24,4 +24,19 @@ export type {
   UserRepo,
 } from './repository.js';
 export { emailCodeHasher } from './email-code-hash.js';
-export { insertUser } from './sql-users.js';
+export { insertUser } from './user-rows.js';
+export {
+  ADMIN_ROLE,
+  MAX_ROLES_PER_USER,
+  RoleAssignment,
+} from './role-assignment.js';
+export type {
+  RoleActor,
+  RoleAssignmentDeps,
+  RoleAudit,
+} from './role-assignment.js';
+export type {
+  CatalogueRole,
+  RoleEntry,
+  RoleRepo,
+} from './role-repository.js';

@@ -1,6 +1,6 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { asciiLower } from './account-rules.js';
-import type { Database, UsersTable } from '../../platform/sql/schema.js';
+import type { Database } from '../../platform/sql/schema.js';
 import type {
   ImportedUser,
   NewUser,
@@ -15,88 +15,14 @@ import {
 } from '../../platform/sql/logout-outbox.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { dayOf, perDay } from '../../platform/sql/per-day.js';
-import { randomToken } from '../../platform/crypto/random.js';
-
-/**
- * Inserts a new user with `db`, which may be a transaction: a feature that creates an account
- * together with rows of its own (an upstream link) does it in one. Throws `UniqueViolation`.
- */
-export async function insertUser(
-  db: Kysely<Database>,
-  u: NewUser,
-  now: number,
-  events?: (created: User) => readonly OutboxEvent[],
-): Promise<User> {
-  try {
-    const insert = async (trx: Kysely<Database>) => {
-      const user = toUser(
-        await trx
-          .insertInto('users')
-          .values(newUserRow({ ...u, banned: false, createdAt: now }, now))
-          .returningAll()
-          .executeTakeFirstOrThrow(),
-      );
-      if (events) await enqueueEvents(trx, events(user), now);
-      return user;
-    };
-    // Inside a caller's transaction already, or on its own with no event: no new one needed.
-    return events && !db.isTransaction
-      ? await db.transaction().execute(insert)
-      : await insert(db);
-  } catch (err) {
-    return mapUnique(err);
-  }
-}
-
-function toUser(r: Selectable<UsersTable>): User {
-  return {
-    id: Number(r.id),
-    username: r.username,
-    email: r.email,
-    displayName: r.display_name,
-    passwordHash: r.password_hash,
-    emailVerified: Number(r.email_verified) === 1,
-    roles: JSON.parse(r.roles) as string[],
-    banned: Number(r.banned) === 1,
-    banReason: r.ban_reason,
-    bannedUntil: r.banned_until === null ? null : Number(r.banned_until),
-    tokensValidAfter: Number(r.tokens_valid_after),
-    createdAt: Number(r.created_at),
-    updatedAt: Number(r.updated_at),
-  };
-}
-
-/** LIKE pattern matching `q` literally anywhere, ignoring ASCII case like the stored keys. */
-function likePattern(q: string): string {
-  return `%${asciiLower(q).replace(/[\\%_]/g, (c) => '\\' + c)}%`;
-}
-
-/**
- * The unique key of an account without an e-mail address (one made by an upstream sign-in,
- * docs/api.md §14.4): no address, and never equal to another key, since `email_lower` is unique.
- * It has no `@`, so no address typed anywhere looks it up.
- */
-const noEmailKey = () => `~${randomToken(16)}`;
-const emailKeyOf = (email: string) =>
-  email === '' ? noEmailKey() : asciiLower(email);
-
-/** The row of a new user; the lower-cased keys fold ASCII letters only (docs/api.md §2). */
-function newUserRow(u: ImportedUser, now: number) {
-  return {
-    username: u.username,
-    username_lower: asciiLower(u.username),
-    email: u.email,
-    email_lower: emailKeyOf(u.email),
-    display_name: u.displayName,
-    password_hash: u.passwordHash,
-    email_verified: u.emailVerified ? 1 : 0,
-    roles: JSON.stringify(u.roles),
-    banned: u.banned ? 1 : 0,
-    tokens_valid_after: 0,
-    created_at: u.createdAt,
-    updated_at: now,
-  };
-}
+import {
+  emailKeyOf,
+  insertUser,
+  likePattern,
+  newUserRow,
+  toUser,
+} from './user-rows.js';
+import { joinCatalogue } from './join-catalogue.js';
 
 export class SqlUserRepo implements UserRepo {
   constructor(
@@ -216,6 +142,8 @@ export class SqlUserRepo implements UserRepo {
     p: UserPatch,
     now: number,
   ): Promise<void> {
+    // A role given that the catalogue does not list yet joins it (docs/api.md, roles).
+    if (p.roles !== undefined) await joinCatalogue(db, p.roles, now);
     await db
       .updateTable('users')
       .set({
@@ -290,22 +218,6 @@ export class SqlUserRepo implements UserRepo {
     return Number(r.n);
   }
 
-  async roleCounts(): Promise<Array<{ role: string; users: number }>> {
-    // Roles are stored as a JSON array of names: each dialect unnests it its own way.
-    const query =
-      this.kind === 'postgres'
-        ? sql<{
-            role: string;
-            n: number | string;
-          }>`select r.role, count(*) as n from users cross join lateral jsonb_array_elements_text(users.roles::jsonb) as r(role) group by r.role order by r.role`
-        : sql<{
-            role: string;
-            n: number | string;
-          }>`select j.value as role, count(*) as n from users, json_each(users.roles) as j group by j.value order by j.value`;
-    const { rows } = await query.execute(this.db);
-    return rows.map((r) => ({ role: r.role, users: Number(r.n) }));
-  }
-
   async createdPerDay(
     since: number,
   ): Promise<Array<{ day: string; count: number }>> {
@@ -363,9 +275,14 @@ export class SqlUserRepo implements UserRepo {
     if (users.length === 0) return;
     const rows = users.map((u) => newUserRow(u, now));
     try {
-      await this.db
-        .transaction()
-        .execute((trx) => trx.insertInto('users').values(rows).execute());
+      await this.db.transaction().execute(async (trx) => {
+        await trx.insertInto('users').values(rows).execute();
+        await joinCatalogue(
+          trx,
+          users.flatMap((u) => u.roles),
+          now,
+        );
+      });
     } catch (err) {
       mapUnique(err);
     }

@@ -1,14 +1,15 @@
 import { badParam, fail } from '../../errors/index.js';
-import { isBanned, isValidRole } from '../accounts/index.js';
+import { isBanned, RoleAssignment } from '../accounts/index.js';
+import { RoleCatalogue } from './role-catalogue.js';
+import { adminUserView } from './user-view.js';
 import { isoOrNull, userEvent } from '../moderation/index.js';
 import { appActor } from '../sessions/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import { type User } from '../accounts/index.js';
-import type { AdminUserView, RoleView, UserPage } from './contract.js';
+import type { AdminUserView, UserPage } from './contract.js';
 import type { Caller, Uses } from '../kit.js';
 
 const PAGE_SIZE = 20;
-const ADMIN_ROLE = 'admin';
 
 /**
  * An application acting with admin scopes (docs/api.md §15.3) moderates players: it may not
@@ -32,18 +33,7 @@ export interface NewAccount {
   roles: string[];
 }
 
-/** `banned` says whether the ban holds now: one whose end has passed shows as lifted. */
-export function adminUserView(u: User, now: number): AdminUserView {
-  return {
-    uid: u.id,
-    username: u.username,
-    display_name: u.displayName,
-    email: u.email,
-    email_verified: u.emailVerified,
-    roles: u.roles,
-    banned: isBanned(u, now),
-  };
-}
+export { adminUserView } from './user-view.js';
 
 /** The reason and end (unix seconds) of a ban in force at `now`; empty and null otherwise. */
 export function banOf(
@@ -91,21 +81,21 @@ export function banEnd(until: string | undefined, now: number): number | null {
   return ms;
 }
 
-/** The roles that always exist, with their names on the pages. */
-const BUILT_IN_ROLES = [
-  { name: 'player', display_name: '玩家', display_name_en: 'Player' },
-  {
-    name: ADMIN_ROLE,
-    display_name: '管理员',
-    display_name_en: 'Administrator',
-  },
-] as const;
-
-export type AdminDeps = Uses<'now' | 'passwords' | 'audit', 'users'>;
+export type AdminDeps = Uses<
+  'now' | 'passwords' | 'audit',
+  'users' | 'roles' | 'apps'
+>;
 
 /** User administration shared by the admin API and the CLI. */
 export class AdminService {
-  constructor(private readonly ctx: AdminDeps) {}
+  private readonly assignment: RoleAssignment;
+  /** The role catalogue: list, add or edit, remove. */
+  readonly catalogue: RoleCatalogue;
+
+  constructor(private readonly ctx: AdminDeps) {
+    this.assignment = new RoleAssignment(ctx);
+    this.catalogue = new RoleCatalogue(ctx);
+  }
 
   /** A page of users; for an application (docs/api.md §15.3) without the administrators, as it never acts on them. */
   async searchUsers(
@@ -209,31 +199,6 @@ export class AdminService {
     );
   }
 
-  /** The built-in roles, then every other role some user holds, by name; each with its holders' count. */
-  async roles(): Promise<RoleView[]> {
-    const counts = new Map(
-      (await this.ctx.storage.users.roleCounts()).map((r) => [r.role, r.users]),
-    );
-    const builtIn = BUILT_IN_ROLES.map((r) => ({
-      ...r,
-      description: '',
-      members: counts.get(r.name) ?? 0,
-      builtin: true,
-    }));
-    const others = [...counts]
-      .filter(([name]) => !BUILT_IN_ROLES.some((r) => r.name === name))
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([name, members]) => ({
-        name,
-        display_name: name,
-        display_name_en: name,
-        description: '',
-        members,
-        builtin: false,
-      }));
-    return [...builtIn, ...others];
-  }
-
   /**
    * Reads of users by an application (docs/api.md §15.3) are audited under it, as its bans
    * and role changes are; an administrator's reads are not.
@@ -254,8 +219,9 @@ export class AdminService {
   }
 
   /**
-   * Replaces the roles. `actorUid` is the administrator acting through the API: they may not
-   * take `admin` from themselves; nobody (the CLI included) takes it from the last holder.
+   * Replaces the roles (accounts' RoleAssignment holds the rules). `actorUid` is the
+   * administrator acting through the API: they may not take `admin` from themselves; nobody
+   * (the CLI included) takes it from the last holder.
    */
   async setRoles(
     username: string,
@@ -264,38 +230,14 @@ export class AdminService {
     caller?: Caller,
     actorUid?: number,
   ) {
-    if (roles.length > 20 || !roles.every(isValidRole)) throw badParam('roles');
-    const unique = [...new Set(roles)];
     const user = await this.userNamed(username);
-    refuseAppOverAdmins(actor, user, unique);
-    if (
-      actorUid === user.id &&
-      user.roles.includes(ADMIN_ROLE) &&
-      !unique.includes(ADMIN_ROLE)
-    )
-      throw fail('selfDemote');
-    const now = this.ctx.now();
-    const event = userEvent('user.roles_changed', user, {
-      roles: unique,
-      previous_roles: user.roles,
-    });
-    if (
-      !(await this.ctx.storage.users.setRolesKeepingOne(
-        user.id,
-        unique,
-        ADMIN_ROLE,
-        now,
-        [event],
-      ))
-    )
-      throw fail('lastAdmin');
-    await this.ctx.audit.record('user.roles', {
-      actor,
+    refuseAppOverAdmins(actor, user, roles);
+    const changed = await this.assignment.setRoles(user.id, roles, {
+      name: actor,
       ip: caller?.ip ?? null,
-      target: user.username,
-      detail: { from: user.roles, to: unique },
+      ...(actorUid !== undefined && { uid: actorUid }),
     });
-    return adminUserView({ ...user, roles: unique }, now);
+    return adminUserView(changed, this.ctx.now());
   }
 }
 

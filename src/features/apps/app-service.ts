@@ -29,28 +29,9 @@ import type {
 } from './contract.js';
 import type { AppSuspension } from './contract.js';
 import type { Uses } from '../kit.js';
+import { appView } from './app-view.js';
 import { randomToken, sha256Hex } from '../../platform/crypto/random.js';
-
-export function appView(a: App): AppView {
-  return {
-    client_id: a.clientId,
-    display_name: a.displayName,
-    homepage: a.homepage,
-    scopes: a.scopes,
-    redirect_uris: a.redirectUris,
-    cors_origins: a.corsOrigins,
-    client_type: a.clientType,
-    status: viewStatus(a.status),
-    has_secret: a.secretHash !== null,
-    grant_types: a.grantTypes,
-    token_endpoint_auth_method: a.tokenEndpointAuthMethod,
-    post_logout_redirect_uris: a.postLogoutRedirectUris,
-    backchannel_logout_uri: a.backchannelLogoutUri,
-    backchannel_logout_session_required: a.backchannelLogoutSessionRequired,
-    created_at: toUnixSeconds(a.createdAt),
-    updated_at: toUnixSeconds(a.updatedAt),
-  };
-}
+import { checkRequiredRoles } from './required-roles.js';
 
 /** Stored status of an app an administrator disabled: its owner can not switch it back on. */
 export const SUSPENDED = 'admin_disabled';
@@ -69,7 +50,7 @@ const newSecret = (): string => randomToken(32);
 
 export type AppDeps = Uses<
   'now' | 'audit',
-  'apps' | 'users',
+  'apps' | 'users' | 'roles',
   'centerAppId' | 'gameAppId' | 'webhookAllowPrivate'
 >;
 
@@ -226,10 +207,16 @@ export class AppService {
     const cap = client.value.backchannelLogoutUri
       ? await this.backchannelCap(current.ownerId, actor)
       : undefined;
+    const roles = input.required_roles && {
+      requiredRoles: await checkRequiredRoles(
+        input.required_roles,
+        this.ctx.storage.roles,
+      ),
+    };
     const app = await this.ctx.storage.apps
       .update(
         input.client_id,
-        { ...fields.value, ...client.value },
+        { ...fields.value, ...client.value, ...roles },
         this.ctx.now(),
         [],
         cap,
@@ -241,7 +228,11 @@ export class AppService {
       });
     if (!app) throw fail('unknownApp');
     await this.audit('app.update', actor, app.clientId, {
-      fields: [...Object.keys(fields.value), ...Object.keys(client.value)],
+      fields: [
+        ...Object.keys(fields.value),
+        ...Object.keys(client.value),
+        ...Object.keys(roles ?? {}),
+      ],
     });
     return appView(app);
   }

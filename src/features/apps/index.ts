@@ -12,7 +12,8 @@ export {
   couldBeUserSubject,
   isReservedClientId,
 } from './app-rules.js';
-export { SUSPENDED, appView } from './app-service.js';
+export { SUSPENDED } from './app-service.js';
+export { appView } from './app-view.js';
 export { isActive } from './app-state.js';
 export type { AppStatusCache } from './app-status.js';
 export type { ClientResolution, ResolvedClient } from './client-directory.js';
@@ -27,3 +28,4 @@ export {
 } from './redirect-uris.js';
 export { grantScope, isValidScopeName, splitScope } from './scope.js';
 export type { App, AppRepo } from './repository.js';
+export { admits } from './required-roles.js';

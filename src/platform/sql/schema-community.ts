@@ -149,3 +149,14 @@ export interface OutboxTable {
   last_attempt_at: number | null;
   created_at: number;
 }
+
+/** The role catalogue: names any user may hold, with how the pages show them. */
+export interface RolesTable {
+  name: string;
+  display_name: string;
+  display_name_en: string;
+  description: Generated<string>;
+  builtin: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}

@@ -15,6 +15,7 @@ import type {
   InvitesTable,
   WebhookEndpointsTable,
   OutboxTable,
+  RolesTable,
 } from './schema-community.js';
 
 export type * from './schema-community.js';
@@ -65,6 +66,8 @@ export interface AppsTable {
   grant_types: Generated<string>;
   token_endpoint_auth_method: Generated<string>;
   post_logout_redirect_uris: Generated<string>;
+  /** JSON array of role names, any one of which admits a person; empty: everyone. */
+  required_roles: Generated<string>;
 }
 
 export interface AuthCodesTable {
@@ -273,4 +276,5 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   outbox: OutboxTable;
   mail_outbox: MailOutboxTable;
+  roles: RolesTable;
 }

@@ -16,6 +16,7 @@ import * as m014 from './014-ban-expiry-index.js';
 import * as m015 from './015-id-token-families.js';
 import * as m016 from './016-minecraft-joins-textures.js';
 import * as m017 from './017-mail-outbox.js';
+import * as m018 from './018-role-catalogue.js';
 
 /** Migrations are listed here in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '015-id-token-families': m015,
   '016-minecraft-joins-textures': m016,
   '017-mail-outbox': m017,
+  '018-role-catalogue': m018,
 };
 
 export const migrationProvider: MigrationProvider = {
