@@ -1,45 +1,35 @@
-import { isActive } from '../apps/index.js';
-import { isReservedClientId } from '../apps/index.js';
+import { admits } from '../apps/index.js';
 import {
   checkRequest,
   consentCovers,
   resolveRedirect,
   single,
-  withQuery,
-  type AuthorizationRequest,
   type RawParams,
-  type RedirectError,
 } from './authorize-rules.js';
-import { MSG, fail, unauthorized } from '../../errors/index.js';
-import {
-  newTimedSecret,
-  timedSecretKey,
-} from '../../platform/crypto/random.js';
+import { fail, unauthorized } from '../../errors/index.js';
 import type { AuditLog } from '../audit/index.js';
 import type { Authenticated } from '../sessions/index.js';
 import type { Caller } from '../kit.js';
 import type { App, AppRepo } from '../apps/index.js';
 import type { AuthCodeRepo } from '../authorization/index.js';
 import type { ConsentRepo } from './repository.js';
-import { amrOfMethod, type SessionRepo } from '../sessions/index.js';
+import type { SessionRepo } from '../sessions/index.js';
 import { acrOf } from './requested-claims.js';
 import { signedInAt } from './browser-session.js';
 import type { Ticket, Tickets } from './tickets.js';
 import type { InteractionView } from './pages-contract.js';
+import { AuthorizeCodes } from './authorize-codes.js';
+import {
+  PAGE_MSG,
+  activeClient,
+  errorUrl,
+  freshEnough,
+  loginUrl,
+  notAdmittedUrl,
+  type Step,
+} from './authorize-steps.js';
 
-/** What the authorization endpoint answers: a page with an error (never a redirect), or a 302. */
-export type Step = { page: string } | { redirect: string };
-
-/** Texts of the error page: the request cannot be sent back to any callback. */
-export const PAGE_MSG = {
-  missingClient: '授权请求缺少参数：client_id',
-  repeated: '授权请求的参数重复：',
-  unknownApp: '未知的应用',
-  appDisabled: '该应用已被停用',
-  badRedirect: '回调地址不在白名单内',
-  missingRedirect: '授权请求缺少参数：redirect_uri',
-  badTicket: MSG.authorizationTicketInvalid,
-} as const;
+export { PAGE_MSG, type Step };
 
 export interface AuthorizeFlowSettings {
   issuer: string;
@@ -64,10 +54,14 @@ export class AuthorizeFlow {
     private readonly settings: AuthorizeFlowSettings,
     private readonly audit: AuditLog,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.codes = new AuthorizeCodes(repos, settings, audit, now);
+  }
 
-  /** A new request from the relying party (GET or form POST to /oauth/authorize). */
+  private readonly codes: AuthorizeCodes;
+
   /**
+   * A new request from the relying party (GET or form POST to /oauth/authorize).
    * `browser`: the person's browser making this request. A code issued to it is their sign-in
    * at the application, recorded with this browser (the back end's exchange is not one).
    */
@@ -96,7 +90,8 @@ export class AuthorizeFlow {
     if (!checked.ok) {
       const state = single(params, 'state');
       return {
-        redirect: this.errorUrl(
+        redirect: errorUrl(
+          this.settings.issuer,
           redirect.uri,
           checked.error,
           typeof state === 'string' ? state : undefined,
@@ -158,7 +153,7 @@ export class AuthorizeFlow {
     session: Authenticated | undefined,
     browser: Caller,
   ): Promise<string> {
-    const { ticket } = await this.openForPage(rawTicket);
+    const { ticket, app } = await this.openForPage(rawTicket);
     const { request } = ticket;
     const record = (action: string) =>
       this.audit.record(action, {
@@ -169,7 +164,8 @@ export class AuthorizeFlow {
       });
     if (!allow) {
       await record('oidc.consent.deny');
-      return this.errorUrl(
+      return errorUrl(
+        this.settings.issuer,
         request.redirectUri,
         {
           error: 'access_denied',
@@ -179,8 +175,11 @@ export class AuthorizeFlow {
       );
     }
     if (!session) throw unauthorized();
-    if (!this.freshEnough(ticket, session))
-      return this.loginUrl(ticket, rawTicket as string, true);
+    if (!freshEnough(ticket, session, this.now()))
+      return loginUrl(ticket, rawTicket as string, true);
+    // The role may have gone while the consent page was open.
+    if (!admits(app, session.user))
+      return notAdmittedUrl(this.settings.issuer, request);
     const granted =
       (await this.repos.consents.find(session.user.id, request.clientId))
         ?.scopes ?? [];
@@ -191,7 +190,7 @@ export class AuthorizeFlow {
       this.now(),
     );
     await record('oidc.consent');
-    return this.issueCode(request, session, browser);
+    return this.codes.issue(request, session, browser);
   }
 
   private async proceed(
@@ -204,23 +203,24 @@ export class AuthorizeFlow {
     if (typeof app === 'string') return { page: app };
     const none = request.prompt.includes('none');
     const fail = (error: string, description: string): Step => ({
-      redirect: this.errorUrl(
+      redirect: errorUrl(
+        this.settings.issuer,
         request.redirectUri,
         { error, description },
         request.state,
       ),
     });
 
-    if (!session || !this.freshEnough(ticket, session)) {
+    if (!session || !freshEnough(ticket, session, this.now())) {
       if (none)
         return fail(
           'login_required',
           'the person is not signed in (or must sign in again)',
         );
       const raw = await this.tickets.issue(ticket);
-      return { redirect: this.loginUrl(ticket, raw, session !== undefined) };
+      return { redirect: loginUrl(ticket, raw, session !== undefined) };
     }
-    const acr = request.essentialAcr && acrOf(await this.amrOf(session));
+    const acr = request.essentialAcr && acrOf(await this.codes.amrOf(session));
     if (acr !== undefined && !request.essentialAcr!.includes(acr)) {
       // OIDC Core §5.5.1.1: an unmet essential acr is a failed authentication. A sign-in made
       // before the request gets one more chance (the person may have a second factor now).
@@ -240,7 +240,24 @@ export class AuthorizeFlow {
         requestedAt: this.now(),
       };
       return {
-        redirect: this.loginUrl(again, await this.tickets.issue(again), true),
+        redirect: loginUrl(again, await this.tickets.issue(again), true),
+      };
+    }
+    // Before consent (docs/oidc.md): the person learns why, the app only that access was denied.
+    if (!admits(app, session.user)) {
+      const back = notAdmittedUrl(this.settings.issuer, request);
+      if (none) return { redirect: back };
+      await this.audit.record('oidc.role_refused', {
+        actor: session.user.username,
+        ip: browser.ip,
+        target: app.clientId,
+      });
+      return {
+        refused: {
+          app: app.displayName,
+          username: session.user.username,
+          back,
+        },
       };
     }
     const consent = await this.repos.consents.find(
@@ -248,7 +265,7 @@ export class AuthorizeFlow {
       app.clientId,
     );
     if (consentCovers(consent?.scopes, request))
-      return { redirect: await this.issueCode(request, session, browser) };
+      return { redirect: await this.codes.issue(request, session, browser) };
     if (none)
       return fail(
         'consent_required',
@@ -257,27 +274,6 @@ export class AuthorizeFlow {
     return {
       redirect: `/authorize?ticket=${encodeURIComponent(await this.tickets.issue(ticket))}`,
     };
-  }
-
-  /** prompt=login and an exceeded max_age ask for a sign-in made after the request. */
-  private freshEnough(ticket: Ticket, session: Authenticated): boolean {
-    const at = signedInAt(session);
-    if (ticket.freshLogin) return at > ticket.requestedAt;
-    const maxAge = ticket.request.maxAge;
-    return maxAge === undefined || at + maxAge * 1000 >= this.now();
-  }
-
-  private loginUrl(
-    ticket: Ticket,
-    raw: string,
-    switchAccount: boolean,
-  ): string {
-    const next = `/oauth/authorize/resume?ticket=${encodeURIComponent(raw)}`;
-    const q = new URLSearchParams({ next });
-    if (switchAccount) q.set('switch', '1');
-    if (ticket.request.loginHint !== undefined)
-      q.set('login_hint', ticket.request.loginHint);
-    return `/login?${q.toString()}`;
   }
 
   private async openForPage(
@@ -291,77 +287,11 @@ export class AuthorizeFlow {
     return { ticket, app };
   }
 
-  /** The active app of a client id, or the page text saying why it cannot act as a client. */
-  private async client(clientId: string): Promise<App | string> {
-    if (
-      isReservedClientId(clientId, this.settings.reservedClientIds) ||
-      clientId.length > 256
-    )
-      return PAGE_MSG.unknownApp;
-    const app = await this.repos.apps.findById(clientId);
-    if (!app) return PAGE_MSG.unknownApp;
-    return isActive(app.status) ? app : PAGE_MSG.appDisabled;
-  }
-
-  /** A single-use code, stored only as its hash, bound to the request's callback, PKCE and nonce. */
-  private async issueCode(
-    request: AuthorizationRequest,
-    session: Authenticated,
-    browser: Caller,
-  ): Promise<string> {
-    const now = this.now();
-    const code = newTimedSecret();
-    await this.repos.codes.create({
-      codeHash: timedSecretKey(code),
-      clientId: request.clientId,
-      userId: session.user.id,
-      redirectUri: request.redirectUri,
-      scope: request.scopes.join(' '),
-      codeChallenge: request.codeChallenge ?? null,
-      codeChallengeMethod: request.codeChallenge === undefined ? null : 'S256',
-      expiresAt: now + this.settings.authCodeTtl * 1000,
-      createdAt: now,
-      flow: 'oidc',
-      nonce: request.nonce ?? null,
-      authTime: signedInAt(session),
-      redirectUriGiven: request.redirectUriGiven,
-      amr: await this.amrOf(session),
-      sessionId: session.claims.sid ?? null,
-    });
-    await this.audit.signedIn(session.user, browser, 'oidc', {
-      target: request.clientId,
-      detail: { grant: 'authorization_code' },
-    });
-    return withQuery(request.redirectUri, {
-      code,
-      state: request.state,
-      iss: this.settings.issuer,
-    });
-  }
-
-  /**
-   * The ID token's `amr` for this sign-in (docs/oidc.md, "acr and amr"): `fed` through another
-   * account (docs/api.md §14.5), `otp mfa` after a second factor, `mfa` for a passkey;
-   * null for a password or e-mail code alone.
-   */
-  private async amrOf(session: Authenticated): Promise<string | null> {
-    if (session.claims.sid === undefined) return null;
-    return amrOfMethod(
-      (await this.repos.sessions.findById(session.claims.sid))?.method ?? '',
+  private client(clientId: string): Promise<App | string> {
+    return activeClient(
+      this.repos.apps,
+      this.settings.reservedClientIds,
+      clientId,
     );
-  }
-
-  /** RFC 6749 §4.1.2.1 with RFC 9207's `iss`. */
-  private errorUrl(
-    redirectUri: string,
-    err: RedirectError,
-    state: string | undefined,
-  ): string {
-    return withQuery(redirectUri, {
-      error: err.error,
-      error_description: err.description,
-      state,
-      iss: this.settings.issuer,
-    });
   }
 }

@@ -12,6 +12,8 @@ export const STANDARD_SCOPES = [
   'profile',
   'email',
   'offline_access',
+  // The person's roles (docs/oidc.md): a claim apps map to their own permissions.
+  'roles',
 ] as const;
 export const PROMPTS = ['none', 'login', 'consent', 'select_account'] as const;
 export type Prompt = (typeof PROMPTS)[number];

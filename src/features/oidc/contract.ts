@@ -69,6 +69,8 @@ export const IntrospectionResponse = Type.Object(
     aud: Type.Optional(Type.String()),
     iss: Type.Optional(Type.String()),
     jti: Type.Optional(Type.String()),
+    // With scope `roles`: the roles the person holds now.
+    roles: Type.Optional(Type.Array(Type.String())),
   },
   { additionalProperties: false },
 );

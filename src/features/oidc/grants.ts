@@ -1,4 +1,5 @@
-import { couldBeUserSubject, isReservedScopeName } from '../apps/index.js';
+import { admits } from '../apps/index.js';
+import { clientCredentials } from './client-credentials.js';
 import { verifyPkce } from '../authorization/index.js';
 import { splitScope } from '../apps/index.js';
 import type { AuditLog } from '../audit/index.js';
@@ -19,6 +20,7 @@ import type { TokenMinter } from './token-minter.js';
 import { RotationAnswers } from './rotation-answers.js';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+const NOT_ADMITTED = 'The user holds none of the roles this client requires';
 
 export interface GrantDeps {
   codes: AuthCodeRepo;
@@ -104,6 +106,7 @@ export class TokenGrants {
       now(),
     );
     if (!user) throw invalidGrant('The authorization code is invalid');
+    if (!admits(app, user)) throw invalidGrant(NOT_ADMITTED);
 
     const { issuer } = this.deps;
     const familyId = await issuer.startFamily(
@@ -223,6 +226,8 @@ export class TokenGrants {
       await refreshTokens.revokeFamily(presented.familyId, now());
       throw invalidGrant('The refresh token is invalid');
     }
+    // The family is kept: the person may be given the role again before it expires.
+    if (!admits(app, user)) throw invalidGrant(NOT_ADMITTED);
     const grant = {
       app,
       user,
@@ -287,47 +292,8 @@ export class TokenGrants {
     throw invalidGrant('The refresh token has already been used');
   }
 
-  /** RFC 6749 §4.4: the client acts for itself; `sub` is its id, no refresh or ID token. */
-  async clientCredentials(app: App, body: Params): Promise<TokenResponse> {
-    if (app.clientType !== 'confidential')
-      throw new OAuthError(
-        'unauthorized_client',
-        'Public clients cannot use client_credentials',
-      );
-    // An id registered before digits-only ids were refused would mint a token whose sub is a person's.
-    if (couldBeUserSubject(app.clientId))
-      throw new OAuthError(
-        'unauthorized_client',
-        'This client id cannot be the subject of a token',
-      );
-    const requested = param(body, 'scope');
-    const own = app.scopes.filter(
-      (s) =>
-        s !== 'openid' && s !== 'offline_access' && !isReservedScopeName(s),
-    );
-    // Admin scopes an administrator granted are given only when asked for by name (docs/api.md §15.3).
-    const allowed = [...own, ...app.adminScopes];
-    const scope =
-      requested === undefined ? own.join(' ') : splitScope(requested).join(' ');
-    if (
-      requested !== undefined &&
-      (scope === '' || !splitScope(scope).every((s) => allowed.includes(s)))
-    ) {
-      throw new OAuthError(
-        'invalid_scope',
-        'The requested scope is not allowed for this client',
-      );
-    }
-    const access = await this.deps.minter.access({
-      sub: app.clientId,
-      clientId: app.clientId,
-      scope,
-    });
-    return {
-      access_token: access.token,
-      token_type: 'Bearer',
-      expires_in: access.claims.exp - access.claims.iat,
-      scope,
-    };
+  /** RFC 6749 §4.4: the client acts for itself (client-credentials.ts). */
+  clientCredentials(app: App, body: Params): Promise<TokenResponse> {
+    return clientCredentials(this.deps.minter, app, body);
   }
 }

@@ -1,9 +1,13 @@
+import { fail } from '../../errors/index.js';
 import type { MeData, TokenEnvelope } from './contract.js';
 import { userEvent } from '../moderation/index.js';
 import type { Caller, Uses } from '../kit.js';
 import type { Authenticated } from './token-service.js';
 
-export type SessionDeps = Uses<'tokens' | 'audit' | 'signIns' | 'now', 'users'>;
+export type SessionDeps = Uses<
+  'tokens' | 'audit' | 'signIns' | 'now' | 'clients',
+  'users'
+>;
 
 /** Only a body `{ "all": true }` asks for logout-all; any other body is a plain logout (docs/api.md §3). */
 function asksForAll(body: unknown): boolean {
@@ -42,6 +46,9 @@ export class SessionService {
     { user, claims }: Authenticated,
     caller: Caller,
   ): Promise<TokenEnvelope> {
+    // A token of an app limited to roles is not renewed once the person holds none of them.
+    if (!(await this.ctx.clients.admitsRoles(claims.app, user.roles)))
+      throw fail('appRoleRequired');
     const issued = await this.ctx.tokens.envelope(
       user,
       claims.app,

@@ -336,6 +336,7 @@ const SCOPE_KEYS: Readonly<Record<string, MessageKey>> = {
   profile: 'scope.profile',
   email: 'scope.email',
   offline_access: 'scope.offline_access',
+  roles: 'scope.roles',
 };
 const scopeText = (scope: string): string =>
   Object.prototype.hasOwnProperty.call(SCOPE_KEYS, scope)

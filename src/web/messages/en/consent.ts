@@ -18,6 +18,8 @@ export const consent: Translation<typeof zh> = {
   'scope.profile': 'Read your username and display name',
   'scope.email': 'Read your e-mail address',
   'scope.offline_access': 'Stay signed in after you leave (refresh token)',
+  'scope.roles':
+    'See your roles here (such as administrator or moderator), which the app may use to decide what you can do',
   'device.title': 'Device sign-in',
   'device.justNow': 'just now',
   'device.minutesAgo': '{n} min ago',

@@ -14,6 +14,8 @@ export const consent = {
   'scope.profile': '读取你的用户名和昵称',
   'scope.email': '读取你的邮箱地址',
   'scope.offline_access': '在你离开后保持登录（刷新令牌）',
+  'scope.roles':
+    '读取你在本站的角色（如管理员、版主），应用可据此决定你能做什么',
   'device.title': '设备登录',
   'device.justNow': '刚刚',
   'device.minutesAgo': '{n} 分钟前',
