@@ -50,6 +50,8 @@ export const UserInfoResponse = Type.Object(
     updated_at: Type.Optional(Type.Integer()),
     email: Type.Optional(Type.String()),
     email_verified: Type.Optional(Type.Boolean()),
+    // With scope `roles`: the roles the person holds now.
+    roles: Type.Optional(Type.Array(Type.String())),
   },
   { additionalProperties: false },
 );
