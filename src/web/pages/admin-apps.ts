@@ -4,6 +4,7 @@ import type { AdminAppPage, AdminAppView } from '../contracts.js';
 import { busy, form, h, input, notice } from '../dom.js';
 import { messageOf } from '../layout.js';
 import { adminScopesCell } from './admin-app-scopes.js';
+import { requiredRolesCell } from './admin-app-roles.js';
 import { t } from '../i18n.js';
 
 type Notice = ReturnType<typeof notice>;
@@ -99,6 +100,11 @@ function appRow(a: AdminAppView, msg: Notice): HTMLElement {
     ),
     h(
       'td',
+      { 'data-label': t('roles.requiredRoles') },
+      requiredRolesCell(a, msg),
+    ),
+    h(
+      'td',
       { 'data-label': t('admin.actions') },
       h('div', { class: 'inline tight' }, reason, toggle),
     ),
@@ -180,6 +186,7 @@ export function appsView(msg: Notice, initial: string): HTMLElement {
               t('console.type'),
               t('admin.status'),
               t('admin.adminScopes'),
+              t('roles.requiredRoles'),
               t('admin.actions'),
             ].map((label) => h('th', {}, label)),
           ),

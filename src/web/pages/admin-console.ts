@@ -14,6 +14,7 @@ const VIEWS: Array<[string, string]> = [
   ['apps', t('admin.apps')],
   ['providers', t('admin.providers')],
   ['invites', t('admin.invites')],
+  ['roles', t('admin.roles')],
   ['webhooks', t('admin.webhooks')],
   ['audit', t('admin.audit')],
 ];
