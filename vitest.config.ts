@@ -37,6 +37,7 @@ const SERIAL_FILES = [
   'test/log-broken-pipe.test.ts',
   'test/multi-instance.test.ts',
   'test/oidc-multi-instance.test.ts',
+  'test/roles-multi-instance.test.ts',
   'test/security/load.test.ts',
   'test/security/slow-clients.test.ts',
   'test/unit/password-timing.test.ts',

@@ -132,9 +132,10 @@ export function cliMessage(
   if (!(err instanceof AppError)) return (err as Error).message;
   if (cliSpeaksChinese(env)) return err.msg;
   const text = CLI_REASON_TEXT[err.reason];
-  // badParam's msg is `参数错误：<field>`: keep the field, which is already an English name.
-  return err.reason === 'badParam'
-    ? `${text}${err.msg.slice(MSG.badParam.length)}`
+  // A msg that names what it concerns after its text (`参数错误：<field>`, the apps requiring
+  // a role) keeps that part, which is already in names the operator knows.
+  return err.reason === 'badParam' || err.reason === 'roleRequiredByApps'
+    ? `${text}${err.msg.slice(MSG[err.reason].length)}`
     : text;
 }
 

@@ -155,8 +155,8 @@ export class DeviceService {
       ),
       first_party: client.clientId === this.ctx.config.centerAppId,
       created_at: Math.floor(code.createdAt / 1000),
-      // False: the page says who refused and that an administrator grants access.
-      allowed: !client.app || admits(client.app, user),
+      // The page then says who refused and that an administrator grants access.
+      ...(client.app && !admits(client.app, user) && { allowed: false }),
     };
   }
 

@@ -22,7 +22,7 @@ const minutesAgo = (unixSeconds: number): string => {
  */
 function describe(req: DeviceRequestData, me: Me): HTMLElement {
   const name = req.display_name || req.client_id;
-  if (!req.allowed) return refusal(name, me);
+  if (req.allowed === false) return refusal(name, me);
   const grant = req.first_party
     ? h(
         'p',
@@ -141,9 +141,9 @@ export async function devicePage(): Promise<void> {
       shown = userCode;
       next.hidden = true;
       decision.hidden = false;
-      approve.hidden = !req.allowed;
+      approve.hidden = req.allowed === false;
       msg.hide();
-      (req.allowed ? approve : deny).focus();
+      (req.allowed === false ? deny : approve).focus();
     } catch (err) {
       failed(err);
     }
