@@ -41,6 +41,8 @@ const VIEW_KEYS = [
   'post_logout_redirect_uris',
   'backchannel_logout_uri',
   'backchannel_logout_session_required',
+  // Roles any one of which admits a person (docs/api.md §19.3).
+  'required_roles',
 ].sort();
 const post = (path: string, payload: unknown, token = owner.token) =>
   t.post(`/api/v1/auth/${path}`, payload, token);
