@@ -231,4 +231,43 @@ describe('apps limited to roles', () => {
       ),
     ).toEqual([403, refusal('无权使用该应用')]);
   });
+
+  it('v1 refresh of an app token is refused once the role is gone', async () => {
+    await t.post(`${A}/admin/roles`, { name: 'crew' }, admin.token);
+    const app = await createApp(t, admin, {
+      redirect_uris: ['https://good.example.com/cb'],
+    });
+    await t.post(
+      `${A}/apps/update`,
+      { client_id: app.client_id, required_roles: ['crew'] },
+      admin.token,
+    );
+    const person = await t.register();
+    await giveRoles(person.username, ['player', 'crew']);
+    const { code } = (
+      await t.post(
+        `${A}/authorize`,
+        {
+          client_id: app.client_id,
+          redirect_uri: 'https://good.example.com/cb',
+        },
+        person.token,
+      )
+    ).json().data;
+    const token = (
+      await t.post(`${A}/exchange`, {
+        client_id: app.client_id,
+        client_secret: app.client_secret,
+        code,
+      })
+    ).json().access_token as string;
+    expect((await t.post(`${A}/refresh`, undefined, token)).statusCode).toBe(
+      200,
+    );
+    await giveRoles(person.username, ['player']);
+    expect(failure(await t.post(`${A}/refresh`, undefined, token))).toEqual([
+      403,
+      refusal('无权使用该应用'),
+    ]);
+  });
 });
