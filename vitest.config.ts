@@ -38,6 +38,7 @@ const SERIAL_FILES = [
   'test/multi-instance.test.ts',
   'test/multi-instance-redis.test.ts',
   'test/oidc-multi-instance.test.ts',
+  'test/roles-multi-instance.test.ts',
   'test/security/load.test.ts',
   'test/security/slow-clients.test.ts',
   'test/unit/password-timing.test.ts',

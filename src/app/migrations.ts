@@ -37,6 +37,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   '015-id-token-families',
   '016-minecraft-joins-textures',
   '017-mail-outbox',
+  '018-role-catalogue',
   '019-upstream-role-maps',
   '020-audit-by-target',
 ];

@@ -75,9 +75,6 @@ export class PublishingUserRepo implements UserRepo {
   count() {
     return this.repo.count();
   }
-  roleCounts() {
-    return this.repo.roleCounts();
-  }
   createdPerDay(since: number) {
     return this.repo.createdPerDay(since);
   }
@@ -131,5 +128,8 @@ export class PublishingAppRepo implements AppRepo {
   }
   search(...args: Parameters<AppRepo['search']>) {
     return this.repo.search(...args);
+  }
+  requiringRole(role: string) {
+    return this.repo.requiringRole(role);
   }
 }

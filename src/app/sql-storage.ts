@@ -13,6 +13,7 @@ import type { Database } from './database.js';
 import type { Repositories, Storage } from '../features/storage.js';
 import { migrationProvider } from './migrations.js';
 import { SqlUserRepo } from '../features/accounts/sql-users.js';
+import { SqlRoleRepo } from '../features/accounts/sql-roles.js';
 import { SqlAppRepo } from '../features/apps/sql-apps.js';
 import { SqlAuthCodeRepo } from '../features/authorization/sql-auth-codes.js';
 import { SqlDeviceCodeRepo } from '../features/device/sql-device-codes.js';
@@ -174,6 +175,7 @@ function repositoriesOn(
     users: new SqlUserRepo(db, kind, (trx, userId, now) =>
       enqueueLogoutTokens(narrow(trx), { liveOfUser: userId }, now),
     ),
+    roles: new SqlRoleRepo(narrow(db), kind),
     revocations: new SqlRevocationRepo(narrow(db)),
     apps: new SqlAppRepo(narrow(db), kind),
     codes: new SqlAuthCodeRepo(narrow(db)),

@@ -1,7 +1,7 @@
 /**
  * `account-center app create|update|grant-admin|revoke-admin` (docs/api.md §8, §15.3):
- * registering an application, changing its OpenID Connect fields (`update` acts as the app's
- * owner) and its admin API scopes, from the command line.
+ * registering an application, changing its OpenID Connect fields and required roles (`update`
+ * acts as the app's owner) and its admin API scopes, from the command line.
  */
 import { parseArgs } from 'node:util';
 import { ArgumentError, UsageError, withServices } from './common.js';
@@ -100,6 +100,8 @@ async function update(args: string[]): Promise<void> {
     options: {
       name: { type: 'string' },
       'redirect-uri': { type: 'string', multiple: true },
+      // Any one of these roles admits a person; '' admits everyone (docs/api.md, roles).
+      'require-roles': { type: 'string' },
       ...CLIENT_OPTIONS,
     },
   });
@@ -118,6 +120,7 @@ async function update(args: string[]): Promise<void> {
           client_id: clientId,
           display_name: values.name,
           redirect_uris: values['redirect-uri'],
+          required_roles: list(values['require-roles']),
           ...fields,
         },
       ),

@@ -203,6 +203,7 @@ const extraCommands: Record<string, (args: string[]) => Promise<void>> = {
   provider: async (args) =>
     (await import('./providers.js')).providerCommand(args),
   invite: async (args) => (await import('./invites.js')).inviteCommand(args),
+  role: async (args) => (await import('./roles.js')).roleCommand(args),
   webhook: async (args) => (await import('./webhooks.js')).webhookCommand(args),
 };
 

@@ -73,6 +73,11 @@ export const CLI_REASON_TEXT: { readonly [R in Reason]: string } = {
   selfDemote: 'an administrator cannot remove the admin role from themselves',
   adminSelfDelete:
     'an administrator cannot delete their own account; another administrator must remove the admin role first',
+  appRoleRequired:
+    'this account holds none of the roles the application requires',
+  unknownRole: 'no such role',
+  builtinRole: 'player and admin are built in and cannot be removed',
+  roleRequiredByApps: 'applications still require this role: ',
   lastAdmin:
     'this is the last administrator: give another account the admin role first',
   reasonRequired: 'a reason is required',
@@ -127,9 +132,10 @@ export function cliMessage(
   if (!(err instanceof AppError)) return (err as Error).message;
   if (cliSpeaksChinese(env)) return err.msg;
   const text = CLI_REASON_TEXT[err.reason];
-  // badParam's msg is `参数错误：<field>`: keep the field, which is already an English name.
-  return err.reason === 'badParam'
-    ? `${text}${err.msg.slice(MSG.badParam.length)}`
+  // A msg that names what it concerns after its text (`参数错误：<field>`, the apps requiring
+  // a role) keeps that part, which is already in names the operator knows.
+  return err.reason === 'badParam' || err.reason === 'roleRequiredByApps'
+    ? `${text}${err.msg.slice(MSG[err.reason].length)}`
     : text;
 }
 

@@ -88,6 +88,12 @@ const REASONS = {
     '管理员不能注销自己的账号，请先由其他管理员移除管理员角色',
   ],
   lastAdmin: [409, '至少需要保留一名管理员'],
+  // the role catalogue and apps limited to roles (docs/api.md, roles)
+  appRoleRequired: [403, '无权使用该应用'],
+  // not fixed by the spec: the catalogue's refusals; the apps are appended to the last one
+  unknownRole: [404, '未知的角色'],
+  builtinRole: [409, '内置角色不能删除'],
+  roleRequiredByApps: [409, '该角色仍被应用要求，不能删除：'],
   // not fixed by the spec: admin disabling or enabling an app needs a reason for its owner
   reasonRequired: [400, '请填写原因'],
   // not fixed by the spec: an owner trying to restart an app an administrator stopped

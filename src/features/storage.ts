@@ -3,6 +3,7 @@ import type { AppRepo } from './apps/repository.js';
 import type { AuthCodeRepo } from './authorization/repository.js';
 import type { DeviceCodeRepo } from './device/repository.js';
 import type { EmailCodeRepo, UserRepo } from './accounts/repository.js';
+import type { RoleRepo } from './accounts/role-repository.js';
 import type {
   ConsentRepo,
   RefreshTokenRepo,
@@ -40,6 +41,8 @@ export interface Storage extends Repositories {
 /** The repositories of one backend, over its connections or over one transaction. */
 export interface Repositories {
   readonly users: UserRepo;
+  /** The role catalogue: names, display names, descriptions. */
+  readonly roles: RoleRepo;
   readonly revocations: RevocationRepo;
   readonly apps: AppRepo;
   readonly codes: AuthCodeRepo;

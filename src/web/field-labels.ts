@@ -54,6 +54,8 @@ export function badParamField(msg: string): string | undefined {
   return msg.startsWith(BAD_PARAM) ? msg.slice(BAD_PARAM.length) : undefined;
 }
 
+const ROLE_IN_USE = '该角色仍被应用要求，不能删除：';
+
 /** The API's answer to a missing or wrong proof of a sensitive change; the pages always send one. */
 export const REAUTH_REQUIRED = '需要重新验证身份';
 
@@ -71,7 +73,9 @@ export function readable(msg: string, overrides: LabelOverrides = {}): string {
   const field = badParamField(msg);
   if (field !== undefined)
     return t('api.badParam', { field: fieldLabel(field, overrides) });
-  if (language() === 'en' && Object.hasOwn(API_MESSAGES_EN, msg))
-    return API_MESSAGES_EN[msg]!;
-  return msg;
+  if (language() !== 'en') return msg;
+  if (Object.hasOwn(API_MESSAGES_EN, msg)) return API_MESSAGES_EN[msg]!;
+  // A refusal that names what it concerns after its text (the apps requiring a role).
+  const prefix = msg.startsWith(ROLE_IN_USE) ? ROLE_IN_USE : undefined;
+  return prefix ? API_MESSAGES_EN[prefix]! + msg.slice(prefix.length) : msg;
 }

@@ -32,6 +32,7 @@ const VIEW_KEYS = [
   'post_logout_redirect_uris',
   'backchannel_logout_uri',
   'backchannel_logout_session_required',
+  'required_roles',
 ].sort();
 const post = (path: string, payload: unknown, token = owner.token) =>
   t.post(`/api/v1/auth/${path}`, payload, token);

@@ -47,3 +47,25 @@ export async function authorizeCode(
     throw new Error(`authorize failed: ${res.statusCode} ${res.body}`);
   return res.json().data.code;
 }
+
+/** The keys of an app view: docs/api.md §4, the client fields of §12.2 and the required roles of §19.3. */
+export const APP_VIEW_KEYS = [
+  'client_id',
+  'cors_origins',
+  'created_at',
+  'display_name',
+  'has_secret',
+  'homepage',
+  'redirect_uris',
+  'scopes',
+  'status',
+  'updated_at',
+  'client_type',
+  'grant_types',
+  'token_endpoint_auth_method',
+  'post_logout_redirect_uris',
+  'backchannel_logout_uri',
+  'backchannel_logout_session_required',
+  // Roles any one of which admits a person (docs/api.md §19.3).
+  'required_roles',
+].sort();

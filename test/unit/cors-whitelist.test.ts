@@ -23,6 +23,7 @@ const app = (clientId: string, origin: string): App => ({
   statusReason: '',
   statusChangedAt: null,
   adminScopes: [],
+  requiredRoles: [],
   createdAt: 0,
   updatedAt: 0,
 });

@@ -13,7 +13,8 @@ export const CLI_EN = {
   user remove-second-factor U          remove the authenticator and passkeys of a locked-out user
   user links U                         the user's linked accounts (sign-in with other accounts)
   app create --owner U --name N --redirect-uri URI [--public] [--client-id ID] [client fields]
-  app update ID [--name N] [--redirect-uri URI] [client fields]
+  app update ID [--name N] [--redirect-uri URI] [--require-roles a,b] [client fields]
+             --require-roles: only holders of one of these roles may use the app ('' for everyone)
              client fields: [--grant-types a,b] [--auth-method M] [--post-logout-redirect-uri URI]
              [--backchannel-logout-uri URI] [--backchannel-logout-session-required true|false]
   app grant-admin ID scope… | app revoke-admin ID [scope…]
@@ -31,6 +32,8 @@ export const CLI_EN = {
                                        GitHub org or org/team, an OpenID claim's values (groups)
   provider list | provider update ID [options] | provider enable|disable|remove ID
                                        sign-in providers (docs/upstream.md)
+  role list | role add NAME [--name ZH_NAME] [--name-en NAME] [--description D] | role remove NAME
+                                       the role catalogue (docs/api.md, roles)
   invite create [--uses N] [--expires 7d] | invite list | invite remove ID
                                        invite codes for REGISTRATION=invite (docs/abuse.md)
   webhook add --url URL [--events a,b] [--description D] [--disabled]
@@ -91,6 +94,7 @@ Configuration comes from the environment (PORT, HOST, DATABASE_URL, JWT_SECRET, 
   inviteExpires:
     'invite create: --expires must be a duration such as 7d, 12h or 30m, got "{value}"',
   inviteIdRequired: 'invite remove: an invite id is required',
+  roleNameRequired: '{command}: a role name is required',
   trustEmailBoth:
     '{command}: --trust-email and --no-trust-email exclude each other',
   providerIdRequired: '{command}: a provider id is required',

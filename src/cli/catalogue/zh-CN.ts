@@ -12,7 +12,8 @@ export const CLI_ZH_CN: { readonly [K in CliKey]: string } = {
   user remove-second-factor U          为无法登录的用户移除身份验证器和通行密钥
   user links U                         用户绑定的第三方账号
   app create --owner U --name N --redirect-uri URI [--public] [--client-id ID] [客户端字段]
-  app update ID [--name N] [--redirect-uri URI] [客户端字段]
+  app update ID [--name N] [--redirect-uri URI] [--require-roles a,b] [客户端字段]
+             --require-roles：只有持有其中一个角色的人能使用该应用（'' 表示所有人）
              客户端字段：[--grant-types a,b] [--auth-method M] [--post-logout-redirect-uri URI]
              [--backchannel-logout-uri URI] [--backchannel-logout-session-required true|false]
   app grant-admin ID scope… | app revoke-admin ID [scope…]
@@ -30,6 +31,8 @@ export const CLI_ZH_CN: { readonly [K in CliKey]: string } = {
                                        GitHub 组织或 组织/团队、OpenID 声明的值（默认 groups）
   provider list | provider update ID [选项] | provider enable|disable|remove ID
                                        登录方式（docs/upstream.md）
+  role list | role add NAME [--name 显示名] [--name-en NAME] [--description D] | role remove NAME
+                                       角色列表（docs/api.md，角色）
   invite create [--uses N] [--expires 7d] | invite list | invite remove ID
                                        REGISTRATION=invite 时使用的邀请码（docs/abuse.md）
   webhook add --url URL [--events a,b] [--description D] [--disabled]
@@ -89,6 +92,7 @@ export const CLI_ZH_CN: { readonly [K in CliKey]: string } = {
   inviteExpires:
     'invite create：--expires 须为 7d、12h 或 30m 这样的时长，收到“{value}”',
   inviteIdRequired: 'invite remove：需要邀请码 ID',
+  roleNameRequired: '{command}：需要角色名',
   trustEmailBoth: '{command}：--trust-email 与 --no-trust-email 不能同时使用',
   providerIdRequired: '{command}：需要登录方式 ID',
   nothingToChange: '{command}：没有要修改的内容',

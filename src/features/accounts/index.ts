@@ -27,3 +27,18 @@ export type { UserLookup } from './user-lookup.js';
 export { emailCodeHasher } from './email-code-hash.js';
 export { insertUser, type UserWriteTables } from './insert-user.js';
 export type { AccountsTables } from './tables.js';
+export {
+  ADMIN_ROLE,
+  MAX_ROLES_PER_USER,
+  RoleAssignment,
+} from './role-assignment.js';
+export type {
+  RoleActor,
+  RoleAssignmentDeps,
+  RoleAudit,
+} from './role-assignment.js';
+export type {
+  CatalogueRole,
+  RoleEntry,
+  RoleRepo,
+} from './role-repository.js';

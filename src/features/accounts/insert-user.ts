@@ -7,6 +7,7 @@ import {
   type OutboxEvent,
 } from '../moderation/index.js';
 import { newUserRow, toUser } from './user-rows.js';
+import { joinCatalogue } from './join-catalogue.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { narrow } from '../../platform/sql/narrow.js';
 
@@ -32,11 +33,12 @@ export async function insertUser(
           .returningAll()
           .executeTakeFirstOrThrow(),
       );
+      await joinCatalogue(narrow(trx), user.roles, now);
       if (events) await enqueueEvents(narrow(trx), events(user), now);
       return user;
     };
-    // Inside a caller's transaction already, or on its own with no event: no new one needed.
-    return events && !db.isTransaction
+    // The row, the roles it brings into the catalogue and its events commit together.
+    return !db.isTransaction
       ? await db.transaction().execute(insert)
       : await insert(db);
   } catch (err) {

@@ -105,8 +105,6 @@ export interface UserRepo {
   /** Ids of users changed at or after `since`, for cross-instance cache invalidation. */
   changedSince(since: number): Promise<number[]>;
   count(): Promise<number>;
-  /** Each role held by at least one user, with how many hold it. */
-  roleCounts(): Promise<Array<{ role: string; users: number }>>;
   /** Accounts created per UTC day (`YYYY-MM-DD`) since `since`, for the dashboard. */
   createdPerDay(since: number): Promise<Array<{ day: string; count: number }>>;
   /** Up to `limit` users with ids above `afterId`, in id order (export, page by page). */

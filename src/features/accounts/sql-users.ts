@@ -16,6 +16,7 @@ import {
 import { likePattern, newUserRow, toUser, updateUserRow } from './user-rows.js';
 import { mapUnique } from '../../platform/sql/unique-mapping.js';
 import { insertUser } from './insert-user.js';
+import { joinCatalogue } from './join-catalogue.js';
 import { narrow } from '../../platform/sql/narrow.js';
 import { dayOf, perDay } from '../../platform/sql/per-day.js';
 
@@ -266,9 +267,14 @@ export class SqlUserRepo<DB extends UserWriteTables> implements UserRepo {
     if (users.length === 0) return;
     const rows = users.map((u) => newUserRow(u, now));
     try {
-      await this.db
-        .transaction()
-        .execute((trx) => trx.insertInto('users').values(rows).execute());
+      await this.db.transaction().execute(async (trx) => {
+        await trx.insertInto('users').values(rows).execute();
+        await joinCatalogue(
+          narrow(trx),
+          users.flatMap((u) => u.roles),
+          now,
+        );
+      });
     } catch (err) {
       mapUnique(err);
     }

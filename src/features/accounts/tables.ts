@@ -30,7 +30,19 @@ export interface EmailCodesTable {
   created_at: number;
 }
 
+/** The role catalogue: names any user may hold, with how the pages show them. */
+export interface RolesTable {
+  name: string;
+  display_name: string;
+  display_name_en: string;
+  description: Generated<string>;
+  builtin: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface AccountsTables {
   users: UsersTable;
   email_codes: EmailCodesTable;
+  roles: RolesTable;
 }

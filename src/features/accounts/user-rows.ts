@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { joinCatalogue } from './join-catalogue.js';
 import { asciiLower } from './account-rules.js';
 import type { AccountsTables, UsersTable } from './tables.js';
 import type { ImportedUser, User, UserPatch } from './repository.js';
@@ -62,6 +63,8 @@ export async function updateUserRow(
   p: UserPatch,
   now: number,
 ): Promise<void> {
+  // A role given that the catalogue does not list yet joins it (docs/api.md §19).
+  if (p.roles !== undefined) await joinCatalogue(db, p.roles, now);
   await db
     .updateTable('users')
     .set({

@@ -1,17 +1,20 @@
-import { badParam, fail } from '../../errors/index.js';
-import { isBanned, isValidRole } from '../accounts/index.js';
+import { fail } from '../../errors/index.js';
+import { RoleAssignment } from '../accounts/index.js';
+import { RoleCatalogue } from './role-catalogue.js';
+import { adminUserView } from './user-view.js';
 import { isoOrNull, userEvent } from '../moderation/index.js';
 import { appActor } from '../sessions/index.js';
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
-import type { User, UserRepo } from '../accounts/index.js';
-import type { AdminUserView, RoleView, UserPage } from './contract.js';
+import type { User, UserRepo, RoleRepo } from '../accounts/index.js';
+import type { AppRepo } from '../apps/index.js';
+import type { UserPage } from './contract.js';
 import { BAN_REASON_MAX, type BanTerms, banEnd } from './ban-terms.js';
+import { badParam } from '../../errors/index.js';
 import type { Caller } from '../../platform/http/typed-scope.js';
 import type { Passwords } from '../../platform/crypto/passwords.js';
 import type { AuditLog } from '../audit/index.js';
 
 const PAGE_SIZE = 20;
-const ADMIN_ROLE = 'admin';
 
 /**
  * An application acting with admin scopes (docs/api.md §15.3) moderates players: it may not
@@ -35,28 +38,7 @@ export interface NewAccount {
   roles: string[];
 }
 
-/** `banned` says whether the ban holds now: one whose end has passed shows as lifted. */
-export function adminUserView(u: User, now: number): AdminUserView {
-  return {
-    uid: u.id,
-    username: u.username,
-    display_name: u.displayName,
-    email: u.email,
-    email_verified: u.emailVerified,
-    roles: u.roles,
-    banned: isBanned(u, now),
-  };
-}
-
-/** The roles that always exist, with their names on the pages. */
-const BUILT_IN_ROLES = [
-  { name: 'player', display_name: '玩家', display_name_en: 'Player' },
-  {
-    name: ADMIN_ROLE,
-    display_name: '管理员',
-    display_name_en: 'Administrator',
-  },
-] as const;
+export { adminUserView } from './user-view.js';
 
 export interface AdminDeps {
   readonly now: () => number;
@@ -64,12 +46,21 @@ export interface AdminDeps {
   readonly audit: AuditLog;
   readonly storage: {
     readonly users: UserRepo;
+    readonly roles: RoleRepo;
+    readonly apps: AppRepo;
   };
 }
 
 /** User administration shared by the admin API and the CLI. */
 export class AdminService {
-  constructor(private readonly ctx: AdminDeps) {}
+  private readonly assignment: RoleAssignment;
+  /** The role catalogue: list, add or edit, remove. */
+  readonly catalogue: RoleCatalogue;
+
+  constructor(private readonly ctx: AdminDeps) {
+    this.assignment = new RoleAssignment(ctx);
+    this.catalogue = new RoleCatalogue(ctx);
+  }
 
   /** A page of users; for an application (docs/api.md §15.3) without the administrators, as it never acts on them. */
   async searchUsers(
@@ -173,31 +164,6 @@ export class AdminService {
     );
   }
 
-  /** The built-in roles, then every other role some user holds, by name; each with its holders' count. */
-  async roles(): Promise<RoleView[]> {
-    const counts = new Map(
-      (await this.ctx.storage.users.roleCounts()).map((r) => [r.role, r.users]),
-    );
-    const builtIn = BUILT_IN_ROLES.map((r) => ({
-      ...r,
-      description: '',
-      members: counts.get(r.name) ?? 0,
-      builtin: true,
-    }));
-    const others = [...counts]
-      .filter(([name]) => !BUILT_IN_ROLES.some((r) => r.name === name))
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([name, members]) => ({
-        name,
-        display_name: name,
-        display_name_en: name,
-        description: '',
-        members,
-        builtin: false,
-      }));
-    return [...builtIn, ...others];
-  }
-
   /**
    * Reads of users by an application (docs/api.md §15.3) are audited under it, as its bans
    * and role changes are; an administrator's reads are not.
@@ -218,8 +184,9 @@ export class AdminService {
   }
 
   /**
-   * Replaces the roles. `actorUid` is the administrator acting through the API: they may not
-   * take `admin` from themselves; nobody (the CLI included) takes it from the last holder.
+   * Replaces the roles (accounts' RoleAssignment holds the rules). `actorUid` is the
+   * administrator acting through the API: they may not take `admin` from themselves; nobody
+   * (the CLI included) takes it from the last holder.
    */
   async setRoles(
     username: string,
@@ -228,38 +195,14 @@ export class AdminService {
     caller?: Caller,
     actorUid?: number,
   ) {
-    if (roles.length > 20 || !roles.every(isValidRole)) throw badParam('roles');
-    const unique = [...new Set(roles)];
     const user = await this.userNamed(username);
-    refuseAppOverAdmins(actor, user, unique);
-    if (
-      actorUid === user.id &&
-      user.roles.includes(ADMIN_ROLE) &&
-      !unique.includes(ADMIN_ROLE)
-    )
-      throw fail('selfDemote');
-    const now = this.ctx.now();
-    const event = userEvent('user.roles_changed', user, {
-      roles: unique,
-      previous_roles: user.roles,
-    });
-    if (
-      !(await this.ctx.storage.users.setRolesKeepingOne(
-        user.id,
-        unique,
-        ADMIN_ROLE,
-        now,
-        [event],
-      ))
-    )
-      throw fail('lastAdmin');
-    await this.ctx.audit.record('user.roles', {
-      actor,
+    refuseAppOverAdmins(actor, user, roles);
+    const changed = await this.assignment.setRoles(user.id, roles, {
+      name: actor,
       ip: caller?.ip ?? null,
-      target: user.username,
-      detail: { from: user.roles, to: unique },
+      ...(actorUid !== undefined && { uid: actorUid }),
     });
-    return adminUserView({ ...user, roles: unique }, now);
+    return adminUserView(changed, this.ctx.now());
   }
 }
 

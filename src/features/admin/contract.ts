@@ -45,8 +45,8 @@ export const RolesBody = Type.Object({
 export const AdminUserReply = DataEnvelope(AdminUserView);
 
 /**
- * A role as ROLES.md §1 lists it: every role some user holds, and `player` and `admin` always.
- * Display names are the name itself for a role without a catalogue entry.
+ * A role of the catalogue: `player` and `admin` always, and every role some user holds (its
+ * display names are the name itself until an administrator writes others).
  */
 export const RoleView = View({
   name: Type.String(),
@@ -59,4 +59,18 @@ export const RoleView = View({
 export type RoleView = Static<typeof RoleView>;
 export const RoleListReply = DataEnvelope(
   View({ roles: Type.Array(RoleView) }),
+);
+export const RoleReply = DataEnvelope(View({ role: RoleView }));
+
+/** Create or update; fields left out keep their value (a new role: the name, no description). */
+export const RoleBody = Type.Object({
+  name: Str(64),
+  display_name: Type.Optional(Type.String({ maxLength: 256 })),
+  display_name_en: Type.Optional(Type.String({ maxLength: 256 })),
+  description: Type.Optional(Type.String({ maxLength: 2048 })),
+});
+export const RoleNameBody = Type.Object({ name: Str(64) });
+export const RoleMembersQuery = Type.Object({ name: Str(64) });
+export const RoleMembersReply = DataEnvelope(
+  View({ users: Type.Array(AdminUserView) }),
 );

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { routesInScope } from '../../platform/http/typed-scope.js';
 import { adminRoutes, type AdminRouteDeps } from './routes.js';
+import { roleRoutes } from './role-routes.js';
 import {
   adminConsoleRoutes,
   type AdminConsoleRouteDeps,
@@ -17,5 +18,6 @@ export async function register(
   deps: AdminRouteDeps & AdminConsoleRouteDeps,
 ): Promise<void> {
   await routesInScope(app, adminRoutes, deps);
+  await routesInScope(app, roleRoutes, deps);
   await routesInScope(app, adminConsoleRoutes, deps);
 }

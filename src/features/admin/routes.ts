@@ -1,7 +1,6 @@
 import {
   AdminUserReply,
   BanBody,
-  RoleListReply,
   RolesBody,
   UserPageReply,
   UserSearchQuery,
@@ -82,23 +81,6 @@ export async function adminRoutes(
         ),
       };
     },
-  );
-
-  app.get(
-    '/api/v1/auth/admin/roles',
-    {
-      preHandler: guards.admin,
-      schema: {
-        tags,
-        summary:
-          'The roles: player and admin, and every role some user holds, with member counts',
-        response: responses(RoleListReply),
-      },
-    },
-    async () => ({
-      ok: true as const,
-      data: { roles: await services.admin.roles() },
-    }),
   );
 
   app.post(

@@ -68,4 +68,7 @@ export class AppCache implements AppRepo {
   search(...args: Parameters<AppRepo['search']>) {
     return this.repo.search(...args);
   }
+  requiringRole(role: string) {
+    return this.repo.requiringRole(role);
+  }
 }

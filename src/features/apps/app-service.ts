@@ -33,6 +33,8 @@ import type { AppSuspension } from './contract.js';
 import { randomToken, sha256Hex } from '../../platform/crypto/random.js';
 import type { Config } from '../../config/index.js';
 import type { AuditLog } from '../audit/index.js';
+import { checkRequiredRoles } from './required-roles.js';
+import type { RoleRepo } from '../accounts/index.js';
 
 /** Stored status of an app an administrator disabled: its owner can not switch it back on. */
 export const SUSPENDED = 'admin_disabled';
@@ -55,6 +57,7 @@ export interface AppDeps {
   readonly storage: {
     readonly apps: AppRepo;
     readonly users: UserRepo;
+    readonly roles: RoleRepo;
   };
   readonly config: Pick<
     Config,
@@ -215,10 +218,16 @@ export class AppService {
     const cap = client.value.backchannelLogoutUri
       ? await this.backchannelCap(current.ownerId, actor)
       : undefined;
+    const roles = input.required_roles && {
+      requiredRoles: await checkRequiredRoles(
+        input.required_roles,
+        this.ctx.storage.roles,
+      ),
+    };
     const app = await this.ctx.storage.apps
       .update(
         input.client_id,
-        { ...fields.value, ...client.value },
+        { ...fields.value, ...client.value, ...roles },
         this.ctx.now(),
         [],
         cap,
@@ -230,7 +239,11 @@ export class AppService {
       });
     if (!app) throw fail('unknownApp');
     await this.audit('app.update', actor, app.clientId, {
-      fields: [...Object.keys(fields.value), ...Object.keys(client.value)],
+      fields: [
+        ...Object.keys(fields.value),
+        ...Object.keys(client.value),
+        ...Object.keys(roles ?? {}),
+      ],
     });
     return appView(app);
   }

@@ -20,6 +20,7 @@ export function appView(a: App): AppView {
     post_logout_redirect_uris: a.postLogoutRedirectUris,
     backchannel_logout_uri: a.backchannelLogoutUri,
     backchannel_logout_session_required: a.backchannelLogoutSessionRequired,
+    required_roles: a.requiredRoles,
     created_at: toUnixSeconds(a.createdAt),
     updated_at: toUnixSeconds(a.updatedAt),
   };

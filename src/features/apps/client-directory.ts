@@ -2,6 +2,7 @@ import type { Reason } from '../../errors/index.js';
 import { isActive } from './app-state.js';
 import type { App } from './repository.js';
 import type { AppCache } from './app-cache.js';
+import { admits } from './required-roles.js';
 import {
   DEFAULT_LANGUAGE,
   type Language,
@@ -60,6 +61,16 @@ export class ClientDirectory {
     return (
       builtInAppName(this.ids, client.clientId, language) ?? client.displayName
     );
+  }
+
+  /** Whether tokens for the client may go to a holder of `roles`: built-in clients admit everyone. */
+  async admitsRoles(
+    clientId: string,
+    roles: readonly string[],
+  ): Promise<boolean> {
+    if (builtInAppName(this.ids, clientId) !== undefined) return true;
+    const app = await this.apps.findById(clientId);
+    return !app || admits(app, { roles });
   }
 
   async resolveClient(

@@ -29,6 +29,8 @@ const viewFields = {
   // OpenID Connect Back-Channel Logout 1.0 ('' when none is registered).
   backchannel_logout_uri: Type.String(),
   backchannel_logout_session_required: Type.Boolean(),
+  // Roles any one of which admits a person; empty: everyone (docs/api.md, roles).
+  required_roles: Type.Array(Type.String()),
 };
 
 /** An application as listed and updated: never the secret, only `has_secret`. */
@@ -71,7 +73,11 @@ export const CreateAppBody = Type.Object({
 });
 export type CreateAppBody = Static<typeof CreateAppBody>;
 
-export const UpdateAppBody = Type.Object({ client_id: Str(), ...editable });
+export const UpdateAppBody = Type.Object({
+  client_id: Str(),
+  ...editable,
+  required_roles: Type.Optional(StrList(20, 64)),
+});
 export type UpdateAppBody = Static<typeof UpdateAppBody>;
 
 export const ClientIdBody = Type.Object({ client_id: Str() });

@@ -43,3 +43,4 @@ export async function register(
 ): Promise<void> {
   await routesInScope(app, appsRoutes, deps);
 }
+export { admits } from './required-roles.js';

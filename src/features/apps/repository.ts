@@ -32,6 +32,8 @@ export interface App {
   statusChangedAt: number | null;
   /** Admin API scopes an administrator granted it (admin-scopes.ts); empty for nearly every app. */
   adminScopes: string[];
+  /** Roles any one of which admits a person (docs/api.md, roles); empty: everyone. */
+  requiredRoles: string[];
   createdAt: number;
   updatedAt: number;
 }
@@ -50,6 +52,7 @@ export type NewApp = Omit<
   | 'statusReason'
   | 'statusChangedAt'
   | 'adminScopes'
+  | 'requiredRoles'
   | OptionalClientFields
 > &
   Partial<Pick<App, OptionalClientFields>>;
@@ -79,6 +82,7 @@ export type AppPatch = Partial<
     | 'statusReason'
     | 'statusChangedAt'
     | 'adminScopes'
+    | 'requiredRoles'
     | OptionalClientFields
   >
 >;
@@ -98,6 +102,8 @@ export interface AppRepo {
     cap?: BackchannelCap,
   ): Promise<App | undefined>;
   changedSince(since: number): Promise<string[]>;
+  /** The apps that name `role` among their required roles. */
+  requiringRole(role: string): Promise<App[]>;
   /** Every app whose name, client_id or owner's username contains `query` (ASCII case ignored), newest first. */
   search(
     query: string,

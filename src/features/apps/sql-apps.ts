@@ -51,6 +51,7 @@ function toApp(r: Selectable<AppsTable>): App {
     statusChangedAt:
       r.status_changed_at === null ? null : Number(r.status_changed_at),
     adminScopes: r.admin_scopes.split(' ').filter(Boolean),
+    requiredRoles: JSON.parse(r.required_roles) as string[],
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
   };
@@ -158,6 +159,17 @@ export class SqlAppRepo implements AppRepo {
     return rows.map(toApp);
   }
 
+  async requiringRole(role: string): Promise<App[]> {
+    // A JSON array of role names holds `"role"` exactly when it names that role.
+    const rows = await this.db
+      .selectFrom('apps')
+      .selectAll()
+      .where('required_roles', 'like', `%${JSON.stringify(role)}%`)
+      .orderBy('client_id')
+      .execute();
+    return rows.map(toApp).filter((a) => a.requiredRoles.includes(role));
+  }
+
   async listActive(): Promise<App[]> {
     const rows = await this.db
       .selectFrom('apps')
@@ -227,6 +239,9 @@ export class SqlAppRepo implements AppRepo {
             p.backchannelLogoutSessionRequired ? 1 : 0,
         }),
         ...(p.statusReason !== undefined && { status_reason: p.statusReason }),
+        ...(p.requiredRoles !== undefined && {
+          required_roles: JSON.stringify(p.requiredRoles),
+        }),
         ...(p.statusChangedAt !== undefined && {
           status_changed_at: p.statusChangedAt,
         }),

@@ -22,6 +22,8 @@ export interface AppsTable {
   grant_types: Generated<string>;
   token_endpoint_auth_method: Generated<string>;
   post_logout_redirect_uris: Generated<string>;
+  /** JSON array of role names, any one of which admits a person; empty: everyone. */
+  required_roles: Generated<string>;
 }
 
 export interface AppsTables {

@@ -7,7 +7,7 @@ import {
   grantScope,
   isRegisteredRedirect,
 } from '../apps/index.js';
-import type { App } from '../apps/index.js';
+import { admits, type App } from '../apps/index.js';
 import { isBanned, type User } from '../accounts/index.js';
 import type {
   AuthorizeBody,
@@ -103,6 +103,8 @@ export class AuthorizationService {
     const app = await this.activeApp(input.client_id);
     if (!isRegisteredRedirect(app.redirectUris, input.redirect_uri))
       throw fail('redirectNotAllowed');
+    // Before anything is issued toward the app (docs/api.md, roles); admins are not exempt.
+    if (!admits(app, user)) throw fail('appRoleRequired');
     const pkce = unwrap(
       pkceForAuthorize(
         app.clientType,
@@ -186,6 +188,7 @@ export class AuthorizationService {
     const user = await this.ctx.userCache.findById(code.userId);
     if (!user) throw fail('codeInvalid');
     if (isBanned(user, this.ctx.now())) throw fail('banned');
+    if (!admits(app, user)) throw fail('appRoleRequired');
     // The token is minted first so the one conditional UPDATE that uses up the code also
     // records its jti: exactly one concurrent caller wins, and every replay, however it
     // interleaves, finds the jti to revoke.

@@ -42,6 +42,8 @@ export const DeviceRequest = View({
   first_party: Type.Boolean(),
   /** When the device started the login (unix seconds). */
   created_at: Type.Integer(),
+  /** Present, false, when the app admits only roles the person does not hold: approving is refused. */
+  allowed: Type.Optional(Type.Literal(false)),
 });
 export type DeviceRequest = Static<typeof DeviceRequest>;
 export const DeviceInspectReply = DataEnvelope(DeviceRequest);

@@ -16,7 +16,7 @@ import {
 import { UniqueViolation } from '../../platform/sql/unique-violation.js';
 import type { DeviceCode } from './repository.js';
 import { isBanned, type User } from '../accounts/index.js';
-import type { ResolvedClient } from '../apps/index.js';
+import { admits, type ResolvedClient } from '../apps/index.js';
 import type { Caller } from '../../platform/http/typed-scope.js';
 import {
   randomDigits,
@@ -170,6 +170,8 @@ export class DeviceService {
       ),
       first_party: client.clientId === this.ctx.config.centerAppId,
       created_at: Math.floor(code.createdAt / 1000),
+      // The page then says who refused and that an administrator grants access.
+      ...(client.app && !admits(client.app, user) && { allowed: false }),
     };
   }
 
@@ -181,6 +183,9 @@ export class DeviceService {
     caller: Caller,
   ): Promise<DeviceApproved> {
     const { code, client } = await this.pendingCode(user, userCode);
+    // Refusing is always possible; approving needs one of the app's required roles.
+    if (!deny && client.app && !admits(client.app, user))
+      throw fail('appRoleRequired');
     const decided = await this.ctx.storage.devices.transition(
       code.deviceCodeHash,
       'pending',
@@ -219,7 +224,7 @@ export class DeviceService {
         decision.kind === 'fail' ? decision.error : 'expired_token',
       );
 
-    await this.activeClient(code.clientId, 'access_denied');
+    const client = await this.activeClient(code.clientId, 'access_denied');
     if (decision.kind === 'wait') {
       await storage.devices.recordPoll(hash, now, decision.interval);
       throw pollFailure(decision.error);
@@ -229,6 +234,8 @@ export class DeviceService {
     if (!user) throw pollFailure('expired_token');
     if (isBanned(user, this.ctx.now()))
       throw pollFailure('access_denied', 'banned');
+    if (client.app && !admits(client.app, user))
+      throw pollFailure('access_denied', 'appRoleRequired');
     // Single use: of concurrent polls only the one that moves approved → used gets a token.
     if (!(await storage.devices.transition(hash, 'approved', 'used')))
       throw pollFailure('expired_token');

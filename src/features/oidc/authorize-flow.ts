@@ -1,39 +1,35 @@
-import { isActive, isReservedClientId } from '../apps/index.js';
-import type { App, AppRepo } from '../apps/index.js';
+import { admits } from '../apps/index.js';
 import {
   checkRequest,
   consentCovers,
   resolveRedirect,
   single,
   type RawParams,
-  errorUrl,
-  loginUrl,
 } from './authorize-rules.js';
-import { AuthorizationCodes } from './authorization-codes.js';
-import { MSG, fail, unauthorized } from '../../errors/index.js';
+import { fail, unauthorized } from '../../errors/index.js';
 import type { AuditLog } from '../audit/index.js';
+import type { Authenticated } from '../sessions/index.js';
 import type { Caller } from '../../platform/http/typed-scope.js';
+import type { App, AppRepo } from '../apps/index.js';
 import type { AuthCodeRepo } from '../authorization/index.js';
 import type { ConsentRepo } from './repository.js';
-import type { Authenticated, SessionRepo } from '../sessions/index.js';
+import type { SessionRepo } from '../sessions/index.js';
 import { acrOf } from './requested-claims.js';
 import { signedInAt } from './browser-session.js';
 import type { Ticket, Tickets } from './tickets.js';
 import type { InteractionView } from './pages-contract.js';
+import { AuthorizeCodes } from './authorize-codes.js';
+import {
+  PAGE_MSG,
+  activeClient,
+  errorUrl,
+  freshEnough,
+  loginUrl,
+  notAdmittedUrl,
+  type Step,
+} from './authorize-steps.js';
 
-/** What the authorization endpoint answers: a page with an error (never a redirect), or a 302. */
-export type Step = { page: string } | { redirect: string };
-
-/** Texts of the error page: the request cannot be sent back to any callback. */
-export const PAGE_MSG = {
-  missingClient: '授权请求缺少参数：client_id',
-  repeated: '授权请求的参数重复：',
-  unknownApp: '未知的应用',
-  appDisabled: '该应用已被停用',
-  badRedirect: '回调地址不在白名单内',
-  missingRedirect: '授权请求缺少参数：redirect_uri',
-  badTicket: MSG.authorizationTicketInvalid,
-} as const;
+export { PAGE_MSG, type Step };
 
 export interface AuthorizeFlowSettings {
   issuer: string;
@@ -59,13 +55,13 @@ export class AuthorizeFlow {
     private readonly audit: AuditLog,
     private readonly now: () => number,
   ) {
-    this.codes = new AuthorizationCodes(repos, settings, audit, now);
+    this.codes = new AuthorizeCodes(repos, settings, audit, now);
   }
 
-  private readonly codes: AuthorizationCodes;
+  private readonly codes: AuthorizeCodes;
 
-  /** A new request from the relying party (GET or form POST to /oauth/authorize). */
   /**
+   * A new request from the relying party (GET or form POST to /oauth/authorize).
    * `browser`: the person's browser making this request. A code issued to it is their sign-in
    * at the application, recorded with this browser (the back end's exchange is not one).
    */
@@ -76,13 +72,13 @@ export class AuthorizeFlow {
   ): Promise<Step> {
     const clientId = single(params, 'client_id');
     if (typeof clientId === 'object')
-      return { page: `${PAGE_MSG.repeated}client_id` };
+      return { page: PAGE_MSG.repeated + 'client_id' };
     if (clientId === undefined) return { page: PAGE_MSG.missingClient };
     const app = await this.client(clientId);
     if (typeof app === 'string') return { page: app };
     const given = single(params, 'redirect_uri');
     if (typeof given === 'object')
-      return { page: `${PAGE_MSG.repeated}redirect_uri` };
+      return { page: PAGE_MSG.repeated + 'redirect_uri' };
     const redirect = resolveRedirect(app.redirectUris, given);
     if (!redirect)
       return {
@@ -157,7 +153,7 @@ export class AuthorizeFlow {
     session: Authenticated | undefined,
     browser: Caller,
   ): Promise<string> {
-    const { ticket } = await this.openForPage(rawTicket);
+    const { ticket, app } = await this.openForPage(rawTicket);
     const { request } = ticket;
     const record = (action: string) =>
       this.audit.record(action, {
@@ -179,8 +175,11 @@ export class AuthorizeFlow {
       );
     }
     if (!session) throw unauthorized();
-    if (!this.freshEnough(ticket, session))
-      return loginUrl(ticket.request, rawTicket as string, true);
+    if (!freshEnough(ticket, session, this.now()))
+      return loginUrl(ticket, rawTicket as string, true);
+    // The role may have gone while the consent page was open.
+    if (!admits(app, session.user))
+      return notAdmittedUrl(this.settings.issuer, request);
     const granted =
       (await this.repos.consents.find(session.user.id, request.clientId))
         ?.scopes ?? [];
@@ -212,14 +211,14 @@ export class AuthorizeFlow {
       ),
     });
 
-    if (!session || !this.freshEnough(ticket, session)) {
+    if (!session || !freshEnough(ticket, session, this.now())) {
       if (none)
         return fail(
           'login_required',
           'the person is not signed in (or must sign in again)',
         );
       const raw = await this.tickets.issue(ticket);
-      return { redirect: loginUrl(ticket.request, raw, session !== undefined) };
+      return { redirect: loginUrl(ticket, raw, session !== undefined) };
     }
     const acr = request.essentialAcr && acrOf(await this.codes.amrOf(session));
     if (acr !== undefined && !request.essentialAcr!.includes(acr)) {
@@ -241,11 +240,24 @@ export class AuthorizeFlow {
         requestedAt: this.now(),
       };
       return {
-        redirect: loginUrl(
-          again.request,
-          await this.tickets.issue(again),
-          true,
-        ),
+        redirect: loginUrl(again, await this.tickets.issue(again), true),
+      };
+    }
+    // Before consent (docs/oidc.md): the person learns why, the app only that access was denied.
+    if (!admits(app, session.user)) {
+      const back = notAdmittedUrl(this.settings.issuer, request);
+      if (none) return { redirect: back };
+      await this.audit.record('oidc.role_refused', {
+        actor: session.user.username,
+        ip: browser.ip,
+        target: app.clientId,
+      });
+      return {
+        refused: {
+          app: app.displayName,
+          username: session.user.username,
+          back,
+        },
       };
     }
     const consent = await this.repos.consents.find(
@@ -264,14 +276,6 @@ export class AuthorizeFlow {
     };
   }
 
-  /** prompt=login and an exceeded max_age ask for a sign-in made after the request. */
-  private freshEnough(ticket: Ticket, session: Authenticated): boolean {
-    const at = signedInAt(session);
-    if (ticket.freshLogin) return at > ticket.requestedAt;
-    const maxAge = ticket.request.maxAge;
-    return maxAge === undefined || at + maxAge * 1000 >= this.now();
-  }
-
   private async openForPage(
     rawTicket: unknown,
   ): Promise<{ ticket: Ticket; app: App }> {
@@ -283,15 +287,11 @@ export class AuthorizeFlow {
     return { ticket, app };
   }
 
-  /** The active app of a client id, or the page text saying why it cannot act as a client. */
-  private async client(clientId: string): Promise<App | string> {
-    if (
-      isReservedClientId(clientId, this.settings.reservedClientIds) ||
-      clientId.length > 256
-    )
-      return PAGE_MSG.unknownApp;
-    const app = await this.repos.apps.findById(clientId);
-    if (!app) return PAGE_MSG.unknownApp;
-    return isActive(app.status) ? app : PAGE_MSG.appDisabled;
+  private client(clientId: string): Promise<App | string> {
+    return activeClient(
+      this.repos.apps,
+      this.settings.reservedClientIds,
+      clientId,
+    );
   }
 }

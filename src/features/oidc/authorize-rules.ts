@@ -12,6 +12,8 @@ export const STANDARD_SCOPES = [
   'profile',
   'email',
   'offline_access',
+  // The person's roles (docs/oidc.md): a claim apps map to their own permissions.
+  'roles',
 ] as const;
 export const PROMPTS = ['none', 'login', 'consent', 'select_account'] as const;
 export type Prompt = (typeof PROMPTS)[number];
@@ -265,32 +267,4 @@ export function withQuery(
   const text = q.toString();
   if (text === '') return uri;
   return uri + (uri.includes('?') ? '&' : '?') + text;
-}
-
-/** RFC 6749 §4.1.2.1 with RFC 9207's `iss`. */
-export function errorUrl(
-  issuer: string,
-  redirectUri: string,
-  err: RedirectError,
-  state: string | undefined,
-): string {
-  return withQuery(redirectUri, {
-    error: err.error,
-    error_description: err.description,
-    state,
-    iss: issuer,
-  });
-}
-
-/** The sign-in page, which sends the person back to the request `raw` (a ticket) afterwards. */
-export function loginUrl(
-  request: Pick<AuthorizationRequest, 'loginHint'>,
-  raw: string,
-  switchAccount: boolean,
-): string {
-  const next = `/oauth/authorize/resume?ticket=${encodeURIComponent(raw)}`;
-  const q = new URLSearchParams({ next });
-  if (switchAccount) q.set('switch', '1');
-  if (request.loginHint !== undefined) q.set('login_hint', request.loginHint);
-  return `/login?${q.toString()}`;
 }

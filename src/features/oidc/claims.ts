@@ -5,6 +5,7 @@ import type { User } from '../accounts/index.js';
  * docs/api.md §12.5: the user claims each scope releases, in the ID token and at UserInfo.
  * Of the standard `profile` claims (OIDC Core §5.1) the center knows the username, the display
  * name and when the account last changed; it keeps no picture, locale or time zone of a person.
+ * `roles` (scope `roles`) names the roles the person holds, as listed in the role catalogue.
  */
 export function userClaims(
   user: User,
@@ -20,6 +21,7 @@ export function userClaims(
       email: user.email,
       email_verified: user.emailVerified,
     }),
+    ...(scopes.includes('roles') && { roles: user.roles }),
   };
 }
 
@@ -75,4 +77,5 @@ export const CLAIMS_SUPPORTED = [
   'updated_at',
   'email',
   'email_verified',
+  'roles',
 ] as const;

@@ -50,6 +50,8 @@ export const UserInfoResponse = Type.Object(
     updated_at: Type.Optional(Type.Integer()),
     email: Type.Optional(Type.String()),
     email_verified: Type.Optional(Type.Boolean()),
+    // With scope `roles`: the roles the person holds now.
+    roles: Type.Optional(Type.Array(Type.String())),
   },
   { additionalProperties: false },
 );
@@ -69,6 +71,8 @@ export const IntrospectionResponse = Type.Object(
     aud: Type.Optional(Type.String()),
     iss: Type.Optional(Type.String()),
     jti: Type.Optional(Type.String()),
+    // With scope `roles`: the roles the person holds now.
+    roles: Type.Optional(Type.Array(Type.String())),
   },
   { additionalProperties: false },
 );

@@ -5,7 +5,7 @@ import type { Atomically } from '../../platform/transactions/atomically.js';
 import { isBanned } from '../accounts/index.js';
 import { sha256Hex } from '../../platform/crypto/random.js';
 import type { UserCache } from '../sessions/index.js';
-import type { App } from '../apps/index.js';
+import { admits, type App } from '../apps/index.js';
 import type { DeviceCodeRepo } from '../device/index.js';
 import type { TokenIssuer, TokenResponse } from './issuer.js';
 import type { RefreshTokenRepo } from './repository.js';
@@ -56,6 +56,11 @@ export class DeviceGrant {
     const user = await this.users.findById(decision.userId);
     if (!user || isBanned(user, now) || code.createdAt <= user.tokensValidAfter)
       throw new OAuthError('access_denied', 'The user can no longer sign in');
+    if (!admits(app, user))
+      throw new OAuthError(
+        'access_denied',
+        'The user holds none of the roles this client requires',
+      );
     const family = this.issuer.newFamily(app, user);
     const grant = {
       app,

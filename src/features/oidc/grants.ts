@@ -1,3 +1,4 @@
+import { admits } from '../apps/index.js';
 import { verifyPkce } from '../authorization/index.js';
 import { splitScope, type App } from '../apps/index.js';
 import type { AuditLog } from '../audit/index.js';
@@ -19,6 +20,7 @@ import { RotationAnswers } from './rotation-answers.js';
 import { clientCredentials } from './client-credentials.js';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+const NOT_ADMITTED = 'The user holds none of the roles this client requires';
 
 export interface GrantDeps {
   codes: AuthCodeRepo;
@@ -107,6 +109,7 @@ export class TokenGrants {
       now(),
     );
     if (!user) throw invalidGrant('The authorization code is invalid');
+    if (!admits(app, user)) throw invalidGrant(NOT_ADMITTED);
 
     const { issuer } = this.deps;
     const familyId = await issuer.startFamily(
@@ -226,6 +229,8 @@ export class TokenGrants {
       await refreshTokens.revokeFamily(presented.familyId, now());
       throw invalidGrant('The refresh token is invalid');
     }
+    // The family is kept: the person may be given the role again before it expires.
+    if (!admits(app, user)) throw invalidGrant(NOT_ADMITTED);
     const grant = {
       app,
       user,

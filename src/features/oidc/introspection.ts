@@ -10,6 +10,7 @@ import { isBanned } from '../accounts/index.js';
 import type { RefreshTokenRepo } from './repository.js';
 import type { AccessTokenCheck, LiveAccess } from './token-checks.js';
 import type { TokenMinter } from './token-minter.js';
+import { scopeList } from './claims.js';
 
 const INACTIVE: IntrospectionResponse = { active: false };
 /** Opaque refresh tokens are base64url; JWTs have exactly two dots. */
@@ -26,6 +27,9 @@ function describeAccess(live: LiveAccess): IntrospectionResponse {
     scope: c.scope,
     client_id: c.client_id,
     ...(live.user && { username: live.user.username }),
+    // The roles held now, not those the token was issued with (docs/oidc.md).
+    ...(live.user &&
+      scopeList(c.scope).includes('roles') && { roles: live.user.roles }),
     token_type: 'Bearer',
     exp: c.exp,
     iat: c.iat,
@@ -129,6 +133,7 @@ export class TokenIntrospection {
       scope: row.scope,
       client_id: row.clientId,
       username: user.username,
+      ...(scopeList(row.scope).includes('roles') && { roles: user.roles }),
       token_type: 'refresh_token',
       exp: Math.floor(row.expiresAt / 1000),
       iat: Math.floor(row.createdAt / 1000),

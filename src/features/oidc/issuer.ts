@@ -104,6 +104,7 @@ export class TokenIssuer {
       scope,
       familyId: g.familyId,
       notBeforeMs: g.user.tokensValidAfter,
+      ...(scopeList(scope).includes('roles') && { roles: g.user.roles }),
     });
   }
 

@@ -23,6 +23,7 @@ const SCOPE_OF_CLAIM: ReadonlyMap<string, string> = new Map([
   ].map((claim) => [claim, 'profile'] as const),
   ['email', 'email'],
   ['email_verified', 'email'],
+  ['roles', 'roles'],
 ]);
 
 /** `acr` values (docs/oidc.md): one factor (password, e-mail code, another account), or a second factor too. */

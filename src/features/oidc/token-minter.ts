@@ -18,6 +18,8 @@ export interface AccessClaims extends JwtClaims {
   iat: number;
   exp: number;
   sid?: string;
+  /** With scope `roles`: the roles the person held when the token was issued. */
+  roles?: string[];
 }
 
 export interface MintedAccess {
@@ -63,6 +65,7 @@ export class TokenMinter {
     scope: string;
     familyId?: string;
     notBeforeMs?: number;
+    roles?: string[];
   }): Promise<MintedAccess> {
     const key = await this.keys.current();
     // Never minted in or before a user's cut-off millisecond, or it would be born dead.
@@ -78,6 +81,7 @@ export class TokenMinter {
       iat,
       exp: iat + this.settings.accessTokenTtl,
       ...(input.familyId !== undefined && { sid: input.familyId }),
+      ...(input.roles !== undefined && { roles: input.roles }),
     };
     return { token: await key.signAccess(claims), claims };
   }

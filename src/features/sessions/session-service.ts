@@ -1,3 +1,4 @@
+import { fail } from '../../errors/index.js';
 import type { MeData, TokenEnvelope } from './contract.js';
 import { userEvent } from '../moderation/index.js';
 import type { Caller } from '../../platform/http/typed-scope.js';
@@ -5,6 +6,7 @@ import type { Authenticated } from './token-service.js';
 import type { UserRepo } from '../accounts/index.js';
 import type { AuditLog } from '../audit/index.js';
 import type { SignIns } from './sign-ins.js';
+import type { ClientDirectory } from '../apps/index.js';
 import type { TokenService } from './token-service.js';
 
 export interface SessionDeps {
@@ -15,6 +17,7 @@ export interface SessionDeps {
   readonly storage: {
     readonly users: UserRepo;
   };
+  readonly clients: ClientDirectory;
 }
 
 /** Only a body `{ "all": true }` asks for logout-all; any other body is a plain logout (docs/api.md §3). */
@@ -54,6 +57,9 @@ export class SessionService {
     { user, claims }: Authenticated,
     caller: Caller,
   ): Promise<TokenEnvelope> {
+    // A token of an app limited to roles is not renewed once the person holds none of them.
+    if (!(await this.ctx.clients.admitsRoles(claims.app, user.roles)))
+      throw fail('appRoleRequired');
     const issued = await this.ctx.tokens.envelope(
       user,
       claims.app,

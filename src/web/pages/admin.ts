@@ -4,17 +4,9 @@ import { askBanTerms, askRoles } from './admin-user-dialogs.js';
 import { messageOf, needsLogin, render } from '../layout.js';
 import { roleLabel } from '../audit-labels.js';
 import type { AdminUserView as UserRow, UserPage } from '../contracts.js';
-import {
-  adminTabs,
-  appsView,
-  auditView,
-  dashboardView,
-  userDetailView,
-} from './admin-console.js';
-import { providersView } from './admin-providers.js';
+import { adminTabs } from './admin-console.js';
+import { otherView } from './admin-views.js';
 import { t } from '../i18n.js';
-import { invitesView } from './admin-invites.js';
-import { webhooksView } from './admin-webhooks.js';
 
 const PAGE_SIZE = 20;
 
@@ -279,43 +271,4 @@ export async function adminPage(): Promise<void> {
     { me, wide: true },
   );
   await load();
-}
-
-/** The views beside user search, chosen by `?view=`. */
-async function otherView(
-  view: string,
-  params: URLSearchParams,
-  me: NonNullable<Awaited<ReturnType<typeof currentUser>>>,
-): Promise<void> {
-  const msg = notice();
-  const titles: Record<string, string> = {
-    dashboard: t('admin.overview'),
-    user: t('admin.userDetails'),
-    apps: t('admin.appsTitle'),
-    providers: t('admin.providers'),
-    invites: t('admin.invites'),
-    webhooks: t('admin.webhooks'),
-    audit: t('admin.audit'),
-  };
-  const body =
-    view === 'dashboard'
-      ? await dashboardView(msg)
-      : view === 'user'
-        ? await userDetailView(params.get('username') ?? '', msg)
-        : view === 'apps'
-          ? appsView(msg, params.get('q') ?? '')
-          : view === 'providers'
-            ? providersView(msg)
-            : view === 'invites'
-              ? invitesView(msg)
-              : view === 'webhooks'
-                ? webhooksView(msg)
-                : view === 'audit'
-                  ? auditView(msg)
-                  : h('p', { class: 'notice error' }, t('admin.noSuchView'));
-  render(
-    titles[view] ?? t('admin.admin'),
-    [adminTabs(view === 'user' ? '' : view), msg.el, body],
-    { me, wide: true },
-  );
 }

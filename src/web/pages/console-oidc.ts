@@ -1,5 +1,6 @@
 /** The OpenID Connect part of the developer console: client fields and the issuer to copy. */
-import { copyLine, field, h } from '../dom.js';
+import { copyLine, field, h, input } from '../dom.js';
+import { roleNames } from './admin-app-roles.js';
 import type { AppView } from '../contracts.js';
 import { t } from '../i18n.js';
 
@@ -27,6 +28,8 @@ export interface ClientFieldsForm {
     post_logout_redirect_uris: string[];
     backchannel_logout_uri: string;
     backchannel_logout_session_required: boolean;
+    /** Only when editing an app: creation takes none. */
+    required_roles?: string[];
   };
   /** On create the client type can change: offer that type's methods. */
   setClientType(clientType: string): void;
@@ -74,6 +77,13 @@ export function clientFields(
   });
   sessionRequired.defaultChecked =
     app?.backchannel_logout_session_required ?? false;
+  // Any one of these roles admits a person (docs/api.md, roles); set once the app exists.
+  const required =
+    app &&
+    input('required_roles', {
+      value: app.required_roles.join(', '),
+      placeholder: t('roles.everyone'),
+    });
   return {
     nodes: [
       h(
@@ -95,6 +105,15 @@ export function clientFields(
         sessionRequired,
         ` ${t('console.backchannelSession')}`,
       ),
+      ...(required
+        ? [
+            field(
+              t('roles.requiredRoles'),
+              required,
+              t('roles.requiredRolesHint'),
+            ),
+          ]
+        : []),
     ],
     values: () => ({
       grant_types: boxes
@@ -108,6 +127,7 @@ export function clientFields(
         .filter(Boolean),
       backchannel_logout_uri: backchannel.value.trim(),
       backchannel_logout_session_required: sessionRequired.checked,
+      ...(required && { required_roles: roleNames(required.value) }),
     }),
     setClientType: (type) => fillMethods(type),
   };

@@ -22,6 +22,7 @@ const minutesAgo = (unixSeconds: number): string => {
  */
 function describe(req: DeviceRequestData, me: Me): HTMLElement {
   const name = req.display_name || req.client_id;
+  if (req.allowed === false) return refusal(name, me);
   const grant = req.first_party
     ? h(
         'p',
@@ -54,6 +55,21 @@ function describe(req: DeviceRequestData, me: Me): HTMLElement {
       { class: 'notice warning', id: 'device-warning' },
       t('device.warning'),
     ),
+  );
+}
+
+/** The app admits only roles the person does not hold: who refused, and who grants access. */
+function refusal(app: string, me: Me): HTMLElement {
+  return h(
+    'div',
+    { class: 'device-request', id: 'device-role-refused' },
+    h('h3', {}, t('device.roleRefusedTitle')),
+    h(
+      'p',
+      { class: 'notice error', role: 'alert' },
+      t('device.roleRefused', { app, username: me.username }),
+    ),
+    h('p', { class: 'small muted' }, t('device.roleRefusedHelp')),
   );
 }
 
@@ -125,8 +141,9 @@ export async function devicePage(): Promise<void> {
       shown = userCode;
       next.hidden = true;
       decision.hidden = false;
+      approve.hidden = req.allowed === false;
       msg.hide();
-      approve.focus();
+      (req.allowed === false ? deny : approve).focus();
     } catch (err) {
       failed(err);
     }

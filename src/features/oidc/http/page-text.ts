@@ -25,6 +25,11 @@ const TEXT = {
       '你正以 <strong>{username}</strong> 登录{site}。确定要退出登录吗？',
     confirm: '确认退出',
     cancel: '取消',
+    roleRefusedTitle: '无权使用该应用',
+    roleRefusedLine:
+      '“{app}”只对持有特定角色的账号开放，你登录的账号 <strong>{username}</strong> 没有所需的角色。',
+    roleRefusedHelp: '如需使用，请联系管理员为你的账号授予角色。',
+    roleRefusedBack: '返回应用',
   },
   en: {
     authorizeFailed: 'Authorization failed',
@@ -41,6 +46,12 @@ const TEXT = {
       'You are signed in to {site} as <strong>{username}</strong>. Do you want to sign out?',
     confirm: 'Sign out',
     cancel: 'Cancel',
+    roleRefusedTitle: 'You may not use this application',
+    roleRefusedLine:
+      '“{app}” is open only to accounts holding certain roles, and the account you are signed in with, <strong>{username}</strong>, holds none of them.',
+    roleRefusedHelp:
+      'To use it, ask an administrator to give your account a role.',
+    roleRefusedBack: 'Back to the application',
   },
 } as const satisfies Record<Language, Record<string, string>>;
 

@@ -4,10 +4,12 @@ import { callerOf } from '../../../platform/http/typed-scope.js';
 import { fieldsOf } from '../http/form-body.js';
 import type { Step } from '../authorize-flow.js';
 import { pageErrors, sendAuthorizeErrorPage } from '../http/html-page.js';
+import { sendRoleRefusalPage } from '../http/role-refusal-page.js';
 
 /** A redirect or the error page; neither may be cached, both carry the pages' headers. */
 function answer(reply: FastifyReply, step: Step): FastifyReply {
   if ('page' in step) return sendAuthorizeErrorPage(reply, step.page);
+  if ('refused' in step) return sendRoleRefusalPage(reply, step.refused);
   return reply
     .code(302)
     .headers({

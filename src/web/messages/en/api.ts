@@ -73,6 +73,11 @@ export const API_MESSAGES_EN: Readonly<Record<string, string>> = {
   '管理员不能注销自己的账号，请先由其他管理员移除管理员角色':
     'An administrator cannot delete their own account: ask another administrator to remove your administrator role first',
   至少需要保留一名管理员: 'At least one administrator must remain',
+  无权使用该应用: 'You may not use this application',
+  未知的角色: 'No such role',
+  内置角色不能删除: 'A built-in role cannot be removed',
+  '该角色仍被应用要求，不能删除：':
+    'Applications still require this role, so it cannot be removed: ',
   请填写原因: 'Please give a reason',
   该应用已被管理员停用: 'This application was suspended by an administrator',
   数据库不可用: 'The database is unavailable',

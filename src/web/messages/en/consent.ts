@@ -18,6 +18,13 @@ export const consent: Translation<typeof zh> = {
   'scope.profile': 'Read your username and display name',
   'scope.email': 'Read your e-mail address',
   'scope.offline_access': 'Stay signed in after you leave (refresh token)',
+  'scope.roles':
+    'See your roles here (such as administrator or moderator), which the app may use to decide what you can do',
+  'device.roleRefusedTitle': 'You may not use this application',
+  'device.roleRefused':
+    '“{app}” is open only to accounts holding certain roles, and the account you are signed in with, {username}, holds none of them.',
+  'device.roleRefusedHelp':
+    'To use it, ask an administrator to give your account a role. You can refuse the request so the device stops waiting.',
   'device.title': 'Device sign-in',
   'device.justNow': 'just now',
   'device.minutesAgo': '{n} min ago',

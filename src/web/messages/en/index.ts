@@ -9,6 +9,7 @@ import { admin } from './admin.js';
 import { audit } from './audit.js';
 import { signIns } from './sign-ins.js';
 import { minecraft } from './minecraft.js';
+import { roles } from './roles.js';
 
 export const en: { readonly [K in MessageKey]: string } = {
   ...common,
@@ -20,4 +21,5 @@ export const en: { readonly [K in MessageKey]: string } = {
   ...audit,
   ...signIns,
   ...minecraft,
+  ...roles,
 };

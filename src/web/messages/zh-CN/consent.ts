@@ -14,7 +14,14 @@ export const consent = {
   'scope.profile': '读取你的用户名和昵称',
   'scope.email': '读取你的邮箱地址',
   'scope.offline_access': '在你离开后保持登录（刷新令牌）',
+  'scope.roles':
+    '读取你在本站的角色（如管理员、版主），应用可据此决定你能做什么',
   'device.title': '设备登录',
+  'device.roleRefusedTitle': '无权使用该应用',
+  'device.roleRefused':
+    '“{app}”只对持有特定角色的账号开放，你登录的账号 {username} 没有所需的角色。',
+  'device.roleRefusedHelp':
+    '如需使用，请联系管理员为你的账号授予角色。你可以拒绝此请求，让设备停止等待。',
   'device.justNow': '刚刚',
   'device.minutesAgo': '{n} 分钟前',
   'device.firstParty':

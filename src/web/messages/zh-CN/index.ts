@@ -8,6 +8,7 @@ import { admin } from './admin.js';
 import { audit } from './audit.js';
 import { signIns } from './sign-ins.js';
 import { minecraft } from './minecraft.js';
+import { roles } from './roles.js';
 
 export const zhCN = {
   ...common,
@@ -19,5 +20,6 @@ export const zhCN = {
   ...audit,
   ...signIns,
   ...minecraft,
+  ...roles,
 } as const;
 export type MessageKey = keyof typeof zhCN;

@@ -1,20 +1,17 @@
+import { withQuery, type AuthorizationRequest } from './authorize-rules.js';
 import {
   newTimedSecret,
   timedSecretKey,
 } from '../../platform/crypto/random.js';
-import type { Caller } from '../../platform/http/typed-scope.js';
 import type { AuditLog } from '../audit/index.js';
+import type { Authenticated } from '../sessions/index.js';
+import type { Caller } from '../../platform/http/typed-scope.js';
 import type { AuthCodeRepo } from '../authorization/index.js';
-import {
-  amrOfMethod,
-  type Authenticated,
-  type SessionRepo,
-} from '../sessions/index.js';
-import { type AuthorizationRequest, withQuery } from './authorize-rules.js';
+import { amrOfMethod, type SessionRepo } from '../sessions/index.js';
 import { signedInAt } from './browser-session.js';
 
-/** The authorization codes the authorization endpoint hands out, and the sign-in they carry. */
-export class AuthorizationCodes {
+/** The codes of the authorization endpoint, and what the sign-in behind them says. */
+export class AuthorizeCodes {
   constructor(
     private readonly repos: {
       codes: AuthCodeRepo;
