@@ -40,7 +40,7 @@ export async function buildApp({
     // No logger for Fastify itself: with one, Fastify listens for every response's `finish`
     // and `error` events to time it (docs/performance.md).
     // Requests log through the service's logger all the same (childLoggerFactory below), and
-    // the request line and metrics are taken as the answer is handed over (plugins/request-log.ts).
+    // the request line and metrics are taken as the answer is handed over (platform/http/request-log.ts).
     logger: false,
     bodyLimit: BODY_LIMIT,
     // A client that trickles its request (slowloris) is cut off instead of holding a socket.
@@ -57,7 +57,7 @@ export async function buildApp({
     },
     trustProxy: config.trustProxy as never,
     // Fastify's own two lines per request (through a child logger) would dominate the cost
-    // of `me`; plugins/request-log.ts writes one compact line per request instead.
+    // of `me`; platform/http/request-log.ts writes one compact line per request instead.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: requestId,
     requestIdHeader: false,

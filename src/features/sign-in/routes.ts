@@ -24,7 +24,7 @@ import type { AuthGuards } from '../sessions/index.js';
 import type { Metrics } from '../../platform/http/metrics.js';
 
 const tags = ['accounts'];
-/** Routes whose `email` is checked as an address: a NUL byte in it is that answer too (plugins/errors.ts). */
+/** Routes whose `email` is checked as an address: a NUL byte in it is that answer too (platform/http/error-replies.ts). */
 const EMAIL_FORMAT = { email: 'badEmail' } as const;
 
 /** What the routes below are given. */

@@ -3,8 +3,8 @@ import type { Bindings, ChildLoggerOptions } from 'pino';
 
 /**
  * A request's child logger, made only when the request first logs. Fastify builds one per
- * request, and a pino child with redaction serialises its bindings at once: on `me`, which
- * never logs, that was a few percent of the CPU for nothing.
+ * request, and a pino child with redaction serialises its bindings at once: work wasted on
+ * every request that never logs, `me` above all.
  */
 class LazyChildLogger {
   private made: FastifyBaseLogger | undefined;

@@ -44,8 +44,8 @@ export type LogFormat = 'json' | 'pretty';
 const BATCH_BYTES = 2048;
 /**
  * The most one write(2) carries (`maxWrite`). SonicBoom measures the UTF-8 length of the chunk
- * it appends to again for every line, so a line costs in proportion to this size; its default
- * of 16 KiB made that the larger part of logging a request.
+ * it appends to again for every line, so a line costs in proportion to this size: its default
+ * of 16 KiB would make that measuring most of what logging a request costs.
  */
 const MAX_WRITE_BYTES = 4096;
 /** How long a line may wait for others to share its write. */
