@@ -6,7 +6,7 @@ import { ArgumentError, strictArgs, withServices } from './common.js';
 import { say } from './messages.js';
 
 const print = (value: unknown) =>
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
 const SUBCOMMANDS = ['list', 'add', 'remove'];
 const CLI_ACTOR = { name: 'cli' };

@@ -30,7 +30,7 @@ describe(`migration 018: the role catalogue (${isPostgresUrl(pgUrl) ? 'postgres'
   it('lists player and admin, and every role users held, with their holders', async () => {
     let url: string;
     let done: () => Promise<void>;
-    let dialect;
+    let dialect: PostgresDialect | SqliteDialect;
     let migrationTableSchema: string | undefined;
     if (isPostgresUrl(pgUrl)) {
       const fresh = await freshPostgresSchema(pgUrl);

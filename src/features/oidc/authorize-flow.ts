@@ -72,13 +72,13 @@ export class AuthorizeFlow {
   ): Promise<Step> {
     const clientId = single(params, 'client_id');
     if (typeof clientId === 'object')
-      return { page: PAGE_MSG.repeated + 'client_id' };
+      return { page: `${PAGE_MSG.repeated}client_id` };
     if (clientId === undefined) return { page: PAGE_MSG.missingClient };
     const app = await this.client(clientId);
     if (typeof app === 'string') return { page: app };
     const given = single(params, 'redirect_uri');
     if (typeof given === 'object')
-      return { page: PAGE_MSG.repeated + 'redirect_uri' };
+      return { page: `${PAGE_MSG.repeated}redirect_uri` };
     const redirect = resolveRedirect(app.redirectUris, given);
     if (!redirect)
       return {
