@@ -137,6 +137,10 @@ async function postgresDialect(
   });
   // An idle client whose connection drops must not crash the process; the pool replaces it.
   pool.on('error', log);
+  // Nor may a client that is checked out between two statements of a transaction when the
+  // server goes away (it has no listener of its own then): its next statement fails, the
+  // request answers 503, and the pool drops the client when it comes back.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new CurrentSchemaPostgresDialect({ pool });
 }
 
