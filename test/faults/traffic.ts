@@ -134,14 +134,14 @@ export async function prepareTraffic(
 export type Op = 'register' | 'login' | 'me' | 'refresh' | 'exchange' | 'ban';
 const CYCLE: Op[] = ['register', 'me', 'login', 'refresh', 'exchange', 'ban'];
 
-export interface Record {
+export interface TrafficRecord {
   op: Op;
   base: string;
   reply: Reply;
 }
 
 export interface Traffic {
-  records: Record[];
+  records: TrafficRecord[];
   /** Accounts answered 200 at registration (the banned ones are apart). */
   accounts: Account[];
   /** Usernames whose ban was answered 200. */
