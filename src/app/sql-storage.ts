@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { CurrentSchemaPostgresDialect } from '../platform/sql/pg-dialect.js';
+import { OneConnectionSqliteDialect } from '../platform/sql/sqlite-dialect.js';
 import type { Database } from '../platform/sql/schema.js';
 import type { Repositories, Storage } from '../features/storage.js';
 import { migrationProvider } from '../platform/sql/migrations/index.js';
@@ -76,7 +77,7 @@ async function sqliteDialect(url: string): Promise<SqliteDialect> {
   db.pragma('foreign_keys = ON');
   // Each statement outside a transaction commits on its own; SQLite's own checkpoint copies
   // the log into the database file, and closing the connection folds in and removes the log.
-  return new SqliteDialect({ database: db });
+  return new OneConnectionSqliteDialect({ database: db });
 }
 
 /**
