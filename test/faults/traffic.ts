@@ -159,11 +159,14 @@ export interface TrafficOptions {
   /** Pause between one worker's requests, so a failing instance is not flooded. */
   paceMs?: number;
   timeoutMs?: number;
+  /** The operations to cycle through (all of them by default). */
+  ops?: Op[];
 }
 
 export function startTraffic(opts: TrafficOptions): Traffic {
   const { setup } = opts;
   const timeoutMs = opts.timeoutMs ?? 20_000;
+  const cycle = opts.ops ?? CYCLE;
   const traffic: Traffic = {
     records: [],
     accounts: [],
@@ -259,7 +262,7 @@ export function startTraffic(opts: TrafficOptions): Traffic {
   const worker = async (w: number) => {
     for (let i = 0; !stopped; i++) {
       const base = opts.bases[(w + i) % opts.bases.length]!;
-      await step(CYCLE[(w + i) % CYCLE.length]!, base, w * 7919 + i);
+      await step(cycle[(w + i) % cycle.length]!, base, w * 7919 + i);
       await pause(opts.paceMs ?? 20);
     }
   };
