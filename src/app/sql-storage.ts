@@ -1,6 +1,12 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  type SqliteDialect,
+  sql,
+} from 'kysely';
 import { CurrentSchemaPostgresDialect } from '../platform/sql/pg-dialect.js';
 import { OneConnectionSqliteDialect } from '../platform/sql/sqlite-dialect.js';
 import type { Database } from '../platform/sql/schema.js';
