@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import {
   Kysely,
   Migrator,
-  PostgresDialect,
+  type PostgresDialect,
   type SqliteDialect,
   sql,
 } from 'kysely';
