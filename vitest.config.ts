@@ -46,7 +46,18 @@ const SERIAL_FILES = [
 // The fuzz tests too: PostgreSQL refuses input SQLite takes (NUL in text), so both must hold.
 const ON_BOTH_DATABASES = ['test/api/', 'test/storage/', 'test/fuzz/'];
 const onBothDatabases = (file: string) => ON_BOTH_DATABASES.some((folder) => file.startsWith(folder));
-const notSerial = [...configDefaults.exclude, ...SERIAL_FILES];
+/**
+ * The fault suite (docs/operations.md, "When a part fails"): real processes with private
+ * PostgreSQL and Redis servers the tests stop and start, so its files run one at a time after
+ * everything else. `npm test` runs the `*.test.ts` ones; `npm run test:faults` also those too
+ * long for CI (`*.fault.ts`).
+ */
+const FAULT_FILES = 'test/faults/**';
+const faultFiles =
+  process.env.FAULT_SUITE === 'all'
+    ? ['test/faults/**/*.test.ts', 'test/faults/**/*.fault.ts']
+    : ['test/faults/**/*.test.ts'];
+const notSerial = [...configDefaults.exclude, ...SERIAL_FILES, FAULT_FILES];
 /** One file at a time, in a single worker: a project's own maxWorkers does not limit the shared pool. */
 const oneAtATime = { fileParallelism: false, poolOptions: { forks: { singleFork: true } } };
 
@@ -73,6 +84,16 @@ const projects: TestProjectInlineConfiguration[] = [
       sequence: { groupOrder: 1 },
       globalSetup: ['test/helpers/global-setup.ts'],
       env: { TEST_PG_URL: pgUp ? PG_URL : '' },
+    },
+  },
+  {
+    extends: true,
+    test: {
+      name: 'faults',
+      include: faultFiles,
+      ...oneAtATime,
+      sequence: { groupOrder: 3 },
+      globalSetup: ['test/helpers/global-setup.ts'],
     },
   },
 ];

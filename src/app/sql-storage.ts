@@ -4,10 +4,11 @@ import {
   Kysely,
   Migrator,
   type PostgresDialect,
-  SqliteDialect,
+  type SqliteDialect,
   sql,
 } from 'kysely';
 import { CurrentSchemaPostgresDialect } from '../platform/sql/pg-dialect.js';
+import { OneConnectionSqliteDialect } from '../platform/sql/sqlite-dialect.js';
 import { narrow } from '../platform/sql/narrow.js';
 import type { Database } from './database.js';
 import type { Repositories, Storage } from '../features/storage.js';
@@ -79,7 +80,7 @@ async function sqliteDialect(url: string): Promise<SqliteDialect> {
   db.pragma('foreign_keys = ON');
   // Each statement outside a transaction commits on its own; SQLite's own checkpoint copies
   // the log into the database file, and closing the connection folds in and removes the log.
-  return new SqliteDialect({ database: db });
+  return new OneConnectionSqliteDialect({ database: db });
 }
 
 /**
@@ -140,6 +141,10 @@ async function postgresDialect(
   });
   // An idle client whose connection drops must not crash the process; the pool replaces it.
   pool.on('error', log);
+  // Nor may a client that is checked out between two statements of a transaction when the
+  // server goes away (it has no listener of its own then): its next statement fails, the
+  // request answers 503, and the pool drops the client when it comes back.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return new CurrentSchemaPostgresDialect({ pool });
 }
 

@@ -31,12 +31,15 @@ const LEASE_MS = 60_000;
  * How many deliveries of each kind one instance sends at once, and how many to one address
  * all instances together. Webhook endpoints (registered by administrators) and back-channel
  * addresses (registered by any application owner) have slots of their own, so addresses
- * that never answer can only ever hold back-channel slots, never a ban's webhook.
+ * that never answer can only ever hold back-channel slots, never a ban's webhook. Webhook
+ * slots are many: an endpoint that hangs holds up to `perTarget` of them for the whole time
+ * limit, and with 16 slots, four such endpoints held back a ban to every healthy one for 10 s;
+ * 256 leave room for the healthy ones beside 64 endpoints that all hang.
  */
 export const LANES: Readonly<
   Record<DeliveryKind, { slots: number; perTarget: number }>
 > = {
-  webhook: { slots: 16, perTarget: 4 },
+  webhook: { slots: 256, perTarget: 4 },
   backchannel: { slots: 16, perTarget: 2 },
 };
 const KINDS = Object.keys(LANES) as DeliveryKind[];

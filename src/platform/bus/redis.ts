@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 import {
   LocalChangeBus,
@@ -11,12 +11,18 @@ import {
 export const DEFAULT_REDIS_PREFIX = 'account-center';
 
 /** A client for one role (counters, publishing, subscribing), reporting an outage once and its end. */
-export function connectRedis(url: string, log: Logger, role: string): Redis {
+export function connectRedis(
+  url: string,
+  log: Logger,
+  role: string,
+  options: RedisOptions = {},
+): Redis {
   // Commands fail fast while Redis is away instead of piling up behind requests.
   const client = new Redis(url, {
     maxRetriesPerRequest: 1,
     enableAutoPipelining: true,
     lazyConnect: false,
+    ...options,
   });
   let reported = false;
   client.on('error', (err) => {

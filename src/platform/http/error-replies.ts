@@ -13,6 +13,10 @@ import {
   failureOf,
   type Reason,
 } from '../../errors/index.js';
+import {
+  DATABASE_RETRY_AFTER_S,
+  databaseUnavailable,
+} from '../sql/unavailable.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -82,6 +86,16 @@ export function registerErrorHandling(
   notFoundPage?: NotFoundPage,
 ): void {
   app.setErrorHandler((err, request, reply) => {
+    if (databaseUnavailable(err)) {
+      // Expected while the database restarts or the disk is full: no stack, no 500.
+      request.log.warn({ err: (err as Error).message }, 'database unavailable');
+      const { status, body } = failureOf('dbUnavailable');
+      void reply
+        .code(status)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_S))
+        .send(body);
+      return;
+    }
     const { status, body } = toFailure(err as FastifyError);
     if (status >= 500) request.log.error({ err }, 'request failed');
     void reply.code(status).headers(errorHeaders(err)).send(body);

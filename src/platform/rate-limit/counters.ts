@@ -88,7 +88,10 @@ export function redisCounters(
   log: Logger,
   prefix = DEFAULT_REDIS_PREFIX,
 ): RateCounters {
-  const redis = connectRedis(url, log, 'rate-limit');
+  // A request waits on its counter: a command that Redis does not answer within a second
+  // (it went away with the command under way) counts locally instead, rather than holding the
+  // request until a reconnection that may never come (sign-ins hung past 20 s without this).
+  const redis = connectRedis(url, log, 'rate-limit', { commandTimeout: 1_000 });
   return {
     counter(rule) {
       const opts = options(rule, `${prefix}:rl:${rule.name}`);
