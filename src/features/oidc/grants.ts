@@ -1,6 +1,7 @@
 import { admits } from '../apps/index.js';
+import { narrowed } from './scope-narrowing.js';
 import { verifyPkce } from '../authorization/index.js';
-import { splitScope, type App } from '../apps/index.js';
+import type { App } from '../apps/index.js';
 import type { AuditLog } from '../audit/index.js';
 import type { Caller } from '../../platform/http/typed-scope.js';
 import type { Atomically } from '../../platform/transactions/atomically.js';
@@ -50,19 +51,6 @@ async function usableUser(
   if (!user || isBanned(user, now) || sinceMs <= user.tokensValidAfter)
     return undefined;
   return user;
-}
-
-/** A requested scope narrower than (or equal to) the granted one; undefined keeps the grant (RFC 6749 §6). */
-function narrowed(requested: string | undefined, granted: string): string {
-  if (requested === undefined) return granted;
-  const have = splitScope(granted);
-  const asked = splitScope(requested);
-  if (asked.length === 0 || !asked.every((s) => have.includes(s)))
-    throw new OAuthError(
-      'invalid_scope',
-      'The requested scope exceeds the granted scope',
-    );
-  return asked.join(' ');
 }
 
 /** The authorization_code, refresh_token and client_credentials grants (docs/api.md §12.4). */
