@@ -40,6 +40,7 @@ export const MIGRATION_NAMES: readonly string[] = [
   '018-role-catalogue',
   '019-upstream-role-maps',
   '020-audit-by-target',
+  '021-outbox-pending',
 ];
 
 /** The features' shares; those of one migration run in this order. */
