@@ -41,7 +41,7 @@ module.exports = {
     },
     {
       name: 'features-import-no-aggregate',
-      comment: 'A feature names what it uses, from the features that own it: no file beside the feature folders (the list of every repository in storage.ts) is imported by one. The aggregates of every service live in src/app.',
+      comment: 'A feature names what it uses, from the features that own it: no file beside the feature folders is imported by one. The aggregates of every service and repository live in src/app.',
       severity: 'error',
       from: { path: '^src/features/[^/]+/' },
       to: { path: '^src/features/[^/]+\\.ts$' },

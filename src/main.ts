@@ -16,7 +16,7 @@ import {
 } from './platform/rate-limit/counters.js';
 import { RedisChangeBus } from './platform/bus/redis.js';
 import { createSqlStorage } from './app/sql-storage.js';
-import type { Storage } from './features/storage.js';
+import type { Storage } from './app/storage.js';
 
 export interface Runtime {
   config: Config;

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
-import type { Repositories } from '../features/storage.js';
+import type { Repositories } from './storage.js';
 import type { AuditLog } from '../features/audit/audit-log.js';
 import type { ClientDirectory } from '../features/apps/client-directory.js';
 import type { Mailer } from '../platform/mail/mailer.js';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/index.js';
-import type { Storage } from '../features/storage.js';
+import type { Storage } from './storage.js';
 import { AccountService } from '../features/sign-in/account-service.js';
 import { AccountEmails } from '../features/sign-in/account-emails.js';
 import { AccountSettingsService } from '../features/account-settings/settings-service.js';

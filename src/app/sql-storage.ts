@@ -11,7 +11,7 @@ import { CurrentSchemaPostgresDialect } from '../platform/sql/pg-dialect.js';
 import { OneConnectionSqliteDialect } from '../platform/sql/sqlite-dialect.js';
 import { narrow } from '../platform/sql/narrow.js';
 import type { Database } from './database.js';
-import type { Repositories, Storage } from '../features/storage.js';
+import type { Repositories, Storage } from './storage.js';
 import { migrationProvider } from './migrations.js';
 import { SqlUserRepo } from '../features/accounts/sql-users.js';
 import { SqlRoleRepo } from '../features/accounts/sql-roles.js';

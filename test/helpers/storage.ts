@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqlStorage } from '../../src/app/sql-storage.js';
-import type { Storage } from '../../src/features/storage.js';
+import type { Storage } from '../../src/app/storage.js';
 import { freshPostgresSchema, isPostgresUrl } from './db.js';
 
 export interface TestStorage {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlStorage } from '../../src/app/sql-storage.js';
-import type { Storage } from '../../src/features/storage.js';
+import type { Storage } from '../../src/app/storage.js';
 import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
 import { openTestStorage, type TestStorage } from '../helpers/storage.js';
 

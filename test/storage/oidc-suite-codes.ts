@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { Storage } from '../../src/features/storage.js';
+import type { Storage } from '../../src/app/storage.js';
 import { oidcSeq as seq, oidcUnique as unique } from './suite-helpers.js';
 
 /** Authorization and device codes as OpenID Connect uses them. */

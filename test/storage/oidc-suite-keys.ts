@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { Storage } from '../../src/features/storage.js';
+import type { Storage } from '../../src/app/storage.js';
 
 /** Signing keys and their generations. */
 export function oidcKeysStorageSuite(storage: () => Storage): void {

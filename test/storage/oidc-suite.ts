@@ -1,4 +1,4 @@
-import type { Storage } from '../../src/features/storage.js';
+import type { Storage } from '../../src/app/storage.js';
 import { oidcAppsStorageSuite } from './oidc-suite-apps.js';
 import { oidcCodesStorageSuite } from './oidc-suite-codes.js';
 import { oidcGrantsStorageSuite } from './oidc-suite-grants.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Storage } from '../../src/features/storage.js';
+import type { Storage } from '../../src/app/storage.js';
 import { openTestStorage, type TestStorage } from '../helpers/storage.js';
 
 /** Re-authentication grants on SQLite and PostgreSQL: bound to user, session and purpose, and expiring. */

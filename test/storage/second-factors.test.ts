@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UniqueViolation } from '../../src/platform/sql/unique-violation.js';
-import type { Storage } from '../../src/features/storage.js';
+import type { Storage } from '../../src/app/storage.js';
 import { isPostgresUrl } from '../helpers/db.js';
 import { openTestStorage, type TestStorage } from '../helpers/storage.js';
 

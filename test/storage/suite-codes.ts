@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { Storage } from '../../src/features/storage.js';
+import type { Storage } from '../../src/app/storage.js';
 import { unique, violation } from './suite-helpers.js';
 
 /** One-time codes: authorization, device and e-mail codes. */

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { Storage } from '../../src/features/storage.js';
+import type { Storage } from '../../src/app/storage.js';
 import { newUser, unique } from './suite-helpers.js';
 
 /** Token revocations and center sessions. */

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import type { Storage } from '../../src/features/storage.js';
+import type { Storage } from '../../src/app/storage.js';
 import { newApp, newUser, unique, violation } from './suite-helpers.js';
 
 /** Users: creating, importing, updating and searching them. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Storage } from '../../src/features/storage.js';
+import type { Storage } from '../../src/app/storage.js';
 import { oidcStorageSuite } from './oidc-suite.js';
 import { appsStorageSuite } from './suite-apps.js';
 import { auditStorageSuite } from './suite-audit.js';

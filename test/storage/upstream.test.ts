@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Storage } from '../../src/features/storage.js';
+import type { Storage } from '../../src/app/storage.js';
 import { UniqueViolation } from '../../src/platform/sql/unique-violation.js';
 import { openTestStorage, type TestStorage } from '../helpers/storage.js';
 

@@ -32,7 +32,7 @@ export interface GrantDeps {
   issuer: TokenIssuer;
   minter: TokenMinter;
   audit: AuditLog;
-  /** Writes that must hold together (storage.ts). */
+  /** Writes that must hold together (platform/transactions). */
   atomically: Atomically<{
     codes: AuthCodeRepo;
     refreshTokens: RefreshTokenRepo;

@@ -1,33 +1,42 @@
-import type { AuditRepo } from './audit/repository.js';
-import type { AppRepo } from './apps/repository.js';
-import type { AuthCodeRepo } from './authorization/repository.js';
-import type { DeviceCodeRepo } from './device/repository.js';
-import type { EmailCodeRepo, UserRepo } from './accounts/repository.js';
-import type { RoleRepo } from './accounts/role-repository.js';
+import type { AuditRepo } from '../features/audit/repository.js';
+import type { AppRepo } from '../features/apps/repository.js';
+import type { AuthCodeRepo } from '../features/authorization/repository.js';
+import type { DeviceCodeRepo } from '../features/device/repository.js';
+import type {
+  EmailCodeRepo,
+  UserRepo,
+} from '../features/accounts/repository.js';
+import type { RoleRepo } from '../features/accounts/role-repository.js';
 import type {
   ConsentRepo,
   RefreshTokenRepo,
   SigningKeyRepo,
-} from './oidc/repository.js';
-import type { ReauthGrantRepo } from './reauth/repository.js';
+} from '../features/oidc/repository.js';
+import type { ReauthGrantRepo } from '../features/reauth/repository.js';
 import type {
   PasskeyRepo,
   SecondFactorRepo,
-} from './second-factor/repository.js';
-import type { RevocationRepo, SessionRepo } from './sessions/repository.js';
-import type { SignInHistoryRepo } from './sign-in-history/index.js';
-import type { MinecraftRepos } from './minecraft/repository.js';
-import type { CaptchaUseRepo, InviteRepo } from './abuse/repository.js';
+} from '../features/second-factor/repository.js';
+import type {
+  RevocationRepo,
+  SessionRepo,
+} from '../features/sessions/repository.js';
+import type { SignInHistoryRepo } from '../features/sign-in-history/index.js';
+import type { MinecraftRepos } from '../features/minecraft/repository.js';
+import type {
+  CaptchaUseRepo,
+  InviteRepo,
+} from '../features/abuse/repository.js';
 import type {
   OutboxRepo,
   WebhookEndpointRepo,
-} from './moderation/repository.js';
+} from '../features/moderation/repository.js';
 import type { MailOutboxRepo } from '../platform/mail/mail-outbox.js';
 import type {
   UpstreamFlowRepo,
   UpstreamLinkRepo,
   UpstreamProviderRepo,
-} from './upstream/repository.js';
+} from '../features/upstream/repository.js';
 
 /** All repositories of one backend; `close` releases its connections. */
 export interface Storage extends Repositories {
