@@ -139,6 +139,9 @@ export default defineConfig({
     minWorkers: 1,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // A page condition waited for (`expect.poll`) may follow a password check or a reload on
+    // a busy machine: wait for it up to 10 s rather than vitest's 1 s.
+    expect: { poll: { timeout: 10_000 } },
     projects,
   },
 });
