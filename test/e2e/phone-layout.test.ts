@@ -9,7 +9,7 @@ import {
 } from './browser.js';
 
 /**
- * The administration pages at phone width in both languages: the seven tabs wrap onto a
+ * The administration pages at phone width in both languages: the eight tabs wrap onto a
  * second row instead of pushing the page sideways or breaking a label between its letters,
  * the role editor stays on screen, and fields side by side line up at their labels.
  */
@@ -43,13 +43,14 @@ describe('e2e: administration at phone width', () => {
         '?view=dashboard',
         '?view=providers',
         '?view=audit',
+        '?view=roles',
         `?view=user&username=${admin.username}`,
       ]) {
         await page.goto(`${env.center.baseUrl}/admin${view}`);
         await page.waitForSelector('.tabs .tab.active');
         await page.waitForLoadState('networkidle');
         const lines = await tabLines(page);
-        expect(Object.keys(lines)).toHaveLength(7);
+        expect(Object.keys(lines)).toHaveLength(8);
         expect(Object.entries(lines).filter(([, n]) => n !== 1)).toEqual([]);
         expect(
           await horizontalOverflow(page),
