@@ -1,28 +1,19 @@
 import { generate } from 'otplib';
-import * as oauth from 'oauth4webapi';
+import type * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { createApp, type CreatedApp } from '../helpers/oauth.js';
+import type { TestApp, TestUser } from '../helpers/app.js';
+import type { CreatedApp } from '../helpers/oauth.js';
+import { authorizeGet, location } from '../helpers/oidc-pages.js';
 import {
-  authorizeAsBrowser,
-  discover,
-  viaInject,
-} from '../helpers/oidc-client.js';
-import {
-  authorizeGet,
-  location,
-  pagesPost,
-  ticketOf,
-} from '../helpers/oidc-pages.js';
-import { jwtClaims } from '../helpers/jwt.js';
+  certificationFlows,
+  startCertificationApp,
+} from './oidc-certification-setup.js';
 
 /**
  * The requests of the OpenID Foundation's Basic OP and Config OP plans that concern request
  * objects, the `profile` claims, `acr_values` / `acr` and the `claims` request parameter,
  * made as a relying party (oauth4webapi) makes them.
  */
-const ISSUER = 'https://id.example.com';
-const CB = 'https://rp.example.com/cb';
 const A = '/api/v1/auth';
 const STEP_MS = 30_000;
 let t: TestApp;
@@ -33,87 +24,15 @@ let as: oauth.AuthorizationServer;
 let clock = Date.UTC(2031, 0, 1, 12, 0, 0);
 
 beforeAll(async () => {
-  t = await createTestApp({ BASE_URL: ISSUER }, { now: () => clock });
-  dev = await t.register();
-  rp = await createApp(t, dev, { redirect_uris: [CB] });
-  as = await discover(t, ISSUER);
+  ({ t, dev, rp, as } = await startCertificationApp(() => clock));
 });
 afterAll(async () => {
   await t.close();
 });
 
-const base = (extra: Record<string, string> = {}) => ({
-  response_type: 'code',
-  client_id: rp.client_id,
-  redirect_uri: CB,
-  scope: 'openid',
-  state: 'st-9',
-  nonce: 'n-9',
-  ...extra,
-});
-
-/** The code flow as `user`'s browser with these extra parameters: the token response, the ID token's claims and the consent page's scopes. */
-async function signIn(user: TestUser, extra: Record<string, string>) {
-  const first = location(await authorizeGet(t, base(extra), user.token));
-  let shown: string[] = [];
-  let callback = first;
-  if (first.pathname === '/authorize') {
-    shown = (
-      await pagesPost(
-        t,
-        '/oauth/interaction',
-        { ticket: ticketOf(first) },
-        user.token,
-      )
-    ).json().data.scopes;
-    callback = await authorizeAsBrowser(t, user, base(extra));
-  }
-  const params = oauth.validateAuthResponse(
-    as,
-    { client_id: rp.client_id },
-    callback,
-    'st-9',
-  );
-  const res = await oauth.authorizationCodeGrantRequest(
-    as,
-    { client_id: rp.client_id },
-    oauth.ClientSecretBasic(rp.client_secret!),
-    params,
-    CB,
-    oauth.nopkce,
-    viaInject(t),
-  );
-  const tokens = await oauth.processAuthorizationCodeResponse(
-    as,
-    { client_id: rp.client_id },
-    res,
-    { expectedNonce: 'n-9', requireIdToken: true },
-  );
-  return { tokens, id: jwtClaims(tokens.id_token!), shown };
-}
-
-const userInfo = async (accessToken: string) =>
-  (
-    await t.app.inject({
-      method: 'GET',
-      url: '/oauth/userinfo',
-      headers: { authorization: `Bearer ${accessToken}` },
-    })
-  ).json();
-
-/** An error sent back to the registered callback with state and iss (OIDC Core §3.1.2.6). */
-function expectCallbackError(
-  res: Awaited<ReturnType<typeof authorizeGet>>,
-  error: string,
-) {
-  const url = location(res);
-  expect(url.origin + url.pathname).toBe(CB);
-  expect(Object.fromEntries(url.searchParams)).toMatchObject({
-    error,
-    state: 'st-9',
-    iss: ISSUER,
-  });
-}
+const { base, signIn, userInfo, expectCallbackError } = certificationFlows(
+  () => ({ t, dev, rp, as }),
+);
 
 describe('the claims request parameter (Core §5.5)', () => {
   it('an essential name asked for UserInfo with scope openid alone is consented to and released', async () => {
