@@ -1,26 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/app.js';
+import type { ListeningCenter } from '../helpers/upstream/http-browser.js';
 import {
-  listeningCenter,
-  type ListeningCenter,
-} from '../helpers/upstream/http-browser.js';
-import {
-  addProvider,
   CookieJar,
   signInThrough,
   throughProvider,
   userCount,
 } from '../helpers/upstream/flow.js';
 import type { StandIn } from '../helpers/upstream/stand-in.js';
-import { githubProvider, startGithub } from '../helpers/upstream/github.js';
-import { DISCORD_CLIENT, startDiscord } from '../helpers/upstream/discord.js';
+import type { SteamStandIn } from '../helpers/upstream/steam.js';
+import type { QqStandIn } from '../helpers/upstream/qq.js';
 import {
-  startSteam,
-  STEAM_API_KEY,
-  type SteamStandIn,
-} from '../helpers/upstream/steam.js';
-import { QQ_CLIENT, startQq, type QqStandIn } from '../helpers/upstream/qq.js';
-import { startWechat, WECHAT_CLIENT } from '../helpers/upstream/wechat.js';
+  closeSocialCenter,
+  startSocialCenter,
+} from './upstream-social-setup.js';
 
 /**
  * The presets of docs/api.md §14.1 against local stand-ins that answer as each provider's
@@ -39,60 +32,11 @@ const A = '/api/v1/auth';
 const skewMs = 0;
 
 beforeAll(async () => {
-  [center, github, discord, steam, qq, wechat] = await Promise.all([
-    listeningCenter({}, { now: () => Date.now() + skewMs }),
-    startGithub(),
-    startDiscord(),
-    startSteam(),
-    startQq(),
-    startWechat(),
-  ]);
-  admin = await center.admin();
-  await addProvider(center, admin, githubProvider(github));
-  await addProvider(center, admin, {
-    id: 'discord',
-    type: 'discord',
-    name: 'Discord',
-    client_id: DISCORD_CLIENT.id,
-    client_secret: DISCORD_CLIENT.secret,
-    authorization_endpoint: `${discord.base}/oauth2/authorize`,
-    token_endpoint: `${discord.base}/api/oauth2/token`,
-    api_base: `${discord.base}/api`,
-  });
-  await addProvider(center, admin, {
-    id: 'steam',
-    type: 'steam',
-    name: 'Steam',
-    openid_endpoint: steam.endpoint,
-    api_base: steam.base,
-    api_key: STEAM_API_KEY,
-  });
-  await addProvider(center, admin, {
-    id: 'qq',
-    type: 'qq',
-    name: 'QQ',
-    client_id: QQ_CLIENT.id,
-    client_secret: QQ_CLIENT.secret,
-    authorization_endpoint: `${qq.base}/oauth2.0/authorize`,
-    token_endpoint: `${qq.base}/oauth2.0/token`,
-    api_base: qq.base,
-  });
-  await addProvider(center, admin, {
-    id: 'wechat',
-    type: 'wechat',
-    name: '微信',
-    client_id: WECHAT_CLIENT.id,
-    client_secret: WECHAT_CLIENT.secret,
-    authorization_endpoint: `${wechat.base}/connect/qrconnect`,
-    token_endpoint: `${wechat.base}/sns/oauth2/access_token`,
-    api_base: wechat.base,
-  });
+  ({ center, admin, github, discord, steam, qq, wechat } =
+    await startSocialCenter(() => Date.now() + skewMs));
 });
 afterAll(async () => {
-  await Promise.all(
-    [github, discord, steam, qq, wechat].map((s) => s?.close()),
-  );
-  await center?.close();
+  await closeSocialCenter({ center, github, discord, steam, qq, wechat });
 });
 
 describe('Steam', () => {
