@@ -1,19 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
-import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { createApp, type CreatedApp } from '../helpers/oauth.js';
-import {
-  authorizeAsBrowser,
-  discover,
-  postForm,
-  viaInject,
-} from '../helpers/oidc-client.js';
+import type { TestApp, TestUser } from '../helpers/app.js';
+import type { CreatedApp } from '../helpers/oauth.js';
+import { authorizeAsBrowser, postForm } from '../helpers/oidc-client.js';
 import { sha256Hex } from '../../src/platform/crypto/random.js';
+import { CB, startTokenApp, tokenCodeFlow } from './oidc-token-setup.js';
 
-const ISSUER = 'https://id.example.com';
-const CB = 'https://rp.example.com/cb';
 let t: TestApp;
-let dev: TestUser;
 let person: TestUser;
 let as: oauth.AuthorizationServer;
 let basic: CreatedApp;
@@ -21,62 +14,13 @@ let post: CreatedApp;
 let pub: CreatedApp;
 
 beforeAll(async () => {
-  t = await createTestApp({ BASE_URL: `${ISSUER}/` });
-  dev = await t.register();
-  person = await t.register();
-  basic = await createApp(t, dev, { redirect_uris: [CB] });
-  post = await createApp(t, dev, {
-    redirect_uris: [CB],
-    token_endpoint_auth_method: 'client_secret_post',
-  });
-  pub = await createApp(t, dev, {
-    client_type: 'public',
-    redirect_uris: ['http://127.0.0.1:8080/cb'],
-  });
-  as = await discover(t, ISSUER);
+  ({ t, person, as, basic, post, pub } = await startTokenApp());
 });
 afterAll(async () => {
   await t.close();
 });
 
-/** The whole code flow through oauth4webapi: PKCE, state, nonce, ID token checks by the library. */
-async function codeFlow(
-  client: CreatedApp,
-  auth: oauth.ClientAuth,
-  scope = 'openid profile email',
-) {
-  const redirectUri = client.redirect_uris[0]!;
-  const verifier = oauth.generateRandomCodeVerifier();
-  const state = oauth.generateRandomState();
-  const nonce = oauth.generateRandomNonce();
-  const callback = await authorizeAsBrowser(t, person, {
-    response_type: 'code',
-    client_id: client.client_id,
-    redirect_uri: redirectUri,
-    scope,
-    state,
-    nonce,
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-  });
-  const c: oauth.Client = { client_id: client.client_id };
-  const params = oauth.validateAuthResponse(as, c, callback, state);
-  const res = await oauth.authorizationCodeGrantRequest(
-    as,
-    c,
-    auth,
-    params,
-    redirectUri,
-    verifier,
-    viaInject(t),
-  );
-  expect(res.headers.get('cache-control')).toBe('no-store');
-  const tokens = await oauth.processAuthorizationCodeResponse(as, c, res, {
-    expectedNonce: nonce,
-    requireIdToken: scope.includes('openid'),
-  });
-  return { tokens, client: c, code: params.get('code')! };
-}
+const codeFlow = tokenCodeFlow(() => ({ t, person, as }));
 
 describe('authorization code grant', () => {
   it('client_secret_post and none (public client with PKCE) each work with their own method', async () => {

@@ -3,15 +3,9 @@ import * as oauth from 'oauth4webapi';
 import { createRemoteJWKSet, customFetch, jwtVerify } from 'jose';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createApp, type CreatedApp } from '../helpers/oauth.js';
-import {
-  authorizeAsBrowser,
-  discover,
-  injectFetch,
-  viaInject,
-} from '../helpers/oidc-client.js';
+import { discover, injectFetch, viaInject } from '../helpers/oidc-client.js';
+import { CB, ISSUER, tokenCodeFlow } from './oidc-token-setup.js';
 
-const ISSUER = 'https://id.example.com';
-const CB = 'https://rp.example.com/cb';
 let t: TestApp;
 let dev: TestUser;
 let person: TestUser;
@@ -29,44 +23,7 @@ afterAll(async () => {
   await t.close();
 });
 
-/** The whole code flow through oauth4webapi: PKCE, state, nonce, ID token checks by the library. */
-async function codeFlow(
-  client: CreatedApp,
-  auth: oauth.ClientAuth,
-  scope = 'openid profile email',
-) {
-  const redirectUri = client.redirect_uris[0]!;
-  const verifier = oauth.generateRandomCodeVerifier();
-  const state = oauth.generateRandomState();
-  const nonce = oauth.generateRandomNonce();
-  const callback = await authorizeAsBrowser(t, person, {
-    response_type: 'code',
-    client_id: client.client_id,
-    redirect_uri: redirectUri,
-    scope,
-    state,
-    nonce,
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
-  });
-  const c: oauth.Client = { client_id: client.client_id };
-  const params = oauth.validateAuthResponse(as, c, callback, state);
-  const res = await oauth.authorizationCodeGrantRequest(
-    as,
-    c,
-    auth,
-    params,
-    redirectUri,
-    verifier,
-    viaInject(t),
-  );
-  expect(res.headers.get('cache-control')).toBe('no-store');
-  const tokens = await oauth.processAuthorizationCodeResponse(as, c, res, {
-    expectedNonce: nonce,
-    requireIdToken: scope.includes('openid'),
-  });
-  return { tokens, client: c, code: params.get('code')! };
-}
+const codeFlow = tokenCodeFlow(() => ({ t, person, as }));
 
 describe('discovery and keys', () => {
   it('serves one document at both well-known paths, issuer without trailing slash, every docs/api.md §12.1 field', async () => {
