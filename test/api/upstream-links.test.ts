@@ -2,19 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/app.js';
 import {
   browse,
-  listeningCenter,
   postJson,
   type ListeningCenter,
 } from '../helpers/upstream/http-browser.js';
 import {
-  addProvider,
   callbackPage,
   CookieJar,
   signInThrough,
 } from '../helpers/upstream/flow.js';
 import type { StandIn } from '../helpers/upstream/stand-in.js';
-import { githubProvider, startGithub } from '../helpers/upstream/github.js';
-import { DISCORD_CLIENT, startDiscord } from '../helpers/upstream/discord.js';
+import {
+  accountLinks,
+  closeLinksCenter,
+  startLinksCenter,
+} from './upstream-links-setup.js';
 
 /**
  * Linking rules of docs/api.md §14.3 and §14.4: links made from /account after
@@ -28,54 +29,13 @@ let discord: StandIn;
 const A = '/api/v1/auth';
 
 beforeAll(async () => {
-  [center, github, discord] = await Promise.all([
-    listeningCenter(),
-    startGithub(),
-    startDiscord(),
-  ]);
-  admin = await center.admin();
-  await addProvider(center, admin, githubProvider(github));
-  await addProvider(center, admin, {
-    id: 'discord',
-    type: 'discord',
-    name: 'Discord',
-    client_id: DISCORD_CLIENT.id,
-    client_secret: DISCORD_CLIENT.secret,
-    authorization_endpoint: `${discord.base}/oauth2/authorize`,
-    token_endpoint: `${discord.base}/api/oauth2/token`,
-    api_base: `${discord.base}/api`,
-  });
+  ({ center, admin, github, discord } = await startLinksCenter());
 });
 afterAll(async () => {
-  await Promise.all([github?.close(), discord?.close()]);
-  await center?.close();
+  await closeLinksCenter({ center, github, discord });
 });
 
-/** Starts a link or re-authentication from /account in the browser of `jar`, and follows it to the end. */
-async function fromAccount(
-  path: 'link' | 'reauth',
-  token: string,
-  body: Record<string, unknown>,
-  jar = new CookieJar(),
-) {
-  const start = await postJson(
-    center,
-    `${A}/account/upstream/${path}`,
-    body,
-    jar,
-    token,
-  );
-  if (start.status !== 200) return { start, page: undefined };
-  return {
-    start,
-    page: callbackPage(
-      await browse(new URL(start.body.data.url, center.baseUrl), jar),
-    ),
-  };
-}
-
-const linksOf = async (token: string) =>
-  (await center.get(`${A}/account/upstream`, token)).json().data;
+const { fromAccount, linksOf } = accountLinks(() => center);
 
 describe('linking from /account', () => {
   it('needs the password, links, refuses a second link of the provider and a subject linked elsewhere', async () => {
