@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as oauth from 'oauth4webapi';
-import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { createApp, type CreatedApp } from '../helpers/oauth.js';
-import {
-  discover,
-  injectFetch,
-  signInWithCode,
-} from '../helpers/oidc-client.js';
-import { jwtClaims } from '../helpers/jwt.js';
-import { LogoutReceiver } from '../helpers/logout-receiver.js';
+import type { TestApp, TestUser } from '../helpers/app.js';
+import type { CreatedApp } from '../helpers/oauth.js';
+import type { LogoutReceiver } from '../helpers/logout-receiver.js';
 import { waitFor } from '../helpers/wait.js';
 
+import {
+  forumAndWikiFlows,
+  startForumAndWiki,
+} from './oidc-backchannel-setup.js';
+
 /** OpenID Connect Back-Channel Logout 1.0 (docs/api.md §12.8), to a relying party that verifies with `jose`. */
-const ISSUER = 'https://id.example.com';
-const CB = 'https://rp.example.com/cb';
 const A = '/api/v1/auth';
 let t: TestApp;
 let dev: TestUser;
@@ -23,53 +20,21 @@ let wiki: CreatedApp;
 let forumReceiver: LogoutReceiver;
 
 beforeAll(async () => {
-  t = await createTestApp({ BASE_URL: ISSUER, WEBHOOK_ALLOW_PRIVATE: 'on' });
-  dev = await t.register();
-  as = await discover(t, ISSUER);
-  forum = await createApp(t, dev, {
-    display_name: '论坛',
-    redirect_uris: [CB],
-  });
-  // The wiki registers no back-channel address: it is never called.
-  wiki = await createApp(t, dev, { display_name: 'Wiki', redirect_uris: [CB] });
-  forumReceiver = new LogoutReceiver(ISSUER, forum.client_id);
-  const uri = await forumReceiver.start(
-    as.jwks_uri!,
-    injectFetch(t.app) as typeof fetch,
-  );
-  const updated = await t.post(
-    `${A}/apps/update`,
-    {
-      client_id: forum.client_id,
-      backchannel_logout_uri: uri,
-      backchannel_logout_session_required: true,
-    },
-    dev.token,
-  );
-  expect(updated.statusCode, updated.body).toBe(200);
+  ({ t, dev, as, forum, wiki, forumReceiver } = await startForumAndWiki());
 });
 afterAll(async () => {
   await t.close();
   await forumReceiver.close();
 });
 
-/** Signs `user` in to the forum and the wiki from the same browser session; the ID tokens' claims and the forum's refresh token. */
-async function signInToBoth(user: TestUser) {
-  const f = await signInWithCode(t, as, user, forum, CB);
-  const w = await signInWithCode(t, as, user, wiki, CB);
-  return {
-    forumId: jwtClaims(f.id_token!),
-    wikiId: jwtClaims(w.id_token!),
-    forumRefresh: f.refresh_token!,
-  };
-}
-
-const logoutOf = (sid: string) =>
-  waitFor(
-    `a logout token for ${sid}`,
-    20_000,
-    () => forumReceiver.forSid(sid)[0],
-  );
+const { signInToBoth, logoutOf } = forumAndWikiFlows(() => ({
+  t,
+  dev,
+  as,
+  forum,
+  wiki,
+  forumReceiver,
+}));
 
 describe("the admin's view of logout tokens", () => {
   type Row = {
