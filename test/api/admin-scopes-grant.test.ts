@@ -1,32 +1,29 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  createTestApp,
   failure,
   refusal,
   type TestApp,
   type TestUser,
 } from '../helpers/app.js';
-import { createApp, type CreatedApp } from '../helpers/oauth.js';
-import { postForm } from '../helpers/oidc-client.js';
+import type { CreatedApp } from '../helpers/oauth.js';
+import {
+  CB,
+  gameRequests,
+  OUT_OF_SCOPE,
+  SCOPES,
+  startGameApp,
+  TOKEN_REFUSED,
+} from './admin-scopes-setup.js';
 
 /** Admin API scopes granted to an application, used with its client_credentials tokens (docs/api.md §15.3). */
-const ISSUER = 'https://id.example.com';
-const CB = 'https://game.example.com/cb';
 const A = '/api/v1/auth';
-const SCOPES = `${A}/admin/apps/admin_scopes`;
 let t: TestApp;
 let admin: TestUser;
 let owner: TestUser;
 let game: CreatedApp;
 
 beforeAll(async () => {
-  t = await createTestApp({ BASE_URL: ISSUER });
-  owner = await t.register();
-  game = await createApp(t, owner, {
-    redirect_uris: [CB],
-    grant_types: ['authorization_code', 'client_credentials'],
-    scopes: ['stats.read'],
-  });
+  ({ t, owner, game } = await startGameApp());
 });
 beforeEach(async () => {
   admin = await t.admin();
@@ -35,30 +32,11 @@ afterAll(async () => {
   await t.close();
 });
 
-const grant = (scopes: string[], clientId = game.client_id) =>
-  t.post(SCOPES, { client_id: clientId, scopes }, admin.token);
-const tokenRequest = (scope?: string) =>
-  postForm(
-    t,
-    '/oauth/token',
-    { grant_type: 'client_credentials', ...(scope !== undefined && { scope }) },
-    { basic: [game.client_id, game.client_secret!] },
-  );
-async function appToken(scope: string): Promise<string> {
-  const res = await tokenRequest(scope);
-  expect(res.statusCode, res.body).toBe(200);
-  expect(res.json().scope).toBe(scope);
-  return res.json().access_token as string;
-}
-const banBy = (token: string, username: string, banned = true) =>
-  t.post(
-    `${A}/admin/users/ban`,
-    { username, banned, reason: 'caught cheating' },
-    token,
-  );
-const TOKEN_REFUSED = [401, refusal('令牌无效或已过期')];
-/** A live application token where its scopes do not reach (CONTRACT §0, RFC 6750 §3.1). */
-const OUT_OF_SCOPE = [403, refusal('该令牌无权访问此接口')];
+const { grant, tokenRequest, appToken, banBy } = gameRequests(() => ({
+  t,
+  admin,
+  game,
+}));
 const insufficientScope = (
   res: { headers: Record<string, unknown> },
   scope?: string,
