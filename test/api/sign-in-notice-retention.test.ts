@@ -7,19 +7,18 @@ import {
   failure,
   refusal,
   type TestApp,
-  type TestUser,
 } from '../helpers/app.js';
+import {
+  BASE,
+  FIREFOX,
+  HOME,
+  PHONE,
+  signInRequests,
+} from './sign-in-history-setup.js';
 
 /** The sign-in history and the new-browser notice (docs/api.md §17), through the API. */
 const A = '/api/v1/auth';
-const BASE = 'https://id.example.com';
-const HOME = '203.0.113.7';
-const FIREFOX =
-  'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
-const PHONE =
-  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Safari/604.1';
 const DAY = 24 * 3600_000;
-const NOTICE = '新设备登录提醒';
 
 const clock = testClock(Date.UTC(2030, 5, 1, 8, 0, 0));
 let t: TestApp;
@@ -31,49 +30,7 @@ afterAll(async () => {
   clock.restore();
 });
 
-interface Seen {
-  at: number;
-  ip: string;
-  user_agent: string;
-  method: string;
-}
-
-function from(ip: string, ua: string) {
-  return { remoteAddress: ip, headers: { 'user-agent': ua } };
-}
-
-async function login(
-  u: TestUser,
-  ip = HOME,
-  ua = FIREFOX,
-  extra: Record<string, unknown> = {},
-) {
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `${A}/login`,
-    payload: { username: u.username, password: u.password, ...extra },
-    ...from(ip, ua),
-  });
-  return res;
-}
-
-async function signedIn(u: TestUser, ip = HOME, ua = FIREFOX): Promise<string> {
-  const res = await login(u, ip, ua);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().access_token;
-}
-
-async function history(token: string): Promise<Seen[]> {
-  const res = await t.get(`${A}/account/sign_ins`, token);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().data.sign_ins;
-}
-
-/** The notices `u` received, counted once everything queued so far was sent. */
-async function notices(u: TestUser): Promise<number> {
-  await t.mailSent();
-  return t.smtp.subjectsTo(u.email).filter((s) => s.includes(NOTICE)).length;
-}
+const { signedIn, history, notices } = signInRequests(() => t);
 
 describe('the notice of a sign-in from a new browser or address', () => {
   it('is not sent for the first sign-in, nor from a browser and address seen before', async () => {
