@@ -1,21 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { uniqueName } from '../helpers/app.js';
 import {
-  launchBrowser,
   newPage,
   screenshot,
   signIn,
   startCenter,
   type Center,
 } from './browser.js';
-import {
-  startSteam,
-  STEAM_API_KEY,
-  type SteamStandIn,
-} from '../helpers/upstream/steam.js';
-import { DISCORD_CLIENT, startDiscord } from '../helpers/upstream/discord.js';
+import type { SteamStandIn } from '../helpers/upstream/steam.js';
 import type { StandIn } from '../helpers/upstream/stand-in.js';
+import {
+  button,
+  closeUpstreamCenter,
+  startUpstreamCenter,
+} from './upstream-setup.js';
 
 /**
  * Sign-in with other accounts through the real pages in Chromium (docs/api.md §14): the
@@ -30,44 +29,12 @@ let adminToken: string;
 const A = '/api/v1/auth';
 
 beforeAll(async () => {
-  [center, browser, steam, discord] = await Promise.all([
-    startCenter(),
-    launchBrowser(),
-    startSteam(),
-    startDiscord(),
-  ]);
-  adminToken = (await center.admin()).token;
-  const add = async (body: Record<string, unknown>) =>
-    expect(
-      (await center.post(`${A}/admin/providers`, body, adminToken)).statusCode,
-    ).toBe(200);
-  await add({
-    id: 'steam',
-    type: 'steam',
-    name: 'Steam',
-    openid_endpoint: steam.endpoint,
-    api_base: steam.base,
-    api_key: STEAM_API_KEY,
-  });
-  await add({
-    id: 'discord',
-    type: 'discord',
-    name: 'Discord',
-    client_id: DISCORD_CLIENT.id,
-    client_secret: DISCORD_CLIENT.secret,
-    authorization_endpoint: `${discord.base}/oauth2/authorize`,
-    token_endpoint: `${discord.base}/api/oauth2/token`,
-    api_base: `${discord.base}/api`,
-  });
+  ({ center, browser, steam, discord, adminToken } =
+    await startUpstreamCenter());
 });
 afterAll(async () => {
-  await browser?.close();
-  await Promise.all([steam?.close(), discord?.close()]);
-  await center?.close();
+  await closeUpstreamCenter({ center, browser, steam, discord });
 });
-
-const button = (page: Page, name: string) =>
-  page.getByRole('button', { name: `使用 ${name} 登录`, exact: true });
 
 describe('pages: sign in with other accounts', () => {
   it('with an e-mail allow list, a provider without an address says in the page language that no account is made', async () => {
