@@ -1,70 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { createApp, type CreatedApp } from '../helpers/oauth.js';
+import type { TestApp } from '../helpers/app.js';
+import type { CreatedApp } from '../helpers/oauth.js';
 import { location, sessionCookie } from '../helpers/oidc-pages.js';
+import {
+  BYE,
+  CONFIRM,
+  endSessionRequests,
+  formOf,
+  startLogoutApp,
+} from './oidc-end-session-setup.js';
 
 let t: TestApp;
-let dev: TestUser;
 let rp: CreatedApp;
 const clock = Date.now();
-const CB = 'https://rp.example.com/cb';
-const BYE = 'https://rp.example.com/bye?from=center';
 
 beforeAll(async () => {
-  t = await createTestApp({}, { now: () => clock });
-  dev = await t.register();
-  rp = await createApp(t, dev, { redirect_uris: [CB] });
-  await t.runtime.storage.apps.update(
-    rp.client_id,
-    { postLogoutRedirectUris: [BYE] },
-    clock,
-  );
+  ({ t, rp } = await startLogoutApp(clock));
 });
 afterAll(async () => {
   await t.close();
 });
 
-function endSession(
-  params: Record<string, string>,
-  token?: string,
-  method: 'GET' | 'POST' = 'GET',
-) {
-  const q = new URLSearchParams(params).toString();
-  const headers = token ? sessionCookie(token) : {};
-  if (method === 'GET')
-    return t.app.inject({ method, url: `/oauth/end_session?${q}`, headers });
-  return t.app.inject({
-    method,
-    url: '/oauth/end_session',
-    payload: q,
-    headers: {
-      ...headers,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-  });
-}
-
-const signedIn = async (token: string) =>
-  (await t.get('/api/v1/auth/me', token)).statusCode === 200;
-
-const CONFIRM = '/oauth/end_session/confirm';
-const UNESCAPE: Record<string, string> = {
-  '&amp;': '&',
-  '&lt;': '<',
-  '&gt;': '>',
-  '&quot;': '"',
-  '&#39;': "'",
-};
-
-/** The hidden fields of the confirmation page's form, as the browser would post them. */
-function formOf(page: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const m of page.matchAll(
-    /<input type="hidden" name="([^"]+)" value="([^"]*)">/g,
-  ))
-    fields[m[1]!] = m[2]!.replace(/&[a-z#0-9]+;/g, (e) => UNESCAPE[e] ?? e);
-  return fields;
-}
+const { endSession, signedIn } = endSessionRequests(() => ({ t, rp, clock }));
 
 function postConfirm(fields: Record<string, string>, token?: string) {
   return t.app.inject({

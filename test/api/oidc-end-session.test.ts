@@ -1,19 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createApp, type CreatedApp } from '../helpers/oauth.js';
-import {
-  authorizeGet,
-  location,
-  sessionCookie,
-} from '../helpers/oidc-pages.js';
+import { authorizeGet, location } from '../helpers/oidc-pages.js';
+import { BYE, CB, endSessionRequests } from './oidc-end-session-setup.js';
 
 let t: TestApp;
 let dev: TestUser;
 let rp: CreatedApp;
 let other: CreatedApp;
 let clock = Date.now();
-const CB = 'https://rp.example.com/cb';
-const BYE = 'https://rp.example.com/bye?from=center';
 
 beforeAll(async () => {
   t = await createTestApp({}, { now: () => clock });
@@ -30,43 +25,11 @@ afterAll(async () => {
   await t.close();
 });
 
-async function idTokenFor(
-  person: TestUser,
-  clientId = rp.client_id,
-): Promise<string> {
-  const user = (await t.runtime.storage.users.findById(person.uid))!;
-  return t.runtime.services.oidc.minter.id({
-    user,
-    clientId,
-    scopes: ['openid'],
-    authTimeMs: clock,
-    nonce: null,
-    accessToken: 'x',
-  });
-}
-
-function endSession(
-  params: Record<string, string>,
-  token?: string,
-  method: 'GET' | 'POST' = 'GET',
-) {
-  const q = new URLSearchParams(params).toString();
-  const headers = token ? sessionCookie(token) : {};
-  if (method === 'GET')
-    return t.app.inject({ method, url: `/oauth/end_session?${q}`, headers });
-  return t.app.inject({
-    method,
-    url: '/oauth/end_session',
-    payload: q,
-    headers: {
-      ...headers,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-  });
-}
-
-const signedIn = async (token: string) =>
-  (await t.get('/api/v1/auth/me', token)).statusCode === 200;
+const { idTokenFor, endSession, signedIn } = endSessionRequests(() => ({
+  t,
+  rp,
+  clock,
+}));
 
 describe('RP-initiated logout', () => {
   it('with an ID token hint: ends the session and goes back with state', async () => {
