@@ -1,23 +1,19 @@
-import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestApp,
   failure,
   refusal,
   type TestApp,
-  type TestUser,
 } from '../helpers/app.js';
+import { STEP_MS, secondFactorRequests } from './second-factor-setup.js';
 
 const A = '/api/v1/auth';
 const REAUTH = refusal('需要重新验证身份');
 const WRONG = refusal('两步验证码错误');
-const STEP_MS = 30_000;
 
 let t: TestApp;
 // A moving clock: every test steps it forward, so the codes of one test never collide with another's.
 let clock = Date.UTC(2030, 0, 1, 12, 0, 0);
-const codeAt = (secret: string, ms = clock) =>
-  generate({ secret, epoch: Math.floor(ms / 1000) });
 beforeAll(async () => {
   t = await createTestApp({}, { now: () => clock });
 });
@@ -25,12 +21,13 @@ afterAll(async () => {
   await t.close();
 });
 
-const login = (u: TestUser, extra: Record<string, unknown> = {}, app = t) =>
-  app.post(`${A}/login`, {
-    username: u.username,
-    password: u.password,
-    ...extra,
-  });
+const { codeAt, login } = secondFactorRequests({
+  app: () => t,
+  now: () => clock,
+  step: () => {
+    clock += STEP_MS;
+  },
+});
 
 describe('authenticator enrolment', () => {
   it('sets up a secret with a local QR code, confirms it with one code, shows 10 recovery codes once', async () => {

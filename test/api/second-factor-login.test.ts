@@ -1,23 +1,19 @@
-import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestApp,
   failure,
   refusal,
   type TestApp,
-  type TestUser,
 } from '../helpers/app.js';
+import { STEP_MS, secondFactorRequests } from './second-factor-setup.js';
 
 const A = '/api/v1/auth';
 const NEED = refusal('需要两步验证');
 const WRONG = refusal('两步验证码错误');
-const STEP_MS = 30_000;
 
 let t: TestApp;
 // A moving clock: every test steps it forward, so the codes of one test never collide with another's.
 let clock = Date.UTC(2030, 0, 1, 12, 0, 0);
-const codeAt = (secret: string, ms = clock) =>
-  generate({ secret, epoch: Math.floor(ms / 1000) });
 beforeAll(async () => {
   t = await createTestApp({}, { now: () => clock });
 });
@@ -25,34 +21,13 @@ afterAll(async () => {
   await t.close();
 });
 
-/** A registered user with the authenticator on: its secret and recovery codes. */
-async function enrolled(
-  app = t,
-): Promise<TestUser & { secret: string; recovery: string[] }> {
-  const u = await app.register();
-  const setup = await app.post(
-    `${A}/account/totp/setup`,
-    { current_password: u.password },
-    u.token,
-  );
-  expect(setup.statusCode).toBe(200);
-  const { secret } = setup.json().data;
-  const on = await app.post(
-    `${A}/account/totp/enable`,
-    { code: await codeAt(secret) },
-    u.token,
-  );
-  expect(on.statusCode).toBe(200);
-  clock += STEP_MS;
-  return { ...u, secret, recovery: on.json().data.recovery_codes };
-}
-
-const login = (u: TestUser, extra: Record<string, unknown> = {}, app = t) =>
-  app.post(`${A}/login`, {
-    username: u.username,
-    password: u.password,
-    ...extra,
-  });
+const { codeAt, enrolled, login } = secondFactorRequests({
+  app: () => t,
+  now: () => clock,
+  step: () => {
+    clock += STEP_MS;
+  },
+});
 
 describe('seed login with a second factor', () => {
   it('leaves users without a second factor unchanged, with or without otp', async () => {
