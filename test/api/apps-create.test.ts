@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { authorizeCode, createApp } from '../helpers/oauth.js';
+import {
+  APP_VIEW_KEYS as VIEW_KEYS,
+  authorizeCode,
+  createApp,
+} from '../helpers/oauth.js';
+import { fail, ownerRequests } from './apps-setup.js';
 
 let t: TestApp;
 let owner: TestUser;
@@ -14,34 +19,7 @@ afterAll(async () => {
   await t.close();
 });
 
-// docs/api.md §4: the seed view plus the client fields of docs/api.md §12.2.
-const VIEW_KEYS = [
-  'client_id',
-  'cors_origins',
-  'created_at',
-  'display_name',
-  'has_secret',
-  'homepage',
-  'redirect_uris',
-  'scopes',
-  'status',
-  'updated_at',
-  'client_type',
-  'grant_types',
-  'token_endpoint_auth_method',
-  'post_logout_redirect_uris',
-  'backchannel_logout_uri',
-  'backchannel_logout_session_required',
-  'required_roles',
-].sort();
-const post = (path: string, payload: unknown, token = owner.token) =>
-  t.post(`/api/v1/auth/${path}`, payload, token);
-const fail = async (
-  res: Promise<{ statusCode: number; json(): { msg: string } }>,
-) => {
-  const r = await res;
-  return [r.statusCode, r.json().msg];
-};
+const post = ownerRequests(() => ({ t, owner }));
 
 describe('POST /apps', () => {
   it('creates a confidential app: secret shown once, stored only as a hash', async () => {
