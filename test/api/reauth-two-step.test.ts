@@ -1,13 +1,12 @@
-import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestApp,
-  failure,
-  refusal,
-  type TestApp,
-  type TestUser,
-} from '../helpers/app.js';
+import { failure, refusal, type TestApp } from '../helpers/app.js';
 import { SoftAuthenticator } from '../helpers/soft-authenticator.js';
+import {
+  BASE,
+  reauthRequests,
+  STEP_MS,
+  startReauthApp,
+} from './reauth-setup.js';
 
 /**
  * docs/api.md §10: a bearer token alone never changes how an account is signed in to. Every
@@ -16,48 +15,25 @@ import { SoftAuthenticator } from '../helpers/soft-authenticator.js';
  */
 const A = '/api/v1/auth';
 const ACC = `${A}/account`;
-const BASE = 'https://id.example.com';
 const REAUTH = refusal('需要重新验证身份');
 const WRONG_OTP = refusal('两步验证码错误');
-const STEP_MS = 30_000;
 
 let t: TestApp;
 let clock = Date.UTC(2031, 2, 1, 9, 0, 0);
-const codeAt = (secret: string) =>
-  generate({ secret, epoch: Math.floor(clock / 1000) });
-// OTP limits out of the way: each endpoint below takes one wrong code.
 beforeAll(async () => {
-  t = await createTestApp(
-    { BASE_URL: BASE, LIMIT_OTP_PAIR: '100/900', LIMIT_OTP_ACCOUNT: '100/900' },
-    { now: () => clock },
-  );
+  t = await startReauthApp(() => clock);
 });
 afterAll(async () => {
   await t.close();
 });
 
-const login = async (u: TestUser) =>
-  (
-    await t.post(`${A}/login`, { username: u.username, password: u.password })
-  ).json().access_token as string;
-
-async function enrolled(): Promise<TestUser & { secret: string }> {
-  const u = await t.register();
-  const { secret } = (
-    await t.post(`${ACC}/totp/setup`, { current_password: u.password }, u.token)
-  ).json().data;
-  expect(
-    (
-      await t.post(
-        `${ACC}/totp/enable`,
-        { code: await codeAt(secret) },
-        u.token,
-      )
-    ).statusCode,
-  ).toBe(200);
-  clock += STEP_MS;
-  return { ...u, secret };
-}
+const { codeAt, login, enrolled } = reauthRequests({
+  app: () => t,
+  now: () => clock,
+  step: () => {
+    clock += STEP_MS;
+  },
+});
 
 describe('two-step changes: the grant of the first step', () => {
   it('is not usable from another session of the same user, nor by another user', async () => {
