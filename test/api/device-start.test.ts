@@ -1,41 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../src/platform/crypto/random.js';
 import { testClock } from '../helpers/clock.js';
-import {
-  createTestApp,
-  uniqueName,
-  type TestApp,
-  type TestUser,
-} from '../helpers/app.js';
+import { uniqueName, type TestApp, type TestUser } from '../helpers/app.js';
+import { deviceRequests, startDeviceApp } from './device-setup.js';
 
 /** A clock the tests move by hand, so polling intervals and windows need no real waiting. */
 const clock = testClock();
 let t: TestApp;
 let alice: TestUser;
 beforeAll(async () => {
-  t = await createTestApp(
-    { BASE_URL: 'https://id.example.com' },
-    { now: () => clock.now },
-  );
-  alice = await t.register();
+  ({ t, alice } = await startDeviceApp(() => clock.now));
 });
 afterAll(async () => {
   await t.close();
   clock.restore();
 });
 
-async function start(clientId?: string) {
-  const res = await t.post(
-    '/api/v1/auth/device/start',
-    clientId === undefined ? undefined : { client_id: clientId },
-  );
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().data as {
-    device_code: string;
-    user_code: string;
-    interval: number;
-  };
-}
+const { start } = deviceRequests(() => ({ t, alice }));
 
 async function createApp(status = 'active') {
   const clientId = uniqueName('app').toLowerCase().replace(/_/g, '-');
