@@ -11,13 +11,13 @@ import {
   pkcePair,
   type CreatedApp,
 } from '../helpers/oauth.js';
+import {
+  CB,
+  ENV,
+  exchangeRequests,
+  startExchangeApp,
+} from './exchange-setup.js';
 
-// Many deliberate failures from one address: lift the exchange throttle, tested elsewhere.
-const ENV = {
-  LIMIT_EXCHANGE_PAIR: '10000/300',
-  LIMIT_EXCHANGE_CLIENT: '10000/300',
-};
-const CB = 'https://good.example.com/cb';
 const PUB_CB = 'http://localhost:5173/cb';
 
 let t: TestApp;
@@ -25,9 +25,7 @@ let user: TestUser;
 let conf: CreatedApp;
 let pub: CreatedApp;
 beforeAll(async () => {
-  t = await createTestApp(ENV);
-  user = await t.register();
-  conf = await createApp(t, user, { scopes: ['profile', 'email'] });
+  ({ t, user, conf } = await startExchangeApp());
   pub = await createApp(t, user, {
     client_type: 'public',
     redirect_uris: [PUB_CB],
@@ -37,13 +35,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const exchange = (payload: unknown) => t.post('/api/v1/auth/exchange', payload);
-const confCode = (extra: Record<string, unknown> = {}) =>
-  authorizeCode(t, user, {
-    client_id: conf.client_id,
-    redirect_uri: CB,
-    ...extra,
-  });
+const { exchange, confCode } = exchangeRequests(() => ({ t, user, conf }));
 async function pubCode() {
   const pair = pkcePair();
   const code = await authorizeCode(t, user, {

@@ -1,43 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  failure,
-  createTestApp,
-  type TestApp,
-  type TestUser,
-} from '../helpers/app.js';
+import { failure, type TestApp, type TestUser } from '../helpers/app.js';
 import {
   authorizeCode,
   createApp,
   pkcePair,
   type CreatedApp,
 } from '../helpers/oauth.js';
-
-// Many deliberate failures from one address: lift the exchange throttle, tested elsewhere.
-const ENV = {
-  LIMIT_EXCHANGE_PAIR: '10000/300',
-  LIMIT_EXCHANGE_CLIENT: '10000/300',
-};
-const CB = 'https://good.example.com/cb';
+import { CB, exchangeRequests, startExchangeApp } from './exchange-setup.js';
 
 let t: TestApp;
 let user: TestUser;
 let conf: CreatedApp;
 beforeAll(async () => {
-  t = await createTestApp(ENV);
-  user = await t.register();
-  conf = await createApp(t, user, { scopes: ['profile', 'email'] });
+  ({ t, user, conf } = await startExchangeApp());
 });
 afterAll(async () => {
   await t.close();
 });
 
-const exchange = (payload: unknown) => t.post('/api/v1/auth/exchange', payload);
-const confCode = (extra: Record<string, unknown> = {}) =>
-  authorizeCode(t, user, {
-    client_id: conf.client_id,
-    redirect_uri: CB,
-    ...extra,
-  });
+const { exchange, confCode } = exchangeRequests(() => ({ t, user, conf }));
+
 describe('confidential client', () => {
   it('a rotated secret fails at once', async () => {
     const a = await createApp(t, user);
