@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { createApp, pkcePair, type CreatedApp } from '../helpers/oauth.js';
+import type { TestApp } from '../helpers/app.js';
+import { pkcePair, type CreatedApp } from '../helpers/oauth.js';
 import {
   authorizeGet,
   location,
@@ -8,52 +8,26 @@ import {
   ticketOf,
 } from '../helpers/oidc-pages.js';
 import { timedSecretKey } from '../../src/platform/crypto/random.js';
+import {
+  authorizeBase,
+  CB,
+  expectErrorRedirect,
+  ISSUER,
+  startAuthorizeApp,
+} from './oidc-authorize-setup.js';
 
 let t: TestApp;
-let dev: TestUser;
 let conf: CreatedApp;
 const clock = Date.now();
-const ISSUER = 'https://id.example.com';
-const CB = 'https://rp.example.com/cb';
 
 beforeAll(async () => {
-  t = await createTestApp({ BASE_URL: ISSUER }, { now: () => clock });
-  dev = await t.register();
-  conf = await createApp(t, dev, {
-    redirect_uris: [CB],
-    scopes: ['forum.read'],
-  });
+  ({ t, conf } = await startAuthorizeApp(() => clock));
 });
 afterAll(async () => {
   await t.close();
 });
 
-const base = (extra: Record<string, string> = {}) => ({
-  response_type: 'code',
-  client_id: conf.client_id,
-  redirect_uri: CB,
-  scope: 'openid profile',
-  state: 'st-1',
-  ...extra,
-});
-
-/** Checks an error redirect: the callback with error, error_description, state and iss. */
-function expectErrorRedirect(
-  res: Awaited<ReturnType<typeof authorizeGet>>,
-  error: string,
-  redirect = CB,
-  state: string | null = 'st-1',
-) {
-  const url = location(res);
-  expect(url.origin + url.pathname).toBe(redirect);
-  expect(url.searchParams.get('error')).toBe(error);
-  expect(url.searchParams.get('error_description')).toMatch(
-    /^[\x20-\x21\x23-\x5b\x5d-\x7e]+$/,
-  );
-  expect(url.searchParams.get('state')).toBe(state);
-  expect(url.searchParams.get('iss')).toBe(ISSUER);
-  expect(url.searchParams.has('code')).toBe(false);
-}
+const base = authorizeBase(() => conf);
 
 describe('authorization endpoint: sign-in, consent and the code', () => {
   it('no session: to the sign-in page with the ticket and the login hint', async () => {

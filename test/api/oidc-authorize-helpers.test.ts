@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
-import { createApp, type CreatedApp } from '../helpers/oauth.js';
+import type { TestApp } from '../helpers/app.js';
+import type { CreatedApp } from '../helpers/oauth.js';
 import {
   authorizeGet,
   location,
@@ -8,33 +8,20 @@ import {
   ticketOf,
 } from '../helpers/oidc-pages.js';
 
+import { authorizeBase, startAuthorizeApp } from './oidc-authorize-setup.js';
+
 let t: TestApp;
-let dev: TestUser;
 let conf: CreatedApp;
 const clock = Date.now();
-const ISSUER = 'https://id.example.com';
-const CB = 'https://rp.example.com/cb';
 
 beforeAll(async () => {
-  t = await createTestApp({ BASE_URL: ISSUER }, { now: () => clock });
-  dev = await t.register();
-  conf = await createApp(t, dev, {
-    redirect_uris: [CB],
-    scopes: ['forum.read'],
-  });
+  ({ t, conf } = await startAuthorizeApp(() => clock));
 });
 afterAll(async () => {
   await t.close();
 });
 
-const base = (extra: Record<string, string> = {}) => ({
-  response_type: 'code',
-  client_id: conf.client_id,
-  redirect_uri: CB,
-  scope: 'openid profile',
-  state: 'st-1',
-  ...extra,
-});
+const base = authorizeBase(() => conf);
 
 describe('authorization endpoint: failures of ours', () => {
   it('a database failure answers the error page with 500, then recovers', async () => {

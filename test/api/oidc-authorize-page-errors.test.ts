@@ -1,23 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
+import type { TestApp, TestUser } from '../helpers/app.js';
 import { createApp, type CreatedApp } from '../helpers/oauth.js';
 import { authorizeGet } from '../helpers/oidc-pages.js';
+import {
+  authorizeBase,
+  CB,
+  startAuthorizeApp,
+} from './oidc-authorize-setup.js';
 
 let t: TestApp;
 let dev: TestUser;
 let conf: CreatedApp;
 let two: CreatedApp;
 const clock = Date.now();
-const ISSUER = 'https://id.example.com';
-const CB = 'https://rp.example.com/cb';
 
 beforeAll(async () => {
-  t = await createTestApp({ BASE_URL: ISSUER }, { now: () => clock });
-  dev = await t.register();
-  conf = await createApp(t, dev, {
-    redirect_uris: [CB],
-    scopes: ['forum.read'],
-  });
+  ({ t, dev, conf } = await startAuthorizeApp(() => clock));
   two = await createApp(t, dev, {
     redirect_uris: [CB, 'https://rp.example.com/other'],
   });
@@ -26,14 +24,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const base = (extra: Record<string, string> = {}) => ({
-  response_type: 'code',
-  client_id: conf.client_id,
-  redirect_uri: CB,
-  scope: 'openid profile',
-  state: 'st-1',
-  ...extra,
-});
+const base = authorizeBase(() => conf);
 
 /** Checks the page answer: 400 HTML under the pages' headers, never a Location. */
 function expectErrorPage(

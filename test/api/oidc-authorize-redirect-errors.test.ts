@@ -1,24 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
+import type { TestApp, TestUser } from '../helpers/app.js';
 import { createApp, pkcePair, type CreatedApp } from '../helpers/oauth.js';
 import { authorizeGet, location } from '../helpers/oidc-pages.js';
+import {
+  authorizeBase,
+  CB,
+  expectErrorRedirect,
+  startAuthorizeApp,
+} from './oidc-authorize-setup.js';
 
 let t: TestApp;
 let dev: TestUser;
 let conf: CreatedApp;
 let pub: CreatedApp;
 const clock = Date.now();
-const ISSUER = 'https://id.example.com';
-const CB = 'https://rp.example.com/cb';
 const PUB_CB = 'http://127.0.0.1:5173/cb';
 
 beforeAll(async () => {
-  t = await createTestApp({ BASE_URL: ISSUER }, { now: () => clock });
-  dev = await t.register();
-  conf = await createApp(t, dev, {
-    redirect_uris: [CB],
-    scopes: ['forum.read'],
-  });
+  ({ t, dev, conf } = await startAuthorizeApp(() => clock));
   pub = await createApp(t, dev, {
     client_type: 'public',
     redirect_uris: [PUB_CB],
@@ -28,32 +27,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const base = (extra: Record<string, string> = {}) => ({
-  response_type: 'code',
-  client_id: conf.client_id,
-  redirect_uri: CB,
-  scope: 'openid profile',
-  state: 'st-1',
-  ...extra,
-});
-
-/** Checks an error redirect: the callback with error, error_description, state and iss. */
-function expectErrorRedirect(
-  res: Awaited<ReturnType<typeof authorizeGet>>,
-  error: string,
-  redirect = CB,
-  state: string | null = 'st-1',
-) {
-  const url = location(res);
-  expect(url.origin + url.pathname).toBe(redirect);
-  expect(url.searchParams.get('error')).toBe(error);
-  expect(url.searchParams.get('error_description')).toMatch(
-    /^[\x20-\x21\x23-\x5b\x5d-\x7e]+$/,
-  );
-  expect(url.searchParams.get('state')).toBe(state);
-  expect(url.searchParams.get('iss')).toBe(ISSUER);
-  expect(url.searchParams.has('code')).toBe(false);
-}
+const base = authorizeBase(() => conf);
 
 describe('authorization endpoint: errors redirected with state and iss', () => {
   it('response_type', async () => {
