@@ -1,31 +1,25 @@
 import { createVerify, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The PrismarineJS client launchers' libraries are modelled on: nothing of ours is used to talk to the API.
-import yggdrasil from 'yggdrasil';
-import { uniqueName, type TestUser } from '../helpers/app.js';
+import type yggdrasil from 'yggdrasil';
+import type { ListeningCenter } from '../helpers/upstream/http-browser.js';
 import {
-  listeningCenter,
-  type ListeningCenter,
-} from '../helpers/upstream/http-browser.js';
+  joinMaker,
+  playerMaker,
+  startYggdrasil,
+} from './minecraft-yggdrasil-setup.js';
 
 let c: ListeningCenter;
 let root: string;
 let auth: ReturnType<typeof yggdrasil>;
 let session: ReturnType<typeof yggdrasil.server>;
 beforeAll(async () => {
-  c = await listeningCenter({ MINECRAFT: 'on', MINECRAFT_MAX_PROFILES: '2' });
-  root = `${c.baseUrl}/api/yggdrasil`;
-  auth = yggdrasil({ host: `${root}/authserver` });
-  session = yggdrasil.server({ host: `${root}/sessionserver` });
+  ({ c, root, auth, session } = await startYggdrasil());
 });
 afterAll(async () => {
   await c.close();
 });
 
-const profileName = () =>
-  `p${uniqueName('')
-    .replace(/[^A-Za-z0-9]/g, '')
-    .slice(-12)}`;
 const post = (path: string, body: unknown) =>
   fetch(`${root}${path}`, {
     method: 'POST',
@@ -33,38 +27,8 @@ const post = (path: string, body: unknown) =>
     headers: { 'content-type': 'application/json' },
   });
 
-async function player(
-  opts: { profiles?: number } = {},
-): Promise<TestUser & { profiles: Array<{ id: string; name: string }> }> {
-  const u = await c.register();
-  const profiles = [];
-  for (let i = 0; i < (opts.profiles ?? 1); i++) {
-    profiles.push(
-      (
-        await c.post(
-          '/api/v1/auth/account/minecraft/profiles',
-          { name: profileName() },
-          u.token,
-        )
-      ).json().data,
-    );
-  }
-  return { ...u, profiles };
-}
-
-/** A join by the client and the game server's check, as minecraft-protocol does them, with a fresh server id. */
-async function joinAndCheck(
-  accessToken: string,
-  profile: { id: string; name: string },
-) {
-  const serverId = randomBytes(6).toString('hex');
-  const secret = randomBytes(16);
-  const key = randomBytes(32);
-  await session.join(accessToken, profile.id, serverId, secret, key);
-  return {
-    check: () => session.hasJoined(profile.name, serverId, secret, key),
-  };
-}
+const player = playerMaker(() => c);
+const joinAndCheck = joinMaker(() => session);
 
 /** The JSON of an answer, untyped as the wire is. */
 async function jsonOf(res: Response | Promise<Response>): Promise<any> {

@@ -1,29 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The PrismarineJS client launchers' libraries are modelled on: nothing of ours is used to talk to the API.
-import yggdrasil from 'yggdrasil';
-import { uniqueName, type TestUser } from '../helpers/app.js';
+import type yggdrasil from 'yggdrasil';
 import { makePng } from '../helpers/png.js';
-import {
-  listeningCenter,
-  type ListeningCenter,
-} from '../helpers/upstream/http-browser.js';
+import type { ListeningCenter } from '../helpers/upstream/http-browser.js';
+import { playerMaker, startYggdrasil } from './minecraft-yggdrasil-setup.js';
 
 let c: ListeningCenter;
 let root: string;
 let auth: ReturnType<typeof yggdrasil>;
 beforeAll(async () => {
-  c = await listeningCenter({ MINECRAFT: 'on', MINECRAFT_MAX_PROFILES: '2' });
-  root = `${c.baseUrl}/api/yggdrasil`;
-  auth = yggdrasil({ host: `${root}/authserver` });
+  ({ c, root, auth } = await startYggdrasil());
 });
 afterAll(async () => {
   await c.close();
 });
 
-const profileName = () =>
-  `p${uniqueName('')
-    .replace(/[^A-Za-z0-9]/g, '')
-    .slice(-12)}`;
 const post = (path: string, body: unknown) =>
   fetch(`${root}${path}`, {
     method: 'POST',
@@ -31,24 +22,7 @@ const post = (path: string, body: unknown) =>
     headers: { 'content-type': 'application/json' },
   });
 
-async function player(
-  opts: { profiles?: number } = {},
-): Promise<TestUser & { profiles: Array<{ id: string; name: string }> }> {
-  const u = await c.register();
-  const profiles = [];
-  for (let i = 0; i < (opts.profiles ?? 1); i++) {
-    profiles.push(
-      (
-        await c.post(
-          '/api/v1/auth/account/minecraft/profiles',
-          { name: profileName() },
-          u.token,
-        )
-      ).json().data,
-    );
-  }
-  return { ...u, profiles };
-}
+const player = playerMaker(() => c);
 
 /** The JSON of an answer, untyped as the wire is. */
 async function jsonOf(res: Response | Promise<Response>): Promise<any> {
