@@ -120,12 +120,12 @@ if (pgUp) {
 }
 
 /**
- * More test files at a time than cores. Vitest's own default is one fewer than the cores, which
- * on a 2-core machine runs every file in turn; most files spend their time waiting on child
- * processes, the browser or PostgreSQL, so two at once took a 2-core run from 699 s to 489 s,
- * and three from 919 s to TBD s once the suite had grown.
+ * At least two test files at a time. Vitest's own default is one fewer than the cores, which on
+ * a 2-core machine runs every file in turn; most files spend their time waiting on child
+ * processes, the browser or PostgreSQL, so two at once took a 2-core run from 699 s to 489 s.
+ * Three at once on 2 cores lost a worker mid-run ("Terminating worker thread").
  */
-const TEST_WORKERS = Math.max(3, availableParallelism());
+const TEST_WORKERS = Math.max(2, availableParallelism() - 1);
 
 export default defineConfig({
   test: {
