@@ -8,60 +8,27 @@ import {
   type TestUser,
 } from '../helpers/app.js';
 import { solvedCaptcha } from '../helpers/captcha.js';
+import {
+  authenticate,
+  launcherSignIn,
+  P,
+  startMinecraftApp,
+  withProfile,
+} from './minecraft-sign-in-setup.js';
+import { profileName } from './minecraft-yggdrasil-setup.js';
 
 /** Who may sign in through the Yggdrasil API, by which name, and what the center keeps of it (docs/minecraft.md). */
-const Y = '/api/yggdrasil';
-const P = '/api/v1/auth/account/minecraft/profiles';
 const TAKEN = refusal('角色名已被占用');
-const LAUNCHER = {
-  remoteAddress: '198.51.100.23',
-  headers: { 'user-agent': 'HMCL/3.6.12' },
-};
 const clock = Date.UTC(2031, 6, 1, 8, 0, 0);
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp(
-    { MINECRAFT: 'on', SITE_NAME: 'Creeper Town' },
-    { now: () => clock },
-  );
+  t = await startMinecraftApp(() => clock);
 });
 afterAll(async () => {
   await t.close();
 });
 
-const profileName = () =>
-  `p${uniqueName('')
-    .replace(/[^A-Za-z0-9]/g, '')
-    .slice(-12)}`;
-
-async function withProfile(
-  app: TestApp,
-  u: TestUser,
-  name = profileName(),
-): Promise<{ id: string; name: string }> {
-  const res = await app.post(P, { name }, u.token);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().data;
-}
-
-const authenticate = (app: TestApp, username: string, password: string) =>
-  app.app.inject({
-    method: 'POST',
-    url: `${Y}/authserver/authenticate`,
-    payload: { username, password },
-    ...LAUNCHER,
-  });
-async function signedIn(
-  u: TestUser,
-  login = u.username,
-): Promise<{
-  accessToken: string;
-  selectedProfile: { id: string; name: string };
-}> {
-  const res = await authenticate(t, login, u.password);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-}
+const signedIn = launcherSignIn(() => t);
 
 describe('profile names', () => {
   it("are resolved first: a username equal to a profile name does not capture that player's sign-ins", async () => {

@@ -1,54 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestApp,
-  uniqueName,
-  type TestApp,
-  type TestUser,
-} from '../helpers/app.js';
+import { uniqueName, type TestApp } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
+import {
+  authenticate,
+  LAUNCHER,
+  launcherSignIn,
+  startMinecraftApp,
+  withProfile,
+  Y,
+} from './minecraft-sign-in-setup.js';
 
 /** Who may sign in through the Yggdrasil API, by which name, and what the center keeps of it (docs/minecraft.md). */
-const Y = '/api/yggdrasil';
-const P = '/api/v1/auth/account/minecraft/profiles';
 const HOUR = 3_600_000;
-const LAUNCHER = {
-  remoteAddress: '198.51.100.23',
-  headers: { 'user-agent': 'HMCL/3.6.12' },
-};
 let clock = Date.UTC(2031, 6, 1, 8, 0, 0);
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp(
-    { MINECRAFT: 'on', SITE_NAME: 'Creeper Town' },
-    { now: () => clock },
-  );
+  t = await startMinecraftApp(() => clock);
 });
 afterAll(async () => {
   await t.close();
 });
 
-const profileName = () =>
-  `p${uniqueName('')
-    .replace(/[^A-Za-z0-9]/g, '')
-    .slice(-12)}`;
-
-async function withProfile(
-  app: TestApp,
-  u: TestUser,
-  name = profileName(),
-): Promise<{ id: string; name: string }> {
-  const res = await app.post(P, { name }, u.token);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().data;
-}
-
-const authenticate = (app: TestApp, username: string, password: string) =>
-  app.app.inject({
-    method: 'POST',
-    url: `${Y}/authserver/authenticate`,
-    payload: { username, password },
-    ...LAUNCHER,
-  });
 const join = (accessToken: string, selectedProfile: string, serverId: string) =>
   t.post(`${Y}/sessionserver/session/minecraft/join`, {
     accessToken,
@@ -60,17 +32,7 @@ const hasJoined = (username: string, serverId: string) =>
     `${Y}/sessionserver/session/minecraft/hasJoined?username=${username}&serverId=${serverId}`,
   );
 
-async function signedIn(
-  u: TestUser,
-  login = u.username,
-): Promise<{
-  accessToken: string;
-  selectedProfile: { id: string; name: string };
-}> {
-  const res = await authenticate(t, login, u.password);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
-}
+const signedIn = launcherSignIn(() => t);
 
 describe('server joins', () => {
   it('of two players under one server id are both checked: a join is keyed by server id and profile', async () => {
