@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestUser } from '../helpers/app.js';
-import {
-  startOidcUpstream,
-  type OidcUpstream,
-} from '../helpers/upstream/oidc-upstream.js';
-import {
-  listeningCenter,
-  type ListeningCenter,
-} from '../helpers/upstream/http-browser.js';
+import type { OidcUpstream } from '../helpers/upstream/oidc-upstream.js';
+import type { ListeningCenter } from '../helpers/upstream/http-browser.js';
 import { addProvider, signInThrough } from '../helpers/upstream/flow.js';
 import { createApp, pkcePair } from '../helpers/oauth.js';
 import { authorizeAsBrowser, postForm } from '../helpers/oidc-client.js';
+import { closeCorpCenter, startCorpCenter } from './upstream-oidc-setup.js';
 
 /**
  * Sign-in with a generic OpenID Connect provider (docs/api.md §14) against a real one,
@@ -23,25 +18,10 @@ let admin: TestUser;
 const A = '/api/v1/auth';
 
 beforeAll(async () => {
-  center = await listeningCenter();
-  upstream = await startOidcUpstream(
-    ['corp', 'google', 'microsoft'].map(
-      (id) => `${center.baseUrl}/login/${id}/callback`,
-    ),
-  );
-  admin = await center.admin();
-  await addProvider(center, admin, {
-    id: 'corp',
-    type: 'oidc',
-    name: 'Corp SSO',
-    client_id: upstream.clientId,
-    client_secret: upstream.clientSecret,
-    issuer: upstream.issuer,
-  });
+  ({ center, upstream, admin } = await startCorpCenter());
 });
 afterAll(async () => {
-  await upstream?.close();
-  await center?.close();
+  await closeCorpCenter({ center, upstream });
 });
 
 describe('the google and microsoft presets', () => {
