@@ -3,7 +3,6 @@ import {
   createTestApp,
   failure,
   refusal,
-  uniqueName,
   type TestApp,
   type TestUser,
 } from '../helpers/app.js';
@@ -19,38 +18,12 @@ import {
 } from '../helpers/upstream/flow.js';
 import { githubProvider, startGithub } from '../helpers/upstream/github.js';
 import type { StandIn } from '../helpers/upstream/stand-in.js';
+import { adminOf, newAccount } from './registration-setup.js';
 
 /** Who may register (docs/api.md §16.2): REGISTRATION, invite codes and e-mail domain lists. */
 const A = '/api/v1/auth';
 const CLOSED = refusal('当前不开放注册');
 const DOMAIN = refusal('该邮箱域名不允许注册');
-
-const newAccount = (domain = 'example.com') => {
-  const username = uniqueName('reg');
-  return {
-    username,
-    password: 'correct horse battery',
-    email: `${username}@${domain}`,
-  };
-};
-
-/** An administrator made as the CLI makes one: registration may be closed. */
-async function adminOf(t: TestApp): Promise<TestUser> {
-  const account = newAccount();
-  await t.runtime.services.admin.createUser(
-    { ...account, roles: ['player', 'admin'] },
-    'test',
-  );
-  const res = await t.post(`${A}/login`, {
-    username: account.username,
-    password: account.password,
-  });
-  return {
-    ...account,
-    token: res.json().access_token,
-    uid: res.json().user.uid,
-  };
-}
 
 describe('REGISTRATION=closed', () => {
   let center: ListeningCenter;
