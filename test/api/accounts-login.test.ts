@@ -7,6 +7,7 @@ import {
   uniqueName,
   type TestApp,
 } from '../helpers/app.js';
+import { codeSender, freshEmail } from './accounts-setup.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,15 +18,7 @@ afterAll(async () => {
 });
 
 const A = '/api/v1/auth';
-const freshEmail = () => `${uniqueName('mail')}@example.com`;
-
-async function sendCode(email: string, purpose: string) {
-  const res = await t.post(`${A}/send_code`, { email, purpose });
-  expect(failure(res), `send_code ${purpose} ${email}`).toEqual([
-    200,
-    { ok: true, data: { expires_in: 600, resend_after: 60 } },
-  ]);
-}
+const sendCode = codeSender(() => t);
 
 describe('login', () => {
   it('signs in with the username in any case or the e-mail', async () => {
