@@ -5,10 +5,10 @@ import {
   refusal,
   uniqueName,
   type TestApp,
-  type TestUser,
 } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
 import { jwtClaims } from '../helpers/jwt.js';
+import { accountSessions } from './account-settings-setup.js';
 
 const A = '/api/v1/auth';
 const ACC = `${A}/account`;
@@ -20,15 +20,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const login = async (u: TestUser, headers: Record<string, string> = {}) =>
-  (
-    await t.post(
-      `${A}/login`,
-      { username: u.username, password: u.password },
-      undefined,
-      headers,
-    )
-  ).json().access_token as string;
+const { login } = accountSessions(() => t);
 describe('change e-mail', () => {
   it('a code to the new address confirms it; the old address gets a notice; email_verified follows', async () => {
     const u = await t.register();

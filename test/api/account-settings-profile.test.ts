@@ -4,9 +4,9 @@ import {
   failure,
   refusal,
   type TestApp,
-  type TestUser,
 } from '../helpers/app.js';
 import { jwtClaims } from '../helpers/jwt.js';
+import { accountSessions } from './account-settings-setup.js';
 
 const A = '/api/v1/auth';
 const ACC = `${A}/account`;
@@ -18,19 +18,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const login = async (u: TestUser, headers: Record<string, string> = {}) =>
-  (
-    await t.post(
-      `${A}/login`,
-      { username: u.username, password: u.password },
-      undefined,
-      headers,
-    )
-  ).json().access_token as string;
-const sessionsOf = async (token: string) =>
-  (await t.get(`${ACC}/sessions`, token)).json().data.sessions as Array<
-    Record<string, unknown>
-  >;
+const { login, sessionsOf } = accountSessions(() => t);
 
 describe('profile and password', () => {
   it('renames; bad names are 400', async () => {

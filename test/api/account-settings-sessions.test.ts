@@ -6,10 +6,10 @@ import {
   refusal,
   TEST_SECRET,
   type TestApp,
-  type TestUser,
 } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
 import { jwtClaims } from '../helpers/jwt.js';
+import { accountSessions } from './account-settings-setup.js';
 
 const A = '/api/v1/auth';
 const ACC = `${A}/account`;
@@ -21,19 +21,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const login = async (u: TestUser, headers: Record<string, string> = {}) =>
-  (
-    await t.post(
-      `${A}/login`,
-      { username: u.username, password: u.password },
-      undefined,
-      headers,
-    )
-  ).json().access_token as string;
-const sessionsOf = async (token: string) =>
-  (await t.get(`${ACC}/sessions`, token)).json().data.sessions as Array<
-    Record<string, unknown>
-  >;
+const { login, sessionsOf } = accountSessions(() => t);
 
 describe('sessions', () => {
   it('lists every sign-in with app, times, address and user agent; marks the current one', async () => {
