@@ -6,7 +6,6 @@ import {
   authorizeAsBrowser,
   discover,
   postForm,
-  signInWithCode,
   viaInject,
 } from '../helpers/oidc-client.js';
 import {
@@ -14,9 +13,8 @@ import {
   sha256Hex,
   timedSecretKey,
 } from '../../src/platform/crypto/random.js';
+import { auth, CB, cred, ISSUER, tokenLife } from './oidc-refresh-setup.js';
 
-const ISSUER = 'https://id.example.com';
-const CB = 'https://rp.example.com/cb';
 let t: TestApp;
 let dev: TestUser;
 let as: oauth.AuthorizationServer;
@@ -34,40 +32,11 @@ afterAll(async () => {
   await t.close();
 });
 
-const auth = (c: CreatedApp) => oauth.ClientSecretBasic(c.client_secret!);
-const cred = (c: CreatedApp) => ({
-  basic: [c.client_id, c.client_secret!] as [string, string],
-});
-
-const signIn = (user: TestUser, client = rp, scope = 'openid profile email') =>
-  signInWithCode(t, as, user, client, CB, scope);
-
-const refresh = (
-  token: string,
-  client = rp,
-  extra: Record<string, string> = {},
-) =>
-  postForm(
-    t,
-    '/oauth/token',
-    { grant_type: 'refresh_token', refresh_token: token, ...extra },
-    cred(client),
-  );
-/** Introspection by the client the token was issued to (only it learns anything, RFC 7662 §4). */
-const introspect = async (token: string, client = rp) => {
-  const post = client.token_endpoint_auth_method === 'client_secret_post';
-  const form: Record<string, string> = post
-    ? {
-        token,
-        client_id: client.client_id,
-        client_secret: client.client_secret!,
-      }
-    : { token };
-  return (
-    await postForm(t, '/oauth/introspect', form, post ? {} : cred(client))
-  ).json();
-};
-const userinfo = (token: string) => t.get('/oauth/userinfo', token);
+const { signIn, refresh, introspect, userinfo } = tokenLife(() => ({
+  t,
+  as,
+  rp,
+}));
 
 describe('refresh tokens', () => {
   it('rotate through oauth4webapi; a narrower scope may be asked, a wider one not', async () => {
