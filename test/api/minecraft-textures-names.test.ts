@@ -1,14 +1,7 @@
 import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestApp,
-  failure,
-  refusal,
-  uniqueName,
-  type TestApp,
-  type TestUser,
-} from '../helpers/app.js';
+import { failure, refusal, type TestApp } from '../helpers/app.js';
 import {
   chunk,
   makePng,
@@ -16,52 +9,26 @@ import {
   rgbaScanlines,
   seededPixels,
 } from '../helpers/png.js';
+import {
+  P,
+  startTextureApp,
+  textureRequests,
+} from './minecraft-textures-setup.js';
 
 /** Skins and capes as stored and served: limits, clean-up, what is kept of a file, its name (docs/minecraft.md). */
-const P = '/api/v1/auth/account/minecraft/profiles';
 const BAD_TEXTURE = refusal(
   '材质须为 PNG 图片，皮肤 64×32 或 64×64，披风 64×32 或 22×17',
 );
 const clock = Date.UTC(2031, 2, 1, 12, 0, 0);
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp(
-    { MINECRAFT: 'on', LIMIT_TEXTURE_UPLOAD: '5/3600' },
-    { now: () => clock },
-  );
+  t = await startTextureApp(() => clock);
 });
 afterAll(async () => {
   await t.close();
 });
 
-const profileName = () =>
-  `p${uniqueName('')
-    .replace(/[^A-Za-z0-9]/g, '')
-    .slice(-12)}`;
-
-async function playerWithProfile(): Promise<{ u: TestUser; id: string }> {
-  const u = await t.register();
-  const res = await t.post(P, { name: profileName() }, u.token);
-  expect(res.statusCode, res.body).toBe(200);
-  return { u, id: res.json().data.id };
-}
-
-const upload = (u: TestUser, id: string, type: string, file: Buffer) =>
-  t.app.inject({
-    method: 'POST',
-    url: `${P}/${id}/textures/${type}`,
-    payload: file,
-    headers: {
-      authorization: `Bearer ${u.token}`,
-      'content-type': 'image/png',
-    },
-  });
-const served = (url: string) => t.app.inject({ url: new URL(url).pathname });
-async function skinUrl(u: TestUser, id: string, file: Buffer): Promise<string> {
-  const res = await upload(u, id, 'skin', file);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().data.skin.url;
-}
+const { playerWithProfile, upload, served, skinUrl } = textureRequests(() => t);
 
 /** authlib-injector's texture hash, as its specification writes it: size, then ARGB column by column, transparent pixels zeroed. */
 function specTextureHash(width: number, height: number, rgba: Buffer): string {

@@ -1,62 +1,29 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestApp,
-  refusal,
-  uniqueName,
-  type TestApp,
-  type TestUser,
-} from '../helpers/app.js';
+import { refusal, uniqueName, type TestApp } from '../helpers/app.js';
 import { makePng } from '../helpers/png.js';
 import { createLogger } from '../../src/platform/logging/log.js';
 import { Housekeeping } from '../../src/features/housekeeping/housekeeping.js';
+import {
+  P,
+  startTextureApp,
+  textureRequests,
+} from './minecraft-textures-setup.js';
 
 /** Skins and capes as stored and served: limits, clean-up, what is kept of a file, its name (docs/minecraft.md). */
-const P = '/api/v1/auth/account/minecraft/profiles';
 const TOO_MANY = refusal('请求过于频繁，请稍后再试');
 const HOUR = 3_600_000;
 let clock = Date.UTC(2031, 2, 1, 12, 0, 0);
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp(
-    { MINECRAFT: 'on', LIMIT_TEXTURE_UPLOAD: '5/3600' },
-    { now: () => clock },
-  );
+  t = await startTextureApp(() => clock);
 });
 afterAll(async () => {
   await t.close();
 });
 
-const profileName = () =>
-  `p${uniqueName('')
-    .replace(/[^A-Za-z0-9]/g, '')
-    .slice(-12)}`;
-
-async function playerWithProfile(): Promise<{ u: TestUser; id: string }> {
-  const u = await t.register();
-  const res = await t.post(P, { name: profileName() }, u.token);
-  expect(res.statusCode, res.body).toBe(200);
-  return { u, id: res.json().data.id };
-}
-
-const upload = (u: TestUser, id: string, type: string, file: Buffer) =>
-  t.app.inject({
-    method: 'POST',
-    url: `${P}/${id}/textures/${type}`,
-    payload: file,
-    headers: {
-      authorization: `Bearer ${u.token}`,
-      'content-type': 'image/png',
-    },
-  });
-const served = (url: string) => t.app.inject({ url: new URL(url).pathname });
+const { playerWithProfile, upload, served, skinUrl } = textureRequests(() => t);
 const statusOf = async (url: string) => (await served(url)).statusCode;
-
-async function skinUrl(u: TestUser, id: string, file: Buffer): Promise<string> {
-  const res = await upload(u, id, 'skin', file);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json().data.skin.url;
-}
 
 describe('texture uploads per account', () => {
   it('are counted atomically: of 50 parallel uploads at most LIMIT_TEXTURE_UPLOAD pass, and only the skin in use is kept', async () => {
