@@ -97,8 +97,14 @@ describe.skipIf(!usable)('PostgreSQL stopped and started under traffic', () => {
     );
     expect(recovered).toEqual([true, true]);
     const recoveredMs = Date.now() - upAt;
-    // A few more seconds of traffic after the return, all of which must succeed.
-    await new Promise((r) => setTimeout(r, 3_000));
+    // Traffic well after the return, all of which must succeed.
+    await waitFor(
+      'traffic answered more than 5 s after the return',
+      30_000,
+      () =>
+        traffic.records.filter((r) => r.reply.at >= upAt + 5_000).length >= 30,
+      100,
+    );
     await traffic.stop();
 
     for (const s of servers)
