@@ -12,14 +12,17 @@ import {
   send,
   startTraffic,
   verifyAcknowledged,
+  WITH_OIDC,
   type Traffic,
 } from './traffic.js';
 
 /**
  * SIGKILL under mixed traffic, three times in a row at random moments, restarting on the same
- * SQLite file each time: every change answered 200 is there, no authorization code is
- * honoured twice, and the webhook outbox neither loses an acknowledged ban nor announces a
- * change that did not commit.
+ * SQLite file each time: every change answered 200 is there; nothing single use answered 200
+ * is honoured twice (authorization codes of both flows, rotated OpenID Connect refresh
+ * tokens, whose reuse ends their family, invite uses, CAPTCHA solutions); and the webhook
+ * outbox neither loses an acknowledged registration or ban nor announces a change that did
+ * not commit.
  */
 const AUTH = '/api/v1/auth';
 const ROUNDS = 3;
@@ -48,6 +51,15 @@ describe('SIGKILL under traffic', () => {
       DATABASE_URL: `sqlite:${dbFile}`,
       WEBHOOK_ALLOW_PRIVATE: 'on',
       LOG_LEVEL: 'warn',
+      // Registrations need an invite code and a solved CAPTCHA, both single use; the
+      // cheapest proof of work keeps the traffic's pace.
+      REGISTRATION: 'invite',
+      CAPTCHA: 'altcha',
+      CAPTCHA_COST: '1000',
+      // The checks present every used token and code again on purpose: far more failures
+      // than the exchange limits answer in detail before they answer 429.
+      LIMIT_EXCHANGE_PAIR: '1000000/300',
+      LIMIT_EXCHANGE_CLIENT: '1000000/300',
     };
     const added = JSON.parse(
       await runCli(env, [
@@ -65,10 +77,16 @@ describe('SIGKILL under traffic', () => {
     const rounds: Traffic[] = [];
 
     for (let round = 0; round < ROUNDS; round++) {
-      const traffic = startTraffic({ bases: [server.url], setup, workers: 6 });
+      const traffic = startTraffic({
+        bases: [server.url],
+        setup,
+        workers: 6,
+        ops: WITH_OIDC,
+      });
       rounds.push(traffic);
-      // A random moment: after 20 to 80 answered requests, with others in flight.
-      const after = 20 + Math.floor(Math.random() * 60);
+      // A random moment: after 40 to 160 answered requests, with others in flight (a
+      // registration takes three: its invite code, its CAPTCHA and itself).
+      const after = 40 + Math.floor(Math.random() * 120);
       await waitFor(
         'traffic before the kill',
         60_000,
@@ -90,15 +108,32 @@ describe('SIGKILL under traffic', () => {
     const banned = rounds.flatMap((t) => t.banned);
     expect(banned.length).toBeGreaterThan(0);
     expect(rounds.flatMap((t) => t.exchanged).length).toBeGreaterThan(0);
-    // No acknowledged ban is lost by the outbox…
+    // Each kind of single-use thing was used up under traffic, so the checks above had some.
+    const families = rounds.flatMap((t) => t.families.all);
+    expect(families.flatMap((f) => f.rotated).length).toBeGreaterThan(0);
+    const invites = rounds.flatMap((t) => t.extras.invites);
+    expect(invites.some((i) => i.uses > 1 && i.tried.length > i.uses)).toBe(
+      true,
+    );
+    expect(invites.some((i) => i.admitted.length === i.uses)).toBe(true);
+    expect(rounds.flatMap((t) => t.extras.captchas).length).toBeGreaterThan(0);
+    // No acknowledged registration or ban is lost by the outbox…
+    const registered = [
+      ...rounds.flatMap((t) => t.accounts.map((a) => a.username)),
+      ...banned,
+    ];
+    const seen = (type: string) =>
+      new Set(receiver.ofType(type).map((e) => e.data.username));
     await waitFor(
-      'every acknowledged ban at the receiver',
+      'every acknowledged registration and ban at the receiver',
       60_000,
       () => {
-        const seen = new Set(
-          receiver.ofType('user.banned').map((e) => e.data.username),
+        const created = seen('user.created');
+        const bans = seen('user.banned');
+        return (
+          registered.every((u) => created.has(u)) &&
+          banned.every((u) => bans.has(u))
         );
-        return banned.every((u) => seen.has(u));
       },
       200,
     );
