@@ -1,13 +1,20 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import { runCli } from '../helpers/server.js';
-import { send, type Reply } from './request.js';
+import { verifyFamilies, WorkerFamilies } from './oidc-families.js';
+import {
+  RegistrationExtras,
+  verifyRegistrationExtras,
+} from './registration-extras.js';
+import { send, sendWith, type Reply, type SendOptions } from './request.js';
 
 export { send, type Reply } from './request.js';
 
 /**
- * Steady mixed traffic against one or more running instances: registrations, sign-ins,
- * `me`, token refreshes, authorization code exchanges and bans. Every answer is recorded with
- * its time; what was answered 200 is kept, for the checks that it survived the fault.
+ * Steady mixed traffic against one or more running instances: registrations (with an invite
+ * code and a CAPTCHA when the center asks for them), sign-ins, `me`, token refreshes,
+ * authorization code exchanges, bans and, when asked for, OpenID Connect refresh token
+ * rotations. Every answer is recorded with its time; what was answered 200 is kept, for the
+ * checks that it survived the fault and that nothing single use works twice.
  */
 const AUTH = '/api/v1/auth';
 export const PASSWORD = 'fault suite password';
@@ -22,13 +29,21 @@ export interface TrafficSetup {
   adminToken: string;
   clientId: string;
   clientSecret: string;
+  redirectUri: string;
+  /** REGISTRATION=invite: each registration brings a code the administrator made. */
+  invites: boolean;
+  /** CAPTCHA=altcha: each registration brings a solved challenge. */
+  captcha: boolean;
 }
 
 let seq = 0;
 export const uniqueName = (prefix: string) =>
   `${prefix}_${process.pid % 100_000}_${++seq}`;
 
-/** An administrator made with the CLI (on `env`'s database) and a confidential app of theirs. */
+/**
+ * An administrator made with the CLI (on `env`'s database) and a confidential app of theirs;
+ * `env` is the instances' own, whose REGISTRATION and CAPTCHA the registrations follow.
+ */
 export async function prepareTraffic(
   env: Record<string, string>,
   base: string,
@@ -64,11 +79,23 @@ export async function prepareTraffic(
     adminToken,
     clientId: app.body.data.client_id,
     clientSecret: app.body.data.client_secret,
+    redirectUri: REDIRECT,
+    invites: env.REGISTRATION === 'invite',
+    captcha: env.CAPTCHA === 'altcha',
   };
 }
 
-export type Op = 'register' | 'login' | 'me' | 'refresh' | 'exchange' | 'ban';
-const CYCLE: Op[] = ['register', 'me', 'login', 'refresh', 'exchange', 'ban'];
+const CYCLE = [
+  'register',
+  'me',
+  'login',
+  'refresh',
+  'exchange',
+  'ban',
+] as const;
+/** The default cycle and OpenID Connect refresh token rotations. */
+export const WITH_OIDC = [...CYCLE, 'oidc'] as const;
+export type Op = (typeof WITH_OIDC)[number];
 
 export interface TrafficRecord {
   op: Op;
@@ -84,6 +111,10 @@ export interface Traffic {
   banned: string[];
   /** Authorization codes whose exchange was answered 200: single use, never honoured again. */
   exchanged: string[];
+  /** Invite codes and CAPTCHA solutions the registrations used. */
+  extras: RegistrationExtras;
+  /** OpenID Connect refresh token families started and rotated. */
+  families: WorkerFamilies;
   /** Stops sending and waits for the requests in flight. */
   stop(): Promise<void>;
 }
@@ -95,8 +126,8 @@ export interface TrafficOptions {
   /** Pause between one worker's requests, so a failing instance is not flooded. */
   paceMs?: number;
   timeoutMs?: number;
-  /** The operations to cycle through (all of them by default). */
-  ops?: Op[];
+  /** The operations to cycle through (all but `oidc` by default). */
+  ops?: readonly Op[];
 }
 
 export function startTraffic(opts: TrafficOptions): Traffic {
@@ -108,39 +139,54 @@ export function startTraffic(opts: TrafficOptions): Traffic {
     accounts: [],
     banned: [],
     exchanged: [],
+    extras: new RegistrationExtras(setup),
+    families: new WorkerFamilies(setup),
     stop: async () => undefined,
   };
   let stopped = false;
-  const call = async (
+  /** Sends one request recorded under `op`. */
+  const as =
+    (op: Op) =>
+    async (
+      base: string,
+      method: string,
+      path: string,
+      body?: unknown,
+      opts: SendOptions = {},
+    ) => {
+      const reply = await sendWith(base, method, path, body, {
+        timeoutMs,
+        ...opts,
+      });
+      traffic.records.push({ op, base, reply });
+      return reply;
+    };
+  const call = (
     op: Op,
     base: string,
     method: string,
     path: string,
     body?: unknown,
     token?: string,
-  ) => {
-    const reply = await send(base, method, path, body, token, timeoutMs);
-    traffic.records.push({ op, base, reply });
-    return reply;
-  };
+  ) => as(op)(base, method, path, body, { token });
   const pick = (i: number) =>
     traffic.accounts[i % Math.max(1, traffic.accounts.length)];
+  const register = (base: string, username: string) =>
+    traffic.extras.register(as('register'), base, username, PASSWORD);
 
-  const step = async (op: Op, base: string, i: number) => {
+  const step = async (op: Op, base: string, i: number, w: number) => {
     const account = pick(i);
     if (op === 'register' || !account) {
       const username = uniqueName('u');
-      const r = await call('register', base, 'POST', `${AUTH}/register`, {
-        username,
-        password: PASSWORD,
-        email: `${username}@example.com`,
-      });
-      if (r.status === 200)
+      const r = await register(base, username);
+      if (r?.status === 200)
         traffic.accounts.push({ username, token: r.body.access_token });
       return;
     }
     if (op === 'me') {
       await call('me', base, 'GET', `${AUTH}/me`, undefined, account.token);
+    } else if (op === 'oidc') {
+      await traffic.families.step(as('oidc'), base, w, account.token);
     } else if (op === 'login') {
       const r = await call('login', base, 'POST', `${AUTH}/login`, {
         username: account.username,
@@ -177,12 +223,8 @@ export function startTraffic(opts: TrafficOptions): Traffic {
     } else if (op === 'ban') {
       // A victim of its own, never in the pool, so no other worker is signing it in meanwhile.
       const username = uniqueName('ban');
-      const v = await call('register', base, 'POST', `${AUTH}/register`, {
-        username,
-        password: PASSWORD,
-        email: `${username}@example.com`,
-      });
-      if (v.status !== 200) return;
+      const v = await register(base, username);
+      if (v?.status !== 200) return;
       const r = await call(
         'ban',
         base,
@@ -198,7 +240,7 @@ export function startTraffic(opts: TrafficOptions): Traffic {
   const worker = async (w: number) => {
     for (let i = 0; !stopped; i++) {
       const base = opts.bases[(w + i) % opts.bases.length]!;
-      await step(cycle[(w + i) % cycle.length]!, base, w * 7919 + i);
+      await step(cycle[(w + i) % cycle.length]!, base, w * 7919 + i, w);
       await pause(opts.paceMs ?? 20);
     }
   };
@@ -212,7 +254,10 @@ export function startTraffic(opts: TrafficOptions): Traffic {
   return traffic;
 }
 
-/** Checks after a fault: every acknowledged change is there, and no used code works again. */
+/**
+ * Checks after a fault: every acknowledged change is there, and nothing single use that was
+ * answered 200 (code, refresh token, invite use, CAPTCHA solution) works again.
+ */
 export async function verifyAcknowledged(
   base: string,
   traffic: Traffic,
@@ -241,5 +286,10 @@ export async function verifyAcknowledged(
     });
     if (r.status === 200) problems.push(`code ${code} honoured twice`);
   }
-  return problems;
+  const probe = () => uniqueName('probe');
+  return [
+    ...problems,
+    ...(await verifyFamilies(base, setup, traffic.families.all)),
+    ...(await verifyRegistrationExtras(base, traffic.extras, setup, probe)),
+  ];
 }
