@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqlStorage } from '../../src/app/sql-storage.js';
 import type { Storage } from '../../src/app/storage.js';
-import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
+import { isPostgresUrl } from '../helpers/db.js';
+import { databaseAt } from '../helpers/migrated-to.js';
 import { openTestStorage, type TestStorage } from '../helpers/storage.js';
 
 /**
@@ -158,40 +156,7 @@ describe(`e-mail code tries (${isPostgresUrl(pgUrl) ? 'postgres' : 'sqlite'})`, 
 describe('migration 002: keys recomputed with ASCII folding', () => {
   it("a look-alike filed under kate's Unicode key gets its own key; kate can then register", async () => {
     // A database at migration 001 holding a row written the old way (Unicode lower-casing).
-    const { Kysely, Migrator, PostgresDialect, SqliteDialect } = await import(
-      'kysely'
-    );
-    const { migrationProvider } = await import('../../src/app/migrations.js');
-    let url: string;
-    let done: () => Promise<void>;
-    let dialect: import('kysely').Dialect;
-    let migrationTableSchema: string | undefined;
-    if (isPostgresUrl(pgUrl)) {
-      const fresh = await freshPostgresSchema(pgUrl);
-      const { default: pg } = await import('pg');
-      dialect = new PostgresDialect({
-        pool: new pg.Pool({
-          connectionString: pgUrl,
-          options: `-c search_path=${fresh.schema}`,
-          max: 1,
-        }),
-      });
-      url = fresh.url;
-      done = fresh.dispose;
-      migrationTableSchema = fresh.schema;
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'ac-mig-'));
-      const { default: Sqlite } = await import('better-sqlite3');
-      dialect = new SqliteDialect({ database: new Sqlite(join(dir, 'm.db')) });
-      url = `sqlite:${join(dir, 'm.db')}`;
-      done = async () => rmSync(dir, { recursive: true, force: true });
-    }
-    const db = new Kysely<any>({ dialect });
-    await new Migrator({
-      db,
-      provider: migrationProvider,
-      ...(migrationTableSchema && { migrationTableSchema }),
-    }).migrateTo('001-initial');
+    const { db, url, dispose: done } = await databaseAt('001-initial');
     await db
       .insertInto('users')
       .values({

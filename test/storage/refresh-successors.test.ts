@@ -1,53 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  type Dialect,
-  Kysely,
-  Migrator,
-  PostgresDialect,
-  SqliteDialect,
-} from 'kysely';
 import { createSqlStorage } from '../../src/app/sql-storage.js';
-import { migrationProvider } from '../../src/app/migrations.js';
-import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
+import { isPostgresUrl } from '../helpers/db.js';
+import { databaseAt } from '../helpers/migrated-to.js';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 
 describe(`migration 007: rotations record their successor (${isPostgresUrl(pgUrl) ? 'postgres' : 'sqlite'})`, () => {
   it('a token used before successors were recorded reads as answered: presenting it again is reuse', async () => {
     // A database at migration 006 holding a rotated token (used, its successor stored) and the successor.
-    let url: string;
-    let done: () => Promise<void>;
-    let dialect: Dialect;
-    let migrationTableSchema: string | undefined;
-    if (isPostgresUrl(pgUrl)) {
-      const fresh = await freshPostgresSchema(pgUrl);
-      const { default: pg } = await import('pg');
-      dialect = new PostgresDialect({
-        pool: new pg.Pool({
-          connectionString: pgUrl,
-          options: `-c search_path=${fresh.schema}`,
-          max: 1,
-        }),
-      });
-      url = fresh.url;
-      done = fresh.dispose;
-      migrationTableSchema = fresh.schema;
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'ac-mig-'));
-      const { default: Sqlite } = await import('better-sqlite3');
-      dialect = new SqliteDialect({ database: new Sqlite(join(dir, 'm.db')) });
-      url = `sqlite:${join(dir, 'm.db')}`;
-      done = async () => rmSync(dir, { recursive: true, force: true });
-    }
-    const db = new Kysely<any>({ dialect });
-    await new Migrator({
-      db,
-      provider: migrationProvider,
-      ...(migrationTableSchema && { migrationTableSchema }),
-    }).migrateTo('006-reauth-grants');
+    const { db, url, dispose: done } = await databaseAt('006-reauth-grants');
     await db
       .insertInto('refresh_families')
       .values({

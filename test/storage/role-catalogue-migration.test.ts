@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import { createSqlStorage } from '../../src/app/sql-storage.js';
-import { migrationProvider } from '../../src/app/migrations.js';
-import { freshPostgresSchema, isPostgresUrl } from '../helpers/db.js';
+import { isPostgresUrl } from '../helpers/db.js';
+import { databaseAt } from '../helpers/migrated-to.js';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 
@@ -28,36 +24,7 @@ const user = (id: number, roles: string[]) => ({
 
 describe(`migration 018: the role catalogue (${isPostgresUrl(pgUrl) ? 'postgres' : 'sqlite'})`, () => {
   it('lists player and admin, and every role users held, with their holders', async () => {
-    let url: string;
-    let done: () => Promise<void>;
-    let dialect: PostgresDialect | SqliteDialect;
-    let migrationTableSchema: string | undefined;
-    if (isPostgresUrl(pgUrl)) {
-      const fresh = await freshPostgresSchema(pgUrl);
-      const { default: pg } = await import('pg');
-      dialect = new PostgresDialect({
-        pool: new pg.Pool({
-          connectionString: pgUrl,
-          options: `-c search_path=${fresh.schema}`,
-          max: 1,
-        }),
-      });
-      url = fresh.url;
-      done = fresh.dispose;
-      migrationTableSchema = fresh.schema;
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'ac-mig-'));
-      const { default: Sqlite } = await import('better-sqlite3');
-      dialect = new SqliteDialect({ database: new Sqlite(join(dir, 'm.db')) });
-      url = `sqlite:${join(dir, 'm.db')}`;
-      done = async () => rmSync(dir, { recursive: true, force: true });
-    }
-    const db = new Kysely<any>({ dialect });
-    await new Migrator({
-      db,
-      provider: migrationProvider,
-      ...(migrationTableSchema && { migrationTableSchema }),
-    }).migrateTo('017-mail-outbox');
+    const { db, url, dispose: done } = await databaseAt('017-mail-outbox');
     await db
       .insertInto('users')
       .values([
