@@ -17,6 +17,12 @@ import { required, type Params } from './params.js';
  * codes, `/device` page and approval; only codes started at /oauth/device_authorization (they
  * carry a scope) are redeemed here, and only by the client they were issued to.
  */
+/**
+ * Refusals of a real device code of this client (denied, expired, used, its user gone): not
+ * guesses, so the token endpoint's throttle gives their tries back (oauth-error.ts).
+ */
+const HELD = true;
+
 export class DeviceGrant {
   constructor(
     private readonly devices: DeviceCodeRepo,
@@ -43,6 +49,9 @@ export class DeviceGrant {
         decision.error === 'access_denied'
           ? 'The user denied the request'
           : 'The device code has expired',
+        400,
+        {},
+        HELD,
       );
     if (decision.kind === 'wait') {
       await this.devices.recordPoll(hash, now, decision.interval);
@@ -55,11 +64,20 @@ export class DeviceGrant {
     }
     const user = await this.users.findById(decision.userId);
     if (!user || isBanned(user, now) || code.createdAt <= user.tokensValidAfter)
-      throw new OAuthError('access_denied', 'The user can no longer sign in');
+      throw new OAuthError(
+        'access_denied',
+        'The user can no longer sign in',
+        400,
+        {},
+        HELD,
+      );
     if (!admits(app, user))
       throw new OAuthError(
         'access_denied',
         'The user holds none of the roles this client requires',
+        400,
+        {},
+        HELD,
       );
     const family = this.issuer.newFamily(app, user);
     const grant = {
@@ -81,7 +99,13 @@ export class DeviceGrant {
       return true;
     });
     if (!redeemed)
-      throw new OAuthError('expired_token', 'The device code has expired');
+      throw new OAuthError(
+        'expired_token',
+        'The device code has expired',
+        400,
+        {},
+        HELD,
+      );
     await this.audit.signedIn(user, caller, 'oidc', {
       target: app.clientId,
       detail: { grant: 'device_code' },

@@ -14,7 +14,7 @@ import type { AuthCodeRepo, CodeReplays } from '../authorization/index.js';
 import type { PresentedRefreshToken, RefreshTokenRepo } from './repository.js';
 import { isBanned, type User } from '../accounts/index.js';
 import type { TokenIssuer, TokenResponse } from './issuer.js';
-import { OAuthError, invalidGrant } from './oauth-error.js';
+import { OAuthError, invalidGrant, heldGrant } from './oauth-error.js';
 import { param, required, type Params } from './params.js';
 import type { TokenMinter } from './token-minter.js';
 import { RotationAnswers } from './rotation-answers.js';
@@ -74,7 +74,7 @@ export class TokenGrants {
       throw invalidGrant('The authorization code is invalid');
     if (code.usedAt !== null) return this.replayed(codeHash, caller);
     if (code.expiresAt <= now())
-      throw invalidGrant('The authorization code has expired');
+      throw heldGrant('The authorization code has expired');
     // RFC 6749 §4.1.3: required and identical when it was sent at authorize; when it was not, any value sent must still be the one used.
     if (
       code.redirectUriGiven
@@ -97,7 +97,7 @@ export class TokenGrants {
       now(),
     );
     if (!user) throw invalidGrant('The authorization code is invalid');
-    if (!admits(app, user)) throw invalidGrant(NOT_ADMITTED);
+    if (!admits(app, user)) throw heldGrant(NOT_ADMITTED);
 
     const { issuer } = this.deps;
     const familyId = await issuer.startFamily(
@@ -136,7 +136,7 @@ export class TokenGrants {
       await this.deps.refreshTokens.revokeFamily(familyId, now());
       const again = await codes.findByHash(codeHash);
       if (again?.usedAt != null) return this.replayed(codeHash, caller);
-      throw invalidGrant('The authorization code has expired');
+      throw heldGrant('The authorization code has expired');
     }
     // The person's sign-in at the application was recorded when their browser got the code.
     await this.deps.audit.record('oidc.token', {
@@ -151,7 +151,7 @@ export class TokenGrants {
   /** A reused code revokes the tokens issued from it, access token and refresh family (authorization's code-replay.ts). */
   private async replayed(codeHash: string, caller: Caller): Promise<never> {
     await this.deps.replays.revokeIssued(codeHash, 'oidc', caller);
-    throw invalidGrant('The authorization code has already been used');
+    throw heldGrant('The authorization code has already been used');
   }
 
   async refreshToken(
@@ -218,7 +218,7 @@ export class TokenGrants {
       throw invalidGrant('The refresh token is invalid');
     }
     // The family is kept: the person may be given the role again before it expires.
-    if (!admits(app, user)) throw invalidGrant(NOT_ADMITTED);
+    if (!admits(app, user)) throw heldGrant(NOT_ADMITTED);
     const grant = {
       app,
       user,
@@ -264,7 +264,7 @@ export class TokenGrants {
       presented.tokenHash,
     );
     if (current?.usedAt == null)
-      throw invalidGrant('The refresh token is invalid or expired');
+      throw heldGrant('The refresh token is invalid or expired');
     if (!rotationAnswered)
       throw new OAuthError(
         'invalid_grant',
@@ -280,7 +280,7 @@ export class TokenGrants {
         detail: { family_revoked: true },
       });
     }
-    throw invalidGrant('The refresh token has already been used');
+    throw heldGrant('The refresh token has already been used');
   }
 
   /** RFC 6749 §4.4: the client acts for itself (client-credentials.ts). */

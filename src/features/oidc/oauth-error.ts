@@ -10,7 +10,10 @@ export class OAuthError extends Error {
     readonly description: string,
     readonly status = 400,
     readonly headers: Record<string, string> = {},
-    /** Not a failed guess (a device still waiting, a client racing itself): not counted by the throttle. */
+    /**
+     * Not a failed guess (a device still waiting, a client racing itself, a code or token that
+     * was real but is used up or expired): not counted by the throttle.
+     */
     readonly benign = false,
   ) {
     super(`${error}: ${description}`);
@@ -26,6 +29,13 @@ export const invalidRequest = (description: string): OAuthError =>
   new OAuthError('invalid_request', description);
 export const invalidGrant = (description: string): OAuthError =>
   new OAuthError('invalid_grant', description);
+/**
+ * invalid_grant for a real code or refresh token of this client that is used up, expired or
+ * whose person may not have it: only its holder gets this far, so the throttle gives the try
+ * back, as the v1 exchange does for a replay (docs/api.md §5.6).
+ */
+export const heldGrant = (description: string): OAuthError =>
+  new OAuthError('invalid_grant', description, 400, {}, true);
 /** RFC 6750 §3.1: a missing, malformed, expired or revoked access token. */
 export const invalidToken = (
   description = 'The access token is invalid, expired or revoked',
