@@ -90,20 +90,19 @@ export class SqlSignInHistoryRepo implements SignInHistoryRepo {
   }
 
   async claimFirstSignIn(userId: number, at: number): Promise<boolean> {
-    const inserted = await this.db
+    // The row may come from the notice setting, saved before any sign-in: it is claimed
+    // when its first sign-in is still unset, in the same statement.
+    const claimed = await this.db
       .insertInto('sign_in_accounts')
       .values({ user_id: userId, first_sign_in_at: at })
-      .onConflict((oc) => oc.column('user_id').doNothing())
+      .onConflict((oc) =>
+        oc
+          .column('user_id')
+          .doUpdateSet({ first_sign_in_at: at })
+          .where('sign_in_accounts.first_sign_in_at', 'is', null),
+      )
       .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return true;
-    // The row may come from the notice setting, saved before any sign-in.
-    const updated = await this.db
-      .updateTable('sign_in_accounts')
-      .set({ first_sign_in_at: at })
-      .where('user_id', '=', userId)
-      .where('first_sign_in_at', 'is', null)
-      .executeTakeFirst();
-    return Number(updated.numUpdatedRows) === 1;
+    return Number(claimed.numInsertedOrUpdatedRows ?? 0) === 1;
   }
 
   async noticeEnabled(userId: number): Promise<boolean> {
