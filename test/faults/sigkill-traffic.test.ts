@@ -60,10 +60,6 @@ async function killThreeTimes(databaseUrl: string): Promise<void> {
     REGISTRATION: 'invite',
     CAPTCHA: 'altcha',
     CAPTCHA_COST: '1000',
-    // The checks present every used token and code again on purpose: far more failures
-    // than the exchange limits answer in detail before they answer 429.
-    LIMIT_EXCHANGE_PAIR: '1000000/300',
-    LIMIT_EXCHANGE_CLIENT: '1000000/300',
   };
   const added = JSON.parse(
     await runCli(env, [
