@@ -62,6 +62,41 @@ export async function sendCode(
   }
 }
 
+/**
+ * A six-digit code field beside the button that mails the code for `purpose` to `address()`;
+ * `box` is the CAPTCHA that sending asks for whenever one is on, for the form to place.
+ */
+export function mailedCodeRow(
+  name: string,
+  purpose: string,
+  address: () => string,
+  msg: ReturnType<typeof notice>,
+): { code: HTMLInputElement; codeRow: HTMLElement; box: CaptchaBox } {
+  const code = input(name, {
+    inputmode: 'numeric',
+    autocomplete: 'one-time-code',
+    maxlength: '6',
+    placeholder: t('login.sixDigits'),
+  });
+  const send = h(
+    'button',
+    { type: 'button', class: 'secondary' },
+    t('login.sendCode'),
+  );
+  const box = new CaptchaBox();
+  send.addEventListener(
+    'click',
+    () => void sendCode(address(), purpose, send, msg, box),
+  );
+  const codeRow = h(
+    'div',
+    { class: 'inline' },
+    field(t('label.code'), code),
+    send,
+  );
+  return { code, codeRow, box };
+}
+
 /** The password sign-in form; `done` gets the token (by default: signed in, on to `next`). */
 export function passwordForm(
   msg: ReturnType<typeof notice>,
@@ -138,32 +173,16 @@ export function codeForm(
     required: true,
     value: prefill,
   });
-  const code = input('code', {
-    inputmode: 'numeric',
-    autocomplete: 'one-time-code',
-    maxlength: '6',
-    placeholder: t('login.sixDigits'),
-  });
-  const send = h(
-    'button',
-    { type: 'button', class: 'secondary' },
-    t('login.sendCode'),
-  );
-  const box = new CaptchaBox();
-  send.addEventListener(
-    'click',
-    () => void sendCode(email.value, 'login', send, msg, box),
+  const { code, codeRow, box } = mailedCodeRow(
+    'code',
+    'login',
+    () => email.value,
+    msg,
   );
   const submit = h(
     'button',
     { type: 'submit', class: 'primary' },
     t('login.submit'),
-  );
-  const codeRow = h(
-    'div',
-    { class: 'inline' },
-    field(t('label.code'), code),
-    send,
   );
   // Sending a code needs a CAPTCHA whenever one is on; solve it once the form is in use.
   email.addEventListener('focus', () => void box.start(), { once: true });
