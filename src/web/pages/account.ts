@@ -1,7 +1,7 @@
 import { currentUser, data, loginUrl, type Me } from '../api.js';
 import { busy, form, formatTime, h, notice } from '../dom.js';
 import { messageOf, render } from '../layout.js';
-import { mailedCodeRow } from './login.js';
+import { mailedCodeRow } from './mailed-code.js';
 import { signOut } from '../sign-out.js';
 import { securitySections } from './account-security.js';
 import {

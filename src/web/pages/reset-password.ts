@@ -3,7 +3,8 @@ import { data } from '../api.js';
 import { field, form, h, input, notice } from '../dom.js';
 import { required, showFieldErrors } from '../field-errors.js';
 import { messageOf, render } from '../layout.js';
-import { mailedCodeRow, withNext } from './login.js';
+import { withNext } from './login.js';
+import { mailedCodeRow } from './mailed-code.js';
 import { t } from '../i18n.js';
 
 export function resetPasswordPage(): void {
