@@ -1,6 +1,6 @@
 /** E-mail codes on the sign-in and account pages: the send button and the field beside it. */
 import { data } from '../api.js';
-import { cooldown, field, h, input, type notice } from '../dom.js';
+import { cooldown, field, h, type notice, sixDigitInput } from '../dom.js';
 import { messageOf } from '../layout.js';
 import { t } from '../i18n.js';
 import { CaptchaBox, withCaptcha } from '../captcha.js';
@@ -40,12 +40,7 @@ export function mailedCodeRow(
   address: () => string,
   msg: ReturnType<typeof notice>,
 ): { code: HTMLInputElement; codeRow: HTMLElement; box: CaptchaBox } {
-  const code = input(name, {
-    inputmode: 'numeric',
-    autocomplete: 'one-time-code',
-    maxlength: '6',
-    placeholder: t('login.sixDigits'),
-  });
+  const code = sixDigitInput(name);
   const send = h(
     'button',
     { type: 'button', class: 'secondary' },

@@ -1,5 +1,5 @@
 import { ApiError, call, type TokenEnvelope } from '../api.js';
-import { field, form, h, input, notice } from '../dom.js';
+import { field, form, h, input, notice, sixDigitInput } from '../dom.js';
 import { required, setFieldError, showFieldErrors } from '../field-errors.js';
 import { badParamField } from '../field-labels.js';
 import { messageOf, render } from '../layout.js';
@@ -117,11 +117,7 @@ export function registerPage(): void {
     autocomplete: 'email',
     required: true,
   });
-  const code = input('email_code', {
-    inputmode: 'numeric',
-    autocomplete: 'one-time-code',
-    maxlength: '6',
-    placeholder: t('login.sixDigits'),
+  const code = sixDigitInput('email_code', {
     required: codeRequired,
     id: 'f-email_code',
   });
