@@ -1,6 +1,8 @@
 /** Parts the admin console's lists share. */
-import { h } from '../dom.js';
+import { data } from '../api.js';
+import { busy, h, type notice } from '../dom.js';
 import { t, type MessageKey } from '../i18n.js';
+import { messageOf } from '../layout.js';
 
 /** Where a paged list stands: on `page`, with `total` rows at `pageSize` a page. */
 interface PagerPlace {
@@ -39,4 +41,42 @@ export function fillPager(
     h('span', { class: 'muted small', id }, t(key, { page, pages, total })),
     next,
   );
+}
+
+/** What a list item's remove button removes, and the list it then shows again. */
+interface Removal {
+  /** The API path that takes `{ id }`. */
+  path: string;
+  id: string;
+  msg: ReturnType<typeof notice>;
+  reload: () => Promise<void>;
+  /** The button's `data-action`, where the list names its buttons. */
+  action?: string;
+}
+
+/**
+ * A button that removes one item of a list once the admin says yes to `question`, then shows
+ * the list again (or says why not).
+ */
+export function removeButton(
+  label: string,
+  question: string,
+  { path, id, msg, reload, action }: Removal,
+): HTMLButtonElement {
+  const remove = h(
+    'button',
+    { type: 'button', class: 'danger small-button', 'data-action': action },
+    label,
+  );
+  remove.addEventListener(
+    'click',
+    () =>
+      void busy(remove, async () => {
+        if (!confirm(question)) return;
+        await data('POST', path, { id }).then(reload, (e: unknown) =>
+          msg.error(messageOf(e)),
+        );
+      }),
+  );
+  return remove;
 }
