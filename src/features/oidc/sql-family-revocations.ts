@@ -1,4 +1,9 @@
-import { sql, type Kysely } from 'kysely';
+import {
+  sql,
+  type Kysely,
+  type UpdateQueryBuilder,
+  type UpdateResult,
+} from 'kysely';
 import {
   enqueueLogoutTokens,
   type LogoutOutboxTables,
@@ -9,14 +14,35 @@ import {
  * the logout tokens that tell the clients, in one transaction.
  */
 
-/** The bulk revocations end what a person sees as signed in: the clients hear of it in the same transaction. */
+/** The revocation, at a given time, of the families of one person not yet revoked. */
+type LiveFamiliesRevocation = UpdateQueryBuilder<
+  LogoutOutboxTables,
+  'refresh_families',
+  'refresh_families',
+  UpdateResult
+>;
+
+/**
+ * Revokes those of the person's live families that `narrow` keeps. The bulk revocations end
+ * what a person sees as signed in: the clients hear of it in the same transaction.
+ */
 function revokeAndTell(
   db: Kysely<LogoutOutboxTables>,
-  revoke: (trx: Kysely<LogoutOutboxTables>) => Promise<{ family_id: string }[]>,
+  userId: number,
   now: number,
+  narrow: (revocation: LiveFamiliesRevocation) => LiveFamiliesRevocation,
 ): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
-    const ids = (await revoke(trx)).map((r) => r.family_id);
+    const revoked = await narrow(
+      trx
+        .updateTable('refresh_families')
+        .set({ revoked_at: now })
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null),
+    )
+      .returning('family_id')
+      .execute();
+    const ids = revoked.map((r) => r.family_id);
     await enqueueLogoutTokens(trx, { familyIds: ids }, now);
     return ids;
   });
@@ -78,18 +104,8 @@ export function revokeFamiliesOf(
   clientId: string,
   now: number,
 ): Promise<string[]> {
-  return revokeAndTell(
-    db,
-    (trx) =>
-      trx
-        .updateTable('refresh_families')
-        .set({ revoked_at: now })
-        .where('user_id', '=', userId)
-        .where('client_id', '=', clientId)
-        .where('revoked_at', 'is', null)
-        .returning('family_id')
-        .execute(),
-    now,
+  return revokeAndTell(db, userId, now, (revocation) =>
+    revocation.where('client_id', '=', clientId),
   );
 }
 
@@ -99,29 +115,20 @@ export function revokeLiveFamiliesOf(
   now: number,
   createdAfter: number,
 ): Promise<string[]> {
-  return revokeAndTell(
-    db,
-    (trx) =>
-      trx
-        .updateTable('refresh_families')
-        .set({ revoked_at: now })
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null)
-        .where('created_at', '>', createdAfter)
-        .where(({ exists, selectFrom }) =>
-          exists(
-            selectFrom('refresh_tokens')
-              .select('token_hash')
-              .whereRef(
-                'refresh_tokens.family_id',
-                '=',
-                'refresh_families.family_id',
-              )
-              .where('refresh_tokens.expires_at', '>', now),
-          ),
-        )
-        .returning('family_id')
-        .execute(),
-    now,
+  return revokeAndTell(db, userId, now, (revocation) =>
+    revocation
+      .where('created_at', '>', createdAfter)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('refresh_tokens')
+            .select('token_hash')
+            .whereRef(
+              'refresh_tokens.family_id',
+              '=',
+              'refresh_families.family_id',
+            )
+            .where('refresh_tokens.expires_at', '>', now),
+        ),
+      ),
   );
 }
