@@ -1,5 +1,6 @@
 import {
   sql,
+  type ExpressionBuilder,
   type Kysely,
   type UpdateQueryBuilder,
   type UpdateResult,
@@ -13,6 +14,14 @@ import {
  * The revocations of refresh families that end what a person sees as signed in, each with
  * the logout tokens that tell the clients, in one transaction.
  */
+
+/** The tokens of the family on the row at hand, in a statement on refresh_families. */
+export const tokensOfFamily = ({
+  selectFrom,
+}: ExpressionBuilder<LogoutOutboxTables, 'refresh_families'>) =>
+  selectFrom('refresh_tokens')
+    .select('token_hash')
+    .whereRef('refresh_tokens.family_id', '=', 'refresh_families.family_id');
 
 /** The revocation, at a given time, of the families of one person not yet revoked. */
 type LiveFamiliesRevocation = UpdateQueryBuilder<
@@ -73,21 +82,14 @@ export function revokeFamiliesOfSession(
       .set({ revoked_at: now })
       .where('family_id', 'in', all)
       .where('revoked_at', 'is', null)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('refresh_tokens')
-              .select('token_hash')
-              .whereRef(
-                'refresh_tokens.family_id',
-                '=',
-                'refresh_families.family_id',
-              )
-              .where(
-                sql<string>`' ' || refresh_tokens.scope || ' '`,
-                'like',
-                '% offline_access %',
-              ),
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            tokensOfFamily(eb).where(
+              sql<string>`' ' || refresh_tokens.scope || ' '`,
+              'like',
+              '% offline_access %',
+            ),
           ),
         ),
       )
@@ -118,16 +120,9 @@ export function revokeLiveFamiliesOf(
   return revokeAndTell(db, userId, now, (revocation) =>
     revocation
       .where('created_at', '>', createdAfter)
-      .where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('refresh_tokens')
-            .select('token_hash')
-            .whereRef(
-              'refresh_tokens.family_id',
-              '=',
-              'refresh_families.family_id',
-            )
-            .where('refresh_tokens.expires_at', '>', now),
+      .where((eb) =>
+        eb.exists(
+          tokensOfFamily(eb).where('refresh_tokens.expires_at', '>', now),
         ),
       ),
   );
