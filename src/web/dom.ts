@@ -84,6 +84,20 @@ export function input(name: string, attrs: Attrs = {}): HTMLInputElement {
   return h('input', { name, type: 'text', ...attrs });
 }
 
+/** The input for a six-digit code (mailed, device or authenticator): digits keyboard, one-time-code autofill. */
+export function sixDigitInput(
+  name: string,
+  attrs: Attrs = {},
+): HTMLInputElement {
+  return input(name, {
+    inputmode: 'numeric',
+    autocomplete: 'one-time-code',
+    maxlength: '6',
+    placeholder: t('login.sixDigits'),
+    ...attrs,
+  });
+}
+
 /** Runs `task` with the button disabled, so double clicks cannot submit twice. */
 export async function busy<T>(
   button: HTMLButtonElement,

@@ -4,7 +4,7 @@
  * account without a password may instead have a code mailed to its address and type it.
  */
 import { data, type Me } from './api.js';
-import { busy, cooldown, field, h, input } from './dom.js';
+import { busy, cooldown, field, h, input, sixDigitInput } from './dom.js';
 import { messageOf } from './layout.js';
 import { proofWithoutPassword } from './field-labels.js';
 import { required, showFieldErrors } from './field-errors.js';
@@ -67,12 +67,7 @@ function emailCodeField(prefix: string): {
   el: HTMLElement;
   code: HTMLInputElement;
 } {
-  const code = input(`${prefix}_email_code`, {
-    inputmode: 'numeric',
-    autocomplete: 'one-time-code',
-    maxlength: '6',
-    placeholder: t('login.sixDigits'),
-  });
+  const code = sixDigitInput(`${prefix}_email_code`);
   const send = h(
     'button',
     { type: 'button', class: 'secondary', 'data-action': 'send-reauth-code' },

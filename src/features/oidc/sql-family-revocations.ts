@@ -1,4 +1,10 @@
-import { sql, type Kysely } from 'kysely';
+import {
+  sql,
+  type ExpressionBuilder,
+  type Kysely,
+  type UpdateQueryBuilder,
+  type UpdateResult,
+} from 'kysely';
 import {
   enqueueLogoutTokens,
   type LogoutOutboxTables,
@@ -9,14 +15,43 @@ import {
  * the logout tokens that tell the clients, in one transaction.
  */
 
-/** The bulk revocations end what a person sees as signed in: the clients hear of it in the same transaction. */
+/** The tokens of the family on the row at hand, in a statement on refresh_families. */
+export const tokensOfFamily = ({
+  selectFrom,
+}: ExpressionBuilder<LogoutOutboxTables, 'refresh_families'>) =>
+  selectFrom('refresh_tokens')
+    .select('token_hash')
+    .whereRef('refresh_tokens.family_id', '=', 'refresh_families.family_id');
+
+/** The revocation, at a given time, of the families of one person not yet revoked. */
+type LiveFamiliesRevocation = UpdateQueryBuilder<
+  LogoutOutboxTables,
+  'refresh_families',
+  'refresh_families',
+  UpdateResult
+>;
+
+/**
+ * Revokes those of the person's live families that `narrow` keeps. The bulk revocations end
+ * what a person sees as signed in: the clients hear of it in the same transaction.
+ */
 function revokeAndTell(
   db: Kysely<LogoutOutboxTables>,
-  revoke: (trx: Kysely<LogoutOutboxTables>) => Promise<{ family_id: string }[]>,
+  userId: number,
   now: number,
+  narrow: (revocation: LiveFamiliesRevocation) => LiveFamiliesRevocation,
 ): Promise<string[]> {
   return db.transaction().execute(async (trx) => {
-    const ids = (await revoke(trx)).map((r) => r.family_id);
+    const revoked = await narrow(
+      trx
+        .updateTable('refresh_families')
+        .set({ revoked_at: now })
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null),
+    )
+      .returning('family_id')
+      .execute();
+    const ids = revoked.map((r) => r.family_id);
     await enqueueLogoutTokens(trx, { familyIds: ids }, now);
     return ids;
   });
@@ -47,21 +82,14 @@ export function revokeFamiliesOfSession(
       .set({ revoked_at: now })
       .where('family_id', 'in', all)
       .where('revoked_at', 'is', null)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('refresh_tokens')
-              .select('token_hash')
-              .whereRef(
-                'refresh_tokens.family_id',
-                '=',
-                'refresh_families.family_id',
-              )
-              .where(
-                sql<string>`' ' || refresh_tokens.scope || ' '`,
-                'like',
-                '% offline_access %',
-              ),
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            tokensOfFamily(eb).where(
+              sql<string>`' ' || refresh_tokens.scope || ' '`,
+              'like',
+              '% offline_access %',
+            ),
           ),
         ),
       )
@@ -78,18 +106,8 @@ export function revokeFamiliesOf(
   clientId: string,
   now: number,
 ): Promise<string[]> {
-  return revokeAndTell(
-    db,
-    (trx) =>
-      trx
-        .updateTable('refresh_families')
-        .set({ revoked_at: now })
-        .where('user_id', '=', userId)
-        .where('client_id', '=', clientId)
-        .where('revoked_at', 'is', null)
-        .returning('family_id')
-        .execute(),
-    now,
+  return revokeAndTell(db, userId, now, (revocation) =>
+    revocation.where('client_id', '=', clientId),
   );
 }
 
@@ -99,29 +117,13 @@ export function revokeLiveFamiliesOf(
   now: number,
   createdAfter: number,
 ): Promise<string[]> {
-  return revokeAndTell(
-    db,
-    (trx) =>
-      trx
-        .updateTable('refresh_families')
-        .set({ revoked_at: now })
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null)
-        .where('created_at', '>', createdAfter)
-        .where(({ exists, selectFrom }) =>
-          exists(
-            selectFrom('refresh_tokens')
-              .select('token_hash')
-              .whereRef(
-                'refresh_tokens.family_id',
-                '=',
-                'refresh_families.family_id',
-              )
-              .where('refresh_tokens.expires_at', '>', now),
-          ),
-        )
-        .returning('family_id')
-        .execute(),
-    now,
+  return revokeAndTell(db, userId, now, (revocation) =>
+    revocation
+      .where('created_at', '>', createdAfter)
+      .where((eb) =>
+        eb.exists(
+          tokensOfFamily(eb).where('refresh_tokens.expires_at', '>', now),
+        ),
+      ),
   );
 }

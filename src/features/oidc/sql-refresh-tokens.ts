@@ -12,6 +12,7 @@ import {
   revokeFamiliesOf,
   revokeFamiliesOfSession,
   revokeLiveFamiliesOf,
+  tokensOfFamily,
 } from './sql-family-revocations.js';
 import { num } from '../../platform/sql/columns.js';
 
@@ -242,19 +243,7 @@ export class SqlRefreshTokenRepo implements RefreshTokenRepo {
     // as the center sign-in it came from lives, whose end its client is told of (logout-outbox.ts).
     await this.db
       .deleteFrom('refresh_families')
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('refresh_tokens')
-              .select('token_hash')
-              .whereRef(
-                'refresh_tokens.family_id',
-                '=',
-                'refresh_families.family_id',
-              ),
-          ),
-        ),
-      )
+      .where((eb) => eb.not(eb.exists(tokensOfFamily(eb))))
       .where(({ not, exists, selectFrom }) =>
         not(
           exists(

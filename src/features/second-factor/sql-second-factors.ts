@@ -3,6 +3,25 @@ import type { SecondFactorTables } from './tables.js';
 import { changed } from './changed-rows.js';
 import type { SecondFactorRepo, TotpFactor } from './repository.js';
 
+/** Puts `codeHashes` in place of the user's recovery codes, inside the caller's transaction. */
+async function putRecoveryCodes(
+  tx: Kysely<SecondFactorTables>,
+  userId: number,
+  codeHashes: string[],
+): Promise<void> {
+  await tx.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();
+  await tx
+    .insertInto('recovery_codes')
+    .values(
+      codeHashes.map((h) => ({
+        user_id: userId,
+        code_hash: h,
+        used_at: null,
+      })),
+    )
+    .execute();
+}
+
 export class SqlSecondFactorRepo implements SecondFactorRepo {
   constructor(private readonly db: Kysely<SecondFactorTables>) {}
 
@@ -75,20 +94,7 @@ export class SqlSecondFactorRepo implements SecondFactorRepo {
         .where('enabled', '=', 0)
         .executeTakeFirst();
       if (changed(res) !== 1) return false;
-      await tx
-        .deleteFrom('recovery_codes')
-        .where('user_id', '=', userId)
-        .execute();
-      await tx
-        .insertInto('recovery_codes')
-        .values(
-          recoveryCodeHashes.map((h) => ({
-            user_id: userId,
-            code_hash: h,
-            used_at: null,
-          })),
-        )
-        .execute();
+      await putRecoveryCodes(tx, userId, recoveryCodeHashes);
       return true;
     });
   }
@@ -114,22 +120,9 @@ export class SqlSecondFactorRepo implements SecondFactorRepo {
     userId: number,
     codeHashes: string[],
   ): Promise<void> {
-    await this.db.transaction().execute(async (tx) => {
-      await tx
-        .deleteFrom('recovery_codes')
-        .where('user_id', '=', userId)
-        .execute();
-      await tx
-        .insertInto('recovery_codes')
-        .values(
-          codeHashes.map((h) => ({
-            user_id: userId,
-            code_hash: h,
-            used_at: null,
-          })),
-        )
-        .execute();
-    });
+    await this.db
+      .transaction()
+      .execute((tx) => putRecoveryCodes(tx, userId, codeHashes));
   }
 
   async useRecoveryCode(

@@ -1,6 +1,15 @@
 /** The account page's e-mail section: a code to the new address, then the change. */
 import { data, type Me } from '../api.js';
-import { busy, cooldown, field, form, h, input, notice } from '../dom.js';
+import {
+  busy,
+  cooldown,
+  field,
+  form,
+  h,
+  input,
+  notice,
+  sixDigitInput,
+} from '../dom.js';
 import { messageOf } from '../layout.js';
 import { hasPassword, reauthFields } from '../reauth.js';
 import { t } from '../i18n.js';
@@ -14,12 +23,7 @@ export function changeEmail(me: Me): HTMLElement {
     placeholder: t('account.newEmail'),
   });
   const proof = reauthFields('change_email');
-  const code = input('change_email_code', {
-    inputmode: 'numeric',
-    autocomplete: 'one-time-code',
-    maxlength: '6',
-    placeholder: t('login.sixDigits'),
-  });
+  const code = sixDigitInput('change_email_code');
   const send = h(
     'button',
     { type: 'button', class: 'secondary', id: 'send-change-code' },

@@ -6,8 +6,8 @@ import {
   field,
   form,
   h,
-  input,
   notice,
+  sixDigitInput,
 } from '../dom.js';
 import { messageOf } from '../layout.js';
 import { authenticatorChanged, reauthFields } from '../reauth.js';
@@ -71,12 +71,7 @@ function totpOff(
           proof.proof(),
         );
         startForm.hidden = true;
-        const code = input('totp_code', {
-          inputmode: 'numeric',
-          autocomplete: 'one-time-code',
-          maxlength: '6',
-          placeholder: t('login.sixDigits'),
-        });
+        const code = sixDigitInput('totp_code');
         const confirm = h(
           'button',
           { type: 'submit', class: 'primary', id: 'totp-enable' },

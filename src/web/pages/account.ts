@@ -1,8 +1,7 @@
 import { currentUser, data, loginUrl, type Me } from '../api.js';
-import { busy, field, form, formatTime, h, input, notice } from '../dom.js';
+import { busy, form, formatTime, h, notice } from '../dom.js';
 import { messageOf, render } from '../layout.js';
-import { sendCode } from './login.js';
-import { CaptchaBox } from '../captcha.js';
+import { mailedCodeRow } from './mailed-code.js';
 import { signOut } from '../sign-out.js';
 import { securitySections } from './account-security.js';
 import {
@@ -81,22 +80,12 @@ function verifyEmail(me: Me): HTMLElement | null {
   // An account made by signing in with another account may have no address to verify.
   if (me.email_verified || me.email === '') return null;
   const msg = notice();
-  const code = input('verify_code', {
-    inputmode: 'numeric',
-    autocomplete: 'one-time-code',
-    maxlength: '6',
-    placeholder: t('login.sixDigits'),
-  });
-  const send = h(
-    'button',
-    { type: 'button', class: 'secondary' },
-    t('login.sendCode'),
-  );
   // send_code asks for a CAPTCHA whenever one is on (docs/abuse.md): solved when the button is pressed.
-  const box = new CaptchaBox();
-  send.addEventListener(
-    'click',
-    () => void sendCode(me.email, 'verify', send, msg, box),
+  const { code, codeRow, box } = mailedCodeRow(
+    'verify_code',
+    'verify',
+    () => me.email,
+    msg,
   );
   const submit = h(
     'button',
@@ -104,11 +93,7 @@ function verifyEmail(me: Me): HTMLElement | null {
     t('account.verifyEmail'),
   );
   const f = form(
-    [
-      box.el,
-      h('div', { class: 'inline' }, field(t('label.code'), code), send),
-      submit,
-    ],
+    [box.el, codeRow, submit],
     submit,
     async () => {
       msg.hide();

@@ -17,6 +17,7 @@ import {
   detailLines,
 } from '../audit-labels.js';
 import { t } from '../i18n.js';
+import { fillPager } from './admin-list-parts.js';
 
 type Notice = ReturnType<typeof notice>;
 
@@ -144,33 +145,19 @@ export function auditView(msg: Notice): HTMLElement {
           ? auditTable(res.entries)
           : h('p', { class: 'muted' }, t('admin.noEntries')),
       );
-      const pages = Math.max(1, Math.ceil(res.total / 50));
-      const prev = h(
-        'button',
-        { type: 'button', class: 'secondary', disabled: page <= 1 },
-        t('admin.prev'),
-      );
-      const next = h(
-        'button',
-        { type: 'button', class: 'secondary', disabled: page >= pages },
-        t('admin.next'),
-      );
-      prev.addEventListener('click', () => {
-        page -= 1;
-        void load();
-      });
-      next.addEventListener('click', () => {
-        page += 1;
-        void load();
-      });
-      pager.replaceChildren(
-        prev,
-        h(
-          'span',
-          { class: 'muted small', id: 'audit-total' },
-          t('admin.auditPage', { page, pages, total: res.total }),
-        ),
-        next,
+      fillPager(
+        pager,
+        {
+          page,
+          total: res.total,
+          pageSize: 50,
+          key: 'admin.auditPage',
+          id: 'audit-total',
+        },
+        (by) => {
+          page += by;
+          void load();
+        },
       );
     } catch (err) {
       msg.error(messageOf(err));

@@ -6,7 +6,6 @@
 import { data } from '../api.js';
 import type { InviteView, NewInviteView } from '../contracts.js';
 import {
-  busy,
   copyLine,
   field,
   form,
@@ -16,6 +15,7 @@ import {
   type notice,
 } from '../dom.js';
 import { t } from '../i18n.js';
+import { removeButton } from './admin-list-parts.js';
 import { messageOf } from '../layout.js';
 
 type Notice = ReturnType<typeof notice>;
@@ -27,22 +27,12 @@ function inviteRow(
   msg: Notice,
   reload: () => Promise<void>,
 ): HTMLElement {
-  const remove = h(
-    'button',
-    { type: 'button', class: 'danger small-button' },
-    t('invites.remove'),
-  );
-  remove.addEventListener(
-    'click',
-    () =>
-      void busy(remove, async () => {
-        if (!confirm(t('invites.removeConfirm'))) return;
-        await data('POST', 'admin/invites/remove', { id: i.id }).then(
-          reload,
-          (e: unknown) => msg.error(messageOf(e)),
-        );
-      }),
-  );
+  const remove = removeButton(t('invites.remove'), t('invites.removeConfirm'), {
+    path: 'admin/invites/remove',
+    id: i.id,
+    msg,
+    reload,
+  });
   const expired = i.expires_at !== null && i.expires_at <= Date.now();
   const left = i.uses - i.used;
   return h(

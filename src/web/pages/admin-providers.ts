@@ -16,6 +16,7 @@ import {
   input,
   type notice,
 } from '../dom.js';
+import { removeButton } from './admin-list-parts.js';
 import { messageOf } from '../layout.js';
 import { t } from '../i18n.js';
 import { providerStatus, roleMapFields } from './admin-provider-roles.js';
@@ -177,21 +178,10 @@ function providerRow(
     t('console.edit'),
   );
   change.addEventListener('click', () => edit(p));
-  const remove = h(
-    'button',
-    { type: 'button', class: 'danger small-button' },
+  const remove = removeButton(
     t('account.delete'),
-  );
-  remove.addEventListener(
-    'click',
-    () =>
-      void busy(remove, async () => {
-        if (!confirm(t('providers.removeConfirm', { name: p.name }))) return;
-        await data('POST', 'admin/providers/remove', { id: p.id }).then(
-          reload,
-          (e: unknown) => msg.error(messageOf(e)),
-        );
-      }),
+    t('providers.removeConfirm', { name: p.name }),
+    { path: 'admin/providers/remove', id: p.id, msg, reload },
   );
   return h(
     'li',

@@ -11,6 +11,7 @@ import type {
   WebhookView,
 } from '../contracts.js';
 import { busy, copyBox, field, form, formatTime, h, input } from '../dom.js';
+import { removeButton } from './admin-list-parts.js';
 import { messageOf } from '../layout.js';
 import { t } from '../i18n.js';
 import { type Notice, deliveryTable } from './admin-deliveries.js';
@@ -42,21 +43,10 @@ async function endpointItem(
         );
       }),
   );
-  const remove = h(
-    'button',
-    { type: 'button', class: 'danger small-button', 'data-action': 'remove' },
+  const remove = removeButton(
     t('webhooks.remove'),
-  );
-  remove.addEventListener(
-    'click',
-    () =>
-      void busy(remove, async () => {
-        if (!confirm(t('webhooks.removeConfirm', { url: w.url }))) return;
-        await data('POST', 'admin/webhooks/remove', { id: w.id }).then(
-          reload,
-          (e: unknown) => msg.error(messageOf(e)),
-        );
-      }),
+    t('webhooks.removeConfirm', { url: w.url }),
+    { path: 'admin/webhooks/remove', id: w.id, msg, reload, action: 'remove' },
   );
   // Switching on again is how an endpoint switched off for failing comes back; the dashboard's notice goes with it.
   const toggle = h(

@@ -6,6 +6,7 @@ import { roleLabel } from '../audit-labels.js';
 import type { AdminUserView as UserRow, UserPage } from '../contracts.js';
 import { adminTabs } from './admin-console.js';
 import { otherView } from './admin-views.js';
+import { fillPager } from './admin-list-parts.js';
 import { t } from '../i18n.js';
 
 const PAGE_SIZE = 20;
@@ -196,33 +197,18 @@ export async function adminPage(): Promise<void> {
               ),
             ]),
       );
-      const pages = Math.max(1, Math.ceil(res.total / PAGE_SIZE));
-      const prev = h(
-        'button',
-        { type: 'button', class: 'secondary', disabled: page <= 1 },
-        t('admin.prev'),
-      );
-      const next = h(
-        'button',
-        { type: 'button', class: 'secondary', disabled: page >= pages },
-        t('admin.next'),
-      );
-      prev.addEventListener('click', () => {
-        page -= 1;
-        void load();
-      });
-      next.addEventListener('click', () => {
-        page += 1;
-        void load();
-      });
-      pager.replaceChildren(
-        prev,
-        h(
-          'span',
-          { class: 'muted small' },
-          t('admin.userPage', { page, pages, total: res.total }),
-        ),
-        next,
+      fillPager(
+        pager,
+        {
+          page,
+          total: res.total,
+          pageSize: PAGE_SIZE,
+          key: 'admin.userPage',
+        },
+        (by) => {
+          page += by;
+          void load();
+        },
       );
     } catch (err) {
       fail(err);

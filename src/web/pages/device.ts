@@ -1,6 +1,14 @@
 import type { DeviceRequest as DeviceRequestData } from '../contracts.js';
 import { currentUser, data, loginUrl, type Me } from '../api.js';
-import { busy, field, form, formatTime, h, input, notice } from '../dom.js';
+import {
+  busy,
+  field,
+  form,
+  formatTime,
+  h,
+  notice,
+  sixDigitInput,
+} from '../dom.js';
 import { messageOf, needsLogin, render } from '../layout.js';
 import { siteName } from '../site.js';
 import { t } from '../i18n.js';
@@ -88,11 +96,7 @@ export async function devicePage(): Promise<void> {
   const given = (new URLSearchParams(location.search).get('user_code') ?? '')
     .replace(/\D/g, '')
     .slice(0, 6);
-  const code = input('user_code', {
-    inputmode: 'numeric',
-    autocomplete: 'one-time-code',
-    maxlength: '6',
-    placeholder: t('login.sixDigits'),
+  const code = sixDigitInput('user_code', {
     value: given,
     class: 'code-input',
   });

@@ -3,15 +3,15 @@ import {
   call,
   clearToken,
   currentUser,
-  data,
   getToken,
   safeNext,
   setToken,
   type TokenEnvelope,
 } from '../api.js';
-import { cooldown, field, form, h, input, notice } from '../dom.js';
+import { field, form, h, input, notice } from '../dom.js';
 import { messageOf, render } from '../layout.js';
 import { endBrowserSession, startBrowserSession } from '../oidc.js';
+import { mailedCodeRow } from './mailed-code.js';
 import { passkeySignIn, withSecondStep } from './second-step.js';
 import { upstreamButtons } from '../upstream.js';
 import { t } from '../i18n.js';
@@ -36,31 +36,6 @@ export async function finishSignIn(
 }
 
 type SignedIn = (envelope: TokenEnvelope) => Promise<void>;
-
-/** Sends an e-mail code for `purpose`, starting the resend countdown on success. */
-export async function sendCode(
-  email: string,
-  purpose: string,
-  button: HTMLButtonElement,
-  msg: ReturnType<typeof notice>,
-  box?: CaptchaBox,
-): Promise<void> {
-  button.disabled = true;
-  try {
-    const sent = await withCaptcha(box, (captcha) =>
-      data<{ resend_after: number }>('POST', 'send_code', {
-        email: email.trim(),
-        purpose,
-        captcha,
-      }),
-    );
-    msg.ok(t('login.codeSent'));
-    cooldown(button, sent.resend_after || 60);
-  } catch (err) {
-    button.disabled = false;
-    msg.error(messageOf(err));
-  }
-}
 
 /** The password sign-in form; `done` gets the token (by default: signed in, on to `next`). */
 export function passwordForm(
@@ -138,32 +113,16 @@ export function codeForm(
     required: true,
     value: prefill,
   });
-  const code = input('code', {
-    inputmode: 'numeric',
-    autocomplete: 'one-time-code',
-    maxlength: '6',
-    placeholder: t('login.sixDigits'),
-  });
-  const send = h(
-    'button',
-    { type: 'button', class: 'secondary' },
-    t('login.sendCode'),
-  );
-  const box = new CaptchaBox();
-  send.addEventListener(
-    'click',
-    () => void sendCode(email.value, 'login', send, msg, box),
+  const { code, codeRow, box } = mailedCodeRow(
+    'code',
+    'login',
+    () => email.value,
+    msg,
   );
   const submit = h(
     'button',
     { type: 'submit', class: 'primary' },
     t('login.submit'),
-  );
-  const codeRow = h(
-    'div',
-    { class: 'inline' },
-    field(t('label.code'), code),
-    send,
   );
   // Sending a code needs a CAPTCHA whenever one is on; solve it once the form is in use.
   email.addEventListener('focus', () => void box.start(), { once: true });

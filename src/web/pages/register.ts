@@ -1,9 +1,10 @@
 import { ApiError, call, type TokenEnvelope } from '../api.js';
-import { field, form, h, input, notice } from '../dom.js';
+import { field, form, h, input, notice, sixDigitInput } from '../dom.js';
 import { required, setFieldError, showFieldErrors } from '../field-errors.js';
 import { badParamField } from '../field-labels.js';
 import { messageOf, render } from '../layout.js';
-import { finishSignIn, sendCode, withNext } from './login.js';
+import { finishSignIn, withNext } from './login.js';
+import { sendCode } from './mailed-code.js';
 import { t } from '../i18n.js';
 import { CaptchaBox, withCaptcha } from '../captcha.js';
 export { resetPasswordPage } from './reset-password.js';
@@ -116,11 +117,7 @@ export function registerPage(): void {
     autocomplete: 'email',
     required: true,
   });
-  const code = input('email_code', {
-    inputmode: 'numeric',
-    autocomplete: 'one-time-code',
-    maxlength: '6',
-    placeholder: t('login.sixDigits'),
+  const code = sixDigitInput('email_code', {
     required: codeRequired,
     id: 'f-email_code',
   });

@@ -3,9 +3,9 @@ import { data } from '../api.js';
 import { field, form, h, input, notice } from '../dom.js';
 import { required, showFieldErrors } from '../field-errors.js';
 import { messageOf, render } from '../layout.js';
-import { sendCode, withNext } from './login.js';
+import { withNext } from './login.js';
+import { mailedCodeRow } from './mailed-code.js';
 import { t } from '../i18n.js';
-import { CaptchaBox } from '../captcha.js';
 
 export function resetPasswordPage(): void {
   const msg = notice();
@@ -14,27 +14,17 @@ export function resetPasswordPage(): void {
     autocomplete: 'email',
     required: true,
   });
-  const code = input('code', {
-    inputmode: 'numeric',
-    autocomplete: 'one-time-code',
-    maxlength: '6',
-    placeholder: t('login.sixDigits'),
-  });
+  const { code, codeRow, box } = mailedCodeRow(
+    'code',
+    'reset_password',
+    () => email.value,
+    msg,
+  );
   const password = input('new_password', {
     type: 'password',
     autocomplete: 'new-password',
     required: true,
   });
-  const send = h(
-    'button',
-    { type: 'button', class: 'secondary' },
-    t('login.sendCode'),
-  );
-  const box = new CaptchaBox();
-  send.addEventListener(
-    'click',
-    () => void sendCode(email.value, 'reset_password', send, msg, box),
-  );
   const submit = h(
     'button',
     { type: 'submit', class: 'primary' },
@@ -44,7 +34,7 @@ export function resetPasswordPage(): void {
     [
       field(t('label.email'), email),
       box.el,
-      h('div', { class: 'inline' }, field(t('label.code'), code), send),
+      codeRow,
       field(t('label.new_password'), password, t('reset.passwordHint')),
       submit,
     ],

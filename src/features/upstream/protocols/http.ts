@@ -111,3 +111,17 @@ export function withParams(base: string, params: Record<string, string>): URL {
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   return url;
 }
+
+/**
+ * The code an authorization-code callback carries. A refusal comes back with the state and no
+ * code: the person did not allow the sign-in.
+ */
+export function grantedCode(callback: URL): string {
+  const code = callback.searchParams.get('code');
+  if (!code)
+    throw new UpstreamError(
+      'denied',
+      'no code: the person did not allow the sign-in',
+    );
+  return code;
+}

@@ -10,6 +10,7 @@ import { endpointOf, scopesOf } from '../provider-rules.js';
 import { profileUrl } from './profiles.js';
 import {
   avatarUrl,
+  grantedCode,
   idText,
   jsonObject,
   optionalText,
@@ -88,12 +89,7 @@ export class QqProtocol implements UpstreamProtocol {
     callback: URL,
     flow: FlowValues,
   ): Promise<UpstreamProfile> {
-    const code = callback.searchParams.get('code');
-    if (!code)
-      throw new UpstreamError(
-        'denied',
-        'no code: the person did not allow the sign-in',
-      );
+    const code = grantedCode(callback);
     const clientId = p.record.clientId;
     const token = tokenAnswer(
       await upstreamFetch(

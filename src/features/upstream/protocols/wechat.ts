@@ -12,6 +12,7 @@ import { endpointOf } from '../provider-rules.js';
 import { profileUrl } from './profiles.js';
 import {
   avatarUrl,
+  grantedCode,
   idText,
   jsonObject,
   optionalText,
@@ -51,13 +52,7 @@ export class WechatProtocol implements UpstreamProtocol {
   }
 
   async complete(p: ActiveProvider, callback: URL): Promise<UpstreamProfile> {
-    const code = callback.searchParams.get('code');
-    // A refusal comes back with the state and no code.
-    if (!code)
-      throw new UpstreamError(
-        'denied',
-        'no code: the person did not allow the sign-in',
-      );
+    const code = grantedCode(callback);
     const token = jsonObject(
       await upstreamFetch(
         withParams(endpointOf(p.record, 'tokenEndpoint') as string, {
