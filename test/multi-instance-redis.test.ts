@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { redisAvailable, TEST_REDIS_URL } from './helpers/redis.js';
 import { call, within } from './helpers/server.js';
-import { instancePair, PG, register, runName } from './multi-instance-setup.js';
+import {
+  instancePair,
+  me,
+  PG,
+  register,
+  runName,
+} from './multi-instance-setup.js';
 
 /** Two real server processes on one PostgreSQL schema, sharing Redis. */
 const REDIS_URL = TEST_REDIS_URL;
@@ -40,10 +46,7 @@ describe.skipIf(!PG || !redisUp)('two instances sharing Redis', () => {
 
   it('a logout on A is seen at B at once through Redis', async () => {
     const user = await register(pair.A.url);
-    expect(
-      (await call(pair.B.url, 'GET', `${AUTH}/me`, undefined, user.token))
-        .status,
-    ).toBe(200);
+    expect((await me(pair.B.url, user.token)).status).toBe(200);
     expect(
       (await call(pair.A.url, 'POST', `${AUTH}/logout`, undefined, user.token))
         .status,
@@ -51,9 +54,7 @@ describe.skipIf(!PG || !redisUp)('two instances sharing Redis', () => {
     // Polling alone needs up to a second; the published event needs a few milliseconds.
     const took = await within(
       5000,
-      async () =>
-        (await call(pair.B.url, 'GET', `${AUTH}/me`, undefined, user.token))
-          .status === 401,
+      async () => (await me(pair.B.url, user.token)).status === 401,
       20,
     );
     expect(took).toBeLessThan(900);

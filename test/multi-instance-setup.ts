@@ -66,6 +66,10 @@ export async function register(
   return { username, token: res.body.access_token };
 }
 
+/** GET /me on `base` with `token`. */
+export const me = (base: string, token: string) =>
+  call(base, 'GET', `${AUTH}/me`, undefined, token);
+
 /**
  * A new account on `base` registers a client named `app` and signs in to it with `scope`
  * through `base`'s authorization endpoint and consent; the tokens come from `base` too.

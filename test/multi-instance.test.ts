@@ -3,6 +3,7 @@ import { call, runCli, within } from './helpers/server.js';
 import { jwtClaims } from './helpers/jwt.js';
 import {
   instancePair,
+  me,
   PASSWORD,
   PG,
   register,
@@ -60,17 +61,7 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.user.username).toBe(user.username);
-    expect(
-      (
-        await call(
-          pair.A.url,
-          'GET',
-          `${AUTH}/me`,
-          undefined,
-          res.body.access_token,
-        )
-      ).status,
-    ).toBe(200);
+    expect((await me(pair.A.url, res.body.access_token)).status).toBe(200);
   });
 
   it('20 simultaneous exchanges of one code split across A and B: exactly one succeeds', async () => {
@@ -95,10 +86,7 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
 
   it('a ban made on A answers 403 at B within 5 s', async () => {
     const user = await register(pair.A.url);
-    expect(
-      (await call(pair.B.url, 'GET', `${AUTH}/me`, undefined, user.token))
-        .status,
-    ).toBe(200);
+    expect((await me(pair.B.url, user.token)).status).toBe(200);
     const adminName = runName('adm');
     await runCli(pair.env, [
       'user',
@@ -125,40 +113,28 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
       admin.body.access_token,
     );
     expect(ban.status).toBe(200);
-    expect(
-      (await call(pair.A.url, 'GET', `${AUTH}/me`, undefined, user.token))
-        .status,
-    ).toBe(403);
+    expect((await me(pair.A.url, user.token)).status).toBe(403);
     await within(
       5000,
-      async () =>
-        (await call(pair.B.url, 'GET', `${AUTH}/me`, undefined, user.token))
-          .status === 403,
+      async () => (await me(pair.B.url, user.token)).status === 403,
     );
-    expect(
-      (await call(pair.B.url, 'GET', `${AUTH}/me`, undefined, user.token)).body,
-    ).toEqual({ ok: false, msg: '账号已被封禁' });
+    expect((await me(pair.B.url, user.token)).body).toEqual({
+      ok: false,
+      msg: '账号已被封禁',
+    });
   });
 
   it('a logout on A answers 401 at B within 5 s', async () => {
     const user = await register(pair.A.url);
-    expect(
-      (await call(pair.B.url, 'GET', `${AUTH}/me`, undefined, user.token))
-        .status,
-    ).toBe(200);
+    expect((await me(pair.B.url, user.token)).status).toBe(200);
     expect(
       (await call(pair.A.url, 'POST', `${AUTH}/logout`, undefined, user.token))
         .status,
     ).toBe(200);
-    expect(
-      (await call(pair.A.url, 'GET', `${AUTH}/me`, undefined, user.token))
-        .status,
-    ).toBe(401);
+    expect((await me(pair.A.url, user.token)).status).toBe(401);
     await within(
       5000,
-      async () =>
-        (await call(pair.B.url, 'GET', `${AUTH}/me`, undefined, user.token))
-          .status === 401,
+      async () => (await me(pair.B.url, user.token)).status === 401,
     );
     expect(
       (await call(pair.B.url, 'POST', `${AUTH}/refresh`, undefined, user.token))
@@ -173,17 +149,7 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
       password: PASSWORD,
     });
     const sid = jwtClaims(String(other.body.access_token)).sid as string;
-    expect(
-      (
-        await call(
-          pair.B.url,
-          'GET',
-          `${AUTH}/me`,
-          undefined,
-          other.body.access_token,
-        )
-      ).status,
-    ).toBe(200);
+    expect((await me(pair.B.url, other.body.access_token)).status).toBe(200);
     const ended = await call(
       pair.A.url,
       'POST',
@@ -195,20 +161,9 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
     await within(
       5000,
       async () =>
-        (
-          await call(
-            pair.B.url,
-            'GET',
-            `${AUTH}/me`,
-            undefined,
-            other.body.access_token,
-          )
-        ).status === 401,
+        (await me(pair.B.url, other.body.access_token)).status === 401,
     );
-    expect(
-      (await call(pair.B.url, 'GET', `${AUTH}/me`, undefined, user.token))
-        .status,
-    ).toBe(200);
+    expect((await me(pair.B.url, user.token)).status).toBe(200);
     const list = await call(
       pair.B.url,
       'GET',
