@@ -1,61 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPostgresSchema } from './helpers/db.js';
-import {
-  call,
-  runCli,
-  startServer,
-  within,
-  type RunningServer,
-} from './helpers/server.js';
+import { describe, expect, it } from 'vitest';
+import { call, runCli, within } from './helpers/server.js';
 import { jwtClaims } from './helpers/jwt.js';
+import {
+  instancePair,
+  me,
+  PASSWORD,
+  PG,
+  register,
+  runName,
+} from './multi-instance-setup.js';
 
-/**
- * Two real server processes on one PostgreSQL schema. TEST_PG_URL is set by vitest.config.ts
- * when PostgreSQL is reachable (without it these tests are skipped; in CI the run fails).
- */
-const PG = process.env.TEST_PG_URL;
-const PASSWORD = 'correct horse battery';
+/** Two real server processes on one PostgreSQL schema. */
 const AUTH = '/api/v1/auth';
 
-let seq = 0;
-const name = (p: string) =>
-  `${p}_${process.pid}_${++seq}_${Math.floor(Math.random() * 1e6)}`;
-
-async function register(
-  base: string,
-): Promise<{ username: string; token: string }> {
-  const username = name('mi');
-  const res = await call(base, 'POST', `${AUTH}/register`, {
-    username,
-    password: PASSWORD,
-    email: `${username}@example.com`,
-  });
-  expect(res.status).toBe(200);
-  return { username, token: res.body.access_token };
-}
-
-async function startPair(
-  env: Record<string, string>,
-): Promise<[RunningServer, RunningServer]> {
-  const [a, b] = await Promise.all([startServer(env), startServer(env)]);
-  return [a, b];
-}
-
 describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
-  let db: Awaited<ReturnType<typeof freshPostgresSchema>>;
-  let env: Record<string, string>;
-  let A: RunningServer;
-  let B: RunningServer;
-
-  beforeAll(async () => {
-    db = await freshPostgresSchema(PG!);
-    env = { DATABASE_URL: `${db.url}&pool_max=4` };
-    [A, B] = await startPair(env);
-  });
-  afterAll(async () => {
-    await Promise.all([A?.stop(), B?.stop()]);
-    await db?.dispose();
-  });
+  const pair = instancePair();
 
   async function issueCode(owner: { token: string }): Promise<{
     clientId: string;
@@ -63,7 +22,7 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
     code: () => Promise<string>;
   }> {
     const app = await call(
-      A.url,
+      pair.A.url,
       'POST',
       `${AUTH}/apps`,
       { display_name: 'Multi', redirect_uris: ['https://mi.example.com/cb'] },
@@ -76,7 +35,7 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
       secret: app.body.data.client_secret,
       code: async () => {
         const r = await call(
-          A.url,
+          pair.A.url,
           'POST',
           `${AUTH}/authorize`,
           {
@@ -93,28 +52,25 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
   }
 
   it('a code issued on A is exchanged on B', async () => {
-    const user = await register(A.url);
+    const user = await register(pair.A.url);
     const app = await issueCode(user);
-    const res = await call(B.url, 'POST', `${AUTH}/exchange`, {
+    const res = await call(pair.B.url, 'POST', `${AUTH}/exchange`, {
       client_id: app.clientId,
       client_secret: app.secret,
       code: await app.code(),
     });
     expect(res.status).toBe(200);
     expect(res.body.user.username).toBe(user.username);
-    expect(
-      (await call(A.url, 'GET', `${AUTH}/me`, undefined, res.body.access_token))
-        .status,
-    ).toBe(200);
+    expect((await me(pair.A.url, res.body.access_token)).status).toBe(200);
   });
 
   it('20 simultaneous exchanges of one code split across A and B: exactly one succeeds', async () => {
-    const user = await register(B.url);
+    const user = await register(pair.B.url);
     const app = await issueCode(user);
     const code = await app.code();
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        call(i % 2 ? A.url : B.url, 'POST', `${AUTH}/exchange`, {
+        call(i % 2 ? pair.A.url : pair.B.url, 'POST', `${AUTH}/exchange`, {
           client_id: app.clientId,
           client_secret: app.secret,
           code,
@@ -129,12 +85,10 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
   });
 
   it('a ban made on A answers 403 at B within 5 s', async () => {
-    const user = await register(A.url);
-    expect(
-      (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).status,
-    ).toBe(200);
-    const adminName = name('adm');
-    await runCli(env, [
+    const user = await register(pair.A.url);
+    expect((await me(pair.B.url, user.token)).status).toBe(200);
+    const adminName = runName('adm');
+    await runCli(pair.env, [
       'user',
       'create',
       '--username',
@@ -146,77 +100,58 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
       '--roles',
       'player,admin',
     ]);
-    const admin = await call(A.url, 'POST', `${AUTH}/login`, {
+    const admin = await call(pair.A.url, 'POST', `${AUTH}/login`, {
       username: adminName,
       password: PASSWORD,
     });
     expect(admin.status).toBe(200);
     const ban = await call(
-      A.url,
+      pair.A.url,
       'POST',
       `${AUTH}/admin/users/ban`,
       { username: user.username, banned: true },
       admin.body.access_token,
     );
     expect(ban.status).toBe(200);
-    expect(
-      (await call(A.url, 'GET', `${AUTH}/me`, undefined, user.token)).status,
-    ).toBe(403);
+    expect((await me(pair.A.url, user.token)).status).toBe(403);
     await within(
       5000,
-      async () =>
-        (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token))
-          .status === 403,
+      async () => (await me(pair.B.url, user.token)).status === 403,
     );
-    expect(
-      (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).body,
-    ).toEqual({ ok: false, msg: '账号已被封禁' });
+    expect((await me(pair.B.url, user.token)).body).toEqual({
+      ok: false,
+      msg: '账号已被封禁',
+    });
   });
 
   it('a logout on A answers 401 at B within 5 s', async () => {
-    const user = await register(A.url);
+    const user = await register(pair.A.url);
+    expect((await me(pair.B.url, user.token)).status).toBe(200);
     expect(
-      (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).status,
-    ).toBe(200);
-    expect(
-      (await call(A.url, 'POST', `${AUTH}/logout`, undefined, user.token))
+      (await call(pair.A.url, 'POST', `${AUTH}/logout`, undefined, user.token))
         .status,
     ).toBe(200);
-    expect(
-      (await call(A.url, 'GET', `${AUTH}/me`, undefined, user.token)).status,
-    ).toBe(401);
+    expect((await me(pair.A.url, user.token)).status).toBe(401);
     await within(
       5000,
-      async () =>
-        (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token))
-          .status === 401,
+      async () => (await me(pair.B.url, user.token)).status === 401,
     );
     expect(
-      (await call(B.url, 'POST', `${AUTH}/refresh`, undefined, user.token))
+      (await call(pair.B.url, 'POST', `${AUTH}/refresh`, undefined, user.token))
         .status,
     ).toBe(401);
   });
 
   it('a session ended on A answers 401 at B within 5 s; the other session lives; the list agrees on both', async () => {
-    const user = await register(A.url);
-    const other = await call(B.url, 'POST', `${AUTH}/login`, {
+    const user = await register(pair.A.url);
+    const other = await call(pair.B.url, 'POST', `${AUTH}/login`, {
       username: user.username,
       password: PASSWORD,
     });
     const sid = jwtClaims(String(other.body.access_token)).sid as string;
-    expect(
-      (
-        await call(
-          B.url,
-          'GET',
-          `${AUTH}/me`,
-          undefined,
-          other.body.access_token,
-        )
-      ).status,
-    ).toBe(200);
+    expect((await me(pair.B.url, other.body.access_token)).status).toBe(200);
     const ended = await call(
-      A.url,
+      pair.A.url,
       'POST',
       `${AUTH}/account/sessions/end`,
       { id: sid },
@@ -226,21 +161,11 @@ describe.skipIf(!PG)('two instances on one PostgreSQL schema', () => {
     await within(
       5000,
       async () =>
-        (
-          await call(
-            B.url,
-            'GET',
-            `${AUTH}/me`,
-            undefined,
-            other.body.access_token,
-          )
-        ).status === 401,
+        (await me(pair.B.url, other.body.access_token)).status === 401,
     );
-    expect(
-      (await call(B.url, 'GET', `${AUTH}/me`, undefined, user.token)).status,
-    ).toBe(200);
+    expect((await me(pair.B.url, user.token)).status).toBe(200);
     const list = await call(
-      B.url,
+      pair.B.url,
       'GET',
       `${AUTH}/account/sessions`,
       undefined,

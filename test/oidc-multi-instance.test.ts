@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshPostgresSchema } from './helpers/db.js';
+import { describe, expect, it } from 'vitest';
 import { jwtHeader } from './helpers/jwt.js';
 import { basicAuth, fetchForm, fetchJson } from './helpers/net.js';
-import { authorizeRedirect, consentOverHttp } from './helpers/oidc-client.js';
 import { rawRequest } from './helpers/raw-request.js';
-import {
-  call,
-  runCli,
-  startServer,
-  within,
-  type RunningServer,
-} from './helpers/server.js';
+import { call, runCli, within } from './helpers/server.js';
+import { instancePair, PG, signInToNewClient } from './multi-instance-setup.js';
 
 /**
  * The OpenID Connect provider on two real processes sharing one PostgreSQL schema: a key
@@ -18,7 +11,6 @@ import {
  * exactly one success, a revoked family is refused by the other instance within 5 s (its
  * refresh token at once: that check reads the database).
  */
-const PG = process.env.TEST_PG_URL;
 const ISSUER = 'https://id.multi.example';
 const CB = 'https://rp.multi.example/cb';
 
@@ -32,80 +24,33 @@ const kids = async (base: string): Promise<string[]> =>
 describe.skipIf(!PG)(
   'OpenID Connect on two instances of one PostgreSQL schema',
   () => {
-    let db: Awaited<ReturnType<typeof freshPostgresSchema>>;
-    let env: Record<string, string>;
-    let A: RunningServer;
-    let B: RunningServer;
-
-    beforeAll(async () => {
-      db = await freshPostgresSchema(PG!);
-      env = { DATABASE_URL: `${db.url}&pool_max=4`, BASE_URL: ISSUER };
-      [A, B] = await Promise.all([startServer(env), startServer(env)]);
-    });
-    afterAll(async () => {
-      await Promise.all([A?.stop(), B?.stop()]);
-      await db?.dispose();
-    });
-
+    const pair = instancePair(() => ({ BASE_URL: ISSUER }));
     /** A person signs in to a new client through instance A's authorization endpoint and consent; tokens from A. */
-    async function signIn(): Promise<{
-      client: [string, string];
-      tokens: Record<string, string>;
-      username: string;
-    }> {
-      const username = `oidc_mi_${process.pid}_${Math.floor(Math.random() * 1e9)}`;
-      const reg = await call(A.url, 'POST', '/api/v1/auth/register', {
-        username,
-        password: 'correct horse battery',
-        email: `${username}@example.com`,
-      });
-      const token: string = reg.body.access_token;
-      const app = await call(
-        A.url,
-        'POST',
-        '/api/v1/auth/apps',
-        { display_name: 'MI', redirect_uris: [CB] },
-        token,
-      );
-      const client: [string, string] = [
-        app.body.data.client_id,
-        app.body.data.client_secret,
-      ];
-      const asked = await authorizeRedirect(A.url, token, {
-        response_type: 'code',
-        client_id: client[0],
-        redirect_uri: CB,
+    const signIn = () =>
+      signInToNewClient(pair.A.url, {
+        prefix: 'oidc_mi',
+        app: 'MI',
+        redirectUri: CB,
         scope: 'openid profile',
-        state: 's',
       });
-      expect(asked.pathname).toBe('/authorize');
-      const code = (
-        await consentOverHttp(A.url, token, asked)
-      ).searchParams.get('code')!;
-      const res = await fetchForm(
-        A.url,
-        '/oauth/token',
-        { grant_type: 'authorization_code', code, redirect_uri: CB },
-        client,
-      );
-      expect(res.status).toBe(200);
-      return { client, tokens: res.body as Record<string, string>, username };
-    }
 
     it('both instances publish the same key; `keys rotate` is picked up by both within 5 s, the old key stays', async () => {
-      const [ka, kb] = await Promise.all([kids(A.url), kids(B.url)]);
+      const [ka, kb] = await Promise.all([kids(pair.A.url), kids(pair.B.url)]);
       expect(ka).toEqual(kb);
-      const { kid } = JSON.parse(await runCli(env, ['keys', 'rotate'])) as {
+      const { kid } = JSON.parse(
+        await runCli(pair.env, ['keys', 'rotate']),
+      ) as {
         kid: string;
       };
       const tookMs = await within(
         5000,
         async () =>
-          (await kids(A.url))[0] === kid && (await kids(B.url))[0] === kid,
+          (await kids(pair.A.url))[0] === kid &&
+          (await kids(pair.B.url))[0] === kid,
         100,
       );
       expect(tookMs).toBeLessThan(5000);
-      expect(await kids(B.url)).toEqual([kid, ka[0]]);
+      expect(await kids(pair.B.url)).toEqual([kid, ka[0]]);
       const { tokens } = await signIn();
       const header = jwtHeader(tokens.access_token!) as { kid: string };
       expect(header.kid).toBe(kid);
@@ -116,7 +61,7 @@ describe.skipIf(!PG)(
         const { client, tokens } = await signIn();
         // Both requests reach their instance before either can rotate: a real race, which must not
         // be taken for reuse of an already rotated token (that would revoke the winner's family).
-        const held = [A, B].map((s) =>
+        const held = [pair.A, pair.B].map((s) =>
           rawRequest(s.url, {
             path: '/oauth/token',
             contentType: 'application/x-www-form-urlencoded',
@@ -131,7 +76,7 @@ describe.skipIf(!PG)(
         await Promise.all(held.map((h) => h.sent));
         // Each instance has read the held request's headers once it answers a later request.
         await Promise.all(
-          [A, B].map((s) => fetchJson(s.url, 'GET', '/healthz')),
+          [pair.A, pair.B].map((s) => fetchJson(s.url, 'GET', '/healthz')),
         );
         for (const h of held) h.release();
         const answers = await Promise.all(held.map((h) => h.answer));
@@ -151,7 +96,7 @@ describe.skipIf(!PG)(
         expect(
           (
             await fetchForm(
-              B.url,
+              pair.B.url,
               '/oauth/token',
               {
                 grant_type: 'refresh_token',
@@ -168,21 +113,21 @@ describe.skipIf(!PG)(
       const { client, tokens } = await signIn();
       const info = (base: string) =>
         call(base, 'GET', '/oauth/userinfo', undefined, tokens.access_token);
-      expect((await info(B.url)).status).toBe(200);
+      expect((await info(pair.B.url)).status).toBe(200);
       expect(
         (
           await fetchForm(
-            A.url,
+            pair.A.url,
             '/oauth/revoke',
             { token: tokens.refresh_token! },
             client,
           )
         ).status,
       ).toBe(200);
-      expect((await info(A.url)).status).toBe(401);
-      await within(5000, async () => (await info(B.url)).status === 401);
+      expect((await info(pair.A.url)).status).toBe(401);
+      await within(5000, async () => (await info(pair.B.url)).status === 401);
       const refreshed = await fetchForm(
-        B.url,
+        pair.B.url,
         '/oauth/token',
         { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! },
         client,
@@ -194,16 +139,16 @@ describe.skipIf(!PG)(
       const { client, tokens, username } = await signIn();
       const info = (base: string) =>
         call(base, 'GET', '/oauth/userinfo', undefined, tokens.access_token);
-      expect((await info(B.url)).status).toBe(200);
-      await runCli(env, ['user', 'ban', username]);
+      expect((await info(pair.B.url)).status).toBe(200);
+      await runCli(pair.env, ['user', 'ban', username]);
       await within(
         5000,
         async () =>
-          (await info(A.url)).status === 401 &&
-          (await info(B.url)).status === 401,
+          (await info(pair.A.url)).status === 401 &&
+          (await info(pair.B.url)).status === 401,
       );
       const refreshed = await fetchForm(
-        B.url,
+        pair.B.url,
         '/oauth/token',
         { grant_type: 'refresh_token', refresh_token: tokens.refresh_token! },
         client,

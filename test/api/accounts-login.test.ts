@@ -1,35 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testClock } from '../helpers/clock.js';
 import {
   failure,
   refusal as fail,
   createTestApp,
   uniqueName,
-  type TestApp,
 } from '../helpers/app.js';
-import { codeSender, freshEmail } from './accounts-setup.js';
-
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+import { accountsApp, freshEmail } from './accounts-setup.js';
 
 const A = '/api/v1/auth';
-const sendCode = codeSender(() => t);
+const { env, sendCode } = accountsApp();
 
 describe('login', () => {
   it('signs in with the username in any case or the e-mail', async () => {
-    const u = await t.register();
+    const u = await env.t.register();
     for (const login of [
       u.username,
       u.username.toUpperCase(),
       u.email,
       u.email.toUpperCase(),
     ]) {
-      const res = await t.post(`${A}/login`, {
+      const res = await env.t.post(`${A}/login`, {
         username: login,
         password: u.password,
       });
@@ -39,16 +30,16 @@ describe('login', () => {
   });
 
   it('answers an unknown user and a wrong password identically', async () => {
-    const u = await t.register();
-    const wrong = await t.post(`${A}/login`, {
+    const u = await env.t.register();
+    const wrong = await env.t.post(`${A}/login`, {
       username: u.username,
       password: 'wrong password',
     });
-    const unknown = await t.post(`${A}/login`, {
+    const unknown = await env.t.post(`${A}/login`, {
       username: uniqueName(),
       password: 'wrong password',
     });
-    const unknownMail = await t.post(`${A}/login`, {
+    const unknownMail = await env.t.post(`${A}/login`, {
       username: freshEmail(),
       password: 'wrong password',
     });
@@ -60,11 +51,11 @@ describe('login', () => {
   });
 
   it('refuses a banned user after the password check', async () => {
-    const u = await t.register();
-    await t.runtime.services.admin.setBanned(u.username, true, 'test');
+    const u = await env.t.register();
+    await env.t.runtime.services.admin.setBanned(u.username, true, 'test');
     expect(
       failure(
-        await t.post(`${A}/login`, {
+        await env.t.post(`${A}/login`, {
           username: u.username,
           password: u.password,
         }),
@@ -72,7 +63,7 @@ describe('login', () => {
     ).toEqual([403, fail('账号已被封禁')]);
     expect(
       failure(
-        await t.post(`${A}/login`, {
+        await env.t.post(`${A}/login`, {
           username: u.username,
           password: 'wrong password',
         }),
@@ -148,59 +139,64 @@ describe('send_code', () => {
   it('validates its fields', async () => {
     expect(
       failure(
-        await t.post(`${A}/send_code`, { email: 'nope', purpose: 'login' }),
+        await env.t.post(`${A}/send_code`, { email: 'nope', purpose: 'login' }),
       ),
     ).toEqual([400, fail('邮箱格式不正确')]);
     expect(
       failure(
-        await t.post(`${A}/send_code`, {
+        await env.t.post(`${A}/send_code`, {
           email: freshEmail(),
           purpose: 'other',
         }),
       ),
     ).toEqual([400, fail('参数错误：purpose')]);
     expect(
-      failure(await t.post(`${A}/send_code`, { email: freshEmail() })),
+      failure(await env.t.post(`${A}/send_code`, { email: freshEmail() })),
     ).toEqual([400, fail('参数错误：purpose')]);
     expect(
-      failure(await t.post(`${A}/send_code`, { email: 1, purpose: 'login' })),
+      failure(
+        await env.t.post(`${A}/send_code`, { email: 1, purpose: 'login' }),
+      ),
     ).toEqual([400, fail('参数错误：email')]);
   });
 
   it('allows one send per e-mail per 60 s, whatever the case or purpose', async () => {
-    const u = await t.register();
+    const u = await env.t.register();
     await sendCode(u.email, 'login');
     expect(
       failure(
-        await t.post(`${A}/send_code`, { email: u.email, purpose: 'login' }),
+        await env.t.post(`${A}/send_code`, {
+          email: u.email,
+          purpose: 'login',
+        }),
       ),
     ).toEqual([429, fail('请求过于频繁，请稍后再试')]);
     expect(
       failure(
-        await t.post(`${A}/send_code`, {
+        await env.t.post(`${A}/send_code`, {
           email: u.email.toUpperCase(),
           purpose: 'verify',
         }),
       ),
     ).toEqual([429, fail('请求过于频繁，请稍后再试')]);
-    await t.mailSent();
-    expect(t.smtp.countTo(u.email)).toBe(1);
+    await env.t.mailSent();
+    expect(env.t.smtp.countTo(u.email)).toBe(1);
   });
 
   it('answers login and reset_password for an unknown e-mail the same, sending nothing', async () => {
     // send_code queues the mail before it answers, so once the outbox is sent a count is
     // final: a known address holds its message, an unknown one has none.
-    const known = await t.register();
+    const known = await env.t.register();
     await sendCode(known.email, 'login');
-    await t.mailSent();
-    expect(t.smtp.countTo(known.email)).toBe(1);
+    await env.t.mailSent();
+    expect(env.t.smtp.countTo(known.email)).toBe(1);
     for (const purpose of ['login', 'reset_password']) {
       const email = freshEmail();
       await sendCode(email, purpose);
-      await t.mailSent();
-      expect(t.smtp.countTo(email), purpose).toBe(0);
+      await env.t.mailSent();
+      expect(env.t.smtp.countTo(email), purpose).toBe(0);
       expect(
-        failure(await t.post(`${A}/send_code`, { email, purpose })),
+        failure(await env.t.post(`${A}/send_code`, { email, purpose })),
         purpose,
       ).toEqual([429, fail('请求过于频繁，请稍后再试')]);
     }

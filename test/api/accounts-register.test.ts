@@ -1,29 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   failure,
   refusal as fail,
   createTestApp,
   uniqueName,
-  type TestApp,
 } from '../helpers/app.js';
-import { codeSender, freshEmail } from './accounts-setup.js';
-
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t.close();
-});
+import { accountsApp, freshEmail } from './accounts-setup.js';
 
 const A = '/api/v1/auth';
-const sendCode = codeSender(() => t);
+const { env, sendCode } = accountsApp();
 
 describe('register', () => {
   it('creates a player with display_name defaulting to the username', async () => {
     const username = uniqueName();
     const email = freshEmail();
-    const res = await t.post(`${A}/register`, {
+    const res = await env.t.post(`${A}/register`, {
       username,
       password: 'password123',
       email,
@@ -43,7 +34,7 @@ describe('register', () => {
         roles: ['player'],
       },
     });
-    const me = await t.get(`${A}/me`, body.access_token);
+    const me = await env.t.get(`${A}/me`, body.access_token);
     expect(me.json().data).toMatchObject({
       username,
       email,
@@ -55,7 +46,7 @@ describe('register', () => {
 
   it('keeps a given display_name', async () => {
     const username = uniqueName();
-    const res = await t.post(`${A}/register`, {
+    const res = await env.t.post(`${A}/register`, {
       username,
       password: 'password123',
       email: freshEmail(),
@@ -93,20 +84,20 @@ describe('register', () => {
       [{ ...ok, email_code: 123456 }, 400, '参数错误：email_code'],
     ];
     for (const [body, status, msg] of cases) {
-      const res = await t.post(`${A}/register`, body);
+      const res = await env.t.post(`${A}/register`, body);
       expect(failure(res), JSON.stringify(body).slice(0, 80)).toEqual([
         status,
         fail(msg),
       ]);
     }
     // Boundaries that are allowed.
-    const edge = await t.post(`${A}/register`, {
+    const edge = await env.t.post(`${A}/register`, {
       username: `a_${Date.now().toString(36)}`.slice(0, 32),
       password: 'p'.repeat(128),
       email: freshEmail(),
     });
     expect(edge.statusCode).toBe(200);
-    const eight = await t.post(`${A}/register`, {
+    const eight = await env.t.post(`${A}/register`, {
       username: uniqueName(),
       password: '密码密码密码密码',
       email: freshEmail(),
@@ -115,14 +106,14 @@ describe('register', () => {
   });
 
   it('keeps usernames and e-mails unique ignoring case', async () => {
-    const u = await t.register();
-    const sameName = await t.post(`${A}/register`, {
+    const u = await env.t.register();
+    const sameName = await env.t.post(`${A}/register`, {
       username: u.username.toUpperCase(),
       password: 'password123',
       email: freshEmail(),
     });
     expect(failure(sameName)).toEqual([409, fail('用户名已被占用')]);
-    const sameMail = await t.post(`${A}/register`, {
+    const sameMail = await env.t.post(`${A}/register`, {
       username: uniqueName(),
       password: 'password123',
       email: u.email.toUpperCase(),
@@ -134,7 +125,7 @@ describe('register', () => {
     const username = uniqueName();
     const results = await Promise.all(
       [0, 1, 2, 3].map((i) =>
-        t.post(`${A}/register`, {
+        env.t.post(`${A}/register`, {
           username: i % 2 ? username : username.toUpperCase(),
           password: 'password123',
           email: freshEmail(),
@@ -151,23 +142,23 @@ describe('register', () => {
   it('verifies the e-mail with a valid register code, and refuses a wrong one', async () => {
     const email = freshEmail();
     await sendCode(email, 'register');
-    const code = await t.smtp.codeFor(email);
+    const code = await env.t.smtp.codeFor(email);
     const wrongCode = code === '000000' ? '111111' : '000000';
-    const wrong = await t.post(`${A}/register`, {
+    const wrong = await env.t.post(`${A}/register`, {
       username: uniqueName(),
       password: 'password123',
       email,
       email_code: wrongCode,
     });
     expect(failure(wrong)).toEqual([400, fail('验证码错误或已过期')]);
-    const res = await t.post(`${A}/register`, {
+    const res = await env.t.post(`${A}/register`, {
       username: uniqueName(),
       password: 'password123',
       email,
       email_code: code,
     });
     expect(res.statusCode).toBe(200);
-    const me = await t.get(`${A}/me`, res.json().access_token);
+    const me = await env.t.get(`${A}/me`, res.json().access_token);
     expect(me.json().data.email_verified).toBe(true);
   });
 
@@ -175,8 +166,8 @@ describe('register', () => {
     const email = freshEmail();
     const other = freshEmail();
     await sendCode(email, 'register');
-    const code = await t.smtp.codeFor(email);
-    const res = await t.post(`${A}/register`, {
+    const code = await env.t.smtp.codeFor(email);
+    const res = await env.t.post(`${A}/register`, {
       username: uniqueName(),
       password: 'password123',
       email: other,
@@ -184,10 +175,10 @@ describe('register', () => {
     });
     expect(failure(res)).toEqual([400, fail('验证码错误或已过期')]);
     // A user who has this e-mail gets a login code; it must not work for register.
-    const u = await t.register();
+    const u = await env.t.register();
     await sendCode(u.email, 'login');
-    const loginCode = await t.smtp.codeFor(u.email);
-    const reuse = await t.post(`${A}/register`, {
+    const loginCode = await env.t.smtp.codeFor(u.email);
+    const reuse = await env.t.post(`${A}/register`, {
       username: uniqueName(),
       password: 'password123',
       email: u.email.replace('@', '+x@'),

@@ -1,5 +1,10 @@
-import { expect } from 'vitest';
-import { failure, uniqueName, type TestApp } from '../helpers/app.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import {
+  createTestApp,
+  failure,
+  uniqueName,
+  type TestApp,
+} from '../helpers/app.js';
 
 const A = '/api/v1/auth';
 
@@ -14,4 +19,16 @@ export function codeSender(current: () => TestApp) {
       { ok: true, data: { expires_in: 600, resend_after: 60 } },
     ]);
   };
+}
+
+/** One app shared by a test file's tests and closed after them, and its code sender. */
+export function accountsApp() {
+  const env = { t: undefined as unknown as TestApp };
+  beforeAll(async () => {
+    env.t = await createTestApp();
+  });
+  afterAll(async () => {
+    await env.t.close();
+  });
+  return { env, sendCode: codeSender(() => env.t) };
 }

@@ -1,25 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
 import {
   APP_VIEW_KEYS as VIEW_KEYS,
   authorizeCode,
   createApp,
 } from '../helpers/oauth.js';
-import { fail, ownerRequests } from './apps-setup.js';
+import { appsApp, fail } from './apps-setup.js';
 
-let t: TestApp;
-let owner: TestUser;
-let other: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await t.register();
-  other = await t.register();
-});
-afterAll(async () => {
-  await t.close();
-});
-
-const post = ownerRequests(() => ({ t, owner }));
+const { env, post } = appsApp();
 
 describe('POST /apps', () => {
   it('creates a confidential app: secret shown once, stored only as a hash', async () => {
@@ -53,11 +40,11 @@ describe('POST /apps', () => {
     expect(d.created_at).toBeGreaterThanOrEqual(before);
     expect(d.created_at).toBeLessThan(before + 100);
     expect(d.updated_at).toBe(d.created_at);
-    const stored = await t.runtime.storage.apps.findById('my-app');
+    const stored = await env.t.runtime.storage.apps.findById('my-app');
     expect(stored?.secretHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(d.client_secret);
 
-    const list = await t.get('/api/v1/auth/apps', owner.token);
+    const list = await env.t.get('/api/v1/auth/apps', env.owner.token);
     expect(list.statusCode).toBe(200);
     const apps = list.json().data.apps;
     const mine = apps.find(
@@ -66,7 +53,7 @@ describe('POST /apps', () => {
     expect(Object.keys(mine).sort()).toEqual(VIEW_KEYS);
     expect(list.body).not.toContain(d.client_secret);
     expect(
-      (await t.get('/api/v1/auth/apps', other.token)).json().data.apps,
+      (await env.t.get('/api/v1/auth/apps', env.other.token)).json().data.apps,
     ).toEqual([]);
   });
 
@@ -159,7 +146,7 @@ describe('POST /apps', () => {
   });
 
   it('refuses taken and built-in client_ids with 409', async () => {
-    await createApp(t, owner, { client_id: 'taken-id' });
+    await createApp(env.t, env.owner, { client_id: 'taken-id' });
     expect(
       await fail(
         post('apps', {
@@ -185,20 +172,20 @@ describe('POST /apps', () => {
   it('needs a first-party Bearer token', async () => {
     expect(
       await fail(
-        t.post('/api/v1/auth/apps', {
+        env.t.post('/api/v1/auth/apps', {
           display_name: 'X',
           redirect_uris: ['https://a.example.com/cb'],
         }),
       ),
     ).toEqual([401, '令牌无效或已过期']);
-    expect((await t.get('/api/v1/auth/apps')).statusCode).toBe(401);
-    const a = await createApp(t, owner);
-    const code = await authorizeCode(t, owner, {
+    expect((await env.t.get('/api/v1/auth/apps')).statusCode).toBe(401);
+    const a = await createApp(env.t, env.owner);
+    const code = await authorizeCode(env.t, env.owner, {
       client_id: a.client_id,
       redirect_uri: 'https://good.example.com/cb',
     });
     const thirdParty = (
-      await t.post('/api/v1/auth/exchange', {
+      await env.t.post('/api/v1/auth/exchange', {
         client_id: a.client_id,
         client_secret: a.client_secret,
         code,
@@ -213,6 +200,8 @@ describe('POST /apps', () => {
         ),
       ),
     ).toEqual([403, '该令牌无权访问此接口']);
-    expect((await t.get('/api/v1/auth/apps', thirdParty)).statusCode).toBe(403);
+    expect((await env.t.get('/api/v1/auth/apps', thirdParty)).statusCode).toBe(
+      403,
+    );
   });
 });

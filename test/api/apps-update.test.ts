@@ -1,29 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
 import {
   APP_VIEW_KEYS as VIEW_KEYS,
   authorizeCode,
   createApp,
 } from '../helpers/oauth.js';
-import { fail, ownerRequests } from './apps-setup.js';
+import { appsApp, fail } from './apps-setup.js';
 
-let t: TestApp;
-let owner: TestUser;
-let other: TestUser;
-beforeAll(async () => {
-  t = await createTestApp();
-  owner = await t.register();
-  other = await t.register();
-});
-afterAll(async () => {
-  await t.close();
-});
-
-const post = ownerRequests(() => ({ t, owner }));
+const { env, post } = appsApp();
 
 describe('update, rotate_secret, disable', () => {
   it('updates whitelists and profile; only the owner or an admin', async () => {
-    const a = await createApp(t, owner);
+    const a = await createApp(env.t, env.owner);
     const res = await post('apps/update', {
       client_id: a.client_id,
       display_name: 'Renamed',
@@ -43,7 +30,7 @@ describe('update, rotate_secret, disable', () => {
         post(
           'apps/update',
           { client_id: a.client_id, display_name: 'Mine' },
-          other.token,
+          env.other.token,
         ),
       ),
     ).toEqual([403, '无权操作该应用']);
@@ -65,7 +52,7 @@ describe('update, rotate_secret, disable', () => {
         post('apps/update', { client_id: a.client_id, cors_origins: ['null'] }),
       ),
     ).toEqual([400, '来源格式不正确']);
-    const admin = await t.admin();
+    const admin = await env.t.admin();
     expect(
       (
         await post(
@@ -78,7 +65,7 @@ describe('update, rotate_secret, disable', () => {
   });
 
   it('rotates the secret: the old one fails at once; public clients have none', async () => {
-    const a = await createApp(t, owner);
+    const a = await createApp(env.t, env.owner);
     const res = await post('apps/rotate_secret', { client_id: a.client_id });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
@@ -89,11 +76,11 @@ describe('update, rotate_secret, disable', () => {
     const fresh = res.json().data.client_secret as string;
     expect(fresh).toMatch(/^[A-Za-z0-9_-]{43,}$/);
     expect(fresh).not.toBe(a.client_secret);
-    const code = await authorizeCode(t, owner, {
+    const code = await authorizeCode(env.t, env.owner, {
       client_id: a.client_id,
       redirect_uri: 'https://good.example.com/cb',
     });
-    const old = await t.post('/api/v1/auth/exchange', {
+    const old = await env.t.post('/api/v1/auth/exchange', {
       client_id: a.client_id,
       client_secret: a.client_secret,
       code,
@@ -104,7 +91,7 @@ describe('update, rotate_secret, disable', () => {
     ]);
     expect(
       (
-        await t.post('/api/v1/auth/exchange', {
+        await env.t.post('/api/v1/auth/exchange', {
           client_id: a.client_id,
           client_secret: fresh,
           code,
@@ -112,13 +99,13 @@ describe('update, rotate_secret, disable', () => {
       ).statusCode,
     ).toBe(200);
 
-    const pub = await createApp(t, owner, { client_type: 'public' });
+    const pub = await createApp(env.t, env.owner, { client_type: 'public' });
     expect(
       await fail(post('apps/rotate_secret', { client_id: pub.client_id })),
     ).toEqual([400, '公开客户端没有密钥']);
     expect(
       await fail(
-        post('apps/rotate_secret', { client_id: a.client_id }, other.token),
+        post('apps/rotate_secret', { client_id: a.client_id }, env.other.token),
       ),
     ).toEqual([403, '无权操作该应用']);
     expect(
@@ -127,7 +114,7 @@ describe('update, rotate_secret, disable', () => {
   });
 
   it('disable toggles or sets the status', async () => {
-    const a = await createApp(t, owner);
+    const a = await createApp(env.t, env.owner);
     const toggle = async (payload: Record<string, unknown>) =>
       (
         await post('apps/disable', { client_id: a.client_id, ...payload })
@@ -153,7 +140,9 @@ describe('update, rotate_secret, disable', () => {
       status: 'active',
     });
     expect(
-      await fail(post('apps/disable', { client_id: a.client_id }, other.token)),
+      await fail(
+        post('apps/disable', { client_id: a.client_id }, env.other.token),
+      ),
     ).toEqual([403, '无权操作该应用']);
     expect(
       await fail(
@@ -161,13 +150,13 @@ describe('update, rotate_secret, disable', () => {
       ),
     ).toEqual([400, '参数错误：enabled']);
     // A status other than active (written by hand) is shown and treated as disabled.
-    await t.runtime.storage.apps.update(
+    await env.t.runtime.storage.apps.update(
       a.client_id,
       { status: 'suspended' },
       Date.now(),
     );
     expect(
-      (await t.get('/api/v1/auth/apps', owner.token))
+      (await env.t.get('/api/v1/auth/apps', env.owner.token))
         .json()
         .data.apps.find(
           (x: { client_id: string }) => x.client_id === a.client_id,
@@ -180,14 +169,14 @@ describe('update, rotate_secret, disable', () => {
   });
 
   it('audits every write with actor, ip and target, never the secret', async () => {
-    const a = await createApp(t, owner);
+    const a = await createApp(env.t, env.owner);
     const secret = (
       await post('apps/rotate_secret', { client_id: a.client_id })
     ).json().data.client_secret;
     await post('apps/update', { client_id: a.client_id, display_name: 'Y' });
     await post('apps/disable', { client_id: a.client_id });
     await post('apps/disable', { client_id: a.client_id });
-    const { entries } = await t.runtime.storage.audit.list(
+    const { entries } = await env.t.runtime.storage.audit.list(
       { target: a.client_id },
       0,
       50,
@@ -200,7 +189,7 @@ describe('update, rotate_secret, disable', () => {
       'app.update',
     ]);
     for (const e of entries) {
-      expect(e.actor).toBe(owner.username);
+      expect(e.actor).toBe(env.owner.username);
       expect(e.ip).toBe('127.0.0.1');
     }
     const dump = JSON.stringify(entries);

@@ -1,47 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  failure,
-  createTestApp,
-  type TestApp,
-  type TestUser,
-} from '../helpers/app.js';
-import { createApp, type CreatedApp } from '../helpers/oauth.js';
+import { describe, expect, it } from 'vitest';
+import { failure } from '../helpers/app.js';
+import { createApp } from '../helpers/oauth.js';
 
-let t: TestApp;
-let user: TestUser;
-let conf: CreatedApp;
-let pub: CreatedApp;
-const CB = 'https://good.example.com/cb';
-beforeAll(async () => {
-  t = await createTestApp();
-  user = await t.register();
-  conf = await createApp(t, user, {
-    redirect_uris: [CB, 'https://good.example.com/cb2?app=1'],
-    scopes: ['profile', 'email'],
-    homepage: 'https://good.example.com',
-  });
-  pub = await createApp(t, user, {
-    client_type: 'public',
-    redirect_uris: ['http://localhost:5173/cb', 'com.example.app:/cb'],
-  });
-});
-afterAll(async () => {
-  await t.close();
-});
+import { authorizeClients, CB } from './authorize-setup.js';
+
+const env = authorizeClients();
 
 const clientInfo = (payload: unknown) =>
-  t.post('/api/v1/auth/client_info', payload);
+  env.t.post('/api/v1/auth/client_info', payload);
 describe('POST /client_info', () => {
   it('describes the app without secrets or the whitelist', async () => {
     const res = await clientInfo({
-      client_id: conf.client_id,
+      client_id: env.conf.client_id,
       redirect_uri: CB,
     });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       ok: true,
       data: {
-        client_id: conf.client_id,
+        client_id: env.conf.client_id,
         display_name: 'Demo App',
         homepage: 'https://good.example.com',
         scopes: ['profile', 'email'],
@@ -52,7 +29,7 @@ describe('POST /client_info', () => {
     });
     const p = (
       await clientInfo({
-        client_id: pub.client_id,
+        client_id: env.pub.client_id,
         redirect_uri: 'com.example.app:/cb',
       })
     ).json().data;
@@ -72,7 +49,7 @@ describe('POST /client_info', () => {
       'https://good.example.com@evil.com/cb',
     ]) {
       const res = await clientInfo({
-        client_id: conf.client_id,
+        client_id: env.conf.client_id,
         redirect_uri: uri,
       });
       expect([res.statusCode, res.json().data.redirect_ok]).toEqual([
@@ -95,15 +72,14 @@ describe('POST /client_info', () => {
       400,
       { ok: false, msg: '参数错误：client_id' },
     ]);
-    expect(failure(await clientInfo({ client_id: conf.client_id }))).toEqual([
-      400,
-      { ok: false, msg: '参数错误：redirect_uri' },
-    ]);
-    const off = await createApp(t, user);
-    await t.post(
+    expect(
+      failure(await clientInfo({ client_id: env.conf.client_id })),
+    ).toEqual([400, { ok: false, msg: '参数错误：redirect_uri' }]);
+    const off = await createApp(env.t, env.user);
+    await env.t.post(
       '/api/v1/auth/apps/disable',
       { client_id: off.client_id, enabled: false },
-      user.token,
+      env.user.token,
     );
     expect(
       failure(await clientInfo({ client_id: off.client_id, redirect_uri: CB })),

@@ -1,41 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  failure,
-  createTestApp,
-  type TestApp,
-  type TestUser,
-} from '../helpers/app.js';
-import { createApp, pkcePair, type CreatedApp } from '../helpers/oauth.js';
+import { describe, expect, it } from 'vitest';
+import { failure } from '../helpers/app.js';
+import { createApp, pkcePair } from '../helpers/oauth.js';
 
-let t: TestApp;
-let user: TestUser;
-let conf: CreatedApp;
-let pub: CreatedApp;
-const CB = 'https://good.example.com/cb';
-beforeAll(async () => {
-  t = await createTestApp();
-  user = await t.register();
-  conf = await createApp(t, user, {
-    redirect_uris: [CB, 'https://good.example.com/cb2?app=1'],
-    scopes: ['profile', 'email'],
-    homepage: 'https://good.example.com',
-  });
-  pub = await createApp(t, user, {
-    client_type: 'public',
-    redirect_uris: ['http://localhost:5173/cb', 'com.example.app:/cb'],
-  });
-});
-afterAll(async () => {
-  await t.close();
-});
+import { authorizeClients, CB } from './authorize-setup.js';
 
-const authorize = (payload: unknown, token = user.token) =>
-  t.post('/api/v1/auth/authorize', payload, token);
+const env = authorizeClients();
+
+const authorize = (payload: unknown, token = env.user.token) =>
+  env.t.post('/api/v1/auth/authorize', payload, token);
 
 describe('POST /authorize', () => {
   it('issues a code and composes the redirect_url', async () => {
     const res = await authorize({
-      client_id: conf.client_id,
+      client_id: env.conf.client_id,
       redirect_uri: CB,
       state: 'a b&c=d/é',
       scope: 'email+profile email',
@@ -53,14 +30,14 @@ describe('POST /authorize', () => {
     expect(d.redirect_url).toBe(
       `${CB}?code=${d.code}&state=${encodeURIComponent('a b&c=d/é')}`,
     );
-    const stored = await t.runtime.storage.codes.findByHash(
+    const stored = await env.t.runtime.storage.codes.findByHash(
       (await import('../../src/platform/crypto/random.js')).timedSecretKey(
         d.code,
       ),
     );
     expect(stored).toMatchObject({
-      clientId: conf.client_id,
-      userId: user.uid,
+      clientId: env.conf.client_id,
+      userId: env.user.uid,
       redirectUri: CB,
       scope: 'email profile',
       codeChallenge: null,
@@ -69,7 +46,7 @@ describe('POST /authorize', () => {
 
     const q = (
       await authorize({
-        client_id: conf.client_id,
+        client_id: env.conf.client_id,
         redirect_uri: 'https://good.example.com/cb2?app=1',
       })
     ).json().data;
@@ -83,12 +60,12 @@ describe('POST /authorize', () => {
     for (let i = 0; i < 5; i++)
       codes.add(
         (
-          await authorize({ client_id: conf.client_id, redirect_uri: CB })
+          await authorize({ client_id: env.conf.client_id, redirect_uri: CB })
         ).json().data.code,
       );
     expect(codes.size).toBe(5);
     for (const c of codes)
-      expect(await t.runtime.storage.codes.findByHash(c)).toBeUndefined();
+      expect(await env.t.runtime.storage.codes.findByHash(c)).toBeUndefined();
   });
 
   it('refuses every callback that is not exactly registered', async () => {
@@ -109,7 +86,7 @@ describe('POST /authorize', () => {
     for (const uri of bad) {
       expect(
         failure(
-          await authorize({ client_id: conf.client_id, redirect_uri: uri }),
+          await authorize({ client_id: env.conf.client_id, redirect_uri: uri }),
         ),
       ).toEqual([400, { ok: false, msg: '回调地址不在白名单内' }]);
     }
@@ -122,13 +99,14 @@ describe('POST /authorize', () => {
     const scopeOf = async (scope?: string) => {
       const code = (
         await authorize({
-          client_id: conf.client_id,
+          client_id: env.conf.client_id,
           redirect_uri: CB,
           ...(scope === undefined ? {} : { scope }),
         })
       ).json().data.code;
-      return (await t.runtime.storage.codes.findByHash(timedSecretKey(code)))!
-        .scope;
+      return (await env.t.runtime.storage.codes.findByHash(
+        timedSecretKey(code),
+      ))!.scope;
     };
     expect(await scopeOf()).toBe('profile email');
     expect(await scopeOf('profile')).toBe('profile');
@@ -136,7 +114,7 @@ describe('POST /authorize', () => {
     expect(
       failure(
         await authorize({
-          client_id: conf.client_id,
+          client_id: env.conf.client_id,
           redirect_uri: CB,
           scope: 'profile admin',
         }),
@@ -147,7 +125,7 @@ describe('POST /authorize', () => {
   it('PKCE: public must send an S256 challenge', async () => {
     const { challenge } = pkcePair();
     const base = {
-      client_id: pub.client_id,
+      client_id: env.pub.client_id,
       redirect_uri: 'http://localhost:5173/cb',
     };
     expect(failure(await authorize(base))).toEqual([
@@ -188,7 +166,7 @@ describe('POST /authorize', () => {
     expect(
       failure(
         await authorize({
-          client_id: conf.client_id,
+          client_id: env.conf.client_id,
           redirect_uri: CB,
           code_challenge: challenge,
           code_challenge_method: 'plain',
@@ -198,7 +176,7 @@ describe('POST /authorize', () => {
     expect(
       (
         await authorize({
-          client_id: conf.client_id,
+          client_id: env.conf.client_id,
           redirect_uri: CB,
           code_challenge: challenge,
           code_challenge_method: 'S256',
@@ -219,11 +197,11 @@ describe('POST /authorize', () => {
     expect(
       failure(await authorize({ client_id: 'game', redirect_uri: CB })),
     ).toEqual([404, { ok: false, msg: '未知的应用' }]);
-    const off = await createApp(t, user);
-    await t.post(
+    const off = await createApp(env.t, env.user);
+    await env.t.post(
       '/api/v1/auth/apps/disable',
       { client_id: off.client_id },
-      user.token,
+      env.user.token,
     );
     expect(
       failure(await authorize({ client_id: off.client_id, redirect_uri: CB })),
@@ -233,22 +211,28 @@ describe('POST /authorize', () => {
   it('needs a first-party Bearer token', async () => {
     expect(
       failure(
-        await authorize({ client_id: conf.client_id, redirect_uri: CB }, ''),
+        await authorize(
+          { client_id: env.conf.client_id, redirect_uri: CB },
+          '',
+        ),
       ),
     ).toEqual([401, { ok: false, msg: '令牌无效或已过期' }]);
     const code = (
-      await authorize({ client_id: conf.client_id, redirect_uri: CB })
+      await authorize({ client_id: env.conf.client_id, redirect_uri: CB })
     ).json().data.code;
     const third = (
-      await t.post('/api/v1/auth/exchange', {
-        client_id: conf.client_id,
-        client_secret: conf.client_secret,
+      await env.t.post('/api/v1/auth/exchange', {
+        client_id: env.conf.client_id,
+        client_secret: env.conf.client_secret,
         code,
       })
     ).json().access_token;
     expect(
       failure(
-        await authorize({ client_id: conf.client_id, redirect_uri: CB }, third),
+        await authorize(
+          { client_id: env.conf.client_id, redirect_uri: CB },
+          third,
+        ),
       ),
     ).toEqual([403, { ok: false, msg: '该令牌无权访问此接口' }]);
   });
@@ -258,14 +242,13 @@ describe('POST /authorize', () => {
       400,
       { ok: false, msg: '参数错误：client_id' },
     ]);
-    expect(failure(await authorize({ client_id: conf.client_id }))).toEqual([
-      400,
-      { ok: false, msg: '参数错误：redirect_uri' },
-    ]);
+    expect(failure(await authorize({ client_id: env.conf.client_id }))).toEqual(
+      [400, { ok: false, msg: '参数错误：redirect_uri' }],
+    );
     expect(
       failure(
         await authorize({
-          client_id: conf.client_id,
+          client_id: env.conf.client_id,
           redirect_uri: CB,
           state: 5,
         }),

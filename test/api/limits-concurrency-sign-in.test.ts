@@ -1,36 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, uniqueName, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { uniqueName } from '../helpers/app.js';
+import {
+  countBy,
+  from,
+  parallel,
+  RATE_LIMITED,
+  limitedApps,
+} from './limits-concurrency-setup.js';
 
 /**
  * Every limit counts a try before it judges it (docs/api.md §1): N parallel tries never get
  * more checks than the limit, on SQLite and on PostgreSQL. Each test fires 50+ requests at once.
  */
-const RATE_LIMITED = { ok: false, msg: '请求过于频繁，请稍后再试' };
-const from = (ip: string) => ({ 'x-forwarded-for': ip });
 const AUTH = '/api/v1/auth';
-
-let t: TestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
-
-async function limitedApp(env: Record<string, string> = {}): Promise<TestApp> {
-  t = await createTestApp({
-    IP_RATE_LIMITS: 'on',
-    TRUST_PROXY: 'true',
-    ...env,
-  });
-  return t;
-}
-
-const countBy = (statuses: number[]) =>
-  statuses.reduce<Record<number, number>>((acc, s) => {
-    acc[s] = (acc[s] ?? 0) + 1;
-    return acc;
-  }, {});
-const parallel = <T>(n: number, run: (i: number) => Promise<T>) =>
-  Promise.all(Array.from({ length: n }, (_, i) => run(i)));
+const limitedApp = limitedApps();
 
 describe('e-mail code tries under concurrency', () => {
   it('60 parallel login_by_code guesses, the real code last, get 5 comparisons and no sign-in', async () => {

@@ -1,40 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type * as oauth from 'oauth4webapi';
-import type { TestApp, TestUser } from '../helpers/app.js';
-import type { CreatedApp } from '../helpers/oauth.js';
-import type { LogoutReceiver } from '../helpers/logout-receiver.js';
+import { describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait.js';
 
-import {
-  forumAndWikiFlows,
-  startForumAndWiki,
-} from './oidc-backchannel-setup.js';
+import { forumAndWiki } from './oidc-backchannel-setup.js';
 
 /** OpenID Connect Back-Channel Logout 1.0 (docs/api.md §12.8), to a relying party that verifies with `jose`. */
 const A = '/api/v1/auth';
-let t: TestApp;
-let dev: TestUser;
-let as: oauth.AuthorizationServer;
-let forum: CreatedApp;
-let wiki: CreatedApp;
-let forumReceiver: LogoutReceiver;
-
-beforeAll(async () => {
-  ({ t, dev, as, forum, wiki, forumReceiver } = await startForumAndWiki());
-});
-afterAll(async () => {
-  await t.close();
-  await forumReceiver.close();
-});
-
-const { signInToBoth, logoutOf } = forumAndWikiFlows(() => ({
-  t,
-  dev,
-  as,
-  forum,
-  wiki,
-  forumReceiver,
-}));
+const { env, signInToBoth, logoutOf } = forumAndWiki();
 
 describe("the admin's view of logout tokens", () => {
   type Row = {
@@ -50,22 +21,22 @@ describe("the admin's view of logout tokens", () => {
   const L = `${A}/admin/webhooks/logout_deliveries`;
 
   it('lists what was sent to which client for whom, and sends one again on request', async () => {
-    const admin = await t.admin();
-    const user = await t.register();
+    const admin = await env.t.admin();
+    const user = await env.t.register();
     const { forumId } = await signInToBoth(user);
     expect(
-      (await t.post(`${A}/logout`, { all: true }, user.token)).statusCode,
+      (await env.t.post(`${A}/logout`, { all: true }, user.token)).statusCode,
     ).toBe(200);
     await logoutOf(forumId.sid);
     const row = await waitFor('the delivered row', 20_000, async () => {
-      const rows = (await t.get(L, admin.token)).json().data
+      const rows = (await env.t.get(L, admin.token)).json().data
         .deliveries as Row[];
       return rows.find(
         (r) => r.sub === String(user.uid) && r.status === 'delivered',
       );
     });
     expect(row).toMatchObject({
-      client_id: forum.client_id,
+      client_id: env.forum.client_id,
       url: expect.stringMatching(/\/backchannel-logout$/),
       http_status: 200,
       tries: 1,
@@ -73,10 +44,10 @@ describe("the admin's view of logout tokens", () => {
     });
     expect(JSON.stringify(row)).not.toMatch(/eyJ/);
 
-    const before = forumReceiver.forSid(forumId.sid).length;
+    const before = env.forumReceiver.forSid(forumId.sid).length;
     expect(
       (
-        await t.post(
+        await env.t.post(
           `${A}/admin/webhooks/redeliver`,
           { id: row.id },
           admin.token,
@@ -86,22 +57,22 @@ describe("the admin's view of logout tokens", () => {
     await waitFor(
       'the token sent again',
       20_000,
-      () => forumReceiver.forSid(forumId.sid).length > before,
+      () => env.forumReceiver.forSid(forumId.sid).length > before,
     );
     // Signed again when sent, with the same jti, so a client that acted on the first drops it.
-    const [first, ...rest] = forumReceiver
+    const [first, ...rest] = env.forumReceiver
       .forSid(forumId.sid)
       .filter((p) => p.sub === String(user.uid));
     expect(rest.at(-1)).toMatchObject({
       jti: first!.jti,
       sid: forumId.sid,
-      aud: forum.client_id,
+      aud: env.forum.client_id,
     });
     expect(rest.at(-1)!.iat).toBeGreaterThanOrEqual(first!.iat!);
   });
 
   it('is for admins only', async () => {
-    expect((await t.get(L, dev.token)).statusCode).toBe(403);
-    expect((await t.get(L)).statusCode).toBe(401);
+    expect((await env.t.get(L, env.dev.token)).statusCode).toBe(403);
+    expect((await env.t.get(L)).statusCode).toBe(401);
   });
 });

@@ -1,61 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type * as oauth from 'oauth4webapi';
-import type { TestApp, TestUser } from '../helpers/app.js';
-import type { CreatedApp } from '../helpers/oauth.js';
+import { describe, expect, it } from 'vitest';
 import { postForm, signInWithCode } from '../helpers/oidc-client.js';
 import { sessionCookie } from '../helpers/oidc-pages.js';
 import { jwtClaims } from '../helpers/jwt.js';
-import type { LogoutReceiver } from '../helpers/logout-receiver.js';
 import { waitFor } from '../helpers/wait.js';
-import {
-  CB,
-  forumAndWikiFlows,
-  ISSUER,
-  startForumAndWiki,
-} from './oidc-backchannel-setup.js';
+import { CB, forumAndWiki, ISSUER } from './oidc-backchannel-setup.js';
 
 /** OpenID Connect Back-Channel Logout 1.0 (docs/api.md §12.8), to a relying party that verifies with `jose`. */
 const A = '/api/v1/auth';
-let t: TestApp;
-let dev: TestUser;
-let as: oauth.AuthorizationServer;
-let forum: CreatedApp;
-let wiki: CreatedApp;
-let forumReceiver: LogoutReceiver;
-
-beforeAll(async () => {
-  ({ t, dev, as, forum, wiki, forumReceiver } = await startForumAndWiki());
-});
-afterAll(async () => {
-  await t.close();
-  await forumReceiver.close();
-});
-
-const { signInToBoth, logoutOf } = forumAndWikiFlows(() => ({
-  t,
-  dev,
-  as,
-  forum,
-  wiki,
-  forumReceiver,
-}));
+const { env, signInToBoth, logoutOf } = forumAndWiki();
 const refresh = (token: string) =>
   postForm(
-    t,
+    env.t,
     '/oauth/token',
     { grant_type: 'refresh_token', refresh_token: token },
-    { basic: [forum.client_id, forum.client_secret!] },
+    { basic: [env.forum.client_id, env.forum.client_secret!] },
   );
 
 describe('logout tokens', () => {
   it("RP-initiated logout: the forum gets a token with the ID token's sub and sid, the wiki nothing", async () => {
-    const user = await t.register();
+    const user = await env.t.register();
     const { forumId, wikiId, forumRefresh } = await signInToBoth(user);
     expect(forumId.sid).toEqual(expect.any(String));
     expect(wikiId.sid).not.toBe(forumId.sid);
-    const before = forumReceiver.tokens.length;
-    const hint = (await signInWithCode(t, as, user, forum, CB)).id_token!;
-    const res = await t.app.inject({
+    const before = env.forumReceiver.tokens.length;
+    const hint = (await signInWithCode(env.t, env.as, user, env.forum, CB))
+      .id_token!;
+    const res = await env.t.app.inject({
       method: 'GET',
       url: `/oauth/end_session?id_token_hint=${hint}`,
       headers: sessionCookie(user.token),
@@ -64,7 +34,7 @@ describe('logout tokens', () => {
     const token = await logoutOf(forumId.sid);
     expect(token).toMatchObject({
       iss: ISSUER,
-      aud: forum.client_id,
+      aud: env.forum.client_id,
       sub: forumId.sub,
       sid: forumId.sid,
     });
@@ -74,34 +44,36 @@ describe('logout tokens', () => {
     await waitFor(
       'the second forum sign-in',
       20_000,
-      () => forumReceiver.tokens.length >= before + 2,
+      () => env.forumReceiver.tokens.length >= before + 2,
     );
     expect(
-      forumReceiver.tokens.filter(
-        (p) => p.sid === wikiId.sid || p.aud !== forum.client_id,
+      env.forumReceiver.tokens.filter(
+        (p) => p.sid === wikiId.sid || p.aud !== env.forum.client_id,
       ),
     ).toEqual([]);
     expect((await refresh(forumRefresh)).json().error).toBe('invalid_grant');
     expect(
-      forumReceiver.contentTypes.every(
+      env.forumReceiver.contentTypes.every(
         (c) => c === 'application/x-www-form-urlencoded',
       ),
     ).toBe(true);
-    expect(forumReceiver.rejected).toEqual([]);
+    expect(env.forumReceiver.rejected).toEqual([]);
   });
 
   it('signing out at the center: a sign-in granted offline_access is told but keeps its refresh token', async () => {
-    const user = await t.register();
-    const online = await signInWithCode(t, as, user, forum, CB);
+    const user = await env.t.register();
+    const online = await signInWithCode(env.t, env.as, user, env.forum, CB);
     const offline = await signInWithCode(
-      t,
-      as,
+      env.t,
+      env.as,
       user,
-      forum,
+      env.forum,
       CB,
       'openid offline_access',
     );
-    expect((await t.post(`${A}/logout`, {}, user.token)).statusCode).toBe(200);
+    expect((await env.t.post(`${A}/logout`, {}, user.token)).statusCode).toBe(
+      200,
+    );
     await logoutOf(jwtClaims(online.id_token!).sid);
     await logoutOf(jwtClaims(offline.id_token!).sid);
     expect((await refresh(online.refresh_token!)).json().error).toBe(
@@ -111,24 +83,24 @@ describe('logout tokens', () => {
   });
 
   it('logout everywhere', async () => {
-    const user = await t.register();
+    const user = await env.t.register();
     const { forumId } = await signInToBoth(user);
     expect(
-      (await t.post(`${A}/logout`, { all: true }, user.token)).statusCode,
+      (await env.t.post(`${A}/logout`, { all: true }, user.token)).statusCode,
     ).toBe(200);
     expect(await logoutOf(forumId.sid)).toMatchObject({
       sub: String(user.uid),
-      aud: forum.client_id,
+      aud: env.forum.client_id,
     });
   });
 
   it('a ban', async () => {
-    const admin = await t.admin();
-    const user = await t.register();
+    const admin = await env.t.admin();
+    const user = await env.t.register();
     const { forumId } = await signInToBoth(user);
     expect(
       (
-        await t.post(
+        await env.t.post(
           `${A}/admin/users/ban`,
           { username: user.username, banned: true },
           admin.token,
@@ -140,15 +112,15 @@ describe('logout tokens', () => {
     });
   });
 
-  it('consent withdrawn for the forum, and is retried until the client answers', async () => {
-    const user = await t.register();
+  it('consent withdrawn for the env.forum, and is retried until the client answers', async () => {
+    const user = await env.t.register();
     const { forumId } = await signInToBoth(user);
-    forumReceiver.failNext(1);
+    env.forumReceiver.failNext(1);
     expect(
       (
-        await t.post(
+        await env.t.post(
           `${A}/account/authorized_apps/revoke`,
-          { client_id: forum.client_id },
+          { client_id: env.forum.client_id },
           user.token,
         )
       ).statusCode,
@@ -156,27 +128,27 @@ describe('logout tokens', () => {
     const token = await waitFor(
       'the retried logout token',
       30_000,
-      () => forumReceiver.forSid(forumId.sid)[0],
+      () => env.forumReceiver.forSid(forumId.sid)[0],
     );
     expect(token.sub).toBe(String(user.uid));
   });
 
   it('a person signed in to no client with an address sends nothing', async () => {
-    const user = await t.register();
-    const w = await signInWithCode(t, as, user, wiki, CB);
+    const user = await env.t.register();
+    const w = await signInWithCode(env.t, env.as, user, env.wiki, CB);
     expect(
-      (await t.post(`${A}/logout`, { all: true }, user.token)).statusCode,
+      (await env.t.post(`${A}/logout`, { all: true }, user.token)).statusCode,
     ).toBe(200);
     expect(await refreshWiki(w.refresh_token!)).toBe('invalid_grant');
     // A forum user logged out afterwards: once their token is in, the first one's would be too.
-    const marker = await t.register();
+    const marker = await env.t.register();
     const { forumId } = await signInToBoth(marker);
     expect(
-      (await t.post(`${A}/logout`, { all: true }, marker.token)).statusCode,
+      (await env.t.post(`${A}/logout`, { all: true }, marker.token)).statusCode,
     ).toBe(200);
     await logoutOf(forumId.sid);
     expect(
-      forumReceiver.tokens.filter((p) => p.sub === String(user.uid)),
+      env.forumReceiver.tokens.filter((p) => p.sub === String(user.uid)),
     ).toEqual([]);
   });
 });
@@ -184,9 +156,9 @@ describe('logout tokens', () => {
 const refreshWiki = async (token: string) =>
   (
     await postForm(
-      t,
+      env.t,
       '/oauth/token',
       { grant_type: 'refresh_token', refresh_token: token },
-      { basic: [wiki.client_id, wiki.client_secret!] },
+      { basic: [env.wiki.client_id, env.wiki.client_secret!] },
     )
   ).json().error;

@@ -1,5 +1,5 @@
 import type * as oauth from 'oauth4webapi';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 import { createApp, type CreatedApp } from '../helpers/oauth.js';
 import {
@@ -81,4 +81,17 @@ export function forumAndWikiFlows(current: () => ForumAndWiki) {
     );
 
   return { signInToBoth, logoutOf };
+}
+
+/** One such app shared by a test file's tests and closed after them, with the flows above. */
+export function forumAndWiki() {
+  const env = {} as ForumAndWiki;
+  beforeAll(async () => {
+    Object.assign(env, await startForumAndWiki());
+  });
+  afterAll(async () => {
+    await env.t.close();
+    await env.forumReceiver.close();
+  });
+  return { env, ...forumAndWikiFlows(() => env) };
 }

@@ -1,37 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestApp,
-  failure,
-  refusal,
-  type TestApp,
-} from '../helpers/app.js';
-import { STEP_MS, secondFactorRequests } from './second-factor-setup.js';
+import { describe, expect, it } from 'vitest';
+import { failure, refusal } from '../helpers/app.js';
+import { STEP_MS, secondFactorApp } from './second-factor-setup.js';
 
 const A = '/api/v1/auth';
 const NEED = refusal('需要两步验证');
 const WRONG = refusal('两步验证码错误');
 
-let t: TestApp;
-// A moving clock: every test steps it forward, so the codes of one test never collide with another's.
-let clock = Date.UTC(2030, 0, 1, 12, 0, 0);
-beforeAll(async () => {
-  t = await createTestApp({}, { now: () => clock });
-});
-afterAll(async () => {
-  await t.close();
-});
-
-const { codeAt, enrolled, login } = secondFactorRequests({
-  app: () => t,
-  now: () => clock,
-  step: () => {
-    clock += STEP_MS;
-  },
-});
+const { env, codeAt, enrolled, login } = secondFactorApp();
 
 describe('seed login with a second factor', () => {
   it('leaves users without a second factor unchanged, with or without otp', async () => {
-    const u = await t.register();
+    const u = await env.t.register();
     const plain = await login(u);
     const withOtp = await login(u, { otp: '123456' });
     for (const res of [plain, withOtp]) {
@@ -46,7 +25,7 @@ describe('seed login with a second factor', () => {
     }
     expect(
       failure(
-        await t.post(`${A}/login`, {
+        await env.t.post(`${A}/login`, {
           username: u.username,
           password: 'wrong password',
         }),
@@ -58,7 +37,7 @@ describe('seed login with a second factor', () => {
     const u = await enrolled();
     expect(
       failure(
-        await t.post(`${A}/login`, {
+        await env.t.post(`${A}/login`, {
           username: u.username,
           password: 'wrong password',
         }),
@@ -66,7 +45,7 @@ describe('seed login with a second factor', () => {
     ).toEqual([401, refusal('用户名或密码错误')]);
     expect(
       failure(
-        await t.post(`${A}/login`, {
+        await env.t.post(`${A}/login`, {
           username: u.username,
           password: 'wrong password',
           otp: await codeAt(u.secret),
@@ -82,14 +61,14 @@ describe('seed login with a second factor', () => {
     const ok = await login(u, { otp: await codeAt(u.secret) });
     expect(ok.statusCode).toBe(200);
     expect(
-      (await t.get(`${A}/me`, ok.json().access_token)).json().data.username,
+      (await env.t.get(`${A}/me`, ok.json().access_token)).json().data.username,
     ).toBe(u.username);
   });
 
   it('accepts one step either side, never a code of a step already used', async () => {
     const u = await enrolled();
-    clock += 10 * STEP_MS;
-    const at = (steps: number) => codeAt(u.secret, clock + steps * STEP_MS);
+    env.clock += 10 * STEP_MS;
+    const at = (steps: number) => codeAt(u.secret, env.clock + steps * STEP_MS);
     expect(failure(await login(u, { otp: await at(-2) }))).toEqual([
       401,
       WRONG,
@@ -105,7 +84,7 @@ describe('seed login with a second factor', () => {
     // After the step ahead was used, the current one is older: refused too.
     expect(failure(await login(u, { otp: await at(0) }))).toEqual([401, WRONG]);
     expect(failure(await login(u, { otp: await at(2) }))).toEqual([401, WRONG]);
-    clock += 3 * STEP_MS;
+    env.clock += 3 * STEP_MS;
     expect((await login(u, { otp: await codeAt(u.secret) })).statusCode).toBe(
       200,
     );
@@ -123,26 +102,29 @@ describe('seed login with a second factor', () => {
     const token = (await login(u, { otp: await codeAt(u.secret) })).json()
       .access_token;
     expect(
-      (await t.get(`${A}/account/second_factor`, token)).json().data
+      (await env.t.get(`${A}/account/second_factor`, token)).json().data
         .recovery_codes_left,
     ).toBe(8);
   });
 
   it('login_by_code needs the second factor too; the e-mail code waits for it', async () => {
     const u = await enrolled();
-    await t.post(`${A}/send_code`, { email: u.email, purpose: 'login' });
-    const code = await t.smtp.codeFor(u.email);
+    await env.t.post(`${A}/send_code`, { email: u.email, purpose: 'login' });
+    const code = await env.t.smtp.codeFor(u.email);
     expect(
       failure(
-        await t.post(`${A}/login_by_code`, { email: u.email, code: '000000' }),
+        await env.t.post(`${A}/login_by_code`, {
+          email: u.email,
+          code: '000000',
+        }),
       ),
     ).toEqual([400, refusal('验证码错误或已过期')]);
     expect(
-      failure(await t.post(`${A}/login_by_code`, { email: u.email, code })),
+      failure(await env.t.post(`${A}/login_by_code`, { email: u.email, code })),
     ).toEqual([401, NEED]);
     expect(
       failure(
-        await t.post(`${A}/login_by_code`, {
+        await env.t.post(`${A}/login_by_code`, {
           email: u.email,
           code,
           otp: '000000',
@@ -151,17 +133,17 @@ describe('seed login with a second factor', () => {
     ).toEqual([401, WRONG]);
     expect(
       (
-        await t.post(`${A}/login_by_code`, {
+        await env.t.post(`${A}/login_by_code`, {
           email: u.email,
           code,
           otp: await codeAt(u.secret),
         })
       ).statusCode,
     ).toBe(200);
-    clock += STEP_MS;
+    env.clock += STEP_MS;
     expect(
       failure(
-        await t.post(`${A}/login_by_code`, {
+        await env.t.post(`${A}/login_by_code`, {
           email: u.email,
           code,
           otp: await codeAt(u.secret),
@@ -182,7 +164,7 @@ describe('seed login with a second factor', () => {
       429,
     );
     // From another address the pair counter is fresh.
-    const other = await t.app.inject({
+    const other = await env.t.app.inject({
       method: 'POST',
       url: `${A}/login`,
       remoteAddress: '10.1.2.3',

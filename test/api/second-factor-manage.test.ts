@@ -5,33 +5,17 @@ import {
   refusal,
   type TestApp,
 } from '../helpers/app.js';
-import { STEP_MS, secondFactorRequests } from './second-factor-setup.js';
+import { STEP_MS, secondFactorApp } from './second-factor-setup.js';
 
 const A = '/api/v1/auth';
 const NEED = refusal('需要两步验证');
 const WRONG = refusal('两步验证码错误');
 
-let t: TestApp;
-// A moving clock: every test steps it forward, so the codes of one test never collide with another's.
-let clock = Date.UTC(2030, 0, 1, 12, 0, 0);
-beforeAll(async () => {
-  t = await createTestApp({}, { now: () => clock });
-});
-afterAll(async () => {
-  await t.close();
-});
-
-const { codeAt, enrolled, login } = secondFactorRequests({
-  app: () => t,
-  now: () => clock,
-  step: () => {
-    clock += STEP_MS;
-  },
-});
+const { env, codeAt, enrolled, login } = secondFactorApp();
 
 describe('API reference', () => {
   it('/docs shows the optional otp field and the second-factor routes', async () => {
-    const doc = (await t.get('/docs/json')).json();
+    const doc = (await env.t.get('/docs/json')).json();
     const bodyOf = (path: string) =>
       doc.paths[path].post.requestBody.content['application/json'].schema;
     for (const path of [`${A}/login`, `${A}/login_by_code`]) {
@@ -56,10 +40,10 @@ describe('turning it off, new recovery codes, reset, admin removal', () => {
     const u = await enrolled();
     const token = (await login(u, { otp: await codeAt(u.secret) })).json()
       .access_token;
-    clock += STEP_MS;
+    env.clock += STEP_MS;
     expect(
       failure(
-        await t.post(
+        await env.t.post(
           `${A}/account/totp/disable`,
           { password: 'wrong password', code: await codeAt(u.secret) },
           token,
@@ -68,7 +52,7 @@ describe('turning it off, new recovery codes, reset, admin removal', () => {
     ).toEqual([401, refusal('需要重新验证身份')]);
     expect(
       failure(
-        await t.post(
+        await env.t.post(
           `${A}/account/totp/disable`,
           { password: u.password, code: '000000' },
           token,
@@ -77,7 +61,7 @@ describe('turning it off, new recovery codes, reset, admin removal', () => {
     ).toEqual([401, refusal('需要重新验证身份')]);
     expect(
       (
-        await t.post(
+        await env.t.post(
           `${A}/account/totp/disable`,
           { password: u.password, code: await codeAt(u.secret) },
           token,
@@ -87,7 +71,7 @@ describe('turning it off, new recovery codes, reset, admin removal', () => {
     expect((await login(u)).statusCode).toBe(200);
     expect(
       failure(
-        await t.post(
+        await env.t.post(
           `${A}/account/totp/disable`,
           { password: u.password, code: '000000' },
           token,
@@ -99,7 +83,7 @@ describe('turning it off, new recovery codes, reset, admin removal', () => {
   it('regenerates recovery codes: the old ones stop working', async () => {
     const u = await enrolled();
     const token = (await login(u, { otp: u.recovery[0] })).json().access_token;
-    const fresh = await t.post(
+    const fresh = await env.t.post(
       `${A}/account/recovery_codes`,
       { current_password: u.password, code: await codeAt(u.secret) },
       token,
@@ -115,12 +99,12 @@ describe('turning it off, new recovery codes, reset, admin removal', () => {
 
   it('reset_password keeps the second factor', async () => {
     const u = await enrolled();
-    await t.post(`${A}/send_code`, {
+    await env.t.post(`${A}/send_code`, {
       email: u.email,
       purpose: 'reset_password',
     });
-    const code = await t.smtp.codeFor(u.email);
-    const reset = await t.post(`${A}/reset_password`, {
+    const code = await env.t.smtp.codeFor(u.email);
+    const reset = await env.t.post(`${A}/reset_password`, {
       email: u.email,
       code,
       new_password: 'another password 1',
@@ -128,7 +112,7 @@ describe('turning it off, new recovery codes, reset, admin removal', () => {
     expect(reset.statusCode).toBe(200);
     expect(
       failure(
-        await t.post(`${A}/login`, {
+        await env.t.post(`${A}/login`, {
           username: u.username,
           password: 'another password 1',
         }),
@@ -138,21 +122,21 @@ describe('turning it off, new recovery codes, reset, admin removal', () => {
 
   it("an admin removes a locked-out user's second factor, audited", async () => {
     const u = await enrolled();
-    const admin = await t.admin();
+    const admin = await env.t.admin();
     const url = `${A}/admin/users/second_factor/remove`;
     expect(
-      failure(await t.post(url, { username: u.username }, u.token)),
+      failure(await env.t.post(url, { username: u.username }, u.token)),
     ).toEqual([403, refusal('需要管理员权限')]);
     expect(
-      failure(await t.post(url, { username: 'nobody_here' }, admin.token)),
+      failure(await env.t.post(url, { username: 'nobody_here' }, admin.token)),
     ).toEqual([404, refusal('用户不存在')]);
-    const res = await t.post(url, { username: u.username }, admin.token);
+    const res = await env.t.post(url, { username: u.username }, admin.token);
     expect(res.json()).toEqual({
       ok: true,
       data: { totp_removed: true, passkeys_removed: 0 },
     });
     expect((await login(u)).statusCode).toBe(200);
-    const audit = await t.get(
+    const audit = await env.t.get(
       `${A}/admin/audit?action=second_factor.admin_remove&target=${u.username}`,
       admin.token,
     );
@@ -172,7 +156,7 @@ describe('under parallel requests', () => {
   beforeAll(async () => {
     p = await createTestApp(
       { LIMIT_LOGIN_PAIR: '1000/900', LIMIT_LOGIN_ACCOUNT: '1000/900' },
-      { now: () => clock },
+      { now: () => env.clock },
     );
   });
   afterAll(async () => {
@@ -198,7 +182,7 @@ describe('under parallel requests', () => {
         LIMIT_OTP_PAIR: '1000/900',
         LIMIT_OTP_ACCOUNT: '1000/900',
       },
-      { now: () => clock },
+      { now: () => env.clock },
     );
     try {
       const u = await enrolled(q);

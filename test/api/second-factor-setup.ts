@@ -1,6 +1,6 @@
 import { generate } from 'otplib';
-import { expect } from 'vitest';
-import type { TestApp, TestUser } from '../helpers/app.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
 
 const A = '/api/v1/auth';
 export const STEP_MS = 30_000;
@@ -52,4 +52,29 @@ export function secondFactorRequests(file: {
     });
 
   return { codeAt, enrolled, login };
+}
+
+/**
+ * One app for a test file's tests, closed after them, with the requests above. Its clock moves:
+ * every test steps it forward, so the codes of one test never collide with another's.
+ */
+export function secondFactorApp() {
+  const env = {
+    t: undefined as unknown as TestApp,
+    clock: Date.UTC(2030, 0, 1, 12, 0, 0),
+  };
+  beforeAll(async () => {
+    env.t = await createTestApp({}, { now: () => env.clock });
+  });
+  afterAll(async () => {
+    await env.t.close();
+  });
+  const requests = secondFactorRequests({
+    app: () => env.t,
+    now: () => env.clock,
+    step: () => {
+      env.clock += STEP_MS;
+    },
+  });
+  return { env, ...requests };
 }

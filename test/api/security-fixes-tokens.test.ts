@@ -15,6 +15,32 @@ afterAll(async () => {
   await t.close();
 });
 
+/** A token for `owner` in the app `client_id`, through /authorize and /exchange. */
+async function appToken(
+  client_id: string,
+  client_secret: string,
+  redirect_uri: string,
+): Promise<string> {
+  const code = (
+    await t.post(`${AUTH}/authorize`, { client_id, redirect_uri }, owner.token)
+  ).json().data.code;
+  return (
+    await t.post(`${AUTH}/exchange`, { client_id, client_secret, code })
+  ).json().access_token;
+}
+
+/** A new app of `owner`'s with the one callback `redirect_uri`, and a token in it. */
+async function newAppWithToken(display_name: string, redirect_uri: string) {
+  const created = await t.post(
+    `${AUTH}/apps`,
+    { display_name, redirect_uris: [redirect_uri] },
+    owner.token,
+  );
+  const { client_id, client_secret } = created.json().data;
+  const token = await appToken(client_id, client_secret, redirect_uri);
+  return { client_id, client_secret, token };
+}
+
 describe('logout {all:true} acts only for a token that me accepts (docs/api.md §3)', () => {
   const meStatus = async (token: string) =>
     (await t.get(`${AUTH}/me`, token)).statusCode;
@@ -82,25 +108,10 @@ describe('logout {all:true} acts only for a token that me accepts (docs/api.md �
 
 describe('a disabled app: its tokens stop at me and refresh (docs/api.md §4.3, §3)', () => {
   it('403 该应用已被停用 at once on this instance; enabling restores them', async () => {
-    const created = await t.post(
-      `${AUTH}/apps`,
-      {
-        display_name: 'Soon Off',
-        redirect_uris: ['https://off.example.com/cb'],
-      },
-      owner.token,
+    const { client_id, client_secret, token } = await newAppWithToken(
+      'Soon Off',
+      'https://off.example.com/cb',
     );
-    const { client_id, client_secret } = created.json().data;
-    const code = (
-      await t.post(
-        `${AUTH}/authorize`,
-        { client_id, redirect_uri: 'https://off.example.com/cb' },
-        owner.token,
-      )
-    ).json().data.code;
-    const token = (
-      await t.post(`${AUTH}/exchange`, { client_id, client_secret, code })
-    ).json().access_token;
     expect((await t.get(`${AUTH}/me`, token)).statusCode).toBe(200);
     expect(
       (
@@ -128,44 +139,20 @@ describe('a disabled app: its tokens stop at me and refresh (docs/api.md §4.3, 
         )
       ).json().data.status,
     ).toBe('active');
-    const again = (
-      await t.post(
-        `${AUTH}/authorize`,
-        { client_id, redirect_uri: 'https://off.example.com/cb' },
-        owner.token,
-      )
-    ).json().data.code;
-    const token2 = (
-      await t.post(`${AUTH}/exchange`, {
-        client_id,
-        client_secret,
-        code: again,
-      })
-    ).json().access_token;
+    const token2 = await appToken(
+      client_id,
+      client_secret,
+      'https://off.example.com/cb',
+    );
     expect((await t.get(`${AUTH}/me`, token2)).statusCode).toBe(200);
     expect((await t.post(`${AUTH}/refresh`, {}, token2)).statusCode).toBe(200);
   });
 
   it("an app disabled behind this instance's back (another instance) is refused within the cache bound", async () => {
-    const created = await t.post(
-      `${AUTH}/apps`,
-      {
-        display_name: 'Elsewhere',
-        redirect_uris: ['https://else.example.com/cb'],
-      },
-      owner.token,
+    const { client_id, token } = await newAppWithToken(
+      'Elsewhere',
+      'https://else.example.com/cb',
     );
-    const { client_id, client_secret } = created.json().data;
-    const code = (
-      await t.post(
-        `${AUTH}/authorize`,
-        { client_id, redirect_uri: 'https://else.example.com/cb' },
-        owner.token,
-      )
-    ).json().data.code;
-    const token = (
-      await t.post(`${AUTH}/exchange`, { client_id, client_secret, code })
-    ).json().access_token;
     expect((await t.get(`${AUTH}/me`, token)).statusCode).toBe(200);
     // Written straight to the database, as another instance without a shared bus would.
     await t.runtime.storage.apps.update(

@@ -1,74 +1,52 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestUser } from '../helpers/app.js';
-import type { ListeningCenter } from '../helpers/upstream/http-browser.js';
+import { describe, expect, it } from 'vitest';
 import { addProvider, signInThrough } from '../helpers/upstream/flow.js';
-import type { StandIn } from '../helpers/upstream/stand-in.js';
 import { DISCORD_CLIENT } from '../helpers/upstream/discord.js';
-import type { SteamStandIn } from '../helpers/upstream/steam.js';
-import type { QqStandIn } from '../helpers/upstream/qq.js';
 import { WECHAT_CLIENT } from '../helpers/upstream/wechat.js';
-import {
-  closeSocialCenter,
-  startSocialCenter,
-} from './upstream-social-setup.js';
+import { socialCenter } from './upstream-social-setup.js';
 
 /**
  * The presets of docs/api.md §14.1 against local stand-ins that answer as each provider's
  * documentation says (test/helpers/upstream/*.ts): who the subject is, what the profile gives,
  * when an e-mail address is taken, and the refusals.
  */
-let center: ListeningCenter;
-let admin: TestUser;
-let github: StandIn;
-let discord: StandIn;
-let steam: SteamStandIn;
-let qq: QqStandIn;
-let wechat: StandIn;
 const A = '/api/v1/auth';
-/** How far the center's clock is ahead of the stand-ins'. */
-const skewMs = 0;
-
-beforeAll(async () => {
-  ({ center, admin, github, discord, steam, qq, wechat } =
-    await startSocialCenter(() => Date.now() + skewMs));
-});
-afterAll(async () => {
-  await closeSocialCenter({ center, github, discord, steam, qq, wechat });
-});
+const env = socialCenter();
 
 describe('endpoint overrides', () => {
   // Nothing listens there: an endpoint still read from api_base fails the sign-in.
   const NOWHERE = 'http://127.0.0.1:9';
 
   it("userinfo_endpoint replaces the preset's profile address (Discord, WeChat)", async () => {
-    await addProvider(center, admin, {
+    await addProvider(env.center, env.admin, {
       id: 'discord-ui',
       type: 'discord',
       name: 'Discord UI',
       client_id: DISCORD_CLIENT.id,
       client_secret: DISCORD_CLIENT.secret,
-      authorization_endpoint: `${discord.base}/oauth2/authorize`,
-      token_endpoint: `${discord.base}/api/oauth2/token`,
-      userinfo_endpoint: `${discord.base}/api/users/@me`,
+      authorization_endpoint: `${env.discord.base}/oauth2/authorize`,
+      token_endpoint: `${env.discord.base}/api/oauth2/token`,
+      userinfo_endpoint: `${env.discord.base}/api/users/@me`,
       api_base: `${NOWHERE}/api`,
     });
-    discord.signInAs({ id: '80351110224678920', username: 'overridden' });
-    expect((await signInThrough(center, 'discord-ui')).body.user).toMatchObject(
-      { username: 'overridden' },
-    );
-    await addProvider(center, admin, {
+    env.discord.signInAs({ id: '80351110224678920', username: 'overridden' });
+    expect(
+      (await signInThrough(env.center, 'discord-ui')).body.user,
+    ).toMatchObject({ username: 'overridden' });
+    await addProvider(env.center, env.admin, {
       id: 'wechat-ui',
       type: 'wechat',
       name: '微信 UI',
       client_id: WECHAT_CLIENT.id,
       client_secret: WECHAT_CLIENT.secret,
-      authorization_endpoint: `${wechat.base}/connect/qrconnect`,
-      token_endpoint: `${wechat.base}/sns/oauth2/access_token`,
-      userinfo_endpoint: `${wechat.base}/sns/userinfo`,
+      authorization_endpoint: `${env.wechat.base}/connect/qrconnect`,
+      token_endpoint: `${env.wechat.base}/sns/oauth2/access_token`,
+      userinfo_endpoint: `${env.wechat.base}/sns/userinfo`,
       api_base: NOWHERE,
     });
-    wechat.signInAs({ id: 'o6_override_openid', nickname: 'WxOverride' });
-    expect((await signInThrough(center, 'wechat-ui')).body.user).toMatchObject({
+    env.wechat.signInAs({ id: 'o6_override_openid', nickname: 'WxOverride' });
+    expect(
+      (await signInThrough(env.center, 'wechat-ui')).body.user,
+    ).toMatchObject({
       username: 'WxOverride',
     });
   });
@@ -89,18 +67,19 @@ describe('endpoint overrides', () => {
       'username_field',
       'email_field',
     ];
-    const views = (await center.get(`${A}/admin/providers`, admin.token)).json()
-      .data.providers as Array<Record<string, unknown>>;
+    const views = (
+      await env.center.get(`${A}/admin/providers`, env.admin.token)
+    ).json().data.providers as Array<Record<string, unknown>>;
     for (const view of views) {
       const body = Object.fromEntries([
         ['id', view.id],
         ['trust_email', view.trust_email],
         ...FORM.map((f) => [f, typeof view[f] === 'string' ? view[f] : '']),
       ]);
-      const res = await center.post(
+      const res = await env.center.post(
         `${A}/admin/providers/update`,
         body,
-        admin.token,
+        env.admin.token,
       );
       expect([view.id, res.statusCode, res.json().msg]).toEqual([
         view.id,
@@ -116,10 +95,15 @@ describe('endpoint overrides', () => {
       'token_endpoint',
       'userinfo_endpoint',
     ]) {
-      const res = await center.post(
+      const res = await env.center.post(
         `${A}/admin/providers`,
-        { id: 'steam-x', type: 'steam', name: 'S', [field]: `${steam.base}/x` },
-        admin.token,
+        {
+          id: 'steam-x',
+          type: 'steam',
+          name: 'S',
+          [field]: `${env.steam.base}/x`,
+        },
+        env.admin.token,
       );
       expect([res.statusCode, res.json()]).toEqual([
         400,

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import type { TestUser } from '../helpers/app.js';
 import {
   listeningCenter,
@@ -87,4 +88,16 @@ export async function closeSocialCenter(s: Partial<SocialCenter>) {
     [s.github, s.discord, s.steam, s.qq, s.wechat].map((x) => x?.close()),
   );
   await s.center?.close();
+}
+
+/** One such center shared by a test file's tests, on the clock `now` reads, closed after them. */
+export function socialCenter(now: () => number = Date.now): SocialCenter {
+  const env = {} as SocialCenter;
+  beforeAll(async () => {
+    Object.assign(env, await startSocialCenter(now));
+  });
+  afterAll(async () => {
+    await closeSocialCenter(env);
+  });
+  return env;
 }

@@ -1,61 +1,22 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { testClock } from '../helpers/clock.js';
-import {
-  failure,
-  refusal,
-  type TestApp,
-  type TestUser,
-} from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { failure, refusal } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
-import {
-  centerWithReceiver,
-  WebhookReceiver,
-} from '../helpers/webhook-receiver.js';
+import { A, W, webhookCenter } from './webhooks-setup.js';
 
 /** Webhooks (docs/api.md §15.2), to a receiver that verifies them with `standardwebhooks`. */
-const clock = testClock();
-const A = '/api/v1/auth';
-const W = `${A}/admin/webhooks`;
-let t: TestApp;
-let admin: TestUser;
-let receiver: WebhookReceiver;
-let endpointId: string;
-
-beforeAll(async () => {
-  ({ t, admin, receiver, endpointId } = await centerWithReceiver(
-    () => clock.now,
-    { description: 'forum' },
-  ));
-});
-beforeEach(async () => {
-  admin = await t.admin();
-});
-afterAll(async () => {
-  await t.close();
-  await receiver.close();
-  clock.restore();
-});
-
-const ban = (body: Record<string, unknown>) =>
-  t.post(`${A}/admin/users/ban`, body, admin.token);
-const deliveries = async (id = endpointId) =>
-  (await t.get(`${W}/deliveries?id=${id}`, admin.token)).json().data
-    .deliveries as Array<Record<string, unknown>>;
-const eventFor = (type: string, uid: number) =>
-  waitFor(`${type} of ${uid}`, 20_000, () =>
-    receiver.ofType(type).find((e) => e.data.uid === uid),
-  );
+const env = webhookCenter();
+const { clock, ban, deliveries, eventFor, addReceiver } = env;
 
 describe('webhook endpoints', () => {
   it('shows the secret once, lists endpoints without it, and removes them', async () => {
     const added = (
-      await t.post(
+      await env.t.post(
         W,
         {
           url: 'https://hooks.example.com/a',
           events: ['user.banned', 'user.unbanned'],
         },
-        admin.token,
+        env.admin.token,
       )
     ).json().data;
     expect(added).toMatchObject({
@@ -65,7 +26,7 @@ describe('webhook endpoints', () => {
       enabled: true,
     });
     expect(added.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    const listed = (await t.get(W, admin.token)).json().data.webhooks;
+    const listed = (await env.t.get(W, env.admin.token)).json().data.webhooks;
     expect(listed.find((w: { id: string }) => w.id === added.id)).toEqual({
       id: added.id,
       url: 'https://hooks.example.com/a',
@@ -77,10 +38,13 @@ describe('webhook endpoints', () => {
     });
     expect(JSON.stringify(listed)).not.toContain('whsec_');
     expect(
-      (await t.post(`${W}/remove`, { id: added.id }, admin.token)).statusCode,
+      (await env.t.post(`${W}/remove`, { id: added.id }, env.admin.token))
+        .statusCode,
     ).toBe(200);
     expect(
-      failure(await t.post(`${W}/remove`, { id: added.id }, admin.token)),
+      failure(
+        await env.t.post(`${W}/remove`, { id: added.id }, env.admin.token),
+      ),
     ).toEqual([404, refusal('Webhook 不存在')]);
   });
 
@@ -90,22 +54,22 @@ describe('webhook endpoints', () => {
       'not a url',
       'https://user:pw@example.com/',
     ]) {
-      expect(failure(await t.post(W, { url }, admin.token)), url).toEqual([
-        400,
-        refusal('参数错误：url'),
-      ]);
+      expect(
+        failure(await env.t.post(W, { url }, env.admin.token)),
+        url,
+      ).toEqual([400, refusal('参数错误：url')]);
     }
     expect(
       failure(
-        await t.post(
+        await env.t.post(
           W,
           { url: 'https://example.com/', events: ['user.exploded'] },
-          admin.token,
+          env.admin.token,
         ),
       ),
     ).toEqual([400, refusal('参数错误：events')]);
-    const someone = await t.register();
-    expect(failure(await t.get(W, someone.token))).toEqual([
+    const someone = await env.t.register();
+    expect(failure(await env.t.get(W, someone.token))).toEqual([
       403,
       refusal('需要管理员权限'),
     ]);
@@ -114,7 +78,7 @@ describe('webhook endpoints', () => {
 
 describe('delivery', () => {
   it('sends a signed user.banned with the reason and end, then user.unbanned, in order', async () => {
-    const u = await t.register();
+    const u = await env.t.register();
     const until = new Date(clock.now + 3_600_000).toISOString();
     await ban({
       username: u.username,
@@ -132,32 +96,24 @@ describe('delivery', () => {
     });
     expect(Date.parse(banned.timestamp)).toBeGreaterThan(0);
     const unbanned = await eventFor('user.unbanned', u.uid);
-    const order = receiver.events
+    const order = env.receiver.events
       .filter((e) => e.data.uid === u.uid)
       .map((e) => e.type);
     expect(order).toEqual(['user.created', 'user.banned', 'user.unbanned']);
     expect(unbanned.id).not.toBe(banned.id);
-    expect(receiver.rejected).toEqual([]);
+    expect(env.receiver.rejected).toEqual([]);
     // Nothing secret travels in an event.
-    expect(JSON.stringify(receiver.requests)).not.toMatch(
+    expect(JSON.stringify(env.receiver.requests)).not.toMatch(
       /argon2|password_hash|whsec_/,
     );
   });
 
   it('retries a failing receiver after 5 s and 30 s, and shows the tries', async () => {
     // An endpoint of its own, for bans only: no other test's event takes one of its failures.
-    const flaky = new WebhookReceiver();
-    const added = (
-      await t.post(
-        W,
-        { url: await flaky.start(), events: ['user.banned'] },
-        admin.token,
-      )
-    ).json().data;
-    flaky.trust(added.secret);
+    const { receiver: flaky, added } = await addReceiver(['user.banned']);
     const rows = async () => (await deliveries(added.id))[0]!;
     try {
-      const u = await t.register();
+      const u = await env.t.register();
       flaky.failNext(2);
       await ban({ username: u.username, banned: true, reason: 'spam' });
       await waitFor(
@@ -209,17 +165,17 @@ describe('delivery', () => {
         Array(3).fill(event.id),
       );
     } finally {
-      await t.post(`${W}/remove`, { id: added.id }, admin.token);
+      await env.t.post(`${W}/remove`, { id: added.id }, env.admin.token);
       await flaky.close();
     }
   });
 
   it('sends user.roles_changed with the roles before and after', async () => {
-    const u = await t.register();
-    await t.post(
+    const u = await env.t.register();
+    await env.t.post(
       `${A}/admin/users/roles`,
       { username: u.username, roles: ['player', 'vip'] },
-      admin.token,
+      env.admin.token,
     );
     const event = await eventFor('user.roles_changed', u.uid);
     expect(event.data).toEqual({

@@ -1,61 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { testClock } from '../helpers/clock.js';
-import {
-  failure,
-  refusal,
-  createTestApp,
-  type TestApp,
-  type TestUser,
-} from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { createTestApp, failure, refusal } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
-import {
-  centerWithReceiver,
-  WebhookReceiver,
-} from '../helpers/webhook-receiver.js';
+import { A, W, webhookCenter } from './webhooks-setup.js';
 
 /** Webhooks (docs/api.md §15.2), to a receiver that verifies them with `standardwebhooks`. */
-const clock = testClock();
-const A = '/api/v1/auth';
-const W = `${A}/admin/webhooks`;
-let t: TestApp;
-let admin: TestUser;
-let receiver: WebhookReceiver;
-let endpointId: string;
+const env = webhookCenter();
+const { clock, ban, deliveries, addReceiver } = env;
 
-beforeAll(async () => {
-  ({ t, admin, receiver, endpointId } = await centerWithReceiver(
-    () => clock.now,
-    { description: 'forum' },
-  ));
-});
-beforeEach(async () => {
-  admin = await t.admin();
-});
-afterAll(async () => {
-  await t.close();
-  await receiver.close();
-  clock.restore();
-});
-
-const ban = (body: Record<string, unknown>) =>
-  t.post(`${A}/admin/users/ban`, body, admin.token);
-const deliveries = async (id = endpointId) =>
-  (await t.get(`${W}/deliveries?id=${id}`, admin.token)).json().data
-    .deliveries as Array<Record<string, unknown>>;
 describe('an endpoint failing for 3 days', () => {
   it('is switched off, its delivery marked failed, the dashboard says so, and it can be switched back on', async () => {
-    const down = new WebhookReceiver();
-    const added = (
-      await t.post(
-        W,
-        { url: await down.start(), events: ['user.banned'] },
-        admin.token,
-      )
-    ).json().data;
-    down.trust(added.secret);
+    const { receiver: down, added } = await addReceiver(['user.banned']);
     down.failNext(Number.MAX_SAFE_INTEGER);
     try {
-      const u = await t.register();
+      const u = await env.t.register();
       await ban({ username: u.username, banned: true });
       await waitFor(
         'first failure',
@@ -68,8 +25,8 @@ describe('an endpoint failing for 3 days', () => {
         20_000,
         async () => (await deliveries(added.id))[0]?.status === 'failed',
       );
-      admin = await t.admin();
-      const listed = (await t.get(W, admin.token))
+      env.admin = await env.t.admin();
+      const listed = (await env.t.get(W, env.admin.token))
         .json()
         .data.webhooks.find((w: { id: string }) => w.id === added.id);
       expect(listed).toMatchObject({
@@ -77,7 +34,7 @@ describe('an endpoint failing for 3 days', () => {
         disabled_at: Math.floor(clock.now / 1000),
       });
       const dashboard = (
-        await t.get(`${A}/admin/dashboard`, admin.token)
+        await env.t.get(`${A}/admin/dashboard`, env.admin.token)
       ).json().data;
       expect(dashboard.switched_off_webhooks).toEqual([
         { id: added.id, url: added.url, disabled_at: listed.disabled_at },
@@ -85,10 +42,10 @@ describe('an endpoint failing for 3 days', () => {
 
       // Switched back on (docs/api.md §15.2): the notice goes and deliveries resume.
       down.failNext(0);
-      const enabled = await t.post(
+      const enabled = await env.t.post(
         `${W}/update`,
         { id: added.id, enabled: true },
-        admin.token,
+        env.admin.token,
       );
       expect(enabled.json()).toEqual({
         ok: true,
@@ -103,26 +60,26 @@ describe('an endpoint failing for 3 days', () => {
         },
       });
       expect(
-        (await t.get(`${A}/admin/dashboard`, admin.token)).json().data
+        (await env.t.get(`${A}/admin/dashboard`, env.admin.token)).json().data
           .switched_off_webhooks,
       ).toEqual([]);
-      const other = await t.register();
+      const other = await env.t.register();
       await ban({ username: other.username, banned: true });
       await waitFor('delivered again', 20_000, () =>
         down.ofType('user.banned').find((e) => e.data.uid === other.uid),
       );
       const audit = (
-        await t.get(
+        await env.t.get(
           `${A}/admin/audit?action=webhook.update&target=${added.id}`,
-          admin.token,
+          env.admin.token,
         )
       ).json().data.entries;
       expect(audit[0]).toMatchObject({
-        actor: admin.username,
+        actor: env.admin.username,
         detail: { enabled: true },
       });
     } finally {
-      await t.post(`${W}/remove`, { id: added.id }, admin.token);
+      await env.t.post(`${W}/remove`, { id: added.id }, env.admin.token);
       await down.close();
     }
   });

@@ -1,42 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
-import type { Browser, Page } from 'playwright-core';
-import type { TestUser } from '../helpers/app.js';
+import type { Page } from 'playwright-core';
+import { screenshot } from './browser.js';
 import {
-  launchBrowser,
-  newPage,
-  screenshot,
-  startCenter,
-  type Center,
-} from './browser.js';
-import {
-  discover,
+  centerWithRelyingParty,
+  newClientAndPerson,
   landed,
   newAttempt,
   redeem,
-  registerClient,
   signInOnForm,
-  startRelyingPartyPages,
-  stopRelyingPartyPages,
 } from './oidc-rp.js';
 
-let center: Center;
-let browser: Browser;
-let developer: TestUser;
-
-beforeAll(async () => {
-  [center, browser] = await Promise.all([
-    startCenter(),
-    launchBrowser(),
-    startRelyingPartyPages(),
-  ]);
-  developer = await center.register();
-});
-afterAll(async () => {
-  await browser?.close();
-  await center?.close();
-  await stopRelyingPartyPages();
-});
+const env = centerWithRelyingParty();
 
 /** Polled from here: the page's CSP forbids eval. */
 const oauthRows = (page: Page, n: number) =>
@@ -49,12 +24,11 @@ const oauthRows = (page: Page, n: number) =>
 
 describe('account page: OpenID Connect sign-ins', () => {
   it('an app signed in through OIDC is listed; ending it makes its refresh token invalid_grant', async () => {
-    const app = await registerClient(center, developer, 'client_secret_basic', {
-      display_name: '星际论坛',
-    });
-    const config = await discover(center, app, 'client_secret_basic');
-    const person = await center.register();
-    const { context, page } = await newPage(browser);
+    const { config, person, context, page } = await newClientAndPerson(
+      env,
+      'client_secret_basic',
+      { display_name: '星际论坛' },
+    );
 
     const attempt = await newAttempt(config);
     await page.goto(attempt.url.href);
@@ -65,7 +39,7 @@ describe('account page: OpenID Connect sign-ins', () => {
     expect(tokens.refresh_token).toBeTruthy();
 
     // The sign-in on the authorization form signed this browser in at the center too.
-    await page.goto(`${center.baseUrl}/account`);
+    await page.goto(`${env.center.baseUrl}/account`);
     await oauthRows(page, 1);
     const row = page.locator('#sessions li.session[data-kind="oauth"]');
     await expect(row.textContent()).resolves.toContain('星际论坛');

@@ -4,15 +4,14 @@ import { waitFor } from '../helpers/wait.js';
 import { WebhookReceiver } from '../helpers/webhook-receiver.js';
 import { freePort } from '../helpers/net.js';
 import {
+  adminPage,
   centerAndBrowser,
   horizontalOverflow,
   newPage,
   PHONE,
   screenshot,
   signIn,
-  type Center,
 } from './browser.js';
-import type { Browser } from 'playwright-core';
 
 /** The page's own, inside the `$eval` callbacks below (this file is compiled without the DOM library). */
 declare const getComputedStyle: (element: unknown) => {
@@ -24,21 +23,10 @@ declare const getComputedStyle: (element: unknown) => {
 const env = centerAndBrowser({ WEBHOOK_ALLOW_PRIVATE: 'on' });
 const A = '/api/v1/auth';
 
-async function adminAt(
-  e: { center: Center; browser: Browser },
-  viewport = { width: 1280, height: 860 },
-  locale = 'zh-CN',
-) {
-  const admin = await e.center.admin();
-  const { context, page } = await newPage(e.browser, viewport, locale);
-  await signIn(page, e.center.baseUrl, admin.username, admin.password);
-  return { admin, context, page };
-}
-
 describe('e2e: the other console views', () => {
   it('offers removing two-step verification only to a user who has it', async () => {
     const plain = await env.center.register();
-    const { context, page } = await adminAt(env);
+    const { context, page } = await adminPage(env);
     await page.goto(
       `${env.center.baseUrl}/admin?view=user&username=${plain.username}`,
     );
@@ -55,7 +43,7 @@ describe('e2e: the other console views', () => {
       display_name: '游戏服务器',
       grant_types: ['client_credentials'],
     });
-    const { context, page } = await adminAt(env);
+    const { context, page } = await adminPage(env);
     await page.goto(
       `${env.center.baseUrl}/admin?view=apps&q=${owner.username}`,
     );

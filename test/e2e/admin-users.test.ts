@@ -1,15 +1,12 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import {
+  adminPage,
   centerAndBrowser,
   horizontalOverflow,
-  newPage,
   PHONE,
   screenshot,
-  signIn,
-  type Center,
 } from './browser.js';
-import type { Browser } from 'playwright-core';
 
 /** The page's own, inside the `$eval` callbacks below (this file is compiled without the DOM library). */
 declare const getComputedStyle: (element: unknown) => {
@@ -20,17 +17,6 @@ declare const getComputedStyle: (element: unknown) => {
 /** The user list of /admin: the ban dialog, one's own row, the role picker, and the other console views. */
 const env = centerAndBrowser({ WEBHOOK_ALLOW_PRIVATE: 'on' });
 const A = '/api/v1/auth';
-
-async function adminAt(
-  e: { center: Center; browser: Browser },
-  viewport = { width: 1280, height: 860 },
-  locale = 'zh-CN',
-) {
-  const admin = await e.center.admin();
-  const { context, page } = await newPage(e.browser, viewport, locale);
-  await signIn(page, e.center.baseUrl, admin.username, admin.password);
-  return { admin, context, page };
-}
 
 async function findRow(page: Page, username: string): Promise<string> {
   await page.goto(`${env.center.baseUrl}/admin`);
@@ -48,7 +34,7 @@ const stored = (username: string) =>
 describe('e2e: banning from the user list', () => {
   it('Cancel, Escape and a click beside the dialog ban nobody', async () => {
     const target = await env.center.register();
-    const { context, page } = await adminAt(env);
+    const { context, page } = await adminPage(env);
     const row = await findRow(page, target.username);
     const requests: string[] = [];
     page.on('request', (r) => {
@@ -82,7 +68,7 @@ describe('e2e: banning from the user list', () => {
 
   it('bans with a reason for a number of days, or until a date; a past date is pointed out', async () => {
     const target = await env.center.register();
-    const { context, page } = await adminAt(env);
+    const { context, page } = await adminPage(env);
     const row = await findRow(page, target.username);
     await page.click(`${row} [data-action=ban]`);
     await page.fill('#ban-dialog [name=ban_reason]', '使用外挂');
@@ -128,7 +114,7 @@ describe('e2e: banning from the user list', () => {
 
   it('asks the same in English', async () => {
     const target = await env.center.register();
-    const { context, page } = await adminAt(
+    const { context, page } = await adminPage(
       env,
       { width: 1280, height: 860 },
       'en-US',
@@ -154,7 +140,7 @@ describe('e2e: banning from the user list', () => {
 
 describe("e2e: one's own row and the role picker", () => {
   it('an administrator cannot ban or demote themselves from the list', async () => {
-    const { admin, context, page } = await adminAt(env);
+    const { admin, context, page } = await adminPage(env);
     const row = await findRow(page, admin.username);
     expect(await page.$(`${row} [data-action=ban]`)).toBeNull();
     await page.waitForSelector(
@@ -185,7 +171,7 @@ describe("e2e: one's own row and the role picker", () => {
       ).statusCode,
     ).toBe(200);
     const target = await env.center.register();
-    const { context, page } = await adminAt(env);
+    const { context, page } = await adminPage(env);
     const row = await findRow(page, target.username);
     await page.click(`${row} [data-action=roles]`);
     for (const role of ['player', 'admin', 'moderator'])
@@ -225,7 +211,7 @@ describe("e2e: one's own row and the role picker", () => {
   it('the list, the dialogs and the roles fit a phone in both languages', async () => {
     const target = await env.center.register();
     for (const locale of ['zh-CN', 'en-US']) {
-      const { context, page } = await adminAt(env, PHONE, locale);
+      const { context, page } = await adminPage(env, PHONE, locale);
       const row = await findRow(page, target.username);
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
       await screenshot(page, `admin-users-phone-${locale}`);

@@ -132,10 +132,14 @@ export function centerAndBrowser(settings: Record<string, string> = {}): {
 }
 
 /** Fills and submits the sign-up form, reading the e-mailed code from the SMTP sink. */
-/** A fresh administrator signed in on a new desktop page of `env`'s center. */
-export async function adminPage(env: { center: Center; browser: Browser }) {
+/** A fresh administrator signed in on a new page of `env`'s center, desktop and zh-CN unless told. */
+export async function adminPage(
+  env: { center: Center; browser: Browser },
+  viewport = DESKTOP,
+  locale = 'zh-CN',
+) {
   const admin = await env.center.admin();
-  const { context, page } = await newPage(env.browser);
+  const { context, page } = await newPage(env.browser, viewport, locale);
   await signIn(page, env.center.baseUrl, admin.username, admin.password);
   return { admin, context, page };
 }

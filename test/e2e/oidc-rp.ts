@@ -2,8 +2,9 @@
 import { createServer, type Server } from 'node:http';
 import * as client from 'openid-client';
 import type { Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import type { TestUser } from '../helpers/app.js';
-import type { Center } from './browser.js';
+import { centerAndBrowser, newPage, type Center } from './browser.js';
 
 /**
  * The relying party's own web server: its callback and post-logout pages only have to exist,
@@ -27,6 +28,22 @@ export async function stopRelyingPartyPages(): Promise<void> {
   await new Promise<void>((resolve) =>
     rpServer ? rpServer.close(() => resolve()) : resolve(),
   );
+}
+
+/**
+ * The center and a browser as `centerAndBrowser` gives them, with the relying party's pages up
+ * and one developer registered, shared by a test file's tests.
+ */
+export function centerWithRelyingParty() {
+  const env = centerAndBrowser() as ReturnType<typeof centerAndBrowser> & {
+    developer: TestUser;
+  };
+  beforeAll(async () => {
+    await startRelyingPartyPages();
+    env.developer = await env.center.register();
+  });
+  afterAll(stopRelyingPartyPages);
+  return env;
 }
 
 export const rp = {
@@ -141,4 +158,25 @@ export function redeem(
     expectedNonce: attempt.nonce,
     expectedState: attempt.state,
   });
+}
+
+/**
+ * A new client of `env`'s developer using `method`, the library's configuration for it, a new
+ * person and a fresh browser profile (no session at the center).
+ */
+export async function newClientAndPerson(
+  env: ReturnType<typeof centerWithRelyingParty>,
+  method: AuthMethod,
+  extra: Record<string, unknown> = {},
+) {
+  const registered = await registerClient(
+    env.center,
+    env.developer,
+    method,
+    extra,
+  );
+  const config = await discover(env.center, registered, method);
+  const person = await env.center.register();
+  const { context, page } = await newPage(env.browser);
+  return { registered, config, person, context, page };
 }

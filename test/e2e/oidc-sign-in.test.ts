@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
-import type { Browser } from 'playwright-core';
-import type { TestUser } from '../helpers/app.js';
+import { newPage, screenshot } from './browser.js';
 import {
-  launchBrowser,
-  newPage,
-  screenshot,
-  startCenter,
-  type Center,
-} from './browser.js';
-import {
+  centerWithRelyingParty,
+  newClientAndPerson,
   discover,
   landed,
   newAttempt,
@@ -17,33 +11,13 @@ import {
   registerClient,
   rp as relyingParty,
   signInOnForm,
-  startRelyingPartyPages,
-  stopRelyingPartyPages,
   type AuthMethod,
 } from './oidc-rp.js';
 
-let center: Center;
-let browser: Browser;
-let developer: TestUser;
-
-beforeAll(async () => {
-  [center, browser] = await Promise.all([
-    startCenter(),
-    launchBrowser(),
-    startRelyingPartyPages(),
-  ]);
-  developer = await center.register();
-});
-afterAll(async () => {
-  await browser?.close();
-  await center?.close();
-  await stopRelyingPartyPages();
-});
+const env = centerWithRelyingParty();
 
 /** A fresh browser profile: no session at the center. */
-async function freshBrowser() {
-  return newPage(browser);
-}
+const freshBrowser = () => newPage(env.browser);
 
 describe('e2e OIDC: openid-client signs people in through the real pages', () => {
   for (const method of [
@@ -52,10 +26,13 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
     'none',
   ] as AuthMethod[]) {
     it(`code flow with ${method}: sign in, consent, tokens, userinfo, refresh`, async () => {
-      const rp = await registerClient(center, developer, method);
-      const config = await discover(center, rp, method);
-      const person = await center.register();
-      const { context, page } = await freshBrowser();
+      const {
+        registered: rp,
+        config,
+        person,
+        context,
+        page,
+      } = await newClientAndPerson(env, method);
 
       const attempt = await newAttempt(config);
       await page.goto(attempt.url.href);
@@ -70,11 +47,11 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
       await page.getByRole('button', { name: '同意' }).click();
 
       const callback = await landed(page);
-      expect(callback.searchParams.get('iss')).toBe(center.baseUrl);
+      expect(callback.searchParams.get('iss')).toBe(env.center.baseUrl);
       const tokens = await redeem(config, callback, attempt);
       const claims = tokens.claims()!;
       expect(claims).toMatchObject({
-        iss: center.baseUrl,
+        iss: env.center.baseUrl,
         sub: String(person.uid),
         aud: rp.client_id,
         nonce: attempt.nonce,
@@ -102,10 +79,10 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
   }
 
   it('remembered consent: the second sign-in shows no consent page; prompt=login forces the form', async () => {
-    const rp = await registerClient(center, developer, 'client_secret_basic');
-    const config = await discover(center, rp, 'client_secret_basic');
-    const person = await center.register();
-    const { context, page } = await freshBrowser();
+    const { config, person, context, page } = await newClientAndPerson(
+      env,
+      'client_secret_basic',
+    );
     const visited: string[] = [];
     page.on('framenavigated', (f) => {
       if (f === page.mainFrame()) visited.push(new URL(f.url()).pathname);
@@ -138,8 +115,12 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
   });
 
   it('prompt=none without a session answers login_required with state and iss', async () => {
-    const rp = await registerClient(center, developer, 'client_secret_basic');
-    const config = await discover(center, rp, 'client_secret_basic');
+    const rp = await registerClient(
+      env.center,
+      env.developer,
+      'client_secret_basic',
+    );
+    const config = await discover(env.center, rp, 'client_secret_basic');
     const { context, page } = await freshBrowser();
     const attempt = await newAttempt(config, { prompt: 'none' });
     await page.goto(attempt.url.href);
@@ -148,7 +129,7 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
       callback.searchParams.get('error'),
       callback.searchParams.get('state'),
       callback.searchParams.get('iss'),
-    ]).toEqual(['login_required', attempt.state, center.baseUrl]);
+    ]).toEqual(['login_required', attempt.state, env.center.baseUrl]);
     await expect(redeem(config, callback, attempt)).rejects.toMatchObject({
       error: 'login_required',
     });
@@ -156,8 +137,12 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
   });
 
   it('an unregistered redirect is never followed: the browser stays on the error page', async () => {
-    const rp = await registerClient(center, developer, 'client_secret_basic');
-    const config = await discover(center, rp, 'client_secret_basic');
+    const rp = await registerClient(
+      env.center,
+      env.developer,
+      'client_secret_basic',
+    );
+    const config = await discover(env.center, rp, 'client_secret_basic');
     const { context, page } = await freshBrowser();
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
@@ -178,10 +163,10 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
   });
 
   it('a public client without PKCE gets an error redirect; refusing consent gets access_denied', async () => {
-    const rp = await registerClient(center, developer, 'none');
-    const config = await discover(center, rp, 'none');
-    const person = await center.register();
-    const { context, page } = await freshBrowser();
+    const { config, person, context, page } = await newClientAndPerson(
+      env,
+      'none',
+    );
     const state = client.randomState();
     await page.goto(
       client.buildAuthorizationUrl(config, {
@@ -205,7 +190,7 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
       denied.searchParams.get('error'),
       denied.searchParams.get('state'),
       denied.searchParams.get('iss'),
-    ]).toEqual(['access_denied', attempt.state, center.baseUrl]);
+    ]).toEqual(['access_denied', attempt.state, env.center.baseUrl]);
     await expect(redeem(config, denied, attempt)).rejects.toMatchObject({
       error: 'access_denied',
     });

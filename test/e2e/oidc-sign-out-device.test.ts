@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
-import type { Browser } from 'playwright-core';
-import type { TestUser } from '../helpers/app.js';
+import { newPage, screenshot } from './browser.js';
 import {
-  launchBrowser,
-  newPage,
-  screenshot,
-  startCenter,
-  type Center,
-} from './browser.js';
-import {
+  centerWithRelyingParty,
+  newClientAndPerson,
   discover,
   landed,
   newAttempt,
@@ -17,39 +11,19 @@ import {
   registerClient,
   rp as relyingParty,
   signInOnForm,
-  startRelyingPartyPages,
-  stopRelyingPartyPages,
 } from './oidc-rp.js';
 
-let center: Center;
-let browser: Browser;
-let developer: TestUser;
-
-beforeAll(async () => {
-  [center, browser] = await Promise.all([
-    startCenter(),
-    launchBrowser(),
-    startRelyingPartyPages(),
-  ]);
-  developer = await center.register();
-});
-afterAll(async () => {
-  await browser?.close();
-  await center?.close();
-  await stopRelyingPartyPages();
-});
+const env = centerWithRelyingParty();
 
 /** A fresh browser profile: no session at the center. */
-async function freshBrowser() {
-  return newPage(browser);
-}
+const freshBrowser = () => newPage(env.browser);
 
 /** A new client_secret_basic client and person, signed in through the pages with consent given. */
 async function consentedSignIn() {
-  const rp = await registerClient(center, developer, 'client_secret_basic');
-  const config = await discover(center, rp, 'client_secret_basic');
-  const person = await center.register();
-  const { context, page } = await freshBrowser();
+  const { config, person, context, page } = await newClientAndPerson(
+    env,
+    'client_secret_basic',
+  );
   const attempt = await newAttempt(config);
   await page.goto(attempt.url.href);
   await signInOnForm(page, person);
@@ -74,7 +48,7 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
     expect(back.searchParams.get('state')).toBe(state);
 
     // The center's pages are signed out as well, and the next silent request needs a sign-in.
-    await page.goto(`${center.baseUrl}/account`);
+    await page.goto(`${env.center.baseUrl}/account`);
     await page.waitForURL((u) => u.pathname === '/login');
     const silent = await newAttempt(config, { prompt: 'none' });
     await page.goto(silent.url.href);
@@ -91,7 +65,7 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
       }).href,
     );
     await expect(page.textContent('body')).resolves.toContain('已退出登录');
-    expect(new URL(page.url()).origin).toBe(center.baseUrl);
+    expect(new URL(page.url()).origin).toBe(env.center.baseUrl);
     await screenshot(page, 'oidc-signed-out');
     await context.close();
   });
@@ -104,12 +78,12 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
       state,
     }).href;
     const sessionToken = async () =>
-      (await context.cookies(center.baseUrl)).find(
+      (await context.cookies(env.center.baseUrl)).find(
         (c) => c.name === 'ac_session',
       )?.value ?? '';
     const signedIn = async () =>
-      (await center.get('/api/v1/auth/me', await sessionToken())).statusCode ===
-      200;
+      (await env.center.get('/api/v1/auth/me', await sessionToken()))
+        .statusCode === 200;
     const ask = page.getByRole('heading', { name: '退出登录？' });
 
     // A plain link on another site (localhost is another site than 127.0.0.1): the SameSite=Lax
@@ -122,7 +96,7 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
     );
     await page.click('#lure');
     await ask.waitFor();
-    expect(new URL(page.url()).origin).toBe(center.baseUrl);
+    expect(new URL(page.url()).origin).toBe(env.center.baseUrl);
     await screenshot(page, 'oidc-logout-confirm');
     expect(await signedIn()).toBe(true);
 
@@ -141,7 +115,9 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
     expect((await landed(page, '/logged-out')).searchParams.get('state')).toBe(
       state,
     );
-    expect((await center.get('/api/v1/auth/me', token)).statusCode).toBe(401);
+    expect((await env.center.get('/api/v1/auth/me', token)).statusCode).toBe(
+      401,
+    );
     expect(await sessionToken()).toBe('');
     await context.close();
   });
@@ -149,7 +125,7 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
   it('revoking the app on /account ends its refresh token', async () => {
     const { config, context, page, tokens } = await consentedSignIn();
 
-    await page.goto(`${center.baseUrl}/account`);
+    await page.goto(`${env.center.baseUrl}/account`);
     const row = page.locator('.authorized-app', {
       hasText: 'RP client_secret_basic',
     });
@@ -167,15 +143,20 @@ describe('e2e OIDC: openid-client signs people in through the real pages', () =>
   });
 
   it('device grant approved in the browser on /device', async () => {
-    const rp = await registerClient(center, developer, 'client_secret_basic', {
-      grant_types: [
-        'authorization_code',
-        'refresh_token',
-        'urn:ietf:params:oauth:grant-type:device_code',
-      ],
-    });
-    const config = await discover(center, rp, 'client_secret_basic');
-    const person = await center.register();
+    const rp = await registerClient(
+      env.center,
+      env.developer,
+      'client_secret_basic',
+      {
+        grant_types: [
+          'authorization_code',
+          'refresh_token',
+          'urn:ietf:params:oauth:grant-type:device_code',
+        ],
+      },
+    );
+    const config = await discover(env.center, rp, 'client_secret_basic');
+    const person = await env.center.register();
     const started = await client.initiateDeviceAuthorization(config, {
       scope: 'openid profile',
     });
