@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
-import { createTestApp, type TestApp, type TestUser } from '../helpers/app.js';
+import type { TestApp, TestUser } from '../helpers/app.js';
 import { createApp, type CreatedApp } from '../helpers/oauth.js';
-import { discover, postForm } from '../helpers/oidc-client.js';
-import { CB, ISSUER, tokenCodeFlow } from './oidc-token-setup.js';
+import { postForm } from '../helpers/oidc-client.js';
+import { CB, startTokenApp, tokenCodeFlow } from './oidc-token-setup.js';
 
 // docs/api.md §5.6 and §12.4: a refusal that only the holder of a real code or token reaches
 // (used, expired) is not a guess. The v1 exchange gives such a try back; the token endpoint
@@ -15,15 +15,15 @@ let as: oauth.AuthorizationServer;
 let client: CreatedApp;
 
 beforeAll(async () => {
-  t = await createTestApp({
-    BASE_URL: `${ISSUER}/`,
+  ({
+    t,
+    person,
+    as,
+    basic: client,
+  } = await startTokenApp({
     LIMIT_EXCHANGE_PAIR: `${PAIR_LIMIT}/300`,
     IP_RATE_LIMITS: 'off',
-  });
-  const dev = await t.register();
-  person = await t.register();
-  client = await createApp(t, dev, { redirect_uris: [CB] });
-  as = await discover(t, ISSUER);
+  }));
 });
 afterAll(async () => {
   await t.close();

@@ -22,9 +22,14 @@ export interface TokenApp {
   pub: CreatedApp;
 }
 
-/** A fresh app with one client per authentication method: secret basic, secret post and none. */
-export async function startTokenApp(): Promise<TokenApp> {
-  const t = await createTestApp({ BASE_URL: `${ISSUER}/` });
+/**
+ * A fresh app with one client per authentication method: secret basic, secret post and none;
+ * `env` adds settings (limits, say) to the issuer's.
+ */
+export async function startTokenApp(
+  env: Record<string, string> = {},
+): Promise<TokenApp> {
+  const t = await createTestApp({ BASE_URL: `${ISSUER}/`, ...env });
   const dev = await t.register();
   const person = await t.register();
   const basic = await createApp(t, dev, { redirect_uris: [CB] });
