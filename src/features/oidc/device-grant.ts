@@ -9,7 +9,7 @@ import { admits, type App } from '../apps/index.js';
 import type { DeviceCodeRepo } from '../device/index.js';
 import type { TokenIssuer, TokenResponse } from './issuer.js';
 import type { RefreshTokenRepo } from './repository.js';
-import { OAuthError, invalidGrant } from './oauth-error.js';
+import { OAuthError, heldRefusal, invalidGrant } from './oauth-error.js';
 import { required, type Params } from './params.js';
 
 /**
@@ -17,12 +17,6 @@ import { required, type Params } from './params.js';
  * codes, `/device` page and approval; only codes started at /oauth/device_authorization (they
  * carry a scope) are redeemed here, and only by the client they were issued to.
  */
-/**
- * Refusals of a real device code of this client (denied, expired, used, its user gone): not
- * guesses, so the token endpoint's throttle gives their tries back (oauth-error.ts).
- */
-const HELD = true;
-
 export class DeviceGrant {
   constructor(
     private readonly devices: DeviceCodeRepo,
@@ -36,6 +30,10 @@ export class DeviceGrant {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /**
+   * Refusals of a real device code of this client (denied, expired, used, its person gone) are
+   * held, not guesses: the token endpoint's throttle gives their tries back (oauth-error.ts).
+   */
   async redeem(app: App, body: Params, caller: Caller): Promise<TokenResponse> {
     const hash = sha256Hex(required(body, 'device_code'));
     const code = await this.devices.findByHash(hash);
@@ -44,14 +42,11 @@ export class DeviceGrant {
     const now = this.now();
     const decision = decidePoll(code, now);
     if (decision.kind === 'fail')
-      throw new OAuthError(
+      throw heldRefusal(
         decision.error,
         decision.error === 'access_denied'
           ? 'The user denied the request'
           : 'The device code has expired',
-        400,
-        {},
-        HELD,
       );
     if (decision.kind === 'wait') {
       await this.devices.recordPoll(hash, now, decision.interval);
@@ -64,20 +59,11 @@ export class DeviceGrant {
     }
     const user = await this.users.findById(decision.userId);
     if (!user || isBanned(user, now) || code.createdAt <= user.tokensValidAfter)
-      throw new OAuthError(
-        'access_denied',
-        'The user can no longer sign in',
-        400,
-        {},
-        HELD,
-      );
+      throw heldRefusal('access_denied', 'The user can no longer sign in');
     if (!admits(app, user))
-      throw new OAuthError(
+      throw heldRefusal(
         'access_denied',
         'The user holds none of the roles this client requires',
-        400,
-        {},
-        HELD,
       );
     const family = this.issuer.newFamily(app, user);
     const grant = {
@@ -99,13 +85,7 @@ export class DeviceGrant {
       return true;
     });
     if (!redeemed)
-      throw new OAuthError(
-        'expired_token',
-        'The device code has expired',
-        400,
-        {},
-        HELD,
-      );
+      throw heldRefusal('expired_token', 'The device code has expired');
     await this.audit.signedIn(user, caller, 'oidc', {
       target: app.clientId,
       detail: { grant: 'device_code' },

@@ -35,7 +35,10 @@ export const invalidGrant = (description: string): OAuthError =>
  * back, as the v1 exchange does for a replay (docs/api.md §5.6).
  */
 export const heldGrant = (description: string): OAuthError =>
-  new OAuthError('invalid_grant', description, 400, {}, true);
+  heldRefusal('invalid_grant', description);
+/** Any other refusal of a real code of this client (a device code denied or expired), likewise not counted. */
+export const heldRefusal = (error: string, description: string): OAuthError =>
+  new OAuthError(error, description, 400, {}, true);
 /** RFC 6750 §3.1: a missing, malformed, expired or revoked access token. */
 export const invalidToken = (
   description = 'The access token is invalid, expired or revoked',
